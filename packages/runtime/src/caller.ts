@@ -1,0 +1,94 @@
+/**
+ * The `Caller` contract: anything that can run one `tools/call` and answer with a result or a
+ * failure value. Stdio, HTTP and in-memory callers all implement it.
+ */
+import type { ToolFailure } from "./failure.js";
+import { failureFromFault } from "./failure-mapping.js";
+import type { CallToolResult, ToolDescriptor } from "./protocol/mcp-types.js";
+import type { Progress } from "./protocol/rpc-peer.js";
+
+/** One tool call on the wire. */
+export interface CallRequest {
+  /** The wire name of the tool. */
+  readonly name: string;
+  readonly arguments: { readonly [key: string]: unknown };
+  /** Extra `_meta` for this call (merged with trace context). */
+  readonly meta?: { readonly [key: string]: unknown };
+}
+
+/** Options for one call. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /** Time allowed for the answer, in ms. */
+  readonly timeoutMs?: number;
+  readonly resetTimeoutOnProgress?: boolean;
+  readonly maxTotalTimeoutMs?: number;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** The raw answer to a call: the server's result (maybe `isError`), or a failure. */
+export type CallResponse = { readonly ok: true; readonly result: CallToolResult } | { readonly ok: false; readonly failure: ToolFailure };
+
+/** Anything that can call tools on one server. */
+export interface Caller {
+  /** The server name used in failures and telemetry. */
+  readonly server: string;
+  callTool(request: CallRequest, options?: CallOptions): Promise<CallResponse>;
+  /** Lists the server's tools, every page. */
+  listTools?(
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Releases connections and child processes. */
+  close?(): Promise<void>;
+}
+
+/** Adapts a function to the `Caller` contract. */
+export function callerFunc(
+  server: string,
+  fn: (request: CallRequest, options: CallOptions) => Promise<CallResponse> | CallResponse,
+): Caller {
+  return {
+    server,
+    callTool: async (request, options = {}) => fn(request, options),
+  };
+}
+
+/** A tool handler for the in-memory caller. Return a result; throw to simulate a server error. */
+export type InMemoryTool = (
+  args: { readonly [key: string]: unknown },
+  context: { readonly signal?: AbortSignal },
+) => CallToolResult | Promise<CallToolResult>;
+
+/** An in-memory caller for tests: tools are plain functions, calls are recorded. */
+export interface InMemoryCaller extends Caller {
+  /** Every request received, in order. */
+  readonly calls: readonly CallRequest[];
+}
+
+/** Creates an in-memory caller. Unknown tools answer JSON-RPC -32602 like a real server. */
+export function createInMemoryCaller(server: string, tools: { readonly [name: string]: InMemoryTool }): InMemoryCaller {
+  const calls: CallRequest[] = [];
+  return {
+    server,
+    calls,
+    async callTool(request, options = {}) {
+      calls.push(request);
+      const context = { tool: request.name, server };
+      const handler = Object.hasOwn(tools, request.name) ? tools[request.name] : undefined;
+      if (!handler) {
+        return { ok: false, failure: failureFromFault({ type: "rpc", code: -32602, message: `Unknown tool: ${request.name}` }, context) };
+      }
+      if (options.signal?.aborted)
+        return { ok: false, failure: failureFromFault({ type: "canceled", message: "aborted by caller" }, context) };
+      try {
+        return { ok: true, result: await handler(request.arguments, options.signal ? { signal: options.signal } : {}) };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, failure: failureFromFault({ type: "rpc", code: -32603, message }, context) };
+      }
+    },
+    async listTools() {
+      return { ok: true, tools: Object.keys(tools).map((name) => ({ name, inputSchema: { type: "object" } })) };
+    },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * @toolwright/runtime/codegen: the symbols generated code imports. Not for hand-written code.
+ * @packageDocumentation
+ */
+export type { Caller, CallOptions } from "./caller.js";
+export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
+export { createDecoder, issuesFromErrors } from "./codec.js";
+export { invokeTool } from "./invoke.js";
+export type { Runtime } from "./runtime.js";
+export type { ToolResult, ToolSpec } from "./tool-spec.js";

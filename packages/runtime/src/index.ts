@@ -1,0 +1,36 @@
+/**
+ * @toolwright/runtime: MCP callers that return `ToolFailure` values instead of throwing.
+ * Node-only transports live in `@toolwright/runtime/stdio`; symbols for generated code in
+ * `@toolwright/runtime/codegen`.
+ * @packageDocumentation
+ */
+export type { Caller, CallOptions, CallRequest, CallResponse, InMemoryCaller, InMemoryTool } from "./caller.js";
+export { callerFunc, createInMemoryCaller } from "./caller.js";
+export type { Decoded, Decoder } from "./codec.js";
+export type { FailureKind, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
+export { FAILURE_KINDS, RECOVERY_ACTIONS } from "./failure.js";
+export type { FailureContext, Mapping } from "./failure-mapping.js";
+export {
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromInvalidOutput,
+  failureFromToolError,
+  mapHttpStatus,
+  mapRpcCode,
+  mapTransportCode,
+} from "./failure-mapping.js";
+export { invokeTool, joinText, resultFromCall } from "./invoke.js";
+export type {
+  CallToolResult,
+  ContentBlock,
+  Implementation,
+  ServerHandshake,
+  ToolDescriptor,
+} from "./protocol/mcp-types.js";
+export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from "./protocol/mcp-types.js";
+export type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
+export { RpcHandlerError } from "./protocol/rpc-peer.js";
+export type { WireFault } from "./protocol/wire-fault.js";
+export type { ExecuteRequest, Runtime, ToolsetRegistration } from "./runtime.js";
+export { createRuntime } from "./runtime.js";
+export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";

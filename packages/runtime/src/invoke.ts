@@ -1,0 +1,61 @@
+/**
+ * The typed call path shared by generated clients and the runtime registry: validate the payload
+ * locally, call, then map `isError`, decode structured content, and keep every content block.
+ */
+import type { Caller, CallOptions } from "./caller.js";
+import { failureFromInvalidInput, failureFromInvalidOutput, failureFromToolError } from "./failure-mapping.js";
+import type { CallToolResult } from "./protocol/mcp-types.js";
+import type { ToolResult, ToolSpec } from "./tool-spec.js";
+
+/** Joins the text blocks of a result. */
+export function joinText(result: Pick<CallToolResult, "content">): string {
+  let out = "";
+  for (const block of result.content) {
+    if (block.type === "text") out = out === "" ? block.text : `${out}\n${block.text}`;
+  }
+  return out;
+}
+
+/** Structured content, or (for servers older than 2025-06-18) the first text block parsed as JSON. */
+function structuredOf(result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const first = result.content.find((b) => b.type === "text");
+  if (first?.type !== "text") return undefined;
+  try {
+    return JSON.parse(first.text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a raw call result into a `ToolResult` for `spec`. */
+export function resultFromCall<R>(spec: ToolSpec<unknown, R>, server: string, result: CallToolResult): ToolResult<R> {
+  const context = { tool: spec.id, server };
+  if (result.isError === true) return { ok: false, failure: failureFromToolError(result.content, context) };
+  if (spec.decodeResult) {
+    const structured = structuredOf(result);
+    const decoded = spec.decodeResult(structured);
+    if (!decoded.ok) return { ok: false, failure: failureFromInvalidOutput(decoded.issues, result.content, context) };
+    return { ok: true, value: decoded.value, content: result.content, structured };
+  }
+  return { ok: true, value: joinText(result) as R, content: result.content, structured: result.structuredContent };
+}
+
+/** Validates `payload`, calls the tool through `caller`, and returns a typed result. Never throws. */
+export async function invokeTool<P, R>(
+  caller: Caller,
+  spec: ToolSpec<P, R>,
+  payload: P,
+  options: CallOptions = {},
+): Promise<ToolResult<R>> {
+  const decoded = spec.decodePayload(payload);
+  if (!decoded.ok) {
+    return {
+      ok: false,
+      failure: failureFromInvalidInput(decoded.issues, payload, spec.exampleJson, { tool: spec.id, server: caller.server }),
+    };
+  }
+  const response = await caller.callTool({ name: spec.name, arguments: payload as { readonly [key: string]: unknown } }, options);
+  if (!response.ok) return { ok: false, failure: { ...response.failure, tool: spec.id } };
+  return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result);
+}

@@ -1,0 +1,265 @@
+/**
+ * A transport-agnostic JSON-RPC peer: it numbers requests, pairs responses, runs timeouts and
+ * cancellation, routes progress, and answers server-to-client requests. Transports feed it parsed
+ * messages with `receive` and give it a `send` function.
+ */
+import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest } from "./json-rpc.js";
+import type { RpcOutcome, WireFault } from "./wire-fault.js";
+
+/** A progress notification for one request. */
+export interface Progress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** Per-request options. */
+export interface PeerRequestOptions {
+  readonly signal?: AbortSignal | undefined;
+  /** Time allowed for the answer. */
+  readonly timeoutMs?: number | undefined;
+  /** Restart the timeout whenever progress arrives. */
+  readonly resetTimeoutOnProgress?: boolean | undefined;
+  /** Hard cap on total time, even with progress resets. */
+  readonly maxTotalTimeoutMs?: number | undefined;
+  readonly onProgress?: ((progress: Progress) => void) | undefined;
+  /** False for `initialize`, which must never be cancelled on the wire. */
+  readonly cancellable?: boolean | undefined;
+  /** Which deadline a timeout reports (connect timeouts map differently from request timeouts). */
+  readonly timeoutPhase?: "connect" | "request" | undefined;
+}
+
+/** An error a request handler throws to answer with a JSON-RPC error. */
+export class RpcHandlerError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcHandlerError";
+  }
+}
+
+/** Handles a server-to-client request and returns its result. */
+export type RequestHandler = (params: { readonly [key: string]: unknown } | undefined, request: RpcRequest) => unknown;
+
+/** Options for `createRpcPeer`. */
+export interface RpcPeerOptions {
+  /** Writes one message. A throw or rejection fails the request as a transport fault. */
+  readonly send: (message: RpcMessage, context: { readonly requestId?: RpcId }) => void | Promise<void>;
+  readonly onNotification?: (notification: RpcNotification) => void;
+  /** Server-to-client request handlers by method. Unknown methods are answered with -32601. */
+  readonly handlers?: ReadonlyMap<string, RequestHandler>;
+  /** Called for inbound values that are not valid JSON-RPC, or responses nobody waits for. */
+  readonly onProtocolNoise?: (reason: string) => void;
+  /** Called when a request is abandoned (timeout or abort), after `notifications/cancelled` is sent. */
+  readonly onAbandon?: (id: RpcId) => void;
+}
+
+interface Pending {
+  readonly resolve: (outcome: RpcOutcome) => void;
+  readonly options: PeerRequestOptions;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  readonly startedAt: number;
+  readonly cleanup: () => void;
+}
+
+/** A JSON-RPC peer. */
+export interface RpcPeer {
+  /** Sends a request and resolves with its result or a wire fault. Never rejects. */
+  request(method: string, params: { readonly [key: string]: unknown } | undefined, options?: PeerRequestOptions): Promise<RpcOutcome>;
+  /** Sends a notification. */
+  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<void>;
+  /** Feeds one parsed inbound message. */
+  receive(value: unknown): void;
+  /** Fails every in-flight request with `fault` (the transport died). */
+  failAll(fault: WireFault): void;
+  /** Sets or replaces a server-to-client request handler. */
+  setHandler(method: string, handler: RequestHandler): void;
+  /** Number of requests waiting for an answer. */
+  readonly inFlight: number;
+}
+
+const CANCEL_REASON = "request abandoned by client";
+
+/** Creates a JSON-RPC peer. */
+export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
+  const pending = new Map<RpcId, Pending>();
+  const progressTokens = new Map<RpcId, Pending>();
+  const handlers = new Map(options.handlers ?? []);
+  let nextId = 1;
+
+  function settle(id: RpcId, outcome: RpcOutcome): boolean {
+    const entry = pending.get(id);
+    if (!entry) return false;
+    pending.delete(id);
+    progressTokens.delete(id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.cleanup();
+    entry.resolve(outcome);
+    return true;
+  }
+
+  function abandon(id: RpcId, fault: WireFault): void {
+    const entry = pending.get(id);
+    if (!entry) return;
+    settle(id, { ok: false, fault });
+    if (entry.options.cancellable !== false) {
+      // Best effort: the peer may already be gone.
+      Promise.resolve()
+        .then(() =>
+          options.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: CANCEL_REASON } }, {}),
+        )
+        .catch(() => {});
+    }
+    options.onAbandon?.(id);
+  }
+
+  function armTimer(id: RpcId, entry: Pending): void {
+    const { timeoutMs, maxTotalTimeoutMs } = entry.options;
+    if (timeoutMs === undefined || timeoutMs <= 0 || !Number.isFinite(timeoutMs)) return;
+    let wait = timeoutMs;
+    if (maxTotalTimeoutMs !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + maxTotalTimeoutMs - Date.now()));
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => {
+      const phase = entry.options.timeoutPhase ?? "request";
+      abandon(id, { type: "timeout", phase, message: `no answer within ${Math.round(Date.now() - entry.startedAt)} ms` });
+    }, wait);
+  }
+
+  function answer(id: RpcId, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): void {
+    Promise.resolve()
+      .then(() => options.send({ jsonrpc: "2.0", id, ...body }, {}))
+      .catch(() => {});
+  }
+
+  function handleRequest(message: RpcRequest): void {
+    const handler = handlers.get(message.method);
+    if (!handler) {
+      answer(message.id, { error: { code: -32601, message: `Method not found: ${message.method}` } });
+      return;
+    }
+    Promise.resolve()
+      .then(() => handler(message.params, message))
+      .then(
+        (result) => answer(message.id, { result: result ?? {} }),
+        (error: unknown) => {
+          if (error instanceof RpcHandlerError) {
+            answer(message.id, {
+              error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
+            });
+          } else {
+            answer(message.id, { error: { code: -32603, message: error instanceof Error ? error.message : "internal error" } });
+          }
+        },
+      );
+  }
+
+  function handleNotification(message: RpcNotification): void {
+    if (message.method === "notifications/progress") {
+      const p = message.params as { progressToken?: RpcId; progress?: number; total?: number; message?: string } | undefined;
+      const entry = p?.progressToken === undefined ? undefined : progressTokens.get(p.progressToken);
+      if (entry && p && typeof p.progress === "number") {
+        const id = p.progressToken as RpcId;
+        if (entry.options.resetTimeoutOnProgress) armTimer(id, entry);
+        try {
+          entry.options.onProgress?.({
+            progress: p.progress,
+            ...(typeof p.total === "number" ? { total: p.total } : {}),
+            ...(typeof p.message === "string" ? { message: p.message } : {}),
+          });
+        } catch {
+          // A throwing progress callback must not break the session.
+        }
+        return;
+      }
+    }
+    options.onNotification?.(message);
+  }
+
+  return {
+    get inFlight() {
+      return pending.size;
+    },
+    setHandler(method, handler) {
+      handlers.set(method, handler);
+    },
+    request(method, params, requestOptions = {}) {
+      const id = nextId++;
+      const signal = requestOptions.signal;
+      if (signal?.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before sending" } });
+      return new Promise<RpcOutcome>((resolve) => {
+        const onAbort = () => abandon(id, { type: "canceled", message: "aborted by caller" });
+        const entry: Pending = {
+          resolve,
+          options: requestOptions,
+          timer: undefined,
+          startedAt: Date.now(),
+          cleanup: () => signal?.removeEventListener("abort", onAbort),
+        };
+        pending.set(id, entry);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        let body = params;
+        if (requestOptions.onProgress) {
+          progressTokens.set(id, entry);
+          const meta = (params?._meta as { [key: string]: unknown } | undefined) ?? {};
+          body = { ...params, _meta: { ...meta, progressToken: id } };
+        }
+        armTimer(id, entry);
+        const message: RpcRequest = body === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: body };
+        Promise.resolve()
+          .then(() => options.send(message, { requestId: id }))
+          .catch((error: unknown) => {
+            const fault = (error as { fault?: WireFault }).fault;
+            settle(id, {
+              ok: false,
+              fault: fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) },
+            });
+          });
+      });
+    },
+    async notify(method, params) {
+      await options.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, {});
+    },
+    receive(value) {
+      const c = classify(value);
+      switch (c.type) {
+        case "response": {
+          const { id } = c.message;
+          if (id === null || !pending.has(id)) {
+            options.onProtocolNoise?.(`response for unknown id ${JSON.stringify(id)}`);
+            return;
+          }
+          const err = c.message.error;
+          settle(
+            id,
+            err
+              ? {
+                  ok: false,
+                  fault: {
+                    type: "rpc",
+                    code: err.code,
+                    message: String(err.message ?? ""),
+                    ...(err.data === undefined ? {} : { data: err.data }),
+                  },
+                }
+              : { ok: true, result: c.message.result },
+          );
+          return;
+        }
+        case "request":
+          handleRequest(c.message);
+          return;
+        case "notification":
+          handleNotification(c.message);
+          return;
+        default:
+          options.onProtocolNoise?.(c.reason);
+      }
+    },
+    failAll(fault) {
+      for (const id of [...pending.keys()]) settle(id, { ok: false, fault });
+    },
+  };
+}

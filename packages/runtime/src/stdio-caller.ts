@@ -1,0 +1,218 @@
+/**
+ * `createStdioCaller`: an MCP caller for a server started as a child process. Connects lazily,
+ * restarts a crashed server with backoff on the next call, and fails in-flight calls as values.
+ */
+import type { Caller, CallOptions, CallRequest, CallResponse } from "./caller.js";
+import type { ToolFailure } from "./failure.js";
+import { failureFromFault } from "./failure-mapping.js";
+import type { RpcNotification } from "./protocol/json-rpc.js";
+import { callTool, type HandshakeOptions, initializeSession, listAllTools, type Outcome } from "./protocol/mcp-session.js";
+import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
+import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
+import type { WireFault } from "./protocol/wire-fault.js";
+import type { EnvSpec } from "./transport/environment.js";
+import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
+
+/** Options for `createStdioCaller`. */
+export interface StdioCallerOptions {
+  /** Server name used in failures. Defaults to the command's base name. */
+  readonly name?: string;
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** `NAME` entries pass the parent's value through; `KEY=VALUE` entries are literals. */
+  readonly env?: EnvSpec;
+  readonly cwd?: string;
+  readonly clientInfo?: Implementation;
+  /** Pin the protocol version offered in `initialize`. */
+  readonly protocolVersion?: string;
+  /** Client capabilities sent in `initialize`. */
+  readonly capabilities?: { readonly [key: string]: unknown };
+  /** Server-to-client request handlers (roots/list, sampling/createMessage, elicitation/create...). */
+  readonly handlers?: ReadonlyMap<string, RequestHandler>;
+  /** Server notifications (list_changed, logging...). */
+  readonly onNotification?: (notification: RpcNotification) => void;
+  /** Lines on stdout that are not JSON-RPC. */
+  readonly onNoise?: (reason: string) => void;
+  /** Time allowed for spawn plus `initialize`. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Default time allowed for each call. Default 60 s. */
+  readonly timeoutMs?: number;
+  readonly maxMessageBytes?: number;
+  readonly stderrBytes?: number;
+  readonly closeGraceMs?: number;
+  /** First restart delay after a crash; doubles per consecutive failure up to `maxRestartDelayMs`. */
+  readonly restartDelayMs?: number;
+  readonly maxRestartDelayMs?: number;
+}
+
+/** A stdio caller. */
+export interface StdioCaller extends Caller {
+  /** Connects now (otherwise the first call connects). */
+  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
+  listTools(
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
+  ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** The handshake of the live connection, if any. */
+  readonly handshake: ServerHandshake | undefined;
+  /** pid of the live child, if any. */
+  readonly pid: number | undefined;
+  /** stderr kept from the current or last child. */
+  stderrTail(): string;
+  close(): Promise<void>;
+}
+
+interface Connection {
+  readonly process: StdioProcess;
+  readonly peer: RpcPeer;
+  handshake: ServerHandshake | undefined;
+  alive: boolean;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Creates a caller for a stdio MCP server. Nothing is spawned until the first call or `connect()`. */
+export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
+  const server = options.name ?? options.command.split(/[\\/]/).pop() ?? options.command;
+  let current: Connection | undefined;
+  let connecting: Promise<Outcome<Connection>> | undefined;
+  let failures = 0;
+  let lastFailureAt = 0;
+  let lastStderr = "";
+  let closed = false;
+
+  function spawnConnection(): Connection {
+    let conn: Connection | undefined;
+    const proc = startStdioProcess(
+      {
+        command: options.command,
+        ...(options.args ? { args: options.args } : {}),
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+        ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+        ...(options.stderrBytes ? { stderrBytes: options.stderrBytes } : {}),
+        ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+      },
+      {
+        onMessage: (value) => peer.receive(value),
+        onNoise: (reason) => options.onNoise?.(reason),
+        onExit: (fault: WireFault) => {
+          if (fault.type === "transport" && fault.stderrTail) lastStderr = fault.stderrTail;
+          if (conn) conn.alive = false;
+          if (current === conn) current = undefined;
+          if (!closed) {
+            failures++;
+            lastFailureAt = Date.now();
+          }
+          peer.failAll(fault);
+        },
+      },
+    );
+    const peer = createRpcPeer({
+      send: (message) => proc.send(message),
+      ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+      ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
+    });
+    conn = { process: proc, peer, handshake: undefined, alive: true };
+    return conn;
+  }
+
+  async function open(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
+    if (failures > 0) {
+      const delay = Math.min((options.restartDelayMs ?? 100) * 2 ** (failures - 1), options.maxRestartDelayMs ?? 5000);
+      const wait = lastFailureAt + delay - Date.now();
+      if (wait > 0) await sleep(wait);
+    }
+    const conn = spawnConnection();
+    const handshakeOptions: HandshakeOptions = {
+      timeoutMs: options.connectTimeoutMs ?? 10_000,
+      ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
+      ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      ...(signal ? { signal } : {}),
+    };
+    const outcome = await initializeSession(conn.peer, handshakeOptions);
+    if (!outcome.ok) {
+      conn.alive = false;
+      await conn.process.close();
+      lastStderr = conn.process.stderrTail() || lastStderr;
+      const fault = outcome.fault;
+      if (fault.type === "timeout" || fault.type === "rpc") {
+        failures++;
+        lastFailureAt = Date.now();
+      }
+      if (fault.type === "transport" || fault.type === "timeout") {
+        return { ok: false, fault: { ...fault, ...(lastStderr ? { stderrTail: lastStderr } : {}) } as WireFault };
+      }
+      return outcome;
+    }
+    conn.handshake = outcome.value;
+    if (!conn.alive)
+      return { ok: false, fault: { type: "transport", code: "EXIT", message: "server exited during initialize", stderrTail: lastStderr } };
+    failures = 0;
+    current = conn;
+    return { ok: true, value: conn };
+  }
+
+  function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
+    if (closed) throw new Error(`stdio caller for ${server} is closed`);
+    if (current?.alive) return Promise.resolve({ ok: true, value: current });
+    connecting ??= open(signal).finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  const peerOptions = (o: CallOptions) => ({
+    timeoutMs: o.timeoutMs ?? options.timeoutMs ?? 60_000,
+    signal: o.signal,
+    onProgress: o.onProgress,
+    resetTimeoutOnProgress: o.resetTimeoutOnProgress,
+    maxTotalTimeoutMs: o.maxTotalTimeoutMs,
+  });
+
+  return {
+    server,
+    get handshake() {
+      return current?.handshake;
+    },
+    get pid() {
+      return current?.process.pid;
+    },
+    stderrTail: () => current?.process.stderrTail() ?? lastStderr,
+    async connect(connectOptions = {}) {
+      const outcome = await ensure(connectOptions.signal);
+      return outcome.ok ? { ok: true, value: outcome.value.handshake as ServerHandshake } : outcome;
+    },
+    async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
+      const context = { tool: request.name, server };
+      const conn = await ensure(callOptions.signal);
+      if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
+      const outcome = await callTool(conn.value.peer, request.name, request.arguments, request.meta, peerOptions(callOptions));
+      return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+    },
+    async listTools(callOptions: CallOptions = {}) {
+      const context = { tool: "tools/list", server };
+      const conn = await ensure(callOptions.signal);
+      if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
+      const outcome = await listAllTools(conn.value.peer, peerOptions(callOptions));
+      return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+    },
+    async ping(callOptions: CallOptions = {}) {
+      const context = { tool: "ping", server };
+      const conn = await ensure(callOptions.signal);
+      if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
+      const outcome = await conn.value.peer.request("ping", undefined, peerOptions(callOptions));
+      return outcome.ok ? { ok: true } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+    },
+    async close() {
+      closed = true;
+      const pendingConnect = connecting;
+      if (pendingConnect) await pendingConnect.catch(() => undefined);
+      const conn = current;
+      current = undefined;
+      if (conn) await conn.process.close();
+    },
+  };
+}

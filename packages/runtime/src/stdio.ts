@@ -1,0 +1,8 @@
+/**
+ * @toolwright/runtime/stdio: the Node-only stdio transport.
+ * @packageDocumentation
+ */
+export type { StdioCaller, StdioCallerOptions } from "./stdio-caller.js";
+export { createStdioCaller } from "./stdio-caller.js";
+export type { EnvSpec } from "./transport/environment.js";
+export { buildChildEnv, DEFAULT_INHERITED_ENV } from "./transport/environment.js";

@@ -1,0 +1,56 @@
+/**
+ * Tool specs: what generated code knows about each tool (names, schemas, decoders, metadata).
+ */
+import type { Decoder } from "./codec.js";
+import type { ToolFailure } from "./failure.js";
+import type { ContentBlock } from "./protocol/mcp-types.js";
+
+/** Tool annotations, as declared (hints unless the server is trusted). */
+export interface SpecAnnotations {
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
+  readonly openWorld?: boolean;
+}
+
+/** Everything generated code knows about one tool. `P` is the payload type, `R` the result type. */
+export interface ToolSpec<P = unknown, R = unknown> {
+  /** `<toolset>.<tool>`. */
+  readonly id: string;
+  readonly toolset: string;
+  /** Wire name sent in `tools/call`. */
+  readonly name: string;
+  /** `[A-Za-z0-9_-]{1,64}`, unique across the design; safe for model providers. */
+  readonly providerName: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: { readonly [key: string]: unknown };
+  readonly outputSchema?: { readonly [key: string]: unknown };
+  readonly annotations?: SpecAnnotations;
+  readonly tags?: readonly string[];
+  /** A valid example payload, as JSON text. */
+  readonly exampleJson?: string;
+  /** Field path → description, for model-facing guidance. */
+  readonly fieldDescriptions?: { readonly [field: string]: string };
+  readonly requiresConfirmation?: boolean;
+  readonly meta?: { readonly [key: string]: unknown };
+  readonly decodePayload: Decoder<P>;
+  /** Present when the tool declares an output schema. */
+  readonly decodeResult?: Decoder<R>;
+}
+
+/** The outcome of a typed call: a decoded value with the raw content, or a failure value. */
+export type ToolResult<R> =
+  | {
+      readonly ok: true;
+      /** The typed result: decoded structured content, or the joined text when no output schema exists. */
+      readonly value: R;
+      readonly content: readonly ContentBlock[];
+      readonly structured: unknown;
+    }
+  | { readonly ok: false; readonly failure: ToolFailure };
+
+/** Payload type of a spec. */
+export type PayloadOf<S> = S extends ToolSpec<infer P, unknown> ? P : never;
+/** Result type of a spec. */
+export type ResultOf<S> = S extends ToolSpec<unknown, infer R> ? R : never;

@@ -1,0 +1,52 @@
+/**
+ * The allowlisted environment for child processes. A child sees only a few baseline variables
+ * (PATH, HOME, locale...) plus what its config names; never the parent's secrets.
+ */
+
+/** Variables passed through by default when present in the parent. */
+export const DEFAULT_INHERITED_ENV: readonly string[] = Object.freeze([
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TERM",
+  "LANG",
+  "LC_ALL",
+  "TMPDIR",
+  "TZ",
+  "SYSTEMROOT",
+]);
+
+/**
+ * An environment spec: entries are `NAME` (pass the parent's value through) or `KEY=VALUE`
+ * (a literal). A record is a set of literals.
+ */
+export type EnvSpec = readonly string[] | { readonly [key: string]: string };
+
+/** Builds a child environment from the baseline, the spec, and the parent environment. */
+export function buildChildEnv(
+  spec: EnvSpec | undefined,
+  parent: NodeJS.ProcessEnv = process.env,
+  inherit: readonly string[] = DEFAULT_INHERITED_ENV,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of inherit) {
+    const value = parent[name];
+    if (value !== undefined && !value.startsWith("()")) env[name] = value;
+  }
+  if (!spec) return env;
+  if (Array.isArray(spec)) {
+    for (const entry of spec as readonly string[]) {
+      const eq = entry.indexOf("=");
+      if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+      else if (eq === -1) {
+        const value = parent[entry];
+        if (value !== undefined) env[entry] = value;
+      }
+    }
+  } else {
+    for (const [key, value] of Object.entries(spec as { readonly [key: string]: string })) env[key] = value;
+  }
+  return env;
+}

@@ -1,0 +1,147 @@
+/**
+ * One child process speaking newline-delimited JSON-RPC. Spawned without a shell, in its own
+ * process group, with an allowlisted environment. stderr is kept in a bounded ring.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { RpcMessage } from "../protocol/json-rpc.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+import { buildChildEnv, type EnvSpec } from "./environment.js";
+import { createLineReader } from "./line-reader.js";
+
+/** How to start a stdio server. */
+export interface StdioProcessOptions {
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: EnvSpec;
+  readonly cwd?: string;
+  /** Largest inbound message, in bytes. Default 16 MiB. */
+  readonly maxMessageBytes?: number;
+  /** How much stderr to keep, in bytes. Default 8 KiB. */
+  readonly stderrBytes?: number;
+  /** Grace periods for close: after stdin ends, then after SIGTERM. Default 1000 ms each. */
+  readonly closeGraceMs?: number;
+}
+
+/** Callbacks from the process. */
+export interface StdioProcessEvents {
+  readonly onMessage: (value: unknown) => void;
+  readonly onNoise: (reason: string, kind: "garbage" | "oversize") => void;
+  /** The process is gone (exit, spawn error). Called once. */
+  readonly onExit: (fault: WireFault) => void;
+}
+
+/** A running child. */
+export interface StdioProcess {
+  readonly pid: number | undefined;
+  send(message: RpcMessage): void;
+  stderrTail(): string;
+  /** stdin, then SIGTERM, then SIGKILL, for the whole process group. Resolves when it is gone. */
+  close(): Promise<void>;
+}
+
+function createRing(limit: number) {
+  let chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push(chunk: Buffer) {
+      chunks.push(chunk);
+      size += chunk.length;
+      while (size > limit && chunks.length > 1) size -= (chunks.shift() as Buffer).length;
+      if (size > limit) {
+        const only = chunks[0] as Buffer;
+        chunks = [only.subarray(only.length - limit)];
+        size = limit;
+      }
+    },
+    text: () => Buffer.concat(chunks).toString("utf8"),
+  };
+}
+
+function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Spawns a stdio MCP server. Spawn failures are reported through `onExit`, never thrown. */
+export function startStdioProcess(options: StdioProcessOptions, events: StdioProcessEvents): StdioProcess {
+  const stderr = createRing(options.stderrBytes ?? 8192);
+  const grace = options.closeGraceMs ?? 1000;
+  const child = spawn(options.command, [...(options.args ?? [])], {
+    env: buildChildEnv(options.env),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    stdio: ["pipe", "pipe", "pipe"],
+    shell: false,
+    detached: true,
+    windowsHide: true,
+  });
+  let exited = false;
+  let spawnError: NodeJS.ErrnoException | undefined;
+  const gone = new Promise<void>((resolve) => {
+    const finish = (fault: WireFault) => {
+      if (exited) return;
+      exited = true;
+      resolve();
+      events.onExit(fault);
+    };
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      spawnError = error;
+      // A spawn failure emits "error" and no "close"; a later error (EPIPE) comes with a close.
+      if (child.pid === undefined) {
+        finish({
+          type: "transport",
+          code: error.code ?? "ESPAWN",
+          message: `cannot start ${options.command}: ${error.message}`,
+          stderrTail: stderr.text(),
+        });
+      }
+    });
+    child.once("close", (code, signal) => {
+      finish({
+        type: "transport",
+        code: "EXIT",
+        message: `server process exited (${signal ? `signal ${signal}` : `code ${code}`})`,
+        exitCode: code,
+        signal,
+        stderrTail: stderr.text(),
+      });
+    });
+  });
+  const reader = createLineReader(options.maxMessageBytes ?? 16 * 1024 * 1024, events);
+  child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  // Write errors (EPIPE after a crash) surface through "close"; never let them throw.
+  child.stdin.on("error", () => {});
+
+  return {
+    get pid() {
+      return child.pid;
+    },
+    send(message) {
+      if (exited || spawnError || !child.stdin.writable) {
+        const error = new Error("server process is not running") as Error & { fault: WireFault };
+        error.fault = { type: "transport", code: "ECLOSED", message: "server process is not running", stderrTail: stderr.text() };
+        throw error;
+      }
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+    },
+    stderrTail: () => stderr.text(),
+    async close() {
+      if (exited) return;
+      child.stdin.end();
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      timers.push(setTimeout(() => killGroup(child, "SIGTERM"), grace));
+      timers.push(setTimeout(() => killGroup(child, "SIGKILL"), grace * 2));
+      await gone;
+      for (const t of timers) clearTimeout(t);
+      // The leader is gone; make sure no grandchild of its group survives it.
+      killGroup(child, "SIGKILL");
+    },
+  };
+}

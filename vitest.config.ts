@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Tests run against package sources, so a half-built tree never hides a change.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@toolwright\/runtime\/stdio$/, replacement: src("./packages/runtime/src/stdio.ts") },
+      { find: /^@toolwright\/runtime\/codegen$/, replacement: src("./packages/runtime/src/codegen.ts") },
+      { find: /^@toolwright\/runtime$/, replacement: src("./packages/runtime/src/index.ts") },
+      { find: /^@toolwright\/dsl$/, replacement: src("./packages/dsl/src/index.ts") },
+      { find: /^@toolwright\/codegen$/, replacement: src("./packages/codegen/src/index.ts") },
+    ],
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/dist/**", "test/golden/*/expected/**"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
