@@ -3,17 +3,23 @@
  * @packageDocumentation
  */
 export type {
+  AgentDecl,
+  ConnectionDecl,
   DesignDecl,
   ExternalMcpProvider,
+  ExternalServerDecl,
   McpProvider,
+  McpServerDecl,
+  RunPolicyDecl,
   ToolAnnotations,
   ToolDecl,
   ToolDefinition,
   ToolsetBuilder,
   ToolsetDecl,
   ToolsetProvider,
+  ToolsetUse,
 } from "./design.js";
-export { design, fromExternalMCP, fromMCP, tool, toolset } from "./design.js";
+export { agent, design, externalServer, fromExternalMCP, fromMCP, mcpServer, tool, toolset, use } from "./design.js";
 export type {
   ArrayOptions,
   Infer,

@@ -1,0 +1,23 @@
+/**
+ * The contract between HTTP transports and authorization. The HTTP caller asks the provider for
+ * headers before each request and hands it every 401/403 challenge; OAuth 2.1 implements it.
+ */
+
+/** A 401 or 403 answer from the server, as the transport saw it. */
+export interface AuthChallenge {
+  readonly url: string;
+  readonly status: number;
+  /** The raw `WWW-Authenticate` header, if any. */
+  readonly wwwAuthenticate: string | null;
+}
+
+/** Supplies credentials to an HTTP transport. */
+export interface AuthProvider {
+  /** Headers to add to a request (typically `Authorization`). Never logged. */
+  authorize(request: {
+    readonly url: string;
+    readonly method: string;
+  }): Promise<{ readonly [key: string]: string }> | { readonly [key: string]: string };
+  /** Handles a challenge; resolve true when the request should be retried once with fresh headers. */
+  handleChallenge(challenge: AuthChallenge): Promise<boolean>;
+}
