@@ -6,6 +6,27 @@
  */
 export type { Caller, CallOptions, CallRequest, CallResponse, InMemoryCaller, InMemoryTool } from "./caller.js";
 export { callerFunc, createInMemoryCaller } from "./caller.js";
+export type {
+  ClientFeatures,
+  ClientFeaturesOptions,
+  LogEntry,
+  Notifier,
+  Root,
+  RootsOptions,
+  SamplingOptions,
+  SamplingRequest,
+  SamplingResult,
+} from "./client-features/client-features.js";
+export { checkRoots, createClientFeatures } from "./client-features/client-features.js";
+export type {
+  ElicitAction,
+  ElicitationOptions,
+  ElicitResult,
+  ElicitValue,
+  FormElicitation,
+  UrlElicitation,
+} from "./client-features/elicitation.js";
+export { applySchemaDefaults } from "./client-features/elicitation.js";
 export type { Decoded, Decoder } from "./codec.js";
 export type { FailureKind, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
 export { FAILURE_KINDS, RECOVERY_ACTIONS } from "./failure.js";

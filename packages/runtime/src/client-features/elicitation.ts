@@ -1,0 +1,126 @@
+/**
+ * Elicitation (`elicitation/create`): form and URL modes, undeclared modes refused with -32602,
+ * result checking, and SEP-1034 schema defaults filled into accepted form content.
+ */
+import { RpcHandlerError } from "../protocol/rpc-peer.js";
+
+/** What the user did with an elicitation. */
+export type ElicitAction = "accept" | "decline" | "cancel";
+
+/** A primitive value a form field can hold (string arrays for multi-select enums). */
+export type ElicitValue = string | number | boolean | readonly string[];
+
+/** A form-mode request: a message and a flat object schema of primitive fields. */
+export interface FormElicitation {
+  readonly mode: "form";
+  readonly message: string;
+  readonly requestedSchema: {
+    readonly type?: "object";
+    readonly properties: { readonly [field: string]: { readonly [key: string]: unknown } };
+    readonly required?: readonly string[];
+  };
+  readonly _meta?: { readonly [key: string]: unknown };
+}
+
+/** A URL-mode request: the user should open `url` out of band. */
+export interface UrlElicitation {
+  readonly mode: "url";
+  readonly message: string;
+  readonly url: string;
+  readonly elicitationId: string;
+  readonly _meta?: { readonly [key: string]: unknown };
+}
+
+/** The answer to an elicitation. `content` only with `accept` in form mode. */
+export interface ElicitResult {
+  readonly action: ElicitAction;
+  readonly content?: { readonly [field: string]: ElicitValue };
+}
+
+/** Elicitation options for `createClientFeatures`. Declare a mode by giving its handler. */
+export interface ElicitationOptions {
+  readonly form?: (request: FormElicitation, context: { readonly signal?: AbortSignal }) => ElicitResult | Promise<ElicitResult>;
+  readonly url?: (request: UrlElicitation, context: { readonly signal?: AbortSignal }) => ElicitResult | Promise<ElicitResult>;
+  /** Fill schema `default`s into accepted form content (SEP-1034). Default true. */
+  readonly applyDefaults?: boolean;
+  /** `notifications/elicitation/complete` for a URL elicitation. */
+  readonly onComplete?: (elicitationId: string) => void;
+}
+
+const ACTIONS: readonly string[] = ["accept", "decline", "cancel"];
+
+/** The `elicitation` capability object for the declared modes, or undefined when none is declared. */
+export function elicitationCapability(options: ElicitationOptions | undefined): { readonly [key: string]: unknown } | undefined {
+  if (!options || (!options.form && !options.url)) return undefined;
+  return {
+    ...(options.form ? { form: options.applyDefaults === false ? {} : { applyDefaults: true } } : {}),
+    ...(options.url ? { url: {} } : {}),
+  };
+}
+
+/** Returns `content` with every missing property that has a schema `default` filled in. */
+export function applySchemaDefaults(
+  schema: FormElicitation["requestedSchema"],
+  content: { readonly [field: string]: ElicitValue } | undefined,
+): { [field: string]: ElicitValue } {
+  const out: { [field: string]: ElicitValue } = { ...(content ?? {}) };
+  for (const [field, property] of Object.entries(schema.properties ?? {})) {
+    if (Object.hasOwn(out, field) || property === null || typeof property !== "object") continue;
+    const value = property.default;
+    if (
+      typeof value === "string" ||
+      typeof value === "boolean" ||
+      (typeof value === "number" && Number.isFinite(value)) ||
+      (Array.isArray(value) && value.every((v) => typeof v === "string"))
+    ) {
+      out[field] = value as ElicitValue;
+    }
+  }
+  return out;
+}
+
+function invalid(message: string): RpcHandlerError {
+  return new RpcHandlerError(-32602, message);
+}
+
+function checkResult(result: unknown, mode: "form" | "url"): ElicitResult {
+  const r = result as Partial<ElicitResult> | null | undefined;
+  if (typeof r !== "object" || r === null || typeof r.action !== "string" || !ACTIONS.includes(r.action)) {
+    throw new RpcHandlerError(-32603, `elicitation ${mode} handler returned no valid action (accept, decline or cancel)`);
+  }
+  if (r.action !== "accept" || mode === "url") return { action: r.action };
+  if (r.content !== undefined && (typeof r.content !== "object" || r.content === null || Array.isArray(r.content))) {
+    throw new RpcHandlerError(-32603, "elicitation form handler returned content that is not an object");
+  }
+  return r.content === undefined ? { action: "accept" } : { action: "accept", content: r.content };
+}
+
+/** Builds the `elicitation/create` handler for the declared modes. */
+export function createElicitationHandler(
+  options: ElicitationOptions,
+): (params: { readonly [key: string]: unknown } | undefined) => Promise<ElicitResult> {
+  return async (params) => {
+    const p = params ?? {};
+    const mode = p.mode === undefined ? "form" : p.mode;
+    if (mode !== "form" && mode !== "url") throw invalid(`elicitation mode ${JSON.stringify(mode)} is not supported`);
+    const message = typeof p.message === "string" ? p.message : "";
+    const meta = typeof p._meta === "object" && p._meta !== null ? { _meta: p._meta as { [key: string]: unknown } } : {};
+    if (mode === "url") {
+      if (!options.url) throw invalid('elicitation mode "url" was not declared by this client');
+      if (typeof p.url !== "string" || typeof p.elicitationId !== "string") {
+        throw invalid("elicitation/create (url mode) needs string params.url and params.elicitationId");
+      }
+      const request: UrlElicitation = { mode: "url", message, url: p.url, elicitationId: p.elicitationId, ...meta };
+      return checkResult(await options.url(request, {}), "url");
+    }
+    if (!options.form) throw invalid('elicitation mode "form" was not declared by this client');
+    const schema = p.requestedSchema as FormElicitation["requestedSchema"] | undefined;
+    if (typeof schema !== "object" || schema === null || typeof schema.properties !== "object" || schema.properties === null) {
+      throw invalid("elicitation/create (form mode) needs params.requestedSchema with properties");
+    }
+    const request: FormElicitation = { mode: "form", message, requestedSchema: schema, ...meta };
+    const result = checkResult(await options.form(request, {}), "form");
+    if (result.action !== "accept" || options.applyDefaults === false) return result;
+    return { action: "accept", content: applySchemaDefaults(schema, result.content) };
+  };
+}
