@@ -5,6 +5,8 @@
 export type { Caller, CallOptions } from "./caller.js";
 export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
 export { createDecoder, issuesFromErrors } from "./codec.js";
+export type { FormatEntry } from "./codegen-helpers.js";
+export { deepEqual, formats, ucs2length } from "./codegen-helpers.js";
 export { invokeTool } from "./invoke.js";
 export type { Runtime } from "./runtime.js";
 export type { ToolResult, ToolSpec } from "./tool-spec.js";
