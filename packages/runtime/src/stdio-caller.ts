@@ -53,6 +53,8 @@ export interface StdioCaller extends Caller {
     options?: CallOptions,
   ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
   ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
+  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
   /** The handshake of the live connection, if any. */
   readonly handshake: ServerHandshake | undefined;
   /** pid of the live child, if any. */
@@ -205,6 +207,14 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
       const outcome = await conn.value.peer.request("ping", undefined, peerOptions(callOptions));
       return outcome.ok ? { ok: true } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+    },
+    async notify(method: string, params?: { readonly [key: string]: unknown }) {
+      const conn = current;
+      if (!conn?.alive) return false;
+      return conn.peer.notify(method, params).then(
+        () => true,
+        () => false,
+      );
     },
     async close() {
       closed = true;
