@@ -98,6 +98,11 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       {
         onMessage: (value) => peer.receive(value),
         onNoise: (reason) => options.onNoise?.(reason),
+        onOversizeEnd: ({ bytes, id }) => {
+          const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
+          const message = `answer of ${bytes} bytes exceeds the ${limit}-byte message size limit`;
+          if (id !== undefined) peer.fail(id, { type: "transport", code: "EOVERSIZE", message });
+        },
         onExit: (fault: WireFault) => {
           if (fault.type === "transport" && fault.stderrTail) lastStderr = fault.stderrTail;
           if (conn) conn.alive = false;

@@ -75,6 +75,8 @@ export interface RpcPeer {
   receive(value: unknown): void;
   /** Fails every in-flight request with `fault` (the transport died). */
   failAll(fault: WireFault): void;
+  /** Fails one in-flight request with `fault` (e.g. its answer was too large). False if it was not pending. */
+  fail(id: RpcId, fault: WireFault): boolean;
   /** Sets or replaces a server-to-client request handler. */
   setHandler(method: string, handler: RequestHandler): void;
   /** Number of requests waiting for an answer. */
@@ -260,6 +262,9 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     },
     failAll(fault) {
       for (const id of [...pending.keys()]) settle(id, { ok: false, fault });
+    },
+    fail(id, fault) {
+      return settle(id, { ok: false, fault });
     },
   };
 }

@@ -8,6 +8,32 @@ export interface LineReaderEvents {
   readonly onMessage: (value: unknown) => void;
   /** A line that is not JSON, or one that exceeded the cap. */
   readonly onNoise: (reason: string, kind: "garbage" | "oversize") => void;
+  /** An oversized line ended: its size, and its JSON-RPC id when found at the top level of its head or tail. */
+  readonly onOversizeEnd?: (info: { readonly bytes: number; readonly id?: string | number }) => void;
+}
+
+const SNIFF_BYTES = 256;
+
+/**
+ * Finds the top-level id of an oversized JSON-RPC response from its first and last bytes only:
+ * leading `"jsonrpc"`/`"id"` members, or a closing `,"id":X}` (quotes are escaped inside strings).
+ * A leading `"method"` means a request, not a response: no id then.
+ */
+export function sniffId(head: string, tail: string): string | number | undefined {
+  const parse = (value: string) => (value.startsWith('"') ? value.slice(1, -1) : Number(value));
+  const token = /\s*"(jsonrpc|id|method)"\s*:\s*(-?\d+(?:\.\d+)?|"[^"\\]*")\s*([,}])/y;
+  const start = head.search(/\S/);
+  let id: string | number | undefined;
+  if (head[start] === "{") {
+    token.lastIndex = start + 1;
+    for (let m = token.exec(head); m; m = m[3] === "}" ? null : token.exec(head)) {
+      if (m[1] === "method") return undefined;
+      if (m[1] === "id") id = parse(m[2] as string);
+    }
+  }
+  if (id !== undefined) return id;
+  const end = /,\s*"id"\s*:\s*(-?\d+(?:\.\d+)?|"[^"\\]*")\s*\}\s*$/.exec(tail);
+  return end ? parse(end[1] as string) : undefined;
 }
 
 /** A stateful reader: feed it chunks, it calls back per line. */
@@ -20,6 +46,10 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
   let parts: Buffer[] = [];
   let size = 0;
   let skipping = false;
+  // While skipping an oversized line: its first and last bytes, to find which request it answered.
+  let head: Buffer = Buffer.alloc(0);
+  let tail: Buffer = Buffer.alloc(0);
+  let skipped = 0;
 
   function emit(line: Buffer): void {
     let text = line.toString("utf8");
@@ -45,6 +75,9 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
         if (!skipping) {
           if (size + piece.length > maxBytes) {
             skipping = true;
+            head = Buffer.concat([...parts, piece.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
+            tail = Buffer.alloc(0);
+            skipped = size;
             parts = [];
             size = 0;
             events.onNoise(`message larger than ${maxBytes} bytes dropped`, "oversize");
@@ -53,7 +86,15 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
             size += piece.length;
           }
         }
+        if (skipping) {
+          skipped += piece.length;
+          tail = Buffer.concat([tail, piece.subarray(-SNIFF_BYTES)]).subarray(-SNIFF_BYTES);
+        }
         if (nl === -1) break;
+        if (skipping && events.onOversizeEnd) {
+          const id = sniffId(head.toString("utf8"), tail.toString("utf8"));
+          events.onOversizeEnd(id === undefined ? { bytes: skipped } : { bytes: skipped, id });
+        }
         if (!skipping && size > 0) emit(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size));
         parts = [];
         size = 0;

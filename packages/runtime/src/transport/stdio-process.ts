@@ -26,6 +26,8 @@ export interface StdioProcessOptions {
 export interface StdioProcessEvents {
   readonly onMessage: (value: unknown) => void;
   readonly onNoise: (reason: string, kind: "garbage" | "oversize") => void;
+  /** An oversized line ended; `id` is the request it answered, when it could be found. */
+  readonly onOversizeEnd?: (info: { readonly bytes: number; readonly id?: string | number }) => void;
   /** The process is gone (exit, spawn error). Called once. */
   readonly onExit: (fault: WireFault) => void;
 }
