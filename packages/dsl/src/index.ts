@@ -20,14 +20,12 @@ export type {
   ToolsetUse,
 } from "./design.js";
 export { agent, design, externalServer, fromExternalMCP, fromMCP, mcpServer, tool, toolset, use } from "./design.js";
-export type {
-  ArrayOptions,
-  Infer,
-  InferShape,
-  JsonSchema,
-  NumberOptions,
-  ObjectOptions,
-  Schema,
-  StringOptions,
-} from "./schema.js";
-export { array, boolean, createSchema, enumOf, integer, isSchema, number, object, string } from "./schema.js";
+export { DslError } from "./errors.js";
+export { s } from "./s.js";
+export type { AnySchema, Infer, JsonSchema, Schema } from "./schema.js";
+export { createSchema, isSchema } from "./schema.js";
+export type { ArrayOptions, InferOpenShape, InferShape, ObjectOptions, RecordOptions, Shape } from "./schema-composite.js";
+export { array, nullable, object, oneOf, record, union } from "./schema-composite.js";
+export { collectDefs, named, toJsonSchema } from "./schema-named.js";
+export type { Literal, NumberOptions, StringOptions } from "./schema-primitives.js";
+export { boolean, enumOf, integer, literal, nullValue, number, raw, string, unknownValue } from "./schema-primitives.js";

@@ -1,7 +1,9 @@
 /**
- * Schema builders. Each builder holds a JSON Schema 2020-12 node as plain data and carries the
- * static TypeScript type it describes, so `Infer<typeof schema>` gives the payload type.
+ * Schema builder core. Each builder holds a JSON Schema 2020-12 node as plain data and carries the
+ * static TypeScript type it describes, so `Infer<typeof schema>` gives the payload type. The
+ * concrete builders live in schema-primitives.ts, schema-composite.ts and schema-named.ts.
  */
+import { assertJson, fail } from "./errors.js";
 
 /** A JSON Schema 2020-12 node, kept as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -12,7 +14,7 @@ declare const typeBrand: unique symbol;
 /** A schema builder: plain JSON Schema plus a static type `T`. Immutable; every method copies. */
 export interface Schema<T = unknown, Opt extends boolean = false> {
   readonly kind: "schema";
-  /** The JSON Schema node this builder stands for. */
+  /** The JSON Schema node this builder stands for. Named types appear as `{ "$ref": "#/$defs/Name" }`. */
   readonly json: JsonSchema;
   /** True when the field may be omitted from its parent object. */
   readonly isOptional: Opt;
@@ -21,126 +23,111 @@ export interface Schema<T = unknown, Opt extends boolean = false> {
   describe(text: string): Schema<T, Opt>;
   /** Adds a title. */
   title(text: string): Schema<T, Opt>;
-  /** Adds example values. */
+  /** Adds example values (JSON data of the schema's type). */
   examples(...values: T[]): Schema<T, Opt>;
   /** Sets a default value. */
   default(value: T): Schema<T, Opt>;
+  /** Marks the node deprecated (`deprecated: true`). */
+  deprecated(): Schema<T, Opt>;
   /** Marks the field as optional inside an object. */
   optional(): Schema<T, true>;
+  /** Allows `null` as well (same as `nullable(schema)`). */
+  nullable(): Schema<T | null, Opt>;
   /** Merges extra JSON Schema keywords into the node (escape hatch for rare keywords). */
   with(extra: JsonSchema): Schema<T, Opt>;
 }
 
+/** Any schema builder, whatever its type and optionality. */
+// biome-ignore lint/suspicious/noExplicitAny: `any` keeps builders of every type assignable here.
+export type AnySchema = Schema<any, boolean>;
+
 /** The static type a schema builder describes. */
 export type Infer<S> = S extends Schema<infer T, boolean> ? T : never;
 
+/**
+ * A named definition registered for a `$ref` node. The body is filled in after the ref node exists,
+ * which is what makes recursive types possible.
+ */
+export interface NamedDefinition {
+  readonly name: string;
+  body: JsonSchema | undefined;
+}
+
+// Which JSON nodes are references to named definitions. A WeakMap keeps the emitted JSON clean
+// (`{ "$ref": ... }` only) while `collectDefs` can still find every definition a schema uses.
+const definitions = new WeakMap<object, NamedDefinition>();
+
+/** Registers `json` as a `$ref` node standing for `definition`. Used by `named()`. */
+export function registerRef(json: JsonSchema, definition: NamedDefinition): void {
+  definitions.set(json, definition);
+}
+
+/** The named definition a `$ref` node stands for, if it was made by `named()`. */
+export function definitionOf(json: unknown): NamedDefinition | undefined {
+  return typeof json === "object" && json !== null ? definitions.get(json) : undefined;
+}
+
+/** Copies `from`'s `$ref` registration onto `to` (used when a node is re-shaped). */
+export function carryRef(from: JsonSchema, to: JsonSchema): JsonSchema {
+  const definition = definitions.get(from);
+  if (definition) definitions.set(to, definition);
+  return to;
+}
+
+// Set by schema-composite.ts; kept as a hook so this core file has no import cycle.
+let makeNullable: ((json: JsonSchema) => JsonSchema) | undefined;
+
+/** Installs the JSON transform behind `.nullable()`. Internal. */
+export function setNullableTransform(transform: (json: JsonSchema) => JsonSchema): void {
+  makeNullable = transform;
+}
+
 /** Creates a schema builder around a JSON Schema node. */
 export function createSchema<T, Opt extends boolean = false>(json: JsonSchema, isOptional = false as Opt): Schema<T, Opt> {
+  const derive = (extra: JsonSchema) => carryRef(json, Object.freeze({ ...json, ...extra }));
   const node: Schema<T, Opt> = {
     kind: "schema",
     json,
     isOptional,
-    describe: (text) => createSchema<T, Opt>({ ...json, description: text }, isOptional),
-    title: (text) => createSchema<T, Opt>({ ...json, title: text }, isOptional),
-    examples: (...values) => createSchema<T, Opt>({ ...json, examples: values }, isOptional),
-    default: (value) => createSchema<T, Opt>({ ...json, default: value }, isOptional),
+    describe: (text) => {
+      if (typeof text !== "string") fail("describe()", "the description must be a string");
+      return createSchema<T, Opt>(derive({ description: text }), isOptional);
+    },
+    title: (text) => {
+      if (typeof text !== "string") fail("title()", "the title must be a string");
+      return createSchema<T, Opt>(derive({ title: text }), isOptional);
+    },
+    examples: (...values) => {
+      assertJson("examples()", "every example", values);
+      return createSchema<T, Opt>(derive({ examples: values }), isOptional);
+    },
+    default: (value) => {
+      assertJson("default()", "the default", value);
+      return createSchema<T, Opt>(derive({ default: value }), isOptional);
+    },
+    deprecated: () => createSchema<T, Opt>(derive({ deprecated: true }), isOptional),
     optional: () => createSchema<T, true>(json, true),
-    with: (extra) => createSchema<T, Opt>({ ...json, ...extra }, isOptional),
+    nullable: () => {
+      if (!makeNullable) fail("nullable()", "schema builders are not loaded");
+      return createSchema<T | null, Opt>(makeNullable(json), isOptional);
+    },
+    with: (extra) => {
+      assertJson("with()", "extra keywords", extra);
+      return createSchema<T, Opt>(derive(extra), isOptional);
+    },
   };
   return Object.freeze(node);
 }
 
-/** Options shared by string builders. */
-export interface StringOptions {
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-}
-
-/** Options shared by number and integer builders. */
-export interface NumberOptions {
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly exclusiveMinimum?: number;
-  readonly exclusiveMaximum?: number;
-  readonly multipleOf?: number;
-}
-
-/** Options for array builders. */
-export interface ArrayOptions {
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly uniqueItems?: boolean;
-}
-
-/** Options for object builders. */
-export interface ObjectOptions {
-  /** When true (the default), unknown properties are rejected (`additionalProperties: false`). */
-  readonly closed?: boolean;
-}
-
-type Shape = { readonly [key: string]: Schema<unknown, boolean> };
-type OptionalKeys<S extends Shape> = {
-  [K in keyof S]: S[K] extends Schema<unknown, true> ? K : never;
-}[keyof S];
-type RequiredKeys<S extends Shape> = Exclude<keyof S, OptionalKeys<S>>;
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-/** The object type described by a shape of field builders. */
-export type InferShape<S extends Shape> = Simplify<{ [K in RequiredKeys<S>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> }>;
-
-function clean<T extends object>(options: T | undefined): Partial<T> {
-  const out: Partial<T> = {};
-  if (!options) return out;
-  for (const [k, v] of Object.entries(options)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  return out;
-}
-
-/** A string. */
-export function string(options?: StringOptions): Schema<string> {
-  return createSchema({ type: "string", ...clean(options) });
-}
-
-/** A number (float). */
-export function number(options?: NumberOptions): Schema<number> {
-  return createSchema({ type: "number", ...clean(options) });
-}
-
-/** An integer. */
-export function integer(options?: NumberOptions): Schema<number> {
-  return createSchema({ type: "integer", ...clean(options) });
-}
-
-/** A boolean. */
-export function boolean(): Schema<boolean> {
-  return createSchema({ type: "boolean" });
-}
-
-/** A string restricted to the given values. */
-export function enumOf<const V extends readonly [string, ...string[]]>(values: V): Schema<V[number]> {
-  return createSchema({ type: "string", enum: [...values] });
-}
-
-/** An array of `items`. */
-export function array<I>(items: Schema<I, boolean>, options?: ArrayOptions): Schema<I[]> {
-  return createSchema({ type: "array", items: items.json, ...clean(options) });
-}
-
-/** An object. Fields marked `.optional()` are left out of `required`. Closed by default. */
-export function object<S extends Shape>(shape: S, options?: ObjectOptions): Schema<InferShape<S>> {
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  for (const [key, field] of Object.entries(shape)) {
-    properties[key] = field.json;
-    if (!field.isOptional) required.push(key);
-  }
-  const json: Record<string, unknown> = { type: "object", properties };
-  if (required.length > 0) json.required = required;
-  if (options?.closed !== false) json.additionalProperties = false;
-  return createSchema(json);
-}
-
 /** True when `value` is a schema builder. */
-export function isSchema(value: unknown): value is Schema<unknown, boolean> {
+export function isSchema(value: unknown): value is AnySchema {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "schema";
+}
+
+/** Fails with a readable message unless `value` is a schema builder. */
+export function assertSchema(where: string, what: string, value: unknown): asserts value is AnySchema {
+  if (!isSchema(value)) {
+    const got = value === undefined ? "undefined" : typeof value === "function" ? "a function (did you forget to call it?)" : typeof value;
+    fail(where, `${what} must be a schema builder such as string() or object({...}); got ${got}`);
+  }
 }

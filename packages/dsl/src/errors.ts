@@ -1,0 +1,57 @@
+/**
+ * The error every DSL builder throws on misuse. Thrown at declaration time, while the design file is
+ * being evaluated, so the message must say which builder and which argument went wrong.
+ */
+
+/** A mistake in a design declaration, caught by a builder before any code is generated. */
+export class DslError extends Error {
+  override readonly name = "DslError";
+}
+
+/** Throws a `DslError` with `where: message`. */
+export function fail(where: string, message: string): never {
+  throw new DslError(`${where}: ${message}`);
+}
+
+/** Short, safe rendering of a value for error messages. */
+export function show(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (value === null || typeof value !== "object") return typeof value === "function" ? "a function" : String(value);
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  return "an object";
+}
+
+/** True for a plain object (not null, not an array). */
+export function isPlainObject(value: unknown): value is { readonly [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Fails unless `value` survives a JSON round trip (no functions, bigints, cycles or non-finite numbers). */
+export function assertJson(where: string, what: string, value: unknown): void {
+  const bad = findNonJson(value, new Set());
+  if (bad !== undefined) fail(where, `${what} must be plain JSON data; ${bad}`);
+}
+
+function findNonJson(value: unknown, seen: Set<object>): string | undefined {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return undefined;
+    case "number":
+      return Number.isFinite(value) ? undefined : `found the number ${value}`;
+    case "object": {
+      if (value === null) return undefined;
+      if (seen.has(value)) return "found a cycle";
+      seen.add(value);
+      const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+      for (const [, v] of entries) {
+        const bad = findNonJson(v, seen);
+        if (bad !== undefined) return bad;
+      }
+      seen.delete(value);
+      return undefined;
+    }
+    default:
+      return `found ${typeof value === "function" ? "a function" : `a ${typeof value}`}`;
+  }
+}

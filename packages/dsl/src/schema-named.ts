@@ -1,0 +1,97 @@
+/**
+ * Named types shared through `$ref`/`$defs`, including recursive ones.
+ *
+ * `named("Address", object({...}))` returns a builder whose JSON is only
+ * `{ "$ref": "#/$defs/Address" }`. The definition travels beside the JSON, not inside it, so
+ * whoever builds the final document (the code generator) calls `collectDefs(schema)` to get every
+ * definition a schema uses, or `toJsonSchema(schema)` for a self-contained document with `$defs`.
+ */
+import { DslError, fail, isPlainObject, show } from "./errors.js";
+import {
+  type AnySchema,
+  assertSchema,
+  createSchema,
+  definitionOf,
+  isSchema,
+  type JsonSchema,
+  type NamedDefinition,
+  registerRef,
+  type Schema,
+} from "./schema.js";
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,127}$/;
+
+/**
+ * A named type, emitted as `{ "$ref": "#/$defs/<name>" }`.
+ * Recursive form: `named<TreeNode>("TreeNode", (self) => object({ children: array(self) }))`;
+ * TypeScript cannot infer a recursive type, so give it as the type argument.
+ */
+export function named<T>(name: string, build: (self: Schema<T>) => Schema<T, boolean>): Schema<T>;
+/** A named type around an existing schema: `named("Address", object({...}))`. */
+export function named<T>(name: string, schema: Schema<T, boolean>): Schema<T>;
+export function named<T>(name: string, body: ((self: Schema<T>) => Schema<T, boolean>) | Schema<T, boolean>): Schema<T> {
+  const where = `named(${show(name)})`;
+  if (typeof name !== "string" || !NAME.test(name)) {
+    fail(where, "the name must start with a letter or underscore and use only letters, digits, _ . - (at most 128 characters)");
+  }
+  const definition: NamedDefinition = { name, body: undefined };
+  const json: JsonSchema = Object.freeze({ $ref: `#/$defs/${name}` });
+  registerRef(json, definition);
+  const self = createSchema<T>(json);
+  const built: unknown = typeof body === "function" ? body(self) : body;
+  assertSchema(where, typeof body === "function" ? "the value returned by the build function" : "the schema", built);
+  if (built.isOptional) fail(where, "a named type cannot be optional; call .optional() on the named type where it is used");
+  if (built.json === json) fail(where, "the build function returned `self`; a type cannot be defined as itself");
+  definition.body = built.json;
+  return self;
+}
+
+/**
+ * Every named definition a schema uses, keyed by name, in first-use order, following definitions
+ * that use other definitions (and themselves). Accepts a builder or its `.json`.
+ * Place the result under `$defs` of the document root (e.g. a tool's `inputSchema`).
+ * The lookup follows object identity: call it on the objects the DSL built, not on a JSON copy.
+ * Throws a `DslError` when two different schemas share one name.
+ */
+export function collectDefs(schema: AnySchema | JsonSchema): { readonly [name: string]: JsonSchema } {
+  const defs: Record<string, JsonSchema> = {};
+  // Depth-first in document order, so the order of the result is stable and readable.
+  const visit = (node: unknown, seen: Set<object>): void => {
+    if (typeof node !== "object" || node === null || seen.has(node)) return;
+    seen.add(node);
+    const definition = definitionOf(node);
+    if (definition) {
+      const body = definition.body;
+      if (body === undefined) throw new DslError(`named(${show(definition.name)}): the definition is used before it is complete`);
+      const known = defs[definition.name];
+      if (known === undefined) {
+        defs[definition.name] = body;
+        visit(body, seen);
+      } else if (known !== body && JSON.stringify(known) !== JSON.stringify(body)) {
+        throw new DslError(`named(${show(definition.name)}): two different schemas use the same name "${definition.name}"`);
+      }
+    }
+    for (const child of Array.isArray(node) ? node : Object.values(node)) visit(child, seen);
+  };
+  visit(isSchema(schema) ? schema.json : schema, new Set());
+  return defs;
+}
+
+/**
+ * A self-contained JSON Schema 2020-12 document: the schema with every named definition under
+ * `$defs` (merged with any `$defs` it already has). When the root itself is a named type, its
+ * definition is inlined at the root so the document still has `type: "object"`, as MCP requires
+ * for `inputSchema`.
+ */
+export function toJsonSchema(schema: AnySchema | JsonSchema): JsonSchema {
+  const json: unknown = isSchema(schema) ? schema.json : schema;
+  if (!isPlainObject(json)) fail("toJsonSchema()", `expects a schema builder or a JSON Schema object; got ${show(json)}`);
+  const defs = collectDefs(json);
+  const definition = definitionOf(json);
+  const { $ref: _ref, ...rest } = json;
+  const root: JsonSchema = definition?.body ? { ...definition.body, ...rest } : json;
+  const own = isPlainObject(root.$defs) ? root.$defs : {};
+  const merged = { ...own, ...defs };
+  if (Object.keys(merged).length === 0) return root;
+  return { ...root, $defs: merged };
+}
