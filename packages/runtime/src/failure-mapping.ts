@@ -1,8 +1,17 @@
 /**
  * The one place where wire facts become failures: JSON-RPC codes, HTTP statuses, transport errors,
- * `isError` results and local validation. One case per line; `failure-mapping.test.ts` walks a table.
+ * `isError` results, local validation and runtime policy. One case per line; tests walk a table.
  */
-import type { FailureKind, FieldIssue, RecoveryAction, ToolFailure } from "./failure.js";
+import {
+  type FailureKind,
+  type FailureReason,
+  type FieldIssue,
+  type RecoveryAction,
+  redactText,
+  type ToolFailure,
+  toJsonValue,
+  validateFailure,
+} from "./failure.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 
 /** Kind, action and retryability for one mapped case. */
@@ -12,130 +21,182 @@ export interface Mapping {
   readonly retryable: boolean;
 }
 
-const m = (kind: FailureKind, action: RecoveryAction, retryable: boolean): Mapping => ({ kind, action, retryable });
+const m = (kind: FailureKind, action: RecoveryAction): Mapping => ({ kind, action, retryable: action === "retry" });
 
 /** JSON-RPC error code → mapping. Codes not listed fall back to `mapRpcCode`'s ranges. */
 export const RPC_CODE_MAP: ReadonlyMap<number, Mapping> = new Map([
-  [-32700, m("invalid_call", "retry", true)], // parse error: our message was damaged in transit
-  [-32600, m("invalid_call", "replan", false)], // invalid request
-  [-32601, m("invalid_call", "replan", false)], // method or tool not found
-  [-32602, m("invalid_call", "correct_call", false)], // invalid params / unknown tool
-  [-32603, m("internal", "retry", true)], // server internal error
-  [-32001, m("timeout", "retry", true)], // SDK-style request timeout
-  [-32002, m("invalid_call", "correct_call", false)], // resource not found (legacy)
-  [-32042, m("auth_required", "finish", false)], // URL elicitation required: needs the user
-  [-32020, m("internal", "retry", true)], // header mismatch (2026): a client bug, retry after renegotiation
-  [-32021, m("invalid_call", "replan", false)], // missing required client capability (2026)
-  [-32022, m("unavailable", "retry", true)], // unsupported protocol version (2026)
+  [-32700, m("internal", "retry")], // parse error: the server could not parse what we sent (damaged in transit)
+  [-32600, m("invalid_call", "replan")], // invalid request: this request cannot succeed as sent
+  [-32601, m("invalid_call", "replan")], // method not found: the server does not offer it
+  [-32602, m("invalid_call", "correct_call")], // invalid params: fix the arguments (needs the rejected input)
+  [-32603, m("internal", "retry")], // internal error on the server
+  [-32000, m("unavailable", "retry")], // connection closed (SDK convention)
+  [-32001, m("timeout", "retry")], // request timeout (SDK convention)
+  [-32002, m("invalid_call", "correct_call")], // resource not found: fix the URI (needs the rejected input)
+  [-32042, m("auth_required", "finish")], // URL elicitation required: only the user can continue
+  [-32020, m("internal", "retry")], // 2026 header mismatch: renegotiate and retry
+  [-32021, m("invalid_call", "replan")], // 2026 missing required client capability
+  [-32022, m("unavailable", "retry")], // 2026 unsupported protocol version: fall back and retry
 ]);
 
 /** Maps a JSON-RPC error code, including server-defined codes outside the table. */
 export function mapRpcCode(code: number): Mapping {
   const known = RPC_CODE_MAP.get(code);
   if (known) return known;
-  if (code >= -32099 && code <= -32000) return m("internal", "retry", true); // implementation-defined server errors
-  return m("internal", "replan", false); // application codes we cannot interpret
+  if (code >= -32099 && code <= -32000) return m("internal", "replan"); // other implementation-defined server errors
+  if (code >= -32768 && code <= -32000) return m("internal", "replan"); // reserved range, unknown meaning
+  return m("domain_rejection", "replan"); // application code: the server refused this call
 }
 
-/** HTTP status → mapping. */
-export function mapHttpStatus(status: number): Mapping {
-  if (status === 400) return m("invalid_call", "replan", false);
-  if (status === 401) return m("auth_required", "finish", false);
-  if (status === 403) return m("auth_required", "finish", false);
-  if (status === 404) return m("unavailable", "replan", false);
-  if (status === 405) return m("unavailable", "replan", false);
-  if (status === 408) return m("timeout", "retry", true);
-  if (status === 409) return m("unavailable", "retry", true);
-  if (status === 413) return m("invalid_call", "correct_call", false);
-  if (status === 429) return m("rate_limited", "retry", true);
-  if (status >= 500) return m("unavailable", "retry", true);
-  return m("internal", "replan", false);
+/** HTTP status → mapping. `retryAfterMs` marks a 503 as rate limiting. */
+export function mapHttpStatus(status: number, retryAfterMs?: number): Mapping {
+  if (status === 400) return m("invalid_call", "replan"); // bad request (a JSON-RPC body, if any, is mapped instead)
+  if (status === 401) return m("auth_required", "finish"); // no or expired credentials
+  if (status === 403) return m("auth_required", "finish"); // insufficient scope
+  if (status === 404) return m("unavailable", "replan"); // endpoint or session gone
+  if (status === 405) return m("unavailable", "replan"); // method not allowed on this endpoint
+  if (status === 408) return m("timeout", "retry"); // request timeout
+  if (status === 409) return m("unavailable", "retry"); // conflict: state changed, try again
+  if (status === 413) return m("invalid_call", "correct_call"); // payload too large: send less
+  if (status === 429) return m("rate_limited", "retry"); // too many requests, honour Retry-After
+  if (status === 501) return m("unavailable", "replan"); // not implemented
+  if (status === 503 && retryAfterMs !== undefined) return m("rate_limited", "retry"); // overloaded, with Retry-After
+  if (status >= 500 && status <= 599) return m("unavailable", "retry"); // server error
+  if (status >= 400 && status <= 499) return m("invalid_call", "replan"); // other client errors
+  return m("internal", "replan"); // 1xx/3xx where a response was expected
 }
 
 /** Transport error code → mapping. */
 export function mapTransportCode(code: string): Mapping {
-  if (code === "ENOENT" || code === "EACCES") return m("unavailable", "finish", false); // spawn: command missing or not executable
-  if (code === "EOVERSIZE") return m("malformed_result", "replan", false);
-  return m("unavailable", "retry", true); // ECONNREFUSED, ECONNRESET, EXIT, ECLOSED, EPIPE...
+  if (code === "ENOENT") return m("unavailable", "finish"); // spawn: command not found
+  if (code === "EACCES") return m("unavailable", "finish"); // spawn: not executable
+  if (code === "ECONNREFUSED") return m("unavailable", "retry"); // nobody listening (yet)
+  if (code === "ECONNRESET") return m("unavailable", "retry"); // connection dropped
+  if (code === "EPIPE") return m("unavailable", "retry"); // wrote to a dead process or socket
+  if (code === "EXIT") return m("unavailable", "retry"); // server process exited; next call restarts it
+  if (code === "ETIMEDOUT") return m("timeout", "retry"); // socket timeout
+  if (code === "EOVERSIZE") return m("malformed_result", "replan"); // message larger than allowed
+  if (code === "EPROTO") return m("malformed_result", "replan"); // garbage where a message was expected
+  return m("unavailable", "retry"); // any other transport error
 }
 
-/** Where a failure happened. */
+/** The mapping for a deadline: connecting counts as unavailable, waiting for an answer as timeout. */
+export function mapTimeout(phase: "connect" | "request"): Mapping {
+  return phase === "connect" ? m("unavailable", "retry") : m("timeout", "retry");
+}
+
+/** Runtime policy and registry reasons → mapping. */
+export const POLICY_MAP: { readonly [R in FailureReason]: Mapping } = {
+  tool_unavailable: m("invalid_call", "replan"), // the model named a tool that does not exist
+  max_tool_calls: m("canceled", "finish"), // run budget of tool calls used up
+  max_consecutive_failures: m("canceled", "finish"), // too many failures in a row
+  time_budget: m("timeout", "finish"), // run time budget used up
+  tool_timeout: m("timeout", "retry"), // one call exceeded the tool timeout
+  confirmation_denied: m("canceled", "replan"), // the user (hook) said no: choose another way
+};
+
+/** `Retry-After` header (delta-seconds or HTTP date) → milliseconds, or undefined when absent or bad. */
+export function retryAfterMsFromHeader(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === "") return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Where a failure happened, and (when known) what was sent, so `correct_call` can carry evidence. */
 export interface FailureContext {
   readonly tool: string;
   readonly server: string;
+  /** The arguments that were sent. Without them, correctable cases degrade to `replan`. */
+  readonly input?: unknown;
+  /** A valid example payload, as JSON text. */
+  readonly exampleJson?: string;
+}
+
+function issuesFromData(data: unknown): FieldIssue[] | undefined {
+  const issues = (data as { issues?: unknown } | null | undefined)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const valid = issues.filter((i): i is FieldIssue => typeof i === "object" && i !== null && typeof (i as FieldIssue).field === "string");
+  return valid.length === issues.length ? (toJsonValue(valid) as FieldIssue[]) : undefined;
+}
+
+function build(
+  map: Mapping,
+  message: string,
+  context: FailureContext,
+  extra: Partial<ToolFailure>,
+  issues?: readonly FieldIssue[],
+): ToolFailure {
+  let recovery: ToolFailure["recovery"] = { action: map.action };
+  if (map.action === "correct_call") {
+    if (context.input === undefined && !issues) recovery = { action: "replan" };
+    else
+      recovery = {
+        action: "correct_call",
+        ...(issues && issues.length > 0 ? { issues } : {}),
+        ...(context.input === undefined ? {} : { priorInput: toJsonValue(context.input) }),
+        ...(context.exampleJson === undefined ? {} : { exampleJson: context.exampleJson }),
+      };
+  }
+  return {
+    kind: map.kind,
+    message: redactText(message),
+    recovery,
+    tool: context.tool,
+    server: context.server,
+    retryable: recovery.action === "retry",
+    ...extra,
+  };
 }
 
 /** Turns a wire fault into a failure. */
 export function failureFromFault(fault: WireFault, context: FailureContext): ToolFailure {
+  const at = context.server;
   switch (fault.type) {
     case "rpc": {
-      const map = mapRpcCode(fault.code);
-      return {
-        kind: map.kind,
-        message: `${context.server}: ${fault.message} (JSON-RPC ${fault.code})`,
-        recovery: { action: map.action },
-        rpc: fault.data === undefined ? { code: fault.code } : { code: fault.code, data: fault.data },
-        retryable: map.retryable,
-        ...context,
-      };
+      const rpc = fault.data === undefined ? { code: fault.code } : { code: fault.code, data: toJsonValue(fault.data) };
+      return build(
+        mapRpcCode(fault.code),
+        `${at}: ${fault.message} (JSON-RPC ${fault.code})`,
+        context,
+        { rpc },
+        issuesFromData(fault.data),
+      );
     }
     case "http": {
-      const map = mapHttpStatus(fault.status);
-      return {
-        kind: map.kind,
-        message: `${context.server}: HTTP ${fault.status} ${fault.message}`,
-        recovery: { action: map.action },
-        httpStatus: fault.status,
-        retryable: map.retryable,
-        ...(fault.retryAfterMs === undefined ? {} : { retryAfterMs: fault.retryAfterMs }),
-        ...context,
-      };
+      const map = mapHttpStatus(fault.status, fault.retryAfterMs);
+      const wait = map.retryable && fault.retryAfterMs !== undefined ? { retryAfterMs: Math.max(0, fault.retryAfterMs) } : {};
+      return build(map, `${at}: HTTP ${fault.status} ${fault.message}`, context, { httpStatus: fault.status, ...wait });
     }
-    case "transport": {
-      const map = mapTransportCode(fault.code);
-      return {
-        kind: map.kind,
-        message: `${context.server}: ${fault.message}`,
-        recovery: { action: map.action },
-        retryable: map.retryable,
+    case "transport":
+      return build(mapTransportCode(fault.code), `${at}: ${fault.message}`, context, {
         ...(fault.exitCode === undefined ? {} : { exitCode: fault.exitCode }),
-        ...(fault.stderrTail ? { stderrTail: fault.stderrTail } : {}),
-        ...context,
-      };
-    }
+        ...(fault.stderrTail ? { stderrTail: redactText(fault.stderrTail) } : {}),
+      });
     case "timeout":
-      return {
-        kind: fault.phase === "connect" ? "unavailable" : "timeout",
-        message: `${context.server}: ${fault.phase === "connect" ? "connect" : "call"} timed out, ${fault.message}`,
-        recovery: { action: "retry" },
-        retryable: true,
-        ...context,
-      };
+      return build(
+        mapTimeout(fault.phase),
+        `${at}: ${fault.phase === "connect" ? "connect" : "call"} timed out, ${fault.message}`,
+        context,
+        {},
+      );
     case "canceled":
-      return {
-        kind: "canceled",
-        message: `${context.server}: ${fault.message}`,
-        recovery: { action: "finish" },
-        retryable: false,
-        ...context,
-      };
+      return build(m("canceled", "finish"), `${at}: ${fault.message}`, context, {});
   }
 }
 
-/** Turns an `isError: true` tool result into a domain rejection that keeps the content. */
+const INPUT_REJECTED = /input validation error|invalid arguments|invalid params/i;
+
+/** Turns an `isError: true` result into a domain rejection that keeps the content. */
 export function failureFromToolError(content: readonly unknown[], context: FailureContext): ToolFailure {
   const text = content
     .filter((b): b is { type: "text"; text: string } => (b as { type?: unknown }).type === "text")
     .map((b) => b.text)
     .join("\n");
-  return {
-    kind: "domain_rejection",
-    message: text || `${context.tool} reported an error`,
-    recovery: { action: "replan" },
-    retryable: false,
-    content,
-    ...context,
-  };
+  // The SDK reports its own argument validation as isError text; the input is then the thing to fix.
+  const map = INPUT_REJECTED.test(text) ? m("domain_rejection", "correct_call") : m("domain_rejection", "replan");
+  return build(map, text || `${context.tool} reported an error`, context, { content: toJsonValue(content) as unknown[] });
 }
 
 /** A payload that failed local validation: nothing was sent. */
@@ -145,25 +206,79 @@ export function failureFromInvalidInput(
   exampleJson: string | undefined,
   context: FailureContext,
 ): ToolFailure {
-  const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}`).join("; ");
-  return {
-    kind: "invalid_call",
-    message: `invalid arguments for ${context.tool}: ${summary}`,
-    recovery: { action: "correct_call", issues, priorInput: input, ...(exampleJson === undefined ? {} : { exampleJson }) },
-    retryable: false,
-    ...context,
-  };
+  const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}`).join("; ") || "rejected by the validator";
+  const ctx = { ...context, input: input === undefined ? null : input, ...(exampleJson === undefined ? {} : { exampleJson }) };
+  return build(
+    m("invalid_call", "correct_call"),
+    `invalid arguments for ${context.tool}: ${summary}`,
+    ctx,
+    {},
+    toJsonValue(issues) as FieldIssue[],
+  );
 }
 
-/** A result whose structured content does not match the declared output schema. */
-export function failureFromInvalidOutput(issues: readonly FieldIssue[], content: readonly unknown[], context: FailureContext): ToolFailure {
-  const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}`).join("; ");
-  return {
-    kind: "malformed_result",
-    message: `${context.tool} returned a result that does not match its output schema: ${summary}`,
-    recovery: { action: "replan", issues },
-    retryable: false,
-    content,
-    ...context,
+/** Model-supplied arguments that are not a JSON object (bad JSON text, an array, a number...). */
+export function failureFromUnparsableArguments(
+  raw: unknown,
+  problem: string,
+  exampleJson: string | undefined,
+  context: FailureContext,
+): ToolFailure {
+  const shown = typeof raw === "string" && raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+  const issue: FieldIssue = {
+    field: "",
+    constraint: "invalid_field_type",
+    expected: "a JSON object",
+    ...(shown === undefined ? {} : { actual: toJsonValue(shown) }),
   };
+  const ctx = { ...context, input: raw === undefined ? null : raw, ...(exampleJson === undefined ? {} : { exampleJson }) };
+  return build(m("invalid_call", "correct_call"), `arguments for ${context.tool} are not a JSON object: ${problem}`, ctx, {}, [issue]);
+}
+
+/** A result whose structured content does not match the declared output schema. Keeps the content. */
+export function failureFromInvalidOutput(issues: readonly FieldIssue[], content: readonly unknown[], context: FailureContext): ToolFailure {
+  const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}`).join("; ") || "rejected by the validator";
+  const kept = toJsonValue(issues) as FieldIssue[];
+  const failure = build(
+    m("malformed_result", "replan"),
+    `${context.tool} returned a result that does not match its output schema: ${summary}`,
+    context,
+    {
+      content: toJsonValue(content) as unknown[],
+    },
+  );
+  return kept.length > 0 ? { ...failure, recovery: { action: "replan", issues: kept } } : failure;
+}
+
+/** A failure the runtime itself decided on (policy limits, unknown tools, denied confirmation). */
+export function failureFromPolicy(
+  reason: FailureReason,
+  message: string,
+  context: FailureContext,
+  extra: { readonly suggestions?: readonly string[] } = {},
+): ToolFailure {
+  return build(POLICY_MAP[reason], message, context, { reason, ...(extra.suggestions ? { suggestions: [...extra.suggestions] } : {}) });
+}
+
+/**
+ * Adds call evidence to a failure that came back from a caller without it: a correctable case
+ * (e.g. JSON-RPC -32602, HTTP 413, SDK input validation) becomes `correct_call` with the input.
+ */
+export function withCallEvidence(failure: ToolFailure, input: unknown, exampleJson: string | undefined): ToolFailure {
+  if (failure.recovery.action === "correct_call" && Object.hasOwn(failure.recovery, "priorInput")) return failure;
+  const ctx: FailureContext = { tool: failure.tool, server: failure.server, input, ...(exampleJson === undefined ? {} : { exampleJson }) };
+  let redo: ToolFailure | undefined;
+  if (failure.rpc) redo = failureFromFault({ type: "rpc", code: failure.rpc.code, message: "", data: failure.rpc.data }, ctx);
+  else if (failure.httpStatus !== undefined) redo = failureFromFault({ type: "http", status: failure.httpStatus, message: "" }, ctx);
+  else if (failure.kind === "domain_rejection" && failure.content) redo = failureFromToolError(failure.content, ctx);
+  if (!redo || redo.recovery.action !== "correct_call") return failure;
+  const { retryAfterMs: _dropped, ...rest } = failure;
+  return { ...rest, recovery: redo.recovery, retryable: false };
+}
+
+/** Throws when `failure` is impossible. For tests and boundaries; failures built here always pass. */
+export function assertValidFailure(failure: ToolFailure): ToolFailure {
+  const problems = validateFailure(failure);
+  if (problems.length > 0) throw new Error(`invalid ToolFailure: ${problems.join("; ")}`);
+  return failure;
 }

@@ -86,4 +86,196 @@ export interface ToolFailure {
   readonly retryAfterMs?: number;
   /** Content blocks kept from the server (domain rejections and malformed results). */
   readonly content?: readonly unknown[];
+  /** Set when the runtime itself refused or stopped the call (policy, unknown tool). */
+  readonly reason?: FailureReason;
+  /** Closest known tool names, for `reason: "tool_unavailable"`. */
+  readonly suggestions?: readonly string[];
+}
+
+/** Why the runtime itself refused or stopped a call. A closed set. */
+export type FailureReason =
+  | "tool_unavailable"
+  | "max_tool_calls"
+  | "max_consecutive_failures"
+  | "time_budget"
+  | "tool_timeout"
+  | "confirmation_denied";
+
+/** Every failure reason, in declaration order. */
+export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
+  "tool_unavailable",
+  "max_tool_calls",
+  "max_consecutive_failures",
+  "time_budget",
+  "tool_timeout",
+  "confirmation_denied",
+]);
+
+const ISSUE_CONSTRAINTS: ReadonlySet<string> = new Set([
+  "missing_field",
+  "invalid_enum_value",
+  "invalid_format",
+  "invalid_pattern",
+  "invalid_range",
+  "invalid_length",
+  "invalid_field_type",
+  "unknown_field",
+]);
+
+/** Actions each kind may take. `correct_call` only where the caller's input is at fault. */
+const ACTIONS_BY_KIND: { readonly [K in FailureKind]: readonly RecoveryAction[] } = {
+  invalid_call: ["correct_call", "replan", "finish"],
+  domain_rejection: ["correct_call", "replan", "finish"],
+  unavailable: ["retry", "replan", "finish"],
+  rate_limited: ["retry", "replan", "finish"],
+  timeout: ["retry", "replan", "finish"],
+  canceled: ["replan", "finish"],
+  malformed_result: ["retry", "replan", "finish"],
+  auth_required: ["retry", "replan", "finish"],
+  internal: ["retry", "replan", "finish"],
+};
+
+const isObject = (v: unknown): v is { readonly [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function jsonProblem(value: unknown, path: string, depth = 0): string | undefined {
+  if (depth > 64) return `${path} is nested too deeply`;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${path} is not a finite number`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = jsonProblem(value[i], `${path}[${i}]`, depth + 1);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  if (isObject(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [k, v] of Object.entries(value)) {
+      const p = jsonProblem(v, `${path}.${k}`, depth + 1);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  return `${path} is not a JSON value (${typeof value})`;
+}
+
+/** Checks that `f` is a well-formed, possible failure. Returns the problems found; empty means valid. */
+export function validateFailure(f: unknown): string[] {
+  if (!isObject(f)) return ["failure is not an object"];
+  const problems: string[] = [];
+  const kind = f.kind as FailureKind;
+  const recovery = f.recovery;
+  if (!(FAILURE_KINDS as readonly unknown[]).includes(kind)) problems.push(`unknown kind ${JSON.stringify(f.kind)}`);
+  if (typeof f.message !== "string" || f.message === "") problems.push("message must be a non-empty string");
+  if (typeof f.tool !== "string") problems.push("tool must be a string");
+  if (typeof f.server !== "string") problems.push("server must be a string");
+  if (typeof f.retryable !== "boolean") problems.push("retryable must be a boolean");
+  if (!isObject(recovery)) return [...problems, "recovery must be an object"];
+  const action = recovery.action as RecoveryAction;
+  if (!(RECOVERY_ACTIONS as readonly unknown[]).includes(action)) problems.push(`unknown action ${JSON.stringify(recovery.action)}`);
+  const allowed = ACTIONS_BY_KIND[kind];
+  if (allowed && RECOVERY_ACTIONS.includes(action) && !allowed.includes(action)) problems.push(`kind ${kind} cannot take action ${action}`);
+  if (typeof f.retryable === "boolean" && f.retryable !== (action === "retry"))
+    problems.push(f.retryable ? `retryable failure must have action retry, not ${action}` : "action retry requires retryable: true");
+  const issues = recovery.issues;
+  if (issues !== undefined) {
+    if (!Array.isArray(issues) || issues.length === 0) problems.push("recovery.issues must be a non-empty array when present");
+    else
+      issues.forEach((issue: unknown, i) => {
+        if (!isObject(issue) || typeof issue.field !== "string" || !ISSUE_CONSTRAINTS.has(String(issue.constraint)))
+          problems.push(`recovery.issues[${i}] is not a field issue`);
+      });
+  }
+  const hasInput = Object.hasOwn(recovery, "priorInput");
+  const hasExample = recovery.exampleJson !== undefined;
+  if (action === "correct_call" && !hasInput && issues === undefined)
+    problems.push("correct_call needs evidence: issues or the rejected priorInput");
+  if (action !== "correct_call" && (hasInput || hasExample))
+    problems.push(`${action} carries no correction data (priorInput, exampleJson)`);
+  if (action !== "correct_call" && issues !== undefined && kind !== "malformed_result")
+    problems.push(`${action} carries no issues (only correct_call and malformed_result do)`);
+  if (action === "finish" && issues !== undefined) problems.push("finish carries no evidence");
+  if (hasExample) {
+    if (typeof recovery.exampleJson !== "string") problems.push("exampleJson must be JSON text");
+    else
+      try {
+        JSON.parse(recovery.exampleJson);
+      } catch {
+        problems.push("exampleJson is not valid JSON");
+      }
+  }
+  if (f.retryAfterMs !== undefined) {
+    if (typeof f.retryAfterMs !== "number" || !Number.isFinite(f.retryAfterMs) || f.retryAfterMs < 0)
+      problems.push("retryAfterMs must be a finite number >= 0");
+    if (f.retryable !== true) problems.push("retryAfterMs only makes sense on a retryable failure");
+  }
+  if (f.httpStatus !== undefined && (!Number.isInteger(f.httpStatus) || (f.httpStatus as number) < 100 || (f.httpStatus as number) > 599))
+    problems.push("httpStatus must be an HTTP status code");
+  if (f.rpc !== undefined && (!isObject(f.rpc) || !Number.isInteger(f.rpc.code))) problems.push("rpc.code must be an integer");
+  if (f.exitCode !== undefined && f.exitCode !== null && !Number.isInteger(f.exitCode))
+    problems.push("exitCode must be an integer or null");
+  if (f.stderrTail !== undefined && typeof f.stderrTail !== "string") problems.push("stderrTail must be a string");
+  if (f.content !== undefined && !Array.isArray(f.content)) problems.push("content must be an array");
+  if (f.reason !== undefined && !(FAILURE_REASONS as readonly unknown[]).includes(f.reason))
+    problems.push(`unknown reason ${JSON.stringify(f.reason)}`);
+  if (f.suggestions !== undefined && (!Array.isArray(f.suggestions) || f.suggestions.some((s) => typeof s !== "string")))
+    problems.push("suggestions must be an array of strings");
+  const json = jsonProblem(f, "failure");
+  if (json) problems.push(json);
+  return problems;
+}
+
+/** True when `value` is a valid `ToolFailure`. */
+export function isToolFailure(value: unknown): value is ToolFailure {
+  return validateFailure(value).length === 0;
+}
+
+const STRENGTH: { readonly [A in RecoveryAction]: number } = { retry: 0, replan: 1, correct_call: 2, finish: 3 };
+
+/** The strongest of several actions: finish > correct_call > replan > retry. */
+export function strongestAction(actions: readonly RecoveryAction[]): RecoveryAction | undefined {
+  let best: RecoveryAction | undefined;
+  for (const a of actions) if (best === undefined || STRENGTH[a] > STRENGTH[best]) best = a;
+  return best;
+}
+
+/** Combines parallel failures: the strongest action wins; `failure` is the first failure that carries it. */
+export function combineFailures(
+  failures: readonly ToolFailure[],
+): { readonly action: RecoveryAction; readonly failure: ToolFailure; readonly failures: readonly ToolFailure[] } | undefined {
+  const action = strongestAction(failures.map((f) => f.recovery.action));
+  const failure = failures.find((f) => f.recovery.action === action);
+  return action === undefined || failure === undefined ? undefined : { action, failure, failures };
+}
+
+const SECRET_KEY = /(authori[sz]ation|token|secret|passw(or)?d|pass_?phrase|api[-_]?key|cookie|credential|private[-_]?key|session[-_]?id)/i;
+
+/** The text that replaces a secret value. */
+export const REDACTED = "[redacted]";
+
+/** Copies a JSON-like value, replacing the values of secret-looking keys (token, password, apiKey...). */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 64) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  if (!isObject(value)) return value;
+  const out: { [key: string]: unknown } = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? REDACTED : redactSecrets(v, depth + 1);
+  return out;
+}
+
+/** Removes bearer tokens and `key=value` secrets from free text (messages, stderr). */
+export function redactText(text: string): string {
+  return text
+    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`)
+    .replace(/\b([A-Za-z_]*(?:token|secret|password|passwd|api[-_]?key)[A-Za-z_]*)(["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, `$1$2${REDACTED}`);
+}
+
+/** Turns any value into plain JSON data (undefined dropped, bigint and cycles stringified), with secrets redacted. */
+export function toJsonValue(value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  } catch {
+    text = JSON.stringify(String(value));
+  }
+  return redactSecrets(text === undefined ? null : JSON.parse(text));
 }

@@ -28,19 +28,42 @@ export type {
 } from "./client-features/elicitation.js";
 export { applySchemaDefaults } from "./client-features/elicitation.js";
 export type { Decoded, Decoder } from "./codec.js";
-export type { FailureKind, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
-export { FAILURE_KINDS, RECOVERY_ACTIONS } from "./failure.js";
+export type { FailureKind, FailureReason, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
+export {
+  combineFailures,
+  FAILURE_KINDS,
+  FAILURE_REASONS,
+  isToolFailure,
+  RECOVERY_ACTIONS,
+  REDACTED,
+  redactSecrets,
+  redactText,
+  strongestAction,
+  validateFailure,
+} from "./failure.js";
 export type { FailureContext, Mapping } from "./failure-mapping.js";
 export {
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
+  failureFromPolicy,
   failureFromToolError,
+  failureFromUnparsableArguments,
   mapHttpStatus,
   mapRpcCode,
+  mapTimeout,
   mapTransportCode,
+  retryAfterMsFromHeader,
+  withCallEvidence,
 } from "./failure-mapping.js";
 export { invokeTool, joinText, resultFromCall } from "./invoke.js";
+export type { ModelToolCall, ToolLookup, ToolRequest } from "./planner/model-call.js";
+export { closestToolNames, editDistance, toolRequestFromModelCall } from "./planner/model-call.js";
+export type { DesignRunPolicy, RunPolicy, RunUsage } from "./planner/policy.js";
+export { runPolicyFromDesign } from "./planner/policy.js";
+export type { RenderOptions } from "./planner/render.js";
+export { capText, renderContentBlock, renderFailure, renderResult } from "./planner/render.js";
+export type { RuntimeEvent, SpanLike, TelemetryOptions, TracerLike } from "./planner/telemetry.js";
 export type {
   CallToolResult,
   ContentBlock,
@@ -52,6 +75,6 @@ export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from "./protocol/mc
 export type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { WireFault } from "./protocol/wire-fault.js";
-export type { ExecuteRequest, Runtime, ToolsetRegistration } from "./runtime.js";
+export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
 export { createRuntime } from "./runtime.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";

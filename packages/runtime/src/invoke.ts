@@ -3,7 +3,7 @@
  * locally, call, then map `isError`, decode structured content, and keep every content block.
  */
 import type { Caller, CallOptions } from "./caller.js";
-import { failureFromInvalidInput, failureFromInvalidOutput, failureFromToolError } from "./failure-mapping.js";
+import { failureFromInvalidInput, failureFromInvalidOutput, failureFromToolError, withCallEvidence } from "./failure-mapping.js";
 import type { CallToolResult } from "./protocol/mcp-types.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
@@ -28,17 +28,23 @@ function structuredOf(result: CallToolResult): unknown {
   }
 }
 
-/** Turns a raw call result into a `ToolResult` for `spec`. */
-export function resultFromCall<R>(spec: ToolSpec<unknown, R>, server: string, result: CallToolResult): ToolResult<R> {
-  const context = { tool: spec.id, server };
-  if (result.isError === true) return { ok: false, failure: failureFromToolError(result.content, context) };
+/** Turns a raw call result into a `ToolResult` for `spec`. `input` is what was sent (evidence for corrections). */
+export function resultFromCall<R>(spec: ToolSpec<unknown, R>, server: string, result: CallToolResult, input?: unknown): ToolResult<R> {
+  const context = {
+    tool: spec.id,
+    server,
+    ...(input === undefined ? {} : { input }),
+    ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
+  };
+  const content = Array.isArray(result?.content) ? result.content : [];
+  if (result?.isError === true) return { ok: false, failure: failureFromToolError(content, context) };
   if (spec.decodeResult) {
-    const structured = structuredOf(result);
+    const structured = structuredOf({ ...result, content });
     const decoded = spec.decodeResult(structured);
-    if (!decoded.ok) return { ok: false, failure: failureFromInvalidOutput(decoded.issues, result.content, context) };
-    return { ok: true, value: decoded.value, content: result.content, structured };
+    if (!decoded.ok) return { ok: false, failure: failureFromInvalidOutput(decoded.issues, content, context) };
+    return { ok: true, value: decoded.value, content, structured };
   }
-  return { ok: true, value: joinText(result) as R, content: result.content, structured: result.structuredContent };
+  return { ok: true, value: joinText({ content }) as R, content, structured: result.structuredContent };
 }
 
 /** Validates `payload`, calls the tool through `caller`, and returns a typed result. Never throws. */
@@ -56,6 +62,6 @@ export async function invokeTool<P, R>(
     };
   }
   const response = await caller.callTool({ name: spec.name, arguments: payload as { readonly [key: string]: unknown } }, options);
-  if (!response.ok) return { ok: false, failure: { ...response.failure, tool: spec.id } };
-  return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result);
+  if (!response.ok) return { ok: false, failure: withCallEvidence({ ...response.failure, tool: spec.id }, payload, spec.exampleJson) };
+  return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result, payload);
 }

@@ -1,9 +1,14 @@
 /**
  * `createRuntime()`: a registry of toolsets, filled by the generated `register*Toolset` helpers,
- * that runs calls by tool id, wire name or provider-safe name.
+ * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "./caller.js";
+import type { ToolFailure } from "./failure.js";
+import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy } from "./failure-mapping.js";
 import { invokeTool } from "./invoke.js";
+import { type ToolRequest, toolUnavailable } from "./planner/model-call.js";
+import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./planner/policy.js";
+import { createTelemetry, type TelemetryOptions } from "./planner/telemetry.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A registered toolset. */
@@ -13,62 +18,198 @@ export interface ToolsetRegistration {
   readonly caller: Caller;
 }
 
-/** A request to run one tool. `tool` is an id (`toolset.tool`) or a provider-safe name. */
-export interface ExecuteRequest {
-  readonly tool: string;
-  readonly arguments: unknown;
+/** A request to run one tool. `tool` is an id (`toolset.tool`), a provider-safe name or a unique wire name. */
+export type ExecuteRequest = ToolRequest;
+
+/** Options of `createRuntime`. */
+export interface RuntimeOptions extends TelemetryOptions {
+  /** Run limits, in runtime names (`timeBudgetMs`, `toolTimeoutMs`) or design names (`timeBudget`, `toolTimeout`). */
+  readonly policy?: RunPolicy & DesignRunPolicy;
+  /**
+   * Asked before tools annotated destructive or marked `requiresConfirmation`. Resolve `true` to run.
+   * Without a hook, destructive tools run and `requiresConfirmation` tools are denied.
+   */
+  readonly confirm?: (spec: ToolSpec, payload: unknown) => Promise<boolean> | boolean;
+  /** Clock in ms for the run policy; injectable for tests. */
+  readonly now?: () => number;
 }
 
 /** The runtime registry. */
 export interface Runtime {
   /** Adds a toolset. Registering the same toolset name twice replaces it. */
   registerToolset(registration: ToolsetRegistration): void;
-  /** Looks up a spec by id or provider-safe name. */
+  /** Looks up a spec by id, provider-safe name, or wire name when that is unique. */
   lookup(tool: string): { readonly spec: ToolSpec; readonly caller: Caller } | undefined;
   /** Every registered spec. */
   specs(): readonly ToolSpec[];
-  /** Runs a call. Never throws; unknown tools are failures. */
+  /** Runs a call. Never throws for bad input: unknown tools, policy limits and rejections are failures. */
   execute(request: ExecuteRequest, options?: CallOptions): Promise<ToolResult<unknown>>;
+  /** The normalized run policy. */
+  readonly policy: RunPolicy;
+  /** Counters of the current run. */
+  usage(): RunUsage;
+  /** Starts a new run: resets the call count, the failure streak and the time budget clock. */
+  resetRun(): void;
 }
 
-/** Creates an empty runtime registry. */
-export function createRuntime(): Runtime {
+type Entry = { spec: ToolSpec; caller: Caller };
+
+/** Creates an empty runtime registry. Throws a TypeError on an invalid policy. */
+export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const toolsets = new Map<string, ToolsetRegistration>();
-  const index = new Map<string, { spec: ToolSpec; caller: Caller }>();
+  const index = new Map<string, Entry>();
+  const policy = runPolicyFromDesign(options.policy ?? {});
+  const ledger = createRunLedger(policy, options.now);
+  const telemetry = createTelemetry(options);
 
   function reindex(): void {
     index.clear();
+    const wire = new Map<string, Entry[]>();
     for (const reg of toolsets.values()) {
       for (const spec of reg.specs) {
-        index.set(spec.id, { spec, caller: reg.caller });
-        index.set(spec.providerName, { spec, caller: reg.caller });
+        const entry = { spec, caller: reg.caller };
+        index.set(spec.id, entry);
+        index.set(spec.providerName, entry);
+        wire.set(spec.name, [...(wire.get(spec.name) ?? []), entry]);
       }
+    }
+    for (const [name, entries] of wire) if (entries.length === 1 && !index.has(name)) index.set(name, entries[0] as Entry);
+  }
+
+  const specs = () => [...toolsets.values()].flatMap((r) => r.specs);
+
+  function needsConfirmation(spec: ToolSpec): boolean {
+    return spec.requiresConfirmation === true || spec.annotations?.destructive === true;
+  }
+
+  async function confirmed(spec: ToolSpec, payload: unknown): Promise<boolean> {
+    if (!options.confirm) return spec.requiresConfirmation !== true;
+    try {
+      return (await options.confirm(spec, payload)) === true;
+    } catch {
+      return false;
     }
   }
 
+  /** Runs the call with the timeout backstop and the caller's own signal linked in. */
+  async function send(entry: Entry, payload: unknown, callOptions: CallOptions): Promise<ToolResult<unknown>> {
+    const context: FailureContext = { tool: entry.spec.id, server: entry.caller.server };
+    const { timeoutMs, budgetBound } = ledger.callTimeout(callOptions.timeoutMs);
+    const controller = new AbortController();
+    const outer = callOptions.signal;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<ToolResult<unknown>>((resolve) => {
+      onAbort = () => {
+        controller.abort(outer?.reason);
+        resolve({ ok: false, failure: failureFromFault({ type: "canceled", message: "aborted by caller" }, context) });
+      };
+      if (outer?.aborted) onAbort();
+      else outer?.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs !== undefined)
+        timer = setTimeout(() => {
+          controller.abort(new Error("tool timeout"));
+          resolve({
+            ok: false,
+            failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${timeoutMs} ms` }, context),
+          });
+        }, timeoutMs + 50);
+    });
+    try {
+      const call = invokeTool(entry.caller, entry.spec, payload, {
+        ...callOptions,
+        signal: controller.signal,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+      const result = await Promise.race([call, stop]);
+      if (result.ok || result.failure.kind !== "timeout" || outer?.aborted) return result;
+      if (budgetBound)
+        return {
+          ok: false,
+          failure: failureFromPolicy("time_budget", `the run time budget ran out during ${entry.spec.id}; stop calling tools`, context),
+        };
+      if (timeoutMs !== undefined) return { ok: false, failure: { ...result.failure, reason: "tool_timeout" } };
+      return result;
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      if (onAbort) outer?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Validates, applies policy, and sends. Returns the result and whether it reached a server. */
+  async function run(
+    request: ExecuteRequest,
+    callOptions: CallOptions,
+  ): Promise<{ result: ToolResult<unknown>; sent: boolean; counts: boolean }> {
+    const entry = request.rejection ? undefined : index.get(request.tool);
+    const stop = ledger.check();
+    if (stop) {
+      const at = { tool: entry?.spec.id ?? request.rejection?.tool ?? request.tool, server: entry?.caller.server ?? "" };
+      return { result: { ok: false, failure: failureFromPolicy(stop.reason, stop.message, at) }, sent: false, counts: false };
+    }
+    if (request.rejection) return { result: { ok: false, failure: request.rejection }, sent: false, counts: true };
+    if (!entry) return { result: { ok: false, failure: toolUnavailable(request.tool, specs()) }, sent: false, counts: true };
+    const { spec, caller } = entry;
+    const context = { tool: spec.id, server: caller.server };
+    const decoded = spec.decodePayload(request.arguments);
+    if (!decoded.ok) {
+      const failure = failureFromInvalidInput(decoded.issues, request.arguments, spec.exampleJson, context);
+      return { result: { ok: false, failure }, sent: false, counts: true };
+    }
+    if (needsConfirmation(spec) && !(await confirmed(spec, request.arguments))) {
+      const why = options.confirm ? "the confirmation hook denied it" : "it requires confirmation and no confirmation hook is set";
+      const failure = failureFromPolicy("confirmation_denied", `${spec.id} was not run: ${why}`, context);
+      return { result: { ok: false, failure }, sent: false, counts: true };
+    }
+    ledger.recordSent();
+    return { result: await send(entry, request.arguments, callOptions), sent: true, counts: true };
+  }
+
   return {
+    policy,
     registerToolset(registration) {
       toolsets.set(registration.toolset, registration);
       reindex();
     },
     lookup: (tool) => index.get(tool),
-    specs: () => [...toolsets.values()].flatMap((r) => r.specs),
-    async execute(request, options) {
-      const entry = index.get(request.tool);
-      if (!entry) {
-        return {
-          ok: false,
-          failure: {
-            kind: "invalid_call",
-            message: `unknown tool ${JSON.stringify(request.tool)}`,
-            recovery: { action: "replan" },
-            tool: request.tool,
-            server: "",
-            retryable: false,
-          },
-        };
+    specs,
+    usage: () => ledger.usage(),
+    resetRun: () => ledger.reset(),
+    async execute(request, callOptions = {}) {
+      ledger.touch();
+      const entry = request.rejection ? undefined : index.get(request.tool);
+      const tool = entry?.spec.id ?? request.rejection?.tool ?? request.tool;
+      const server = entry?.caller.server ?? request.rejection?.server ?? "";
+      const base = {
+        tool,
+        server,
+        ...(entry ? { toolset: entry.spec.toolset } : {}),
+        ...(request.callId === undefined ? {} : { callId: request.callId }),
+      };
+      const startedAt = performance.now();
+      telemetry.emit({ type: "call_started", ...base, at: Date.now() });
+      const span = await telemetry.startSpan(tool, server, request.callId);
+      const { result, sent, counts } = await span.run(() => run(request, callOptions));
+      const durationMs = performance.now() - startedAt;
+      if (counts) ledger.recordOutcome(result.ok);
+      if (result.ok) {
+        span.end({});
+        telemetry.emit({ type: "call_finished", ...base, at: Date.now(), durationMs });
+      } else {
+        const failure: ToolFailure = result.failure;
+        span.end({ kind: failure.kind, ...(failure.reason ? { reason: failure.reason } : {}), message: failure.message });
+        telemetry.emit({
+          type: "call_failed",
+          ...base,
+          at: Date.now(),
+          durationMs,
+          kind: failure.kind,
+          action: failure.recovery.action,
+          ...(failure.reason ? { reason: failure.reason } : {}),
+          sent,
+        });
       }
-      return invokeTool(entry.caller, entry.spec, request.arguments, options);
+      return result;
     },
   };
 }

@@ -1,0 +1,117 @@
+/**
+ * Model tool calls → runtime requests: parses the arguments (JSON text or object), maps the name a
+ * model used (provider-safe name, id or wire name) back to a tool, and validates before sending.
+ */
+import type { ToolFailure } from "../failure.js";
+import { failureFromInvalidInput, failureFromPolicy, failureFromUnparsableArguments } from "../failure-mapping.js";
+import type { ToolSpec } from "../tool-spec.js";
+
+/** A tool call as a model provider returns it. */
+export interface ModelToolCall {
+  /** The provider's call id, echoed back with the result. */
+  readonly id?: string;
+  /** The name the model used: a provider-safe name, a tool id or a wire name. */
+  readonly name: string;
+  /** JSON text or an already-parsed object. Empty or missing means `{}`. */
+  readonly arguments?: unknown;
+}
+
+/** A request for `runtime.execute`. When `rejection` is set the call is never sent. */
+export interface ToolRequest {
+  /** Tool id (`toolset.tool`), or the unknown name the model used. */
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly callId?: string;
+  /** The name the model used, for the transcript. */
+  readonly modelName?: string;
+  /** Why the call was refused before sending (bad arguments, unknown tool). */
+  readonly rejection?: ToolFailure;
+}
+
+/** What `toolRequestFromModelCall` needs from a runtime. */
+export interface ToolLookup {
+  lookup(tool: string): { readonly spec: ToolSpec; readonly caller: { readonly server: string } } | undefined;
+  specs(): readonly ToolSpec[];
+}
+
+/** Levenshtein distance between two strings. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+const fold = (s: string) => s.toLowerCase().replace(/[-_.\s/]+/g, "_");
+
+/** The `limit` provider-safe names closest to `name` (by edit distance to any of a tool's names). */
+export function closestToolNames(name: string, specs: readonly ToolSpec[], limit = 3): string[] {
+  const wanted = fold(name);
+  const scored = specs.map((spec) => {
+    const names = [spec.providerName, spec.id, spec.name].map(fold);
+    const distance = Math.min(
+      ...names.map((n) => (n.includes(wanted) || wanted.includes(n) ? editDistance(n, wanted) / 2 : editDistance(n, wanted))),
+    );
+    return { name: spec.providerName, distance };
+  });
+  scored.sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name));
+  return [...new Set(scored.map((s) => s.name))].slice(0, limit);
+}
+
+/** A structured failure for a tool name no toolset offers, listing the closest names. */
+export function toolUnavailable(name: string, specs: readonly ToolSpec[]): ToolFailure {
+  const suggestions = closestToolNames(name, specs);
+  const hint = suggestions.length > 0 ? ` Closest tools: ${suggestions.join(", ")}.` : " No tools are registered.";
+  return failureFromPolicy(
+    "tool_unavailable",
+    `There is no tool named ${JSON.stringify(name)}.${hint}`,
+    { tool: name, server: "" },
+    { suggestions },
+  );
+}
+
+function parseArguments(raw: unknown): { ok: true; value: { readonly [key: string]: unknown } } | { ok: false; problem: string } {
+  let value = raw;
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return { ok: true, value: {} };
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      return { ok: false, problem: `malformed JSON (${error instanceof Error ? error.message : String(error)})` };
+    }
+  }
+  if (typeof value !== "object" || value === null) return { ok: false, problem: `got ${value === null ? "null" : typeof value}` };
+  if (Array.isArray(value)) return { ok: false, problem: "got an array" };
+  return { ok: true, value: value as { readonly [key: string]: unknown } };
+}
+
+/**
+ * Turns a model's tool call into a runtime request. Never throws: unknown names, malformed JSON,
+ * non-object arguments and validator failures come back as `rejection`, and nothing is sent.
+ */
+export function toolRequestFromModelCall(call: ModelToolCall, runtime: ToolLookup): ToolRequest {
+  const callId = typeof call?.id === "string" ? { callId: call.id } : {};
+  const name = typeof call?.name === "string" ? call.name : String(call?.name);
+  const base = { ...callId, modelName: name };
+  const entry = runtime.lookup(name);
+  if (!entry) return { tool: name, arguments: call?.arguments ?? null, ...base, rejection: toolUnavailable(name, runtime.specs()) };
+  const { spec } = entry;
+  const context = { tool: spec.id, server: entry.caller.server };
+  const parsed = parseArguments(call.arguments);
+  if (!parsed.ok) {
+    const rejection = failureFromUnparsableArguments(call.arguments, parsed.problem, spec.exampleJson, context);
+    return { tool: spec.id, arguments: call.arguments ?? null, ...base, rejection };
+  }
+  const decoded = spec.decodePayload(parsed.value);
+  if (!decoded.ok) {
+    const rejection = failureFromInvalidInput(decoded.issues, parsed.value, spec.exampleJson, context);
+    return { tool: spec.id, arguments: parsed.value, ...base, rejection };
+  }
+  return { tool: spec.id, arguments: parsed.value, ...base };
+}

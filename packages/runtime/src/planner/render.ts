@@ -1,0 +1,152 @@
+/**
+ * Model-facing text: `renderFailure` says what failed, the issues with field guidance, an example,
+ * the rejected input and what to do next; `renderResult` turns content into capped text and JSON.
+ * Secret-looking values are redacted in everything rendered.
+ */
+import { type FieldIssue, redactSecrets, redactText, type ToolFailure } from "../failure.js";
+import type { ContentBlock } from "../protocol/mcp-types.js";
+import type { ToolResult, ToolSpec } from "../tool-spec.js";
+
+/** Options for rendering. */
+export interface RenderOptions {
+  /** Cap on the rendered text; the head and tail are kept. Default 8,000 characters. */
+  readonly maxChars?: number;
+  /** The tool's spec, for field guidance (its `fieldDescriptions`). */
+  readonly spec?: Pick<ToolSpec, "fieldDescriptions">;
+}
+
+const DEFAULT_MAX_CHARS = 8000;
+
+/** Keeps the head and tail of `text` within `maxChars`, marking what was cut. */
+export function capText(text: string, maxChars: number = DEFAULT_MAX_CHARS): string {
+  if (maxChars <= 0 || text.length <= maxChars) return text;
+  const marker = (n: number) => `\n…[${n} characters omitted]…\n`;
+  const room = Math.max(0, maxChars - marker(text.length).length);
+  const head = Math.ceil(room * 0.6);
+  const tail = room - head;
+  return `${text.slice(0, head)}${marker(text.length - head - tail)}${tail > 0 ? text.slice(text.length - tail) : ""}`;
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(redactSecrets(value)) ?? "null";
+  } catch {
+    return String(value);
+  }
+}
+
+function describeIssue(issue: FieldIssue): string {
+  const field = issue.field === "" ? "(the arguments object)" : issue.field;
+  const parts: string[] = [];
+  switch (issue.constraint) {
+    case "missing_field":
+      parts.push("is required but missing");
+      break;
+    case "unknown_field":
+      parts.push("is not an accepted field; remove it");
+      break;
+    case "invalid_enum_value":
+      parts.push("has a value that is not allowed");
+      break;
+    default:
+      parts.push(`is invalid (${issue.constraint.replace(/_/g, " ")})`);
+  }
+  if (issue.expected !== undefined) parts.push(`expected ${issue.expected}`);
+  if (issue.allowed !== undefined) parts.push(`allowed: ${issue.allowed.map((a) => json(a)).join(", ")}`);
+  if (issue.actual !== undefined) parts.push(`got ${json(issue.actual)}`);
+  return `- ${field} ${parts.join("; ")}`;
+}
+
+function guidance(issues: readonly FieldIssue[], spec: RenderOptions["spec"]): string[] {
+  const descriptions = spec?.fieldDescriptions;
+  if (!descriptions) return [];
+  const lines: string[] = [];
+  for (const field of new Set(issues.map((i) => i.field.replace(/\[\d+\]/g, "[]")))) {
+    const text = descriptions[field] ?? descriptions[field.replace(/\[\]/g, "")];
+    if (text) lines.push(`- ${field}: ${text}`);
+  }
+  return lines;
+}
+
+function nextStep(failure: ToolFailure): string {
+  const tool = failure.tool;
+  switch (failure.recovery.action) {
+    case "correct_call":
+      return `Fix the arguments as described and call ${tool} again.`;
+    case "retry":
+      return failure.retryAfterMs !== undefined
+        ? `This may be temporary: you may call ${tool} again after ${Math.ceil(failure.retryAfterMs / 1000)} s with the same arguments.`
+        : `This may be temporary: you may call ${tool} again with the same arguments.`;
+    case "replan":
+      return failure.suggestions && failure.suggestions.length > 0
+        ? "Do not repeat this call. Use one of the listed tools, or another approach."
+        : `Do not repeat this call to ${tool}; choose another tool or approach.`;
+    case "finish":
+      return "Do not call more tools. Answer the user with what you have, and say what could not be done.";
+  }
+}
+
+/** Renders a failure as concise, model-facing text. */
+export function renderFailure(failure: ToolFailure, options: RenderOptions = {}): string {
+  const where = failure.server ? ` on ${failure.server}` : "";
+  const lines = [`Tool call failed: ${failure.tool}${where} (${failure.kind}${failure.reason ? `, ${failure.reason}` : ""}).`];
+  lines.push(`Error: ${redactText(failure.message)}`);
+  if (failure.rpc?.data !== undefined) lines.push(`Error data: ${json(failure.rpc.data)}`);
+  const { issues, exampleJson } = failure.recovery;
+  if (issues && issues.length > 0) {
+    lines.push(failure.kind === "malformed_result" ? "Result issues:" : "Input issues:", ...issues.map(describeIssue));
+    const guide = guidance(issues, options.spec);
+    if (guide.length > 0) lines.push("Field guidance:", ...guide);
+  }
+  if (failure.suggestions && failure.suggestions.length > 0) lines.push(`Closest tools: ${failure.suggestions.join(", ")}`);
+  if (exampleJson !== undefined) lines.push(`Example input: ${exampleJson}`);
+  if (Object.hasOwn(failure.recovery, "priorInput")) lines.push(`Rejected input: ${json(failure.recovery.priorInput)}`);
+  lines.push(`Next: ${nextStep(failure)}`);
+  return capText(lines.join("\n"), options.maxChars ?? DEFAULT_MAX_CHARS);
+}
+
+function sizeOf(base64: string): string {
+  const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0);
+  return `${bytes} bytes`;
+}
+
+/** Renders one content block: text as is, media as placeholders with their MIME type. */
+export function renderContentBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "image":
+      return `[image ${block.mimeType}, ${sizeOf(block.data)}]`;
+    case "audio":
+      return `[audio ${block.mimeType}, ${sizeOf(block.data)}]`;
+    case "resource_link":
+      return `[resource link ${block.uri}${block.mimeType ? ` (${block.mimeType})` : ""}${block.name ? `: ${block.name}` : ""}]`;
+    case "resource": {
+      const r = block.resource;
+      if (typeof r.text === "string") return `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}]\n${r.text}`;
+      return `[resource ${r.uri} ${r.mimeType ?? "application/octet-stream"}, ${sizeOf(r.blob ?? "")}]`;
+    }
+    default:
+      return `[${String((block as { type?: unknown }).type)} content]`;
+  }
+}
+
+function sameJson(text: string): string {
+  try {
+    return json(JSON.parse(text));
+  } catch {
+    return text.trim();
+  }
+}
+
+/** Renders a result for a model: content as text, structured content as JSON, failures via `renderFailure`. */
+export function renderResult(result: ToolResult<unknown>, options: RenderOptions = {}): string {
+  if (!result.ok) return renderFailure(result.failure, options);
+  const text = result.content.map(renderContentBlock).join("\n");
+  const parts = text === "" ? [] : [text];
+  if (result.structured !== undefined) {
+    const structured = json(result.structured);
+    if (structured !== sameJson(text)) parts.push(`JSON: ${structured}`);
+  }
+  return capText(parts.length > 0 ? parts.join("\n") : "(no content)", options.maxChars ?? DEFAULT_MAX_CHARS);
+}
