@@ -1,0 +1,65 @@
+/**
+ * Aggregation for the benchmark: medians with min-max over repetitions, and ratios between clients
+ * measured in the same run.
+ */
+
+/** Which client a row measures; `raw` is the floor. */
+export type ClientKind = "toolwright" | "sdk" | "raw";
+
+/** One configuration: a metric for one client on one server, over several repetitions. */
+export interface Row {
+  readonly section: string;
+  readonly measure: string;
+  readonly server: string;
+  readonly client: ClientKind;
+  /** Display name of the client (defaults to the kind). */
+  readonly label: string;
+  readonly unit: string;
+  readonly better: "lower" | "higher";
+  readonly values: readonly number[];
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  /** This row's median over the floor's median in the same measure and server. */
+  vsFloor?: number;
+  /** This row's median over the SDK's median in the same measure and server. */
+  vsSdk?: number;
+}
+
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** Builds a row from repetitions. */
+export function makeRow(base: Omit<Row, "median" | "min" | "max" | "label" | "vsFloor" | "vsSdk"> & { readonly label?: string }): Row {
+  const values = base.values.filter((v) => Number.isFinite(v));
+  return {
+    ...base,
+    label: base.label ?? base.client,
+    values,
+    median: values.length ? median(values) : Number.NaN,
+    min: values.length ? Math.min(...values) : Number.NaN,
+    max: values.length ? Math.max(...values) : Number.NaN,
+  };
+}
+
+/** Fills `vsFloor` and `vsSdk` for every row that has a floor or SDK sibling. */
+export function addRatios(rows: Row[]): void {
+  const key = (r: Row) => `${r.section}|${r.measure}|${r.server}`;
+  const by = new Map<string, Row>();
+  for (const r of rows) by.set(`${key(r)}|${r.client}`, r);
+  for (const r of rows) {
+    const floor = by.get(`${key(r)}|raw`);
+    const sdk = by.get(`${key(r)}|sdk`);
+    if (floor && floor.median > 0) r.vsFloor = r.median / floor.median;
+    if (sdk && sdk.median > 0) r.vsSdk = r.median / sdk.median;
+  }
+}
+
+/** Finds a row. */
+export function findRow(rows: readonly Row[], section: string, measure: string, server: string, client: ClientKind): Row | undefined {
+  return rows.find((r) => r.section === section && r.measure === measure && r.server === server && r.client === client);
+}

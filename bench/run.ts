@@ -1,0 +1,131 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen]`
+ * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
+ * bench/results/{latest|quick}.{md,json,svg}.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { type Machine, markdown, svgChart } from "./lib/report.ts";
+import { killAll, liveChildren, minimalEnv, parseResult, run } from "./lib/spawn.ts";
+import { addRatios, type Row } from "./lib/stats.ts";
+import { checkTargets } from "./lib/targets.ts";
+import { measureCodegen } from "./sections/codegen.ts";
+import { configFor } from "./sections/config.ts";
+import { measureImport, measureMemory } from "./sections/footprint.ts";
+import { measureColdStart, measureTransports } from "./sections/transport.ts";
+import { measureValidation } from "./sections/validation.ts";
+
+const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen"] as const;
+
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+const onlyArg = argv.find((a) => a.startsWith("--only="));
+const only = new Set(onlyArg ? onlyArg.slice(7).split(",") : SECTIONS);
+const config = configFor(quick);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+process.on("SIGINT", () => {
+  killAll();
+  process.exit(130);
+});
+
+/** Server processes from this benchmark still alive (Linux /proc scan; 0 elsewhere). */
+function strayServers(): number {
+  if (!existsSync("/proc")) return 0;
+  let n = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmd.includes("bench/servers/") || cmd.includes("bench/worker.mjs")) n++;
+    } catch {
+      // gone already
+    }
+  }
+  return n;
+}
+
+async function toolwrightHttpBuilt(): Promise<boolean> {
+  const code = `const m = await import("@toolwright/runtime/http"); process.stdout.write("RESULT " + JSON.stringify({ ok: typeof m.createHttpCaller === "function" }) + "\\n");`;
+  try {
+    const finished = await run(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, timeoutMs: 20_000 });
+    return parseResult<{ ok: boolean }>(finished, "probe").ok;
+  } catch {
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const notes: string[] = [];
+  const rows: Row[] = [];
+  const strayBefore = strayServers();
+  const withHttp = await toolwrightHttpBuilt();
+  if (!withHttp) notes.push("HTTP section skipped: @toolwright/runtime/http (createHttpCaller) is not built yet.");
+  notes.push(`Children run with a minimal environment: ${Object.keys(minimalEnv()).join(", ")} only.`);
+  notes.push("stdio latency ratios are quoted from the pinned mode (`taskset -c 0`: client and server share CPU 0).");
+  log(`bench (${quick ? "quick" : "full"}): Node ${process.version}, ${cpus().length} cores`);
+  if (only.has("stdio") || only.has("http")) {
+    log("stdio / http latency and throughput");
+    const transportRows = await measureTransports(config, withHttp && only.has("http"), log);
+    rows.push(...transportRows.filter((r) => only.has(r.section)));
+  }
+  if (only.has("cold")) {
+    log("cold start");
+    rows.push(...(await measureColdStart(config, log)));
+  }
+  if (only.has("memory")) {
+    log("memory");
+    rows.push(...(await measureMemory(config, log)));
+  }
+  if (only.has("import")) {
+    log("import cost");
+    rows.push(...(await measureImport(config, withHttp, log)));
+  }
+  if (only.has("validation")) {
+    log("validation");
+    rows.push(...(await measureValidation(config, log)));
+    notes.push(
+      "Validation: the precompiled validator is built by the bench setup with ajv standalone (same options as the SDK's ajv provider).",
+    );
+  }
+  if (only.has("codegen")) {
+    log("codegen");
+    const out = await measureCodegen(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  addRatios(rows);
+  const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight });
+  killAll();
+  const stray = strayServers() - strayBefore;
+  notes.push(`Children left after the run: ${liveChildren()} tracked, ${Math.max(0, stray)} stray server processes.`);
+  const cpu = cpus()[0]?.model ?? "unknown cpu";
+  const machine: Machine = {
+    node: process.version,
+    cores: cpus().length,
+    cpu,
+    platform: `${process.platform} ${process.arch}`,
+    date: new Date().toISOString(),
+    mode: quick ? "quick" : "full",
+    durationS: (performance.now() - started) / 1000,
+    notes,
+  };
+  const name = quick ? "quick" : "latest";
+  const md = markdown(machine, rows, targets);
+  writeFileSync(`${RESULTS}${name}.md`, md);
+  writeFileSync(`${RESULTS}${name}.json`, `${JSON.stringify({ machine, config, targets, rows }, null, 2)}\n`);
+  writeFileSync(`${RESULTS}${name}.svg`, svgChart(machine, targets));
+  process.stdout.write(md);
+  log(`wrote bench/results/${name}.{md,json,svg} in ${machine.durationS.toFixed(1)} s`);
+}
+
+main().catch((error: unknown) => {
+  killAll();
+  log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exit(1);
+});

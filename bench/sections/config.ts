@@ -1,0 +1,58 @@
+/** Run sizes for the full and the quick benchmark. */
+export interface BenchConfig {
+  readonly quick: boolean;
+  /** Repetitions (fresh processes) per configuration. */
+  readonly reps: number;
+  readonly stdioSequential: number;
+  readonly stdioConcurrent: number;
+  readonly stdioInFlight: number;
+  readonly httpSequential: number;
+  readonly httpConcurrent: number;
+  readonly httpInFlight: number;
+  readonly coldReps: number;
+  readonly importReps: number;
+  readonly memoryReps: number;
+  readonly validationPayloads: number;
+  readonly codegenTools: number;
+  readonly codegenReps: number;
+}
+
+/** Sizes from the issue (full) or a sanity-check run under a minute (quick). */
+export function configFor(quick: boolean): BenchConfig {
+  return quick
+    ? {
+        quick,
+        reps: 2,
+        stdioSequential: 500,
+        stdioConcurrent: 2_000,
+        stdioInFlight: 64,
+        httpSequential: 150,
+        httpConcurrent: 300,
+        httpInFlight: 32,
+        coldReps: 2,
+        importReps: 3,
+        memoryReps: 1,
+        validationPayloads: 20_000,
+        codegenTools: 100,
+        codegenReps: 1,
+      }
+    : {
+        quick,
+        reps: 5,
+        stdioSequential: 2_000,
+        stdioConcurrent: 10_000,
+        stdioInFlight: 64,
+        httpSequential: 1_000,
+        httpConcurrent: 3_000,
+        httpInFlight: 32,
+        coldReps: 7,
+        importReps: 15,
+        memoryReps: 3,
+        validationPayloads: 100_000,
+        codegenTools: 1_000,
+        codegenReps: 3,
+      };
+}
+
+/** The three clients, floor last so a slow run of it never starves the others of a fair slot. */
+export const CLIENTS = ["toolwright", "sdk", "raw"] as const;

@@ -1,0 +1,160 @@
+// One measurement in a fresh process: `node worker.mjs '<json task>'`. Prints one JSON line
+// (`RESULT {...}`) on stdout. Every loop is bounded by the task's counts; every child is closed.
+import { spawn } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { minimalEnv, openClient } from "./lib/clients.mjs";
+
+const task = JSON.parse(process.argv[2] ?? "{}");
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const SERVERS = {
+  "raw-stdio": { script: here("./servers/raw-echo-stdio.mjs"), args: [] },
+  "sdk-stdio": { script: here("./servers/sdk-echo-stdio.mjs"), args: [] },
+  "raw-http": { script: here("./servers/raw-echo-http.mjs"), args: [] },
+  "sdk-http-json": { script: here("./servers/sdk-echo-http.mjs"), args: ["json"] },
+  "sdk-http-sse": { script: here("./servers/sdk-echo-http.mjs"), args: ["sse"] },
+};
+
+let maxListenerWarnings = 0;
+process.on("warning", (w) => {
+  if (w.name === "MaxListenersExceededWarning") maxListenerWarnings++;
+});
+
+/** Starts an HTTP server child and waits for its `LISTEN <port>` line (bounded by a 10 s timer). */
+function startHttpServer(name) {
+  const spec = SERVERS[name];
+  const child = spawn(process.execPath, [spec.script, ...spec.args], { env: minimalEnv(), stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 10_000);
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const m = /LISTEN (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        const exited = new Promise((r) => child.once("exit", r));
+        resolve({
+          url: `http://127.0.0.1:${m[1]}/mcp`,
+          async close() {
+            child.stdin.end();
+            const kill = setTimeout(() => child.kill("SIGKILL"), 2000);
+            await exited;
+            clearTimeout(kill);
+          },
+        });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+}
+
+async function target(serverName) {
+  if (serverName.endsWith("-stdio")) {
+    const spec = SERVERS[serverName];
+    return { target: { command: process.execPath, args: [spec.script, ...spec.args] }, close: async () => {} };
+  }
+  const server = await startHttpServer(serverName);
+  return { target: { url: server.url }, close: server.close };
+}
+
+function summarize(latencies, wallMs) {
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))];
+  return { calls: sorted.length, p50Us: at(0.5) * 1000, p99Us: at(0.99) * 1000, callsPerSec: (sorted.length / wallMs) * 1000 };
+}
+
+async function runCalls(client, count, concurrency) {
+  const latencies = new Array(count);
+  let next = 0;
+  const args = { text: "hello from the benchmark" };
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const t0 = performance.now();
+      await client.call(args);
+      latencies[i] = performance.now() - t0;
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+  return summarize(latencies, performance.now() - start);
+}
+
+async function latency() {
+  const server = await target(task.server);
+  const client = await openClient(task.client, task.transport, server.target);
+  try {
+    await client.connect();
+    await client.listTools();
+    await runCalls(client, task.warmup, task.concurrency);
+    maxListenerWarnings = 0;
+    const stats = await runCalls(client, task.calls, task.concurrency);
+    return { ...stats, maxListenerWarnings };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+async function cold() {
+  const server = await target(task.server);
+  // Load the client's modules first: cold start is spawn -> initialize + tools/list, not import.
+  const client = await openClient(task.client, task.transport, server.target);
+  const t0 = performance.now();
+  await client.connect();
+  const tools = await client.listTools();
+  const ms = performance.now() - t0;
+  await client.close();
+  await server.close();
+  if (tools.length < 1) throw new Error("no tools listed");
+  return { ms };
+}
+
+async function memory() {
+  const server = await target(task.server);
+  const gc = globalThis.gc;
+  const clients = [];
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const m = process.memoryUsage();
+    return { rss: m.rss, heapUsed: m.heapUsed };
+  };
+  // Load modules and open one throwaway connection so lazy imports are not charged to connections.
+  const warm = await openClient(task.client, task.transport, server.target);
+  await warm.connect();
+  await warm.call({ text: "warm" });
+  await warm.close();
+  const before = await settle();
+  try {
+    for (let i = 0; i < task.connections; i++) {
+      const client = await openClient(task.client, task.transport, server.target);
+      await client.connect();
+      await client.listTools();
+      await client.call({ text: "hold" });
+      clients.push(client);
+    }
+    const after = await settle();
+    return { before, after, heapDelta: after.heapUsed - before.heapUsed, rssDelta: after.rss - before.rss };
+  } finally {
+    for (const c of clients) await c.close();
+    await server.close();
+  }
+}
+
+const modes = { latency, cold, memory };
+const timer = setTimeout(() => {
+  process.stderr.write(`worker timed out: ${JSON.stringify(task)}\n`);
+  process.exit(3);
+}, task.timeoutMs ?? 120_000);
+try {
+  const result = await modes[task.mode]();
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  clearTimeout(timer);
+} catch (error) {
+  process.stderr.write(`worker failed: ${error?.stack ?? error}\n`);
+  process.exit(2);
+}
