@@ -10,7 +10,7 @@ import { callTool, type HandshakeOptions, initializeSession, listAllTools, type 
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
-import type { EnvSpec } from "./transport/environment.js";
+import { configuredEnvValues, type EnvSpec, redactValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
 /** Options for `createStdioCaller`. */
@@ -82,6 +82,14 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   let lastFailureAt = 0;
   let lastStderr = "";
   let closed = false;
+  // Configured env values are secrets: a server may echo them to stderr before it dies.
+  const secrets = configuredEnvValues(options.env);
+  const scrub = (text: string) => redactValues(text, secrets);
+  const fail = (fault: WireFault, context: { tool: string; server: string }): ToolFailure => {
+    const failure = failureFromFault(fault, context);
+    if (secrets.length === 0) return failure;
+    return { ...failure, message: scrub(failure.message), ...(failure.stderrTail ? { stderrTail: scrub(failure.stderrTail) } : {}) };
+  };
 
   function spawnConnection(): Connection {
     let conn: Connection | undefined;
@@ -187,7 +195,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     get pid() {
       return current?.process.pid;
     },
-    stderrTail: () => current?.process.stderrTail() ?? lastStderr,
+    stderrTail: () => scrub(current?.process.stderrTail() ?? lastStderr),
     async connect(connectOptions = {}) {
       const outcome = await ensure(connectOptions.signal);
       return outcome.ok ? { ok: true, value: outcome.value.handshake as ServerHandshake } : outcome;
@@ -195,23 +203,23 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
       const context = { tool: request.name, server };
       const conn = await ensure(callOptions.signal);
-      if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
+      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
       const outcome = await callTool(conn.value.peer, request.name, request.arguments, request.meta, peerOptions(callOptions));
-      return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+      return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async listTools(callOptions: CallOptions = {}) {
       const context = { tool: "tools/list", server };
       const conn = await ensure(callOptions.signal);
-      if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
+      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
       const outcome = await listAllTools(conn.value.peer, peerOptions(callOptions));
-      return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+      return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async ping(callOptions: CallOptions = {}) {
       const context = { tool: "ping", server };
       const conn = await ensure(callOptions.signal);
-      if (!conn.ok) return { ok: false, failure: failureFromFault(conn.fault, context) };
+      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
       const outcome = await conn.value.peer.request("ping", undefined, peerOptions(callOptions));
-      return outcome.ok ? { ok: true } : { ok: false, failure: failureFromFault(outcome.fault, context) };
+      return outcome.ok ? { ok: true } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async notify(method: string, params?: { readonly [key: string]: unknown }) {
       const conn = current;

@@ -50,3 +50,24 @@ export function buildChildEnv(
   }
   return env;
 }
+
+/** Values shorter than this are not treated as secrets (redacting "1" or "true" would garble text). */
+const MIN_SECRET_LENGTH = 6;
+
+/** The values a spec configures (literals and named pass-throughs): treated as secrets in failures and logs. */
+export function configuredEnvValues(spec: EnvSpec | undefined, parent: NodeJS.ProcessEnv = process.env): string[] {
+  if (!spec) return [];
+  const values = Array.isArray(spec)
+    ? (spec as readonly string[]).map((entry) => (entry.indexOf("=") > 0 ? entry.slice(entry.indexOf("=") + 1) : parent[entry]))
+    : Object.values(spec as { readonly [key: string]: string });
+  return [...new Set(values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH))].sort(
+    (a, b) => b.length - a.length,
+  );
+}
+
+/** Replaces every occurrence of the given values with `[redacted]`. */
+export function redactValues(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const value of values) if (out.includes(value)) out = out.split(value).join("[redacted]");
+  return out;
+}
