@@ -10,7 +10,9 @@ export type {
   ExternalServerDecl,
   McpProvider,
   McpServerDecl,
+  McpServerInfo,
   RunPolicyDecl,
+  RunPolicyInput,
   ToolAnnotations,
   ToolDecl,
   ToolDefinition,
@@ -19,7 +21,20 @@ export type {
   ToolsetProvider,
   ToolsetUse,
 } from "./design.js";
-export { agent, design, externalServer, fromExternalMCP, fromMCP, mcpServer, tool, toolset, use } from "./design.js";
+export {
+  agent,
+  design,
+  externalServer,
+  fromExternalMCP,
+  fromMCP,
+  mcpServer,
+  SERVER_PROTOCOL_VERSIONS,
+  tool,
+  toolset,
+  use,
+} from "./design.js";
+export type { Duration } from "./duration.js";
+export { toMilliseconds } from "./duration.js";
 export { DslError } from "./errors.js";
 export { s } from "./s.js";
 export type { AnySchema, Infer, JsonSchema, Schema } from "./schema.js";

@@ -1,0 +1,72 @@
+/**
+ * Declaration-time checks for one tool definition. The code generator's resolver validates the
+ * whole design again (with the design file's name); these checks catch typos where they are made.
+ */
+import { assertJson, fail, isPlainObject, show } from "./errors.js";
+import { isSchema, type JsonSchema } from "./schema.js";
+
+const DEFINITION_KEYS = ["title", "description", "input", "output", "annotations", "tags", "examples", "requiresConfirmation", "meta"];
+const ANNOTATION_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"];
+
+function schemaJson(where: string, what: string, value: unknown): JsonSchema {
+  if (isSchema(value)) return value.json;
+  if (isPlainObject(value)) {
+    assertJson(where, what, value);
+    return value;
+  }
+  return fail(where, `${what} must be a schema builder such as object({...}) or a JSON Schema object; got ${show(value)}`);
+}
+
+// An object schema, a named type, or raw JSON without `type` is accepted; only a clear non-object
+// type is rejected here (a named type is checked by the resolver once its definition is known).
+function checkObjectSchema(where: string, what: string, json: JsonSchema): void {
+  const type = json.type;
+  if (type === undefined || type === "object" || (Array.isArray(type) && type.includes("object"))) return;
+  fail(where, `${what} must describe an object (MCP requires type "object"); got type ${JSON.stringify(type)}`);
+}
+
+/** Checks a tool definition; `where` reads like `toolset "docs", tool "search"`. */
+export function checkToolDefinition(where: string, definition: unknown): void {
+  if (!isPlainObject(definition)) fail(where, `the definition must be an object such as { input: object({...}) }; got ${show(definition)}`);
+  for (const key of Object.keys(definition)) {
+    if (!DEFINITION_KEYS.includes(key)) fail(where, `unknown field "${key}" (allowed: ${DEFINITION_KEYS.join(", ")})`);
+  }
+  const d = definition as { [key: string]: unknown };
+  if (d.input === undefined) fail(where, "input is required; use object({}) for a tool without arguments");
+  checkObjectSchema(where, "input", schemaJson(where, "input", d.input));
+  if (d.output !== undefined) checkObjectSchema(where, "output", schemaJson(where, "output", d.output));
+  for (const key of ["title", "description"] as const) {
+    if (d[key] !== undefined && typeof d[key] !== "string") fail(where, `${key} must be a string; got ${show(d[key])}`);
+  }
+  if (d.annotations !== undefined) {
+    if (!isPlainObject(d.annotations)) fail(where, "annotations must be an object such as { readOnly: true }");
+    for (const [key, value] of Object.entries(d.annotations)) {
+      if (!ANNOTATION_KEYS.includes(key)) fail(where, `unknown annotation "${key}" (allowed: ${ANNOTATION_KEYS.join(", ")})`);
+      if (typeof value !== "boolean") fail(where, `annotation ${key} must be a boolean; got ${show(value)}`);
+    }
+  }
+  if (d.tags !== undefined) {
+    if (!Array.isArray(d.tags) || d.tags.some((t) => typeof t !== "string" || t === ""))
+      fail(where, "tags must be an array of non-empty strings");
+  }
+  if (d.examples !== undefined) {
+    if (!Array.isArray(d.examples)) fail(where, "examples must be an array of example payloads");
+    assertJson(where, "examples", d.examples);
+    d.examples.forEach((example, i) => {
+      if (!isPlainObject(example)) fail(where, `example ${i + 1} must be an object payload; got ${show(example)}`);
+    });
+  }
+  if (d.requiresConfirmation !== undefined && typeof d.requiresConfirmation !== "boolean")
+    fail(where, "requiresConfirmation must be a boolean");
+  if (d.meta !== undefined) {
+    if (!isPlainObject(d.meta)) fail(where, "meta must be an object");
+    assertJson(where, "meta", d.meta);
+  }
+}
+
+/** Checks a tool or server name: a non-empty string without control characters. */
+export function checkName(where: string, what: string, name: unknown): asserts name is string {
+  if (typeof name !== "string" || name.trim() === "") fail(where, `${what} must be a non-empty string; got ${show(name)}`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject.
+  if (/[\u0000-\u001f\u007f]/.test(name)) fail(where, `${what} ${show(name)} contains control characters`);
+}
