@@ -1,0 +1,54 @@
+/**
+ * @toolwright/runtime/manager: the Node-only multi-server manager, `mcp.json` loading and watching,
+ * the `mcp_register` tool, and `connectFromConfig`/`discoverServers` for embedders.
+ * @packageDocumentation
+ */
+export type {
+  ClientFactoryOptions,
+  HttpClientFactory,
+  HttpClientOptions,
+  ListToolsOutcome,
+  ServerClient,
+} from "./manager/client-factory.js";
+export { createServerClient, setDefaultHttpClientFactory } from "./manager/client-factory.js";
+export type { LoadMcpConfigOptions, OnMissingVariable, ParsedConfigFile, ResolveContext } from "./manager/config-load.js";
+export {
+  configFiles,
+  expandVariables,
+  globalConfigDir,
+  loadMcpConfig,
+  McpConfigError,
+  parseMcpConfig,
+  projectConfigPath,
+  resolveServerEntry,
+} from "./manager/config-load.js";
+export type {
+  CollisionPolicy,
+  HttpServerConfig,
+  Lifecycle,
+  McpConfig,
+  ProtocolEra,
+  RawServerConfig,
+  ServerCommon,
+  ServerConfig,
+  ServerType,
+  StdioServerConfig,
+} from "./manager/config-types.js";
+export type { ConfigIssue } from "./manager/config-validate.js";
+export { validateConfigFile, validateServerEntry } from "./manager/config-validate.js";
+export type { ConfigWatcher, WatchMcpConfigOptions } from "./manager/config-watcher.js";
+export { watchManagerConfig, watchMcpConfig } from "./manager/config-watcher.js";
+export type { WriteEntryOptions } from "./manager/config-write.js";
+export { detectIndent, writeServerEntry } from "./manager/config-write.js";
+export type { ConnectOutcome, DiscoveredServer } from "./manager/embed.js";
+export { connectFromConfig, discoverServers } from "./manager/embed.js";
+export type { ApplySummary, ApprovalHook, ApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager.js";
+export { createMcpManager } from "./manager/manager.js";
+export type { McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";
+export { createMcpRegisterTool, MCP_REGISTER_DESCRIPTOR, MCP_REGISTER_TOOL } from "./manager/mcp-register.js";
+export { chooseExposedName, MAX_PROVIDER_NAME, providerSafe, uniqueName } from "./manager/names.js";
+export type { RiskLevel, ToolRisk } from "./manager/risk.js";
+export { riskOf } from "./manager/risk.js";
+export type { ConnectDurations, ServerState, ServerStatus } from "./manager/server-slot.js";
+export type { ManagedTool, ServerToolPolicy, ToolsDiff } from "./manager/tool-registry.js";
+export { isToolVisible, matchesPattern } from "./manager/tool-registry.js";

@@ -1,0 +1,95 @@
+/**
+ * Builds one plain client (a `Caller` with connect, list, ping and close) from a resolved server
+ * entry. The manager and `connectFromConfig` both use it; it holds no manager state.
+ */
+import type { Caller, CallOptions } from "../caller.js";
+import type { ToolFailure } from "../failure.js";
+import type { RpcNotification } from "../protocol/json-rpc.js";
+import type { Outcome } from "../protocol/mcp-session.js";
+import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
+import { createStdioCaller } from "../stdio-caller.js";
+import type { HttpServerConfig, ServerConfig } from "./config-types.js";
+
+/** Outcome of listing tools. */
+export type ListToolsOutcome =
+  | { readonly ok: true; readonly tools: readonly ToolDescriptor[] }
+  | { readonly ok: false; readonly failure: ToolFailure };
+
+/** What the manager needs from a client, whatever its transport. */
+export interface ServerClient extends Caller {
+  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
+  listTools(options?: CallOptions): Promise<ListToolsOutcome>;
+  ping?(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** The handshake of the live connection, if any. */
+  readonly handshake?: ServerHandshake | undefined;
+  /** pid of the live child (stdio only). */
+  readonly pid?: number | undefined;
+  stderrTail?(): string;
+  close(): Promise<void>;
+}
+
+/** Options an HTTP caller factory receives (the shape of `createHttpCaller`). */
+export interface HttpClientOptions {
+  readonly name: string;
+  readonly url: string;
+  readonly headers: { readonly [key: string]: string };
+  readonly era?: "auto" | "legacy" | "2026-07-28";
+  readonly connectTimeoutMs?: number;
+  readonly timeoutMs?: number;
+  readonly onNotification?: (notification: RpcNotification) => void;
+}
+
+/** Makes an HTTP client; by default `createHttpCaller` from `@toolwright/runtime/http`. */
+export type HttpClientFactory = (options: HttpClientOptions) => ServerClient;
+
+/** Knobs for building clients. */
+export interface ClientFactoryOptions {
+  readonly onNotification?: (notification: RpcNotification) => void;
+  /** Overrides the HTTP client factory (tests, custom transports). */
+  readonly createHttpClient?: HttpClientFactory;
+  /** stdio: grace period per close step (stdin end, SIGTERM), ms. */
+  readonly closeGraceMs?: number;
+  /** stdio: first restart delay after a crash, ms (doubles per crash). */
+  readonly restartDelayMs?: number;
+  readonly maxRestartDelayMs?: number;
+}
+
+let defaultHttpFactory: HttpClientFactory | undefined;
+
+/** Installs the HTTP client factory used when none is passed (done by the `./manager` entry). */
+export function setDefaultHttpClientFactory(factory: HttpClientFactory | undefined): void {
+  defaultHttpFactory = factory;
+}
+
+function httpClient(name: string, config: HttpServerConfig, options: ClientFactoryOptions): ServerClient {
+  const factory = options.createHttpClient ?? defaultHttpFactory;
+  if (!factory) throw new Error(`server "${name}": no HTTP client is available in this build`);
+  return factory({
+    name,
+    url: config.url,
+    headers: config.headers,
+    ...(config.era ? { era: config.era } : {}),
+    ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+    ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
+    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+  });
+}
+
+/** Creates (but does not connect) the client for one server entry. */
+export function createServerClient(name: string, config: ServerConfig, options: ClientFactoryOptions = {}): ServerClient {
+  if (config.transport === "http") return httpClient(name, config, options);
+  // Entries name their variables explicitly; nothing else of the parent's environment leaks in.
+  return createStdioCaller({
+    name,
+    command: config.command,
+    args: config.args,
+    env: config.env,
+    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+    ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+    ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
+    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+    ...(options.restartDelayMs !== undefined ? { restartDelayMs: options.restartDelayMs } : {}),
+    ...(options.maxRestartDelayMs !== undefined ? { maxRestartDelayMs: options.maxRestartDelayMs } : {}),
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * Hand-written checks for `mcp.json` entries. The runtime has no schema library, so this file
+ * mirrors `mcp-config.schema.json` and reports each problem with the JSON pointer of the field.
+ */
+import type { RawServerConfig } from "./config-types.js";
+
+/** One problem in a config file, located by JSON pointer. */
+export interface ConfigIssue {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** Escapes one JSON pointer segment (RFC 6901). */
+export function pointerSegment(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+const SERVER_TYPES = ["stdio", "http", "streamable-http", "sse"];
+const ERAS = ["auto", "legacy", "2026-07-28"];
+const POLICIES = ["error", "prefix", "prefix-on-collision"];
+const KNOWN_FIELDS = new Set([
+  "type",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "enabled",
+  "disabled",
+  "autoStart",
+  "era",
+  "connectTimeoutMs",
+  "requestTimeoutMs",
+  "probeTimeoutMs",
+  "allowTools",
+  "denyTools",
+  "lifecycle",
+  "autoApprove",
+  "trusted",
+  "collisionPolicy",
+  "description",
+]);
+
+const isRecord = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function stringArray(value: unknown, pointer: string, issues: ConfigIssue[]): void {
+  if (!Array.isArray(value)) {
+    issues.push({ pointer, message: "must be an array of strings" });
+    return;
+  }
+  value.forEach((item, i) => {
+    if (typeof item !== "string") issues.push({ pointer: `${pointer}/${i}`, message: "must be a string" });
+  });
+}
+
+function stringMap(value: unknown, pointer: string, issues: ConfigIssue[]): void {
+  if (!isRecord(value)) {
+    issues.push({ pointer, message: "must be an object of string values" });
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== "string") issues.push({ pointer: `${pointer}/${pointerSegment(k)}`, message: "must be a string" });
+  }
+}
+
+function positiveInt(value: unknown, pointer: string, issues: ConfigIssue[]): void {
+  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+    issues.push({ pointer, message: "must be a positive integer (milliseconds)" });
+  }
+}
+
+/** Checks one server entry. Returns hard issues; unknown fields go to `warnings`. */
+export function validateServerEntry(entry: unknown, pointer: string, warnings: string[] = []): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (!isRecord(entry)) return [{ pointer, message: "server entry must be an object" }];
+  const hasCommand = entry.command !== undefined;
+  const hasUrl = entry.url !== undefined;
+  if (entry.type !== undefined && !SERVER_TYPES.includes(entry.type as string)) {
+    issues.push({
+      pointer: `${pointer}/type`,
+      message: `unknown type ${JSON.stringify(entry.type)} (expected ${SERVER_TYPES.join(", ")})`,
+    });
+  }
+  if (hasCommand && hasUrl) issues.push({ pointer, message: "has both command and url; a server is either stdio or HTTP" });
+  if (!hasCommand && !hasUrl) issues.push({ pointer, message: "needs either command (stdio) or url (HTTP)" });
+  if (entry.type === "stdio" && hasUrl) issues.push({ pointer: `${pointer}/url`, message: "type stdio takes command, not url" });
+  if (entry.type !== undefined && entry.type !== "stdio" && SERVER_TYPES.includes(entry.type as string) && hasCommand) {
+    issues.push({ pointer: `${pointer}/command`, message: `type ${entry.type} takes url, not command` });
+  }
+  if (hasCommand && (typeof entry.command !== "string" || entry.command === "")) {
+    issues.push({ pointer: `${pointer}/command`, message: "must be a non-empty string" });
+  }
+  if (hasUrl) {
+    if (typeof entry.url !== "string" || entry.url === "")
+      issues.push({ pointer: `${pointer}/url`, message: "must be a non-empty string" });
+    else if (!/^(https?:\/\/|\$\{)/.test(entry.url))
+      issues.push({ pointer: `${pointer}/url`, message: "must be an http:// or https:// URL" });
+  }
+  if (entry.args !== undefined) stringArray(entry.args, `${pointer}/args`, issues);
+  if (entry.env !== undefined) stringMap(entry.env, `${pointer}/env`, issues);
+  if (entry.headers !== undefined) stringMap(entry.headers, `${pointer}/headers`, issues);
+  if (entry.cwd !== undefined && typeof entry.cwd !== "string") issues.push({ pointer: `${pointer}/cwd`, message: "must be a string" });
+  for (const key of ["enabled", "disabled", "autoStart", "trusted"]) {
+    if (entry[key] !== undefined && typeof entry[key] !== "boolean")
+      issues.push({ pointer: `${pointer}/${key}`, message: "must be a boolean" });
+  }
+  if (entry.era !== undefined && !ERAS.includes(entry.era as string)) {
+    issues.push({ pointer: `${pointer}/era`, message: `must be one of ${ERAS.join(", ")}` });
+  }
+  for (const key of ["connectTimeoutMs", "requestTimeoutMs", "probeTimeoutMs"]) {
+    if (entry[key] !== undefined) positiveInt(entry[key], `${pointer}/${key}`, issues);
+  }
+  for (const key of ["allowTools", "denyTools"]) if (entry[key] !== undefined) stringArray(entry[key], `${pointer}/${key}`, issues);
+  if (entry.lifecycle !== undefined && entry.lifecycle !== "keep-alive") {
+    if (!isRecord(entry.lifecycle) || entry.lifecycle.idleTimeoutMs === undefined) {
+      issues.push({ pointer: `${pointer}/lifecycle`, message: 'must be "keep-alive" or { "idleTimeoutMs": <ms> }' });
+    } else positiveInt(entry.lifecycle.idleTimeoutMs, `${pointer}/lifecycle/idleTimeoutMs`, issues);
+  }
+  if (entry.autoApprove !== undefined && typeof entry.autoApprove !== "boolean") {
+    stringArray(entry.autoApprove, `${pointer}/autoApprove`, issues);
+  }
+  if (entry.collisionPolicy !== undefined && !POLICIES.includes(entry.collisionPolicy as string)) {
+    issues.push({ pointer: `${pointer}/collisionPolicy`, message: `must be one of ${POLICIES.join(", ")}` });
+  }
+  for (const key of Object.keys(entry)) {
+    if (!KNOWN_FIELDS.has(key)) warnings.push(`${pointer}/${pointerSegment(key)}: unknown field ignored`);
+  }
+  return issues;
+}
+
+/** Checks a whole file's parsed value. */
+export function validateConfigFile(value: unknown, warnings: string[] = []): ConfigIssue[] {
+  if (!isRecord(value)) return [{ pointer: "", message: "the file must hold a JSON object" }];
+  const issues: ConfigIssue[] = [];
+  if (value.collisionPolicy !== undefined && !POLICIES.includes(value.collisionPolicy as string)) {
+    issues.push({ pointer: "/collisionPolicy", message: `must be one of ${POLICIES.join(", ")}` });
+  }
+  if (value.mcpServers === undefined) return issues;
+  if (!isRecord(value.mcpServers)) return [...issues, { pointer: "/mcpServers", message: "must be an object mapping names to servers" }];
+  for (const [name, entry] of Object.entries(value.mcpServers)) {
+    const pointer = `/mcpServers/${pointerSegment(name)}`;
+    if (name === "" || name.includes(".")) issues.push({ pointer, message: "server names must be non-empty and contain no dot" });
+    issues.push(...validateServerEntry(entry, pointer, warnings));
+  }
+  return issues;
+}
+
+/** The raw entry type after validation succeeded. */
+export type ValidRawServer = RawServerConfig & { readonly disabled?: boolean; readonly description?: string };

@@ -1,0 +1,66 @@
+/**
+ * Writing one server entry into an `mcp.json` atomically (temp file plus rename), keeping the other
+ * entries, their order and the file's indentation.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { McpConfigError } from "./config-load.js";
+import type { RawServerConfig } from "./config-types.js";
+
+/** The indentation a JSON text uses (the first indented line), default two spaces. */
+export function detectIndent(text: string): string {
+  const match = /^([ \t]+)\S/m.exec(text);
+  return match?.[1] ?? "  ";
+}
+
+/** Options for `writeServerEntry`. */
+export interface WriteEntryOptions {
+  /** Replace an entry of the same name instead of failing. */
+  readonly replace?: boolean;
+}
+
+/** Adds (or replaces) `mcpServers[name]` in `file`, creating the file and its directory if needed. */
+export function writeServerEntry(
+  file: string,
+  name: string,
+  entry: RawServerConfig,
+  options: WriteEntryOptions = {},
+): { readonly created: boolean } {
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  let object: { [key: string]: unknown } = {};
+  if (text !== undefined && text.trim() !== "") {
+    try {
+      object = JSON.parse(text) as { [key: string]: unknown };
+    } catch (error) {
+      throw new McpConfigError(`${file}: invalid JSON, not rewriting it: ${(error as Error).message}`, file, "");
+    }
+    if (typeof object !== "object" || object === null || Array.isArray(object)) {
+      throw new McpConfigError(`${file}: / the file must hold a JSON object`, file, "");
+    }
+  }
+  const servers = (object.mcpServers ?? {}) as { [key: string]: unknown };
+  if (typeof servers !== "object" || servers === null || Array.isArray(servers)) {
+    throw new McpConfigError(`${file}: /mcpServers must be an object`, file, "/mcpServers");
+  }
+  if (Object.hasOwn(servers, name) && !options.replace) {
+    throw new McpConfigError(`${file}: server "${name}" already exists (pass replace: true to overwrite it)`, file, `/mcpServers/${name}`);
+  }
+  object.mcpServers = { ...servers, [name]: entry };
+  const indent = text === undefined ? "  " : detectIndent(text);
+  const trailing = text === undefined || text.endsWith("\n") ? "\n" : "";
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    writeFileSync(temp, JSON.stringify(object, null, indent) + trailing, { encoding: "utf8", mode: 0o600 });
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  return { created: text === undefined };
+}

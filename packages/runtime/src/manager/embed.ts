@@ -1,0 +1,81 @@
+/**
+ * For embedders who want MCP access without the manager: connect one configured server and get a
+ * plain client, or list what the config files declare. Neither touches a manager.
+ */
+import type { ToolFailure } from "../failure.js";
+import { failureFromFault } from "../failure-mapping.js";
+import { type ClientFactoryOptions, createServerClient, type ServerClient } from "./client-factory.js";
+import { type LoadMcpConfigOptions, loadMcpConfig } from "./config-load.js";
+import type { ServerConfig } from "./config-types.js";
+
+/** A connected client, or why it could not connect (the client is closed then). */
+export type ConnectOutcome = { readonly ok: true; readonly client: ServerClient } | { readonly ok: false; readonly failure: ToolFailure };
+
+/** Creates and connects the client for one resolved server entry. Never throws. */
+export async function connectFromConfig(
+  config: ServerConfig & { readonly name?: string },
+  options: ClientFactoryOptions = {},
+): Promise<ConnectOutcome> {
+  const name = config.name ?? (config.transport === "stdio" ? config.command : new URL(config.url).host);
+  let client: ServerClient;
+  try {
+    client = createServerClient(name, config, options);
+  } catch (error) {
+    return {
+      ok: false,
+      failure: failureFromFault(
+        { type: "transport", code: "ECLOSED", message: (error as Error).message },
+        { tool: "initialize", server: name },
+      ),
+    };
+  }
+  const handshake = await client.connect();
+  if (handshake.ok) return { ok: true, client };
+  const failure = failureFromFault(handshake.fault, { tool: "initialize", server: name });
+  await client.close().catch(() => undefined);
+  return { ok: false, failure };
+}
+
+/** One server found in the config files. */
+export interface DiscoveredServer {
+  readonly name: string;
+  /** The file it came from. */
+  readonly source: string;
+  readonly transport: "stdio" | "http";
+  readonly enabled: boolean;
+  /** The resolved entry, ready for `connectFromConfig`. */
+  readonly config: ServerConfig & { readonly name: string };
+  /** Variables the entry uses that are unset (they expanded to empty strings). */
+  readonly missingVariables: readonly string[];
+}
+
+/**
+ * Lists the servers of the global and project `mcp.json` (project wins). Unset variables do not
+ * fail discovery; they are reported per server. A malformed file still throws `McpConfigError`.
+ */
+export function discoverServers(
+  projectDir: string,
+  options: Omit<LoadMcpConfigOptions, "projectDir" | "onMissing"> = {},
+): DiscoveredServer[] {
+  const missing = new Map<string, string[]>();
+  const config = loadMcpConfig({
+    ...options,
+    projectDir,
+    onMissing: (variable, where) => {
+      const list = missing.get(where.server) ?? [];
+      if (!list.includes(variable)) list.push(variable);
+      missing.set(where.server, list);
+      return "";
+    },
+  });
+  return Object.entries(config.mcpServers)
+    .map(([name, entry]) => ({
+      name,
+      source: entry.source ?? "inline",
+      transport: entry.transport,
+      enabled: entry.enabled !== false,
+      config: { ...entry, name },
+      missingVariables: missing.get(name) ?? [],
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

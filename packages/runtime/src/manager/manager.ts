@@ -1,0 +1,579 @@
+/**
+ * `createMcpManager`: many MCP servers behind one registry. Connects in parallel with per-server
+ * isolation, refreshes on `list_changed`, applies config changes selectively, and runs a small pool
+ * (lazy connect, health probe, idle reaper, crash restart with a cap).
+ */
+import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
+import type { ToolFailure } from "../failure.js";
+import { failureFromFault, failureFromToolError } from "../failure-mapping.js";
+import { joinText } from "../invoke.js";
+import type { RpcNotification } from "../protocol/json-rpc.js";
+import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+import type { Runtime } from "../runtime.js";
+import type { ToolResult, ToolSpec } from "../tool-spec.js";
+import { type ClientFactoryOptions, createServerClient } from "./client-factory.js";
+import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
+import type { ToolRisk } from "./risk.js";
+import { connectionKey, createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
+import { createToolRegistry, type ManagedTool, type ToolsDiff } from "./tool-registry.js";
+
+/** What the approval hook sees. */
+export interface ApprovalRequest {
+  readonly server: string;
+  /** `server.tool`. */
+  readonly id: string;
+  readonly name: string;
+  readonly exposedName: string;
+  readonly arguments: { readonly [key: string]: unknown };
+  readonly risk: ToolRisk;
+}
+
+/** Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. */
+export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/** What `applyConfig` did. */
+export interface ApplySummary {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Servers reconnected because command, args, env, cwd, url, headers or era changed. */
+  readonly changed: readonly string[];
+  /** Servers whose other settings (filters, timeouts, enabled...) were updated in place. */
+  readonly updated: readonly string[];
+}
+
+/** Options for `createMcpManager`. */
+export interface McpManagerOptions {
+  /** A runtime registry that mirrors the manager's tools, one toolset per server. */
+  readonly registry?: Runtime;
+  /** Called when a server's exposed tools change (list_changed, reconnect, filter change). */
+  readonly onChange?: (server: string, diff: ToolsDiff) => void;
+  readonly approve?: ApprovalHook;
+  readonly onConfigApplied?: (summary: ApplySummary) => void;
+  /** Overrides the config's collision policy. Default `prefix-on-collision`. */
+  readonly collisionPolicy?: CollisionPolicy;
+  /** Connect nothing in `start()`; every server connects on its first call. */
+  readonly lazy?: boolean;
+  /** Quiet period before a `list_changed` refresh. Default 100 ms. */
+  readonly listChangedDebounceMs?: number;
+  /** How often the idle reaper looks. Default 1000 ms. */
+  readonly reapIntervalMs?: number;
+  /** Probe every connected server this often (0 = never). Default 0. */
+  readonly probeIntervalMs?: number;
+  /** Health probe timeout when the server sets none. Default 5000 ms. */
+  readonly probeTimeoutMs?: number;
+  /** Consecutive crashes after which a server is not restarted until `connect(name)`. Default 5. */
+  readonly maxRestarts?: number;
+  /** Client knobs (stdio grace and restart backoff, HTTP client factory). */
+  readonly client?: Omit<ClientFactoryOptions, "onNotification">;
+}
+
+/** The manager. */
+export interface McpManager {
+  /** Connects every enabled autoStart server in parallel; one failure never blocks the others. */
+  start(): Promise<readonly ServerStatus[]>;
+  connect(name: string): Promise<ServerStatus>;
+  disconnect(name: string): Promise<void>;
+  listServers(): readonly ServerStatus[];
+  /** A client for one server that goes through the pool (lazy connect, filters, approval). */
+  getClient(name: string): Caller | undefined;
+  refreshTools(
+    name: string,
+  ): Promise<{ readonly ok: true; readonly diff: ToolsDiff } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Every exposed tool. */
+  tools(): readonly ManagedTool[];
+  /** Calls a tool by id (`server.tool`) or exposed name. Never throws. */
+  callTool(tool: string, args?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
+  /** Health-checks one server (ping on legacy, `tools/list` on 2026); a dead connection is evicted. */
+  probe(name: string): Promise<{ readonly ok: boolean; readonly failure?: ToolFailure }>;
+  /** Closes connections idle longer than their `idleTimeoutMs`; returns the server names. */
+  reapIdle(): Promise<readonly string[]>;
+  /** Applies a new config; reconnects only servers whose connection fields changed and returns them. */
+  applyConfig(next: McpConfig): Promise<readonly string[]>;
+  /** Adds one server (used by `mcp_register`) and connects it unless it is lazy or disabled. */
+  addServer(name: string, config: ServerConfig): Promise<ServerStatus>;
+  /** The config currently applied. */
+  config(): McpConfig;
+  /** Closes every connection, timer and watcher. */
+  stop(): Promise<void>;
+  /** Registers something `stop()` must close (config watchers). */
+  onStop(close: () => void | Promise<void>): void;
+}
+
+const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
+
+/** Creates a manager for a resolved config. Nothing connects until `start()` or a call. */
+export function createMcpManager(initial: McpConfig, options: McpManagerOptions = {}): McpManager {
+  let current = initial;
+  const slots = new Map<string, ServerSlot>();
+  const registry = createToolRegistry();
+  const callers = new Map<string, Caller>();
+  const closers: (() => void | Promise<void>)[] = [];
+  let stopped = false;
+  let reaper: ReturnType<typeof setInterval> | undefined;
+  let prober: ReturnType<typeof setInterval> | undefined;
+  let applying: Promise<unknown> = Promise.resolve();
+  const maxRestarts = options.maxRestarts ?? 5;
+
+  for (const [name, config] of Object.entries(initial.mcpServers)) slots.set(name, createSlot(name, config));
+
+  const policyOf = (slot: ServerSlot) => ({
+    allowTools: slot.config.allowTools,
+    denyTools: slot.config.denyTools,
+    collisionPolicy: options.collisionPolicy ?? slot.config.collisionPolicy ?? current.collisionPolicy ?? "prefix-on-collision",
+    trusted: slot.config.trusted === true,
+  });
+  const status = (slot: ServerSlot) => statusOf(slot, registry.ofServer(slot.name).length);
+
+  function syncRuntime(name: string): void {
+    if (!options.registry) return;
+    const specs: ToolSpec[] = registry.ofServer(name).map((t) => ({
+      id: t.id,
+      toolset: name,
+      name: t.name,
+      providerName: t.exposedName,
+      ...(t.descriptor.description !== undefined ? { description: t.descriptor.description } : {}),
+      ...(t.descriptor.title !== undefined ? { title: t.descriptor.title } : {}),
+      inputSchema: t.descriptor.inputSchema,
+      ...(t.descriptor.outputSchema ? { outputSchema: t.descriptor.outputSchema } : {}),
+      annotations: {
+        readOnly: t.risk.readOnly,
+        destructive: t.risk.destructive,
+        idempotent: t.risk.idempotent,
+        openWorld: t.risk.openWorld,
+      },
+      // The server validates arguments; the manager has no compiled validators for remote tools.
+      decodePayload: (value: unknown) =>
+        typeof value === "object" && value !== null && !Array.isArray(value)
+          ? { ok: true, value }
+          : { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] },
+    }));
+    options.registry.registerToolset({ toolset: name, specs, caller: clientFor(name) });
+  }
+
+  function notifyChange(name: string, diff: ToolsDiff): void {
+    if (diff.added.length + diff.removed.length + diff.changed.length === 0) return;
+    try {
+      options.onChange?.(name, diff);
+    } catch {
+      // A throwing listener must not break the manager.
+    }
+  }
+
+  async function evict(slot: ServerSlot, error: string | undefined, state: ServerSlot["state"]): Promise<void> {
+    const client = slot.client;
+    slot.client = undefined;
+    slot.generation++;
+    slot.state = state;
+    slot.error = error;
+    if (client) {
+      const tail = client.stderrTail?.();
+      if (error !== undefined && tail) slot.stderrTail = tail;
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  function onNotification(slot: ServerSlot, generation: number, notification: RpcNotification): void {
+    if (notification.method !== "notifications/tools/list_changed" || slot.generation !== generation || stopped) return;
+    if (slot.refreshTimer) clearTimeout(slot.refreshTimer);
+    slot.refreshTimer = setTimeout(() => {
+      slot.refreshTimer = undefined;
+      void refresh(slot);
+    }, options.listChangedDebounceMs ?? 100);
+    slot.refreshTimer.unref?.();
+  }
+
+  function ensureTimers(): void {
+    if (stopped) return;
+    if (!reaper && [...slots.values()].some((s) => idleTimeoutOf(s.config) !== undefined)) {
+      reaper = setInterval(() => void reapIdle(), options.reapIntervalMs ?? 1000);
+      reaper.unref?.();
+    }
+    if (!prober && (options.probeIntervalMs ?? 0) > 0) {
+      prober = setInterval(() => {
+        for (const slot of slots.values()) if (slot.state === "connected") void probe(slot.name);
+      }, options.probeIntervalMs);
+      prober.unref?.();
+    }
+  }
+
+  function connectSlot(slot: ServerSlot): Promise<ServerStatus> {
+    if (slot.connecting) return slot.connecting;
+    slot.connecting = (async (): Promise<ServerStatus> => {
+      if (stopped) return status(slot);
+      const started = performance.now();
+      slot.state = "connecting";
+      slot.gaveUp = false;
+      if (!slot.client) {
+        const generation = ++slot.generation;
+        try {
+          slot.client = createServerClient(slot.name, slot.config, {
+            ...options.client,
+            onNotification: (n) => onNotification(slot, generation, n),
+          });
+        } catch (error) {
+          await evict(slot, (error as Error).message, "failed");
+          return status(slot);
+        }
+      }
+      const client = slot.client;
+      const handshake = await client.connect();
+      const connected = performance.now();
+      if (slot.client !== client) return status(slot);
+      if (!handshake.ok) {
+        const failure = failureFromFault(handshake.fault, { tool: "initialize", server: slot.name });
+        await evict(slot, failure.message, "failed");
+        if (failure.stderrTail) slot.stderrTail = failure.stderrTail;
+        return status(slot);
+      }
+      const listed = await client.listTools(slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
+      if (slot.client !== client) return status(slot);
+      if (!listed.ok) {
+        await evict(slot, `tools/list failed: ${listed.failure.message}`, "failed");
+        return status(slot);
+      }
+      const outcome = registry.replace(slot.name, listed.tools, policyOf(slot), true);
+      if (!outcome.ok) {
+        registry.remove(slot.name);
+        syncRuntime(slot.name);
+        await evict(slot, outcome.message, "failed");
+        return status(slot);
+      }
+      const done = performance.now();
+      Object.assign(slot, {
+        allTools: listed.tools,
+        hidden: outcome.hidden,
+        warnings: [...outcome.warnings],
+        state: "connected",
+        error: undefined,
+        stderrTail: undefined,
+        connectedAt: new Date(),
+        lastUsed: Date.now(),
+        durations: { connectMs: connected - started, listToolsMs: done - connected, totalMs: done - started },
+      });
+      syncRuntime(slot.name);
+      notifyChange(slot.name, outcome.diff);
+      ensureTimers();
+      return status(slot);
+    })()
+      .catch(async (error: unknown) => {
+        await evict(slot, `connect failed: ${(error as Error).message}`, "failed");
+        return status(slot);
+      })
+      .finally(() => {
+        slot.connecting = undefined;
+      });
+    return slot.connecting;
+  }
+
+  async function refresh(slot: ServerSlot): Promise<{ ok: true; diff: ToolsDiff } | { ok: false; failure: ToolFailure }> {
+    const client = slot.client;
+    if (!client || slot.state !== "connected") {
+      const before = new Set(registry.ofServer(slot.name).map((t) => t.name));
+      const after = await connectSlot(slot);
+      if (!after.connected)
+        return { ok: false, failure: failureFromFault(fault(after.error ?? "not connected"), { tool: "tools/list", server: slot.name }) };
+      const now = registry.ofServer(slot.name).map((t) => t.name);
+      return {
+        ok: true,
+        diff: { added: now.filter((n) => !before.has(n)), removed: [...before].filter((n) => !now.includes(n)), changed: [] },
+      };
+    }
+    const listed = await client.listTools(slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
+    if (!listed.ok) {
+      if (listed.failure.kind === "unavailable" && slot.client === client) await evict(slot, listed.failure.message, "failed");
+      return listed;
+    }
+    if (slot.client !== client) return { ok: true, diff: { added: [], removed: [], changed: [] } };
+    return { ok: true, diff: refilter(slot, listed.tools) };
+  }
+
+  function refilter(slot: ServerSlot, tools: ServerSlot["allTools"]): ToolsDiff {
+    const outcome = registry.replace(slot.name, tools, policyOf(slot), false);
+    if (!outcome.ok) return { added: [], removed: [], changed: [] };
+    slot.allTools = tools;
+    slot.hidden = outcome.hidden;
+    slot.warnings = [...outcome.warnings];
+    syncRuntime(slot.name);
+    notifyChange(slot.name, outcome.diff);
+    return outcome.diff;
+  }
+
+  async function disconnectSlot(slot: ServerSlot, state: ServerSlot["state"]): Promise<void> {
+    if (slot.refreshTimer) clearTimeout(slot.refreshTimer);
+    slot.refreshTimer = undefined;
+    const pending = slot.connecting;
+    // Evict first: a connect still under way sees its client replaced and registers nothing.
+    await evict(slot, undefined, state);
+    if (pending) await pending;
+    slot.state = state;
+    slot.error = undefined;
+    const removed = registry.remove(slot.name);
+    syncRuntime(slot.name);
+    if (removed.length > 0) notifyChange(slot.name, { added: [], removed, changed: [] });
+    slot.allTools = [];
+    slot.hidden = 0;
+  }
+
+  async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
+    const context = { tool: `${slot.name}.${request.name}`, server: slot.name };
+    const fail = (f: WireFault): CallResponse => ({ ok: false, failure: failureFromFault(f, context) });
+    if (stopped) return fail(fault("the manager is stopped"));
+    if (slot.config.enabled === false) return fail(fault(`server "${slot.name}" is disabled`));
+    if (slot.gaveUp)
+      return fail(fault(`server "${slot.name}" crashed ${slot.crashes} times; call connect("${slot.name}") to try again`, "EXIT"));
+    if (slot.state !== "connected" || !slot.client) {
+      const after = await connectSlot(slot);
+      if (!after.connected) {
+        return fail({
+          type: "transport",
+          code: "EXIT",
+          message: after.error ?? "not connected",
+          ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
+        });
+      }
+    }
+    const tool = registry.lookup(context.tool);
+    if (!tool) {
+      const listed = slot.allTools.some((t) => t.name === request.name);
+      const why = listed ? `is hidden by the allow/deny lists of server "${slot.name}"` : `is not a tool of server "${slot.name}"`;
+      return fail({ type: "rpc", code: -32601, message: `${request.name} ${why}` });
+    }
+    if (!(await approved(slot, tool, request.arguments))) return fail({ type: "canceled", message: `call to ${tool.id} was not approved` });
+    const client = slot.client;
+    if (!client) return fail(fault(`server "${slot.name}" was disconnected`));
+    slot.inFlight++;
+    slot.lastUsed = Date.now();
+    const timeout = callOptions.timeoutMs ?? slot.config.requestTimeoutMs;
+    try {
+      const response = await client.callTool(request, timeout === undefined ? callOptions : { ...callOptions, timeoutMs: timeout });
+      if (response.ok) slot.crashes = 0;
+      else if (response.failure.kind === "unavailable" && response.failure.exitCode !== undefined && slot.client === client) {
+        // The process died under this call; the stdio client restarts it (with backoff) on the next one.
+        slot.crashes++;
+        if (slot.crashes > maxRestarts) {
+          slot.gaveUp = true;
+          await evict(slot, `crashed ${slot.crashes} times in a row; not restarting until connect()`, "failed");
+        }
+      }
+      return response.ok ? response : { ok: false, failure: { ...response.failure, tool: context.tool } };
+    } finally {
+      slot.inFlight--;
+      slot.lastUsed = Date.now();
+    }
+  }
+
+  async function approved(slot: ServerSlot, tool: ManagedTool, args: CallRequest["arguments"]): Promise<boolean> {
+    const auto = slot.config.autoApprove;
+    if (auto === true || (Array.isArray(auto) && auto.includes(tool.name)) || !options.approve) return true;
+    try {
+      return (
+        (await options.approve({
+          server: slot.name,
+          id: tool.id,
+          name: tool.name,
+          exposedName: tool.exposedName,
+          arguments: args,
+          risk: tool.risk,
+        })) === true
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  function clientFor(name: string): Caller {
+    let caller = callers.get(name);
+    if (!caller) {
+      caller = {
+        server: name,
+        callTool: async (request, callOptions) => {
+          const slot = slots.get(name);
+          if (!slot)
+            return {
+              ok: false,
+              failure: failureFromFault(fault(`server "${name}" is not configured`), { tool: request.name, server: name }),
+            };
+          return callOnServer(slot, request, callOptions);
+        },
+        listTools: async () => {
+          const slot = slots.get(name);
+          if (slot && slot.state !== "connected") await connectSlot(slot);
+          if (slot?.state !== "connected") {
+            return { ok: false, failure: failureFromFault(fault(slot?.error ?? "not connected"), { tool: "tools/list", server: name }) };
+          }
+          return { ok: true, tools: registry.ofServer(name).map((t) => t.descriptor) };
+        },
+      };
+      callers.set(name, caller);
+    }
+    return caller;
+  }
+
+  async function probe(name: string): Promise<{ ok: boolean; failure?: ToolFailure }> {
+    const slot = slots.get(name);
+    const client = slot?.client;
+    if (!slot || !client || slot.state !== "connected") return { ok: false };
+    const context = { tool: "probe", server: name };
+    const timeoutMs = slot.config.probeTimeoutMs ?? options.probeTimeoutMs ?? 5000;
+    let failure: ToolFailure | undefined;
+    if (slot.config.transport === "stdio" && client.pid === undefined) {
+      failure = failureFromFault(fault("server process is not running", "EXIT"), context);
+    } else {
+      // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
+      const modern = client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
+      const outcome = modern
+        ? await client.listTools({ timeoutMs })
+        : await (client.ping as NonNullable<typeof client.ping>)({ timeoutMs });
+      if (!outcome.ok) failure = outcome.failure;
+    }
+    if (!failure) return { ok: true };
+    if (slot.client === client) await evict(slot, `health probe failed: ${failure.message}`, "failed");
+    return { ok: false, failure };
+  }
+
+  async function reapIdle(): Promise<string[]> {
+    const now = Date.now();
+    const reaped: string[] = [];
+    for (const slot of slots.values()) {
+      const idle = idleTimeoutOf(slot.config);
+      if (idle === undefined || slot.state !== "connected" || slot.inFlight > 0 || slot.connecting) continue;
+      if (now - slot.lastUsed < idle) continue;
+      reaped.push(slot.name);
+      await evict(slot, undefined, "idle");
+    }
+    return reaped;
+  }
+
+  async function apply(next: McpConfig): Promise<ApplySummary> {
+    const summary = { added: [] as string[], removed: [] as string[], changed: [] as string[], updated: [] as string[] };
+    const previous = current;
+    current = next;
+    const work: Promise<unknown>[] = [];
+    for (const [name, slot] of slots) {
+      if (next.mcpServers[name]) continue;
+      summary.removed.push(name);
+      slots.delete(name);
+      callers.delete(name);
+      work.push(disconnectSlot(slot, "disconnected"));
+    }
+    for (const [name, config] of Object.entries(next.mcpServers)) {
+      const slot = slots.get(name);
+      if (!slot) {
+        summary.added.push(name);
+        const fresh = createSlot(name, config);
+        slots.set(name, fresh);
+        if (config.enabled !== false && config.autoStart !== false && !options.lazy) work.push(connectSlot(fresh));
+        continue;
+      }
+      const old = slot.config;
+      if (connectionKey(old) !== connectionKey(config)) {
+        summary.changed.push(name);
+        const wasUp = slot.state === "connected" || slot.state === "connecting";
+        work.push(
+          disconnectSlot(slot, config.enabled === false ? "disabled" : "disconnected").then(() => {
+            slot.config = config;
+            slot.crashes = 0;
+            if (config.enabled !== false && (wasUp || (config.autoStart !== false && !options.lazy))) return connectSlot(slot);
+            return undefined;
+          }),
+        );
+        continue;
+      }
+      if (JSON.stringify(old) === JSON.stringify(config) && previous.collisionPolicy === next.collisionPolicy) continue;
+      summary.updated.push(name);
+      slot.config = config;
+      if (config.enabled === false && old.enabled !== false) work.push(disconnectSlot(slot, "disabled"));
+      else if (config.enabled !== false && old.enabled === false) {
+        slot.state = "disconnected";
+        if (config.autoStart !== false && !options.lazy) work.push(connectSlot(slot));
+      } else if (slot.state === "connected") refilter(slot, slot.allTools);
+    }
+    await Promise.all(work);
+    ensureTimers();
+    try {
+      options.onConfigApplied?.(summary);
+    } catch {
+      // listeners must not break reloads
+    }
+    return summary;
+  }
+
+  return {
+    async start() {
+      const targets = [...slots.values()].filter((s) => s.config.enabled !== false && s.config.autoStart !== false && !options.lazy);
+      await Promise.all(targets.map((s) => connectSlot(s)));
+      ensureTimers();
+      return [...slots.values()].map(status);
+    },
+    async connect(name) {
+      const slot = slots.get(name);
+      if (!slot) throw new Error(`unknown server "${name}"`);
+      if (slot.config.enabled === false) return status(slot);
+      slot.crashes = 0;
+      return connectSlot(slot);
+    },
+    async disconnect(name) {
+      const slot = slots.get(name);
+      if (slot) await disconnectSlot(slot, slot.config.enabled === false ? "disabled" : "disconnected");
+    },
+    listServers: () => [...slots.values()].map(status),
+    getClient: (name) => (slots.has(name) ? clientFor(name) : undefined),
+    async refreshTools(name) {
+      const slot = slots.get(name);
+      if (!slot)
+        return { ok: false, failure: failureFromFault(fault(`server "${name}" is not configured`), { tool: "tools/list", server: name }) };
+      return refresh(slot);
+    },
+    tools: () => registry.all(),
+    async callTool(key, args = {}, callOptions = {}) {
+      let tool = registry.lookup(key);
+      const dot = key.indexOf(".");
+      const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
+      if (!slot) {
+        const failure = failureFromFault(
+          { type: "rpc", code: -32601, message: `unknown tool ${JSON.stringify(key)}` },
+          { tool: key, server: "" },
+        );
+        return { ok: false, failure };
+      }
+      const name = tool ? tool.name : key.slice(dot + 1);
+      const response = await callOnServer(slot, { name, arguments: args }, callOptions);
+      tool = registry.lookup(`${slot.name}.${name}`);
+      const context = { tool: tool?.id ?? `${slot.name}.${name}`, server: slot.name };
+      if (!response.ok) return response;
+      const result = response.result;
+      if (result.isError === true) return { ok: false, failure: failureFromToolError(result.content, context) };
+      return { ok: true, value: joinText(result), content: result.content, structured: result.structuredContent };
+    },
+    probe,
+    reapIdle,
+    applyConfig(next) {
+      const run = applying.then(() => apply(next));
+      applying = run.catch(() => undefined);
+      return run.then((s) => s.changed);
+    },
+    async addServer(name, config) {
+      const servers = { ...current.mcpServers, [name]: config };
+      const run = applying.then(() => apply({ ...current, mcpServers: servers }));
+      applying = run.catch(() => undefined);
+      await run;
+      const slot = slots.get(name) as ServerSlot;
+      if (slot.config.enabled !== false && slot.state !== "connected") await connectSlot(slot);
+      return status(slot);
+    },
+    config: () => current,
+    onStop(close) {
+      closers.push(close);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (reaper) clearInterval(reaper);
+      if (prober) clearInterval(prober);
+      await Promise.all(closers.map(async (c) => c()));
+      await applying;
+      await Promise.all([...slots.values()].map((slot) => disconnectSlot(slot, "disconnected")));
+    },
+  };
+}

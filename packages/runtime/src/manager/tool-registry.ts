@@ -1,0 +1,149 @@
+/**
+ * The manager's tool registry: every exposed tool under its `server.tool` id and a provider-safe
+ * name chosen by the collision policy. Allow and deny lists are applied here, on every refresh.
+ */
+import type { ToolDescriptor } from "../protocol/mcp-types.js";
+import type { CollisionPolicy } from "./config-types.js";
+import { chooseExposedName } from "./names.js";
+import { riskOf, type ToolRisk } from "./risk.js";
+
+/** One tool as the manager exposes it. */
+export interface ManagedTool {
+  /** `server.tool`. */
+  readonly id: string;
+  readonly server: string;
+  /** Wire name sent in `tools/call`. */
+  readonly name: string;
+  /** Model-facing name: `[A-Za-z0-9_-]{1,64}`, unique in this registry. */
+  readonly exposedName: string;
+  readonly descriptor: ToolDescriptor;
+  readonly risk: ToolRisk;
+}
+
+/** What changed for one server after a refresh. Names are wire names. */
+export interface ToolsDiff {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
+}
+
+/** How one server's tools are filtered and named. */
+export interface ServerToolPolicy {
+  readonly allowTools?: readonly string[] | undefined;
+  readonly denyTools?: readonly string[] | undefined;
+  readonly collisionPolicy: CollisionPolicy;
+  readonly trusted: boolean;
+}
+
+/** Matches a tool name against a pattern where `*` stands for any run of characters. */
+export function matchesPattern(name: string, pattern: string): boolean {
+  if (!pattern.includes("*")) return name === pattern;
+  const regex = new RegExp(
+    `^${pattern
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
+  return regex.test(name);
+}
+
+/** True when allow and deny lists let a tool through. */
+export function isToolVisible(name: string, policy: Pick<ServerToolPolicy, "allowTools" | "denyTools">): boolean {
+  if (policy.allowTools && !policy.allowTools.some((p) => matchesPattern(name, p))) return false;
+  if (policy.denyTools?.some((p) => matchesPattern(name, p))) return false;
+  return true;
+}
+
+/** The result of replacing one server's tools. */
+export type ReplaceOutcome =
+  | { readonly ok: true; readonly diff: ToolsDiff; readonly hidden: number; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly message: string };
+
+/** The registry. */
+export interface ToolRegistry {
+  all(): readonly ManagedTool[];
+  ofServer(server: string): readonly ManagedTool[];
+  /** Looks up by id (`server.tool`) or exposed name. */
+  lookup(idOrName: string): ManagedTool | undefined;
+  /**
+   * Replaces a server's tools with `tools` filtered by `policy`. With `strict` (a fresh connect),
+   * a collision under policy `error` rejects the whole server; otherwise only that tool is skipped.
+   */
+  replace(server: string, tools: readonly ToolDescriptor[], policy: ServerToolPolicy, strict: boolean): ReplaceOutcome;
+  /** Removes a server's tools and returns their wire names. */
+  remove(server: string): readonly string[];
+}
+
+const same = (a: ToolDescriptor, b: ToolDescriptor) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Creates an empty registry. */
+export function createToolRegistry(): ToolRegistry {
+  const byId = new Map<string, ManagedTool>();
+  const byName = new Map<string, ManagedTool>();
+
+  function ofServer(server: string): ManagedTool[] {
+    return [...byId.values()].filter((t) => t.server === server);
+  }
+
+  return {
+    all: () => [...byId.values()],
+    ofServer,
+    lookup: (key) => byId.get(key) ?? byName.get(key),
+    replace(server, tools, policy, strict) {
+      const before = new Map(ofServer(server).map((t) => [t.name, t]));
+      const visible = tools.filter((t) => isToolVisible(t.name, policy));
+      const owners = new Map<string, string>();
+      for (const t of byId.values()) if (t.server !== server && !owners.has(t.name)) owners.set(t.name, t.server);
+      const names = new Set([...byName.keys()].filter((n) => byName.get(n)?.server !== server));
+      const next: ManagedTool[] = [];
+      const warnings: string[] = [];
+      for (const descriptor of visible) {
+        const id = `${server}.${descriptor.name}`;
+        const kept = before.get(descriptor.name);
+        // An exposed name never moves while its tool stays registered.
+        let exposedName = kept?.exposedName;
+        if (exposedName === undefined || names.has(exposedName)) {
+          const choice = chooseExposedName(server, descriptor.name, policy.collisionPolicy, owners.get(descriptor.name), (n) =>
+            names.has(n),
+          );
+          if (!choice.ok) {
+            if (strict) return { ok: false, message: choice.message };
+            warnings.push(choice.message);
+            continue;
+          }
+          exposedName = choice.name;
+        }
+        names.add(exposedName);
+        next.push({ id, server, name: descriptor.name, exposedName, descriptor, risk: riskOf(descriptor.annotations, policy.trusted) });
+      }
+      for (const t of before.values()) {
+        byId.delete(t.id);
+        byName.delete(t.exposedName);
+      }
+      for (const t of next) {
+        byId.set(t.id, t);
+        byName.set(t.exposedName, t);
+      }
+      const nextNames = new Set(next.map((t) => t.name));
+      const diff: ToolsDiff = {
+        added: next.filter((t) => !before.has(t.name)).map((t) => t.name),
+        removed: [...before.keys()].filter((n) => !nextNames.has(n)),
+        changed: next
+          .filter((t) => {
+            const old = before.get(t.name);
+            return old !== undefined && !same(old.descriptor, t.descriptor);
+          })
+          .map((t) => t.name),
+      };
+      return { ok: true, diff, hidden: tools.length - visible.length, warnings };
+    },
+    remove(server) {
+      const gone = ofServer(server);
+      for (const t of gone) {
+        byId.delete(t.id);
+        byName.delete(t.exposedName);
+      }
+      return gone.map((t) => t.name);
+    },
+  };
+}
