@@ -1,0 +1,209 @@
+import { describe, expect, it } from "vitest";
+import { type FailureKind, type RecoveryAction, validateFailure } from "./failure.js";
+import {
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromInvalidOutput,
+  failureFromPolicy,
+  failureFromToolError,
+  failureFromUnparsableArguments,
+  retryAfterMsFromHeader,
+  withCallEvidence,
+} from "./failure-mapping.js";
+import type { WireFault } from "./protocol/wire-fault.js";
+
+const at = { tool: "files.read", server: "fs" };
+const sent = { ...at, input: { path: "/x", token: "s3cr3t" }, exampleJson: '{"path":"/tmp/a.txt"}' };
+
+type Row = readonly [label: string, fault: WireFault, kind: FailureKind, action: RecoveryAction];
+const rpc = (code: number, data?: unknown): WireFault => ({ type: "rpc", code, message: "boom", ...(data === undefined ? {} : { data }) });
+const http = (status: number, retryAfterMs?: number): WireFault => ({
+  type: "http",
+  status,
+  message: "status",
+  ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+});
+const transport = (code: string, exitCode?: number): WireFault => ({
+  type: "transport",
+  code,
+  message: `transport ${code}`,
+  ...(exitCode === undefined ? {} : { exitCode }),
+});
+
+// Every row of the mapping, with the input known (as the runtime's typed path has it).
+const TABLE: readonly Row[] = [
+  ["JSON-RPC -32700 parse error", rpc(-32700), "internal", "retry"],
+  ["JSON-RPC -32600 invalid request", rpc(-32600), "invalid_call", "replan"],
+  ["JSON-RPC -32601 method not found", rpc(-32601), "invalid_call", "replan"],
+  ["JSON-RPC -32602 invalid params", rpc(-32602), "invalid_call", "correct_call"],
+  ["JSON-RPC -32603 internal error", rpc(-32603), "internal", "retry"],
+  ["JSON-RPC -32000 connection closed", rpc(-32000), "unavailable", "retry"],
+  ["JSON-RPC -32001 request timeout", rpc(-32001), "timeout", "retry"],
+  ["JSON-RPC -32002 resource not found", rpc(-32002), "invalid_call", "correct_call"],
+  ["JSON-RPC -32042 URL elicitation required", rpc(-32042), "auth_required", "finish"],
+  ["JSON-RPC -32020 header mismatch", rpc(-32020), "internal", "retry"],
+  ["JSON-RPC -32021 missing client capability", rpc(-32021), "invalid_call", "replan"],
+  ["JSON-RPC -32022 unsupported protocol version", rpc(-32022), "unavailable", "retry"],
+  ["JSON-RPC -32050 other server-defined", rpc(-32050), "internal", "replan"],
+  ["JSON-RPC -32500 reserved, unknown", rpc(-32500), "internal", "replan"],
+  ["JSON-RPC 4001 application code", rpc(4001, { reason: "quota" }), "domain_rejection", "replan"],
+  ["HTTP 400", http(400), "invalid_call", "replan"],
+  ["HTTP 401", http(401), "auth_required", "finish"],
+  ["HTTP 403", http(403), "auth_required", "finish"],
+  ["HTTP 404", http(404), "unavailable", "replan"],
+  ["HTTP 405", http(405), "unavailable", "replan"],
+  ["HTTP 408", http(408), "timeout", "retry"],
+  ["HTTP 409", http(409), "unavailable", "retry"],
+  ["HTTP 413", http(413), "invalid_call", "correct_call"],
+  ["HTTP 418 other 4xx", http(418), "invalid_call", "replan"],
+  ["HTTP 429 with Retry-After", http(429, 7000), "rate_limited", "retry"],
+  ["HTTP 429 without Retry-After", http(429), "rate_limited", "retry"],
+  ["HTTP 500", http(500), "unavailable", "retry"],
+  ["HTTP 501", http(501), "unavailable", "replan"],
+  ["HTTP 502", http(502), "unavailable", "retry"],
+  ["HTTP 503 with Retry-After", http(503, 2000), "rate_limited", "retry"],
+  ["HTTP 503 without Retry-After", http(503), "unavailable", "retry"],
+  ["HTTP 302 unexpected", http(302), "internal", "replan"],
+  ["ECONNREFUSED", transport("ECONNREFUSED"), "unavailable", "retry"],
+  ["ECONNRESET", transport("ECONNRESET"), "unavailable", "retry"],
+  ["EPIPE", transport("EPIPE"), "unavailable", "retry"],
+  ["spawn ENOENT", transport("ENOENT"), "unavailable", "finish"],
+  ["spawn EACCES", transport("EACCES"), "unavailable", "finish"],
+  ["process exit", transport("EXIT", 1), "unavailable", "retry"],
+  ["socket ETIMEDOUT", transport("ETIMEDOUT"), "timeout", "retry"],
+  ["oversized message", transport("EOVERSIZE"), "malformed_result", "replan"],
+  ["protocol garbage", transport("EPROTO"), "malformed_result", "replan"],
+  ["unknown transport code", transport("EWHATEVER"), "unavailable", "retry"],
+  ["request timeout", { type: "timeout", phase: "request", message: "60000 ms" }, "timeout", "retry"],
+  ["connect timeout", { type: "timeout", phase: "connect", message: "10000 ms" }, "unavailable", "retry"],
+  ["caller abort", { type: "canceled", message: "aborted by caller" }, "canceled", "finish"],
+];
+
+describe("failureFromFault: one row per case", () => {
+  it.each(TABLE)("%s → %s / %s", (_label, fault, kind, action) => {
+    const f = failureFromFault(fault, sent);
+    expect(f.kind).toBe(kind);
+    expect(f.recovery.action).toBe(action);
+    expect(f.retryable).toBe(action === "retry");
+    expect(f.tool).toBe("files.read");
+    expect(f.server).toBe("fs");
+    expect(validateFailure(f)).toEqual([]);
+    expect(JSON.parse(JSON.stringify(f))).toEqual(f);
+    if (action === "correct_call") {
+      expect(f.recovery.priorInput).toEqual({ path: "/x", token: "[redacted]" });
+      expect(f.recovery.exampleJson).toBe('{"path":"/tmp/a.txt"}');
+    } else expect(f.recovery).toEqual({ action });
+  });
+
+  it.each(TABLE)("%s without the sent input still validates (correctable cases degrade to replan)", (_label, fault, kind, action) => {
+    const f = failureFromFault(fault, at);
+    expect(f.kind).toBe(kind);
+    expect(f.recovery.action).toBe(action === "correct_call" ? "replan" : action);
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("keeps the JSON-RPC code and data, redacting secret-looking keys", () => {
+    const f = failureFromFault(rpc(-32603, { detail: "db down", apiKey: "k-123", nested: { password: "p" } }), at);
+    expect(f.rpc).toEqual({ code: -32603, data: { detail: "db down", apiKey: "[redacted]", nested: { password: "[redacted]" } } });
+  });
+
+  it("takes field issues from -32602 error data when the server sends them", () => {
+    const issues = [{ field: "path", constraint: "invalid_field_type", expected: "string" }];
+    const f = failureFromFault(rpc(-32602, { issues }), sent);
+    expect(f.recovery).toMatchObject({ action: "correct_call", issues });
+  });
+
+  it("429 and 503 carry retryAfterMs; HTTP status kept", () => {
+    expect(failureFromFault(http(429, 7000), at)).toMatchObject({ httpStatus: 429, retryAfterMs: 7000, retryable: true });
+    expect(failureFromFault(http(503, 2000), at)).toMatchObject({ httpStatus: 503, retryAfterMs: 2000 });
+    expect(failureFromFault(http(401, 5000), at)).not.toHaveProperty("retryAfterMs");
+  });
+
+  it("transport failures keep exit code and a redacted stderr tail", () => {
+    const f = failureFromFault(
+      { type: "transport", code: "EXIT", message: "exited", exitCode: 3, stderrTail: "fatal: Authorization: Bearer abc.def" },
+      at,
+    );
+    expect(f).toMatchObject({ exitCode: 3, kind: "unavailable" });
+    expect(f.stderrTail).toBe("fatal: Authorization: Bearer [redacted]");
+  });
+});
+
+describe("isError, local validation and policy rows", () => {
+  const content = [{ type: "text", text: "Access denied - path outside allowed directories: /etc/passwd" }];
+
+  it("isError → domain_rejection / replan, content kept", () => {
+    const f = failureFromToolError(content, sent);
+    expect(f).toMatchObject({ kind: "domain_rejection", recovery: { action: "replan" }, content, retryable: false });
+    expect(f.message).toContain("Access denied");
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("isError reporting the SDK's input validation → domain_rejection / correct_call with the input", () => {
+    const f = failureFromToolError([{ type: "text", text: "MCP error -32602: Input validation error: expected string" }], sent);
+    expect(f.recovery).toMatchObject({ action: "correct_call", priorInput: { path: "/x" } });
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("local input validation → invalid_call / correct_call with issues, prior input and example", () => {
+    const issues = [{ field: "depth", constraint: "invalid_field_type", expected: "integer", actual: "deep" }] as const;
+    const f = failureFromInvalidInput(issues, { depth: "deep" }, '{"depth":2}', at);
+    expect(f).toMatchObject({
+      kind: "invalid_call",
+      recovery: { action: "correct_call", issues, priorInput: { depth: "deep" }, exampleJson: '{"depth":2}' },
+    });
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("unparsable model arguments → invalid_call / correct_call, raw text as the rejected input", () => {
+    const f = failureFromUnparsableArguments('{"path": ', "malformed JSON", undefined, at);
+    expect(f.recovery).toMatchObject({
+      action: "correct_call",
+      priorInput: '{"path": ',
+      issues: [{ field: "", constraint: "invalid_field_type" }],
+    });
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("output validation → malformed_result / replan with the issues and the content kept", () => {
+    const f = failureFromInvalidOutput([{ field: "count", constraint: "missing_field" }], content, at);
+    expect(f).toMatchObject({ kind: "malformed_result", recovery: { action: "replan", issues: [{ field: "count" }] }, content });
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it.each([
+    ["tool_unavailable", "invalid_call", "replan"],
+    ["max_tool_calls", "canceled", "finish"],
+    ["max_consecutive_failures", "canceled", "finish"],
+    ["time_budget", "timeout", "finish"],
+    ["tool_timeout", "timeout", "retry"],
+    ["confirmation_denied", "canceled", "replan"],
+  ] as const)("policy %s → %s / %s", (reason, kind, action) => {
+    const f = failureFromPolicy(reason, "stopped", at);
+    expect(f).toMatchObject({ kind, reason, recovery: { action } });
+    expect(validateFailure(f)).toEqual([]);
+  });
+});
+
+describe("withCallEvidence and Retry-After", () => {
+  it("upgrades a caller-level -32602 (no input known) to correct_call with the input", () => {
+    const bare = failureFromFault(rpc(-32602), at);
+    expect(bare.recovery.action).toBe("replan");
+    const f = withCallEvidence(bare, { path: 1 }, '{"path":"a"}');
+    expect(f.recovery).toEqual({ action: "correct_call", priorInput: { path: 1 }, exampleJson: '{"path":"a"}' });
+    expect(f.message).toBe(bare.message);
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("leaves non-correctable failures alone", () => {
+    const f = failureFromFault(rpc(-32603), at);
+    expect(withCallEvidence(f, { a: 1 }, undefined)).toBe(f);
+  });
+
+  it("parses delta-seconds and HTTP dates", () => {
+    expect(retryAfterMsFromHeader("7")).toBe(7000);
+    expect(retryAfterMsFromHeader("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
+    expect(retryAfterMsFromHeader("soon")).toBeUndefined();
+    expect(retryAfterMsFromHeader(null)).toBeUndefined();
+  });
+});
