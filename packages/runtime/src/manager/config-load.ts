@@ -62,7 +62,8 @@ export function expandVariables(
   onMissing: (variable: string) => string,
 ): string {
   return text.replace(VAR, (_match, name: string, fallback: string | undefined) => {
-    const value = env[name];
+    // Own properties only: `${constructor}` or `${__proto__}` must not read Object.prototype.
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
     if (value !== undefined && value !== "") return value;
     if (fallback !== undefined) return fallback;
     if (value !== undefined) return value;
