@@ -120,6 +120,11 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
   child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
   // Write errors (EPIPE after a crash) surface through "close"; never let them throw.
   child.stdin.on("error", () => {});
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    child.stdin.uncork();
+  };
 
   return {
     get pid() {
@@ -130,6 +135,13 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
         const error = new Error("server process is not running") as Error & { fault: WireFault };
         error.fault = { type: "transport", code: "ECLOSED", message: "server process is not running", stderrTail: stderr.text() };
         throw error;
+      }
+      // Messages sent in the same tick leave in one write (cork until the next tick): far fewer
+      // syscalls under concurrent load, same bytes in the same order.
+      if (!corked) {
+        corked = true;
+        child.stdin.cork();
+        process.nextTick(uncork);
       }
       child.stdin.write(`${JSON.stringify(message)}\n`);
     },
