@@ -6,7 +6,14 @@
 /** A fact about a failed exchange, before it is mapped to a failure kind. */
 export type WireFault =
   /** The peer answered with a JSON-RPC error. */
-  | { readonly type: "rpc"; readonly code: number; readonly message: string; readonly data?: unknown }
+  | {
+      readonly type: "rpc";
+      readonly code: number;
+      readonly message: string;
+      readonly data?: unknown;
+      /** Set when the error arrived as the body of a non-2xx HTTP response (400, 404). */
+      readonly httpStatus?: number;
+    }
   /** An HTTP response with a non-success status. */
   | {
       readonly type: "http";

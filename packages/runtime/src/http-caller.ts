@@ -1,0 +1,439 @@
+/**
+ * `createHttpCaller`: an MCP caller for a server reached over HTTP. Detects the protocol era
+ * (`server/discover`, then `initialize`), speaks Streamable HTTP, falls back to legacy HTTP+SSE on
+ * 400/404/405 of the initialize POST only, re-initializes once on a lost session, and returns
+ * failures as values.
+ */
+import http from "node:http";
+import https from "node:https";
+import type { AuthProvider } from "./auth/auth-provider.js";
+import type { Caller, CallOptions, CallRequest, CallResponse } from "./caller.js";
+import type { ToolFailure } from "./failure.js";
+import { failureFromFault } from "./failure-mapping.js";
+import type { RpcMessage, RpcNotification } from "./protocol/json-rpc.js";
+import {
+  type ClientIdentity,
+  callToolInSession,
+  capabilitiesFromHandlers,
+  type Era,
+  type EraPreference,
+  effectiveEra,
+  initializeLegacy,
+  listToolsPaged,
+  notModern,
+  probeModern,
+  type RequestContext,
+  type Session,
+  sendRequest,
+  statusOf,
+  type TraceContextOption,
+  traceMeta,
+} from "./protocol/mcp-client.js";
+import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
+import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
+import { MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
+import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
+import type { WireFault } from "./protocol/wire-fault.js";
+import type { RedirectPolicy, WireFaultError } from "./transport/http-exchange.js";
+import { prepareHeaders } from "./transport/http-headers.js";
+import { createStreamableHttpTransport, type StreamableHttpTransport } from "./transport/http-streamable.js";
+import { createLegacySseTransport, type LegacySseTransport } from "./transport/legacy-sse.js";
+
+/** Options for `createHttpCaller`. */
+export interface HttpCallerOptions {
+  /** Server name used in failures. Defaults to the URL's host. */
+  readonly name?: string;
+  /** The MCP endpoint (Streamable HTTP), or the SSE URL of a legacy server. */
+  readonly url: string | URL;
+  /** Static headers; values may hold `${VAR}` or `${VAR:-default}`. */
+  readonly headers?: { readonly [name: string]: string };
+  /** Where `${VAR}` comes from. Default `process.env`. */
+  readonly env?: { readonly [name: string]: string | undefined };
+  /** Detect the era (default) or pin it. */
+  readonly era?: EraPreference;
+  readonly protocolVersion?: string;
+  readonly clientInfo?: Implementation;
+  /** Client capabilities. Default: derived from `handlers`. */
+  readonly capabilities?: { readonly [key: string]: unknown };
+  /** Server-to-client request handlers (legacy requests and modern MRTR input requests). */
+  readonly handlers?: ReadonlyMap<string, RequestHandler>;
+  /** Server notifications (list_changed, logging...). */
+  readonly onNotification?: (notification: RpcNotification) => void;
+  /** Non-fatal problems: dropped tools, unparseable events. */
+  readonly onWarning?: (message: string) => void;
+  /** Time allowed for era detection and the handshake. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Time allowed for the `server/discover` probe in `auto` mode. Default min(connect timeout, 5 s). */
+  readonly probeTimeoutMs?: number;
+  /** Default time allowed for each call. Default 60 s. */
+  readonly timeoutMs?: number;
+  readonly auth?: AuthProvider;
+  /** Fall back to legacy HTTP+SSE on 400/404/405 of the initialize POST. Default true. */
+  readonly legacySseFallback?: boolean;
+  /** Default `same-origin`: cross-origin redirects are refused. `follow` drops credentials on the new origin. */
+  readonly redirect?: RedirectPolicy;
+  /** Open the legacy GET stream / modern `subscriptions/listen`. Default: when `onNotification` or `handlers` is given. */
+  readonly notificationStream?: boolean;
+  /** Sockets per origin in the keep-alive pool. Default 256. */
+  readonly maxSockets?: number;
+  /** W3C trace context in `tools/call` `_meta`: generated per call (default), supplied, or off. */
+  readonly traceContext?: TraceContextOption;
+  /** Upper bound on `input_required` round trips per call. Default 8. */
+  readonly maxInputRounds?: number;
+}
+
+/** An HTTP caller. */
+export interface HttpCaller extends Caller {
+  /** Connects now (otherwise the first call connects). */
+  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
+  listTools(
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
+  ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Sends a notification (e.g. `notifications/roots/list_changed`). */
+  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<void>;
+  readonly handshake: ServerHandshake | undefined;
+  /** The legacy session id, if the server assigned one. */
+  readonly sessionId: string | undefined;
+  /** The era and transport of the live connection. */
+  readonly era: Era | undefined;
+  readonly transport: "streamable-http" | "legacy-sse" | undefined;
+  close(): Promise<void>;
+}
+
+interface Connection {
+  readonly peer: RpcPeer;
+  readonly streamable: StreamableHttpTransport | undefined;
+  readonly sse: LegacySseTransport | undefined;
+  session: Session | undefined;
+  alive: boolean;
+  /** Modern era: the `Mcp-Param-*` plan of each listed tool. */
+  plans: Map<string, readonly ParamHeader[]> | undefined;
+  listen: AbortController | undefined;
+}
+
+/** Era found per endpoint, so later callers skip the probe or go straight to SSE. */
+const eraCache = new Map<string, "modern" | "legacy" | "sse">();
+
+/** Forgets cached era detections (tests, or after a server upgrade). */
+export function clearHttpEraCache(): void {
+  eraCache.clear();
+}
+
+const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the HTTP caller is closed" };
+
+/** Creates a caller for an MCP server over HTTP. Nothing is sent until the first call or `connect()`. */
+export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
+  const url = new URL(options.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`createHttpCaller: url must be http(s), got ${url.protocol}`);
+  const headers = prepareHeaders(options.headers, options.env ?? process.env);
+  const server = options.name ?? url.host;
+  const identity: ClientIdentity = {
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    capabilities: options.capabilities ?? capabilitiesFromHandlers(options.handlers),
+    protocolVersion: options.protocolVersion,
+  };
+  const era = effectiveEra(options.era, options.protocolVersion);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const redirect = options.redirect ?? "same-origin";
+  const wantsStream = options.notificationStream ?? (options.onNotification !== undefined || options.handlers !== undefined);
+  const warn = (message: string) => options.onWarning?.(message);
+  const AgentClass = url.protocol === "https:" ? https.Agent : http.Agent;
+  const agent = new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256 });
+  let current: Connection | undefined;
+  let connecting: Promise<Outcome<Connection>> | undefined;
+  let closed = false;
+
+  function onNotification(conn: Connection, notification: RpcNotification): void {
+    if (notification.method === "notifications/tools/list_changed") conn.plans = undefined;
+    options.onNotification?.(notification);
+  }
+
+  function routingHeaders(conn: Connection, message: RpcMessage): { [name: string]: string } | undefined {
+    if (conn.session?.era !== "modern" || !("method" in message)) return undefined;
+    const params = message.params;
+    const out = standardHeaders(message.method, params);
+    if (message.method === "tools/call" && typeof params?.name === "string") {
+      const plan = conn.plans?.get(params.name);
+      if (plan && plan.length > 0) Object.assign(out, paramHeaders(plan, params.arguments));
+    }
+    return out;
+  }
+
+  function streamableConnection(): Connection {
+    let conn: Connection | undefined;
+    const streamable = createStreamableHttpTransport({
+      url,
+      headers,
+      agent,
+      redirect,
+      auth: options.auth,
+      receive: (value) => peer.receive(value),
+      onNoise: warn,
+      headersFor: (message) => (conn ? routingHeaders(conn, message) : undefined),
+    });
+    const peer = createRpcPeer({
+      send: (message, context) => streamable.send(message, context),
+      onAbandon: (id) => streamable.abandon(id),
+      onNotification: (n) => conn && onNotification(conn, n),
+      onProtocolNoise: warn,
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+    });
+    conn = { peer, streamable, sse: undefined, session: undefined, alive: true, plans: undefined, listen: undefined };
+    return conn;
+  }
+
+  async function sseConnection(signal: AbortSignal, timeoutMs: number): Promise<Outcome<Connection>> {
+    let conn: Connection | undefined;
+    const sse = createLegacySseTransport({
+      url,
+      headers,
+      agent,
+      redirect,
+      auth: options.auth,
+      receive: (value) => peer.receive(value),
+      onNoise: warn,
+      onClose: (fault) => {
+        if (!conn) return;
+        conn.alive = false;
+        if (current === conn) current = undefined;
+        peer.failAll(fault);
+      },
+    });
+    const peer = createRpcPeer({
+      send: (message) => sse.send(message),
+      onNotification: (n) => conn && onNotification(conn, n),
+      onProtocolNoise: warn,
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+    });
+    conn = { peer, streamable: undefined, sse, session: undefined, alive: true, plans: undefined, listen: undefined };
+    try {
+      await sse.connect(signal, timeoutMs);
+    } catch (error) {
+      await sse.close();
+      return { ok: false, fault: (error as WireFaultError).fault ?? { type: "transport", code: "ESSE", message: String(error) } };
+    }
+    return { ok: true, value: conn };
+  }
+
+  async function dispose(conn: Connection): Promise<void> {
+    conn.alive = false;
+    conn.listen?.abort();
+    if (conn.streamable) await conn.streamable.close();
+    if (conn.sse) await conn.sse.close();
+    conn.peer.failAll(closedFault);
+  }
+
+  async function open(signal: AbortSignal): Promise<Outcome<Connection>> {
+    const started = Date.now();
+    const remaining = () => Math.max(1, connectTimeoutMs - (Date.now() - started));
+    const key = url.href;
+    const cached = eraCache.get(key);
+    if (cached === "sse" && era !== "modern" && options.legacySseFallback !== false) return openSse(signal, remaining);
+    const conn = streamableConnection();
+    const streamable = conn.streamable as StreamableHttpTransport;
+    if (era === "modern" || (era === "auto" && cached !== "legacy")) {
+      const probeMs = era === "modern" ? remaining() : Math.min(remaining(), options.probeTimeoutMs ?? 5000);
+      const probe = await probeModern(conn.peer, identity, { timeoutMs: probeMs, signal });
+      if (probe.kind === "modern") {
+        streamable.modern = true;
+        conn.session = probe.session;
+        eraCache.set(key, "modern");
+        if (wantsStream) startListen(conn);
+        return { ok: true, value: conn };
+      }
+      if (probe.kind === "fault" || era === "modern") {
+        await dispose(conn);
+        return { ok: false, fault: probe.kind === "fault" ? probe.fault : notModern(probe.fault) };
+      }
+    }
+    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: remaining(), signal });
+    if (!init.ok) {
+      await dispose(conn);
+      const status = statusOf(init.fault);
+      const modernError = init.fault.type === "rpc" && MODERN_ERROR_CODES.has(init.fault.code);
+      if (options.legacySseFallback !== false && (status === 400 || status === 404 || status === 405) && !modernError) {
+        return openSse(signal, remaining);
+      }
+      return init;
+    }
+    conn.session = init.value;
+    streamable.protocolVersion = init.value.protocolVersion;
+    eraCache.set(key, "legacy");
+    if (wantsStream) streamable.openNotificationStream();
+    return { ok: true, value: conn };
+  }
+
+  async function openSse(signal: AbortSignal, remaining: () => number): Promise<Outcome<Connection>> {
+    const opened = await sseConnection(signal, remaining());
+    if (!opened.ok) return opened;
+    const conn = opened.value;
+    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: remaining(), signal });
+    if (!init.ok) {
+      await dispose(conn);
+      return init;
+    }
+    conn.session = init.value;
+    eraCache.set(url.href, "sse");
+    return { ok: true, value: conn };
+  }
+
+  function startListen(conn: Connection): void {
+    const caps = conn.session?.handshake.capabilities as { [k: string]: { listChanged?: boolean } | undefined } | undefined;
+    const filter = {
+      ...(caps?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(caps?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(caps?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    const controller = new AbortController();
+    conn.listen = controller;
+    // The listen request stays open for the connection's life; its stream carries the notices.
+    void sendRequest(
+      conn.peer,
+      context(conn),
+      "subscriptions/listen",
+      { notifications: filter },
+      { signal: controller.signal, timeoutMs: 0 },
+    ).then((outcome) => {
+      if (!outcome.ok && !controller.signal.aborted && conn.alive) warn(`subscriptions/listen ended: ${outcome.fault.message}`);
+    });
+  }
+
+  function context(conn: Connection): RequestContext {
+    return {
+      session: conn.session as Session,
+      identity,
+      handlers: options.handlers,
+      maxInputRounds: options.maxInputRounds,
+      onHeaderMismatch: async () => {
+        await loadPlans(conn, {});
+      },
+    };
+  }
+
+  function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
+    if (closed) return Promise.resolve({ ok: false, fault: closedFault });
+    if (current?.alive) return Promise.resolve({ ok: true, value: current });
+    connecting ??= (async () => {
+      const controller = new AbortController();
+      const outcome = await open(signal ?? controller.signal);
+      if (outcome.ok) {
+        if (closed) {
+          await dispose(outcome.value);
+          return { ok: false, fault: closedFault } as const;
+        }
+        current = outcome.value;
+      }
+      return outcome;
+    })().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  }
+
+  /** A lost session (404 on a request that carried its id): drop the connection so the retry re-initializes. */
+  function sessionLost(conn: Connection, fault: WireFault): boolean {
+    if (statusOf(fault) !== 404 || !conn.streamable?.sessionExpired) return false;
+    if (current === conn) current = undefined;
+    conn.alive = false;
+    conn.streamable.resetSession();
+    void dispose(conn);
+    return true;
+  }
+
+  const peerOptions = (o: CallOptions) => ({
+    timeoutMs: o.timeoutMs ?? options.timeoutMs ?? 60_000,
+    signal: o.signal,
+    onProgress: o.onProgress,
+    resetTimeoutOnProgress: o.resetTimeoutOnProgress,
+    maxTotalTimeoutMs: o.maxTotalTimeoutMs,
+  });
+
+  /** Lists every page; in the modern era, drops tools whose `x-mcp-header` declarations are invalid. */
+  async function loadPlans(conn: Connection, callOptions: CallOptions): Promise<Outcome<ToolDescriptor[]>> {
+    const outcome = await listToolsPaged(conn.peer, context(conn), peerOptions(callOptions));
+    if (!outcome.ok || conn.session?.era !== "modern") return outcome;
+    const plans = new Map<string, readonly ParamHeader[]>();
+    const kept: ToolDescriptor[] = [];
+    for (const tool of outcome.value) {
+      const plan = planToolHeaders(tool.inputSchema);
+      if (!plan.ok) {
+        warn(`tool ${JSON.stringify(tool.name)} dropped: ${plan.reason}`);
+        continue;
+      }
+      plans.set(tool.name, plan.params);
+      kept.push(tool);
+    }
+    conn.plans = plans;
+    return { ok: true, value: kept };
+  }
+
+  /** Runs `fn` on a live connection; a lost session is re-initialized once and `fn` retried. */
+  async function withConnection<T>(signal: AbortSignal | undefined, fn: (conn: Connection) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    for (let attempt = 0; ; attempt++) {
+      const conn = await ensure(signal);
+      if (!conn.ok) return conn;
+      const outcome = await fn(conn.value);
+      if (!outcome.ok && attempt === 0 && sessionLost(conn.value, outcome.fault)) continue;
+      return outcome;
+    }
+  }
+
+  const fail = (fault: WireFault, tool: string) => ({ ok: false as const, failure: failureFromFault(fault, { tool, server }) });
+
+  return {
+    server,
+    get handshake() {
+      return current?.session?.handshake;
+    },
+    get sessionId() {
+      return current?.streamable?.sessionId;
+    },
+    get era() {
+      return current?.session?.era;
+    },
+    get transport() {
+      if (!current) return undefined;
+      return current.sse ? "legacy-sse" : "streamable-http";
+    },
+    async connect(connectOptions = {}) {
+      const outcome = await ensure(connectOptions.signal);
+      return outcome.ok ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake } : outcome;
+    },
+    async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
+      const outcome = await withConnection(callOptions.signal, async (conn) => {
+        if (conn.session?.era === "modern" && conn.plans === undefined) await loadPlans(conn, callOptions);
+        return callToolInSession(conn.peer, context(conn), request, traceMeta(options.traceContext), peerOptions(callOptions));
+      });
+      return outcome.ok ? { ok: true, result: outcome.value } : fail(outcome.fault, request.name);
+    },
+    async listTools(callOptions: CallOptions = {}) {
+      const outcome = await withConnection(callOptions.signal, (conn) => loadPlans(conn, callOptions));
+      return outcome.ok ? { ok: true, tools: outcome.value } : fail(outcome.fault, "tools/list");
+    },
+    async ping(callOptions: CallOptions = {}) {
+      const outcome = await withConnection(callOptions.signal, async (conn) => {
+        // 2026-07-28 has no ping; server/discover is the cheapest liveness request there.
+        const method = conn.session?.era === "modern" ? "server/discover" : "ping";
+        const result = await sendRequest(conn.peer, context(conn), method, {}, peerOptions(callOptions));
+        return result.ok ? { ok: true as const, value: undefined } : result;
+      });
+      return outcome.ok ? { ok: true } : fail(outcome.fault, "ping");
+    },
+    async notify(method, params) {
+      const conn = await ensure(undefined);
+      if (conn.ok) await conn.value.peer.notify(method, params).catch(() => {});
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const pending = connecting;
+      if (pending) await pending.catch(() => undefined);
+      const conn = current;
+      current = undefined;
+      if (conn) await dispose(conn);
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * @toolwright/runtime/http: the Node-only HTTP callers (Streamable HTTP, legacy HTTP+SSE, both eras).
+ * @packageDocumentation
+ */
+export type { HttpCaller, HttpCallerOptions } from "./http-caller.js";
+export { clearHttpEraCache, createHttpCaller } from "./http-caller.js";
+export type { Era, EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
+export { newTraceparent } from "./protocol/mcp-client.js";
+export type { ParamHeader, ToolHeaderPlan } from "./protocol/modern.js";
+export { decodeHeaderValue, encodeHeaderValue, MODERN_PROTOCOL_VERSIONS, planToolHeaders } from "./protocol/modern.js";
+export type { RedirectPolicy } from "./transport/http-exchange.js";
+export { expandEnv } from "./transport/http-headers.js";

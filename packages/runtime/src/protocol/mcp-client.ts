@@ -1,0 +1,326 @@
+/**
+ * The era-aware client core shared by the stdio and HTTP callers: era detection (`server/discover`
+ * probe, then legacy `initialize`), per-request `_meta`, the -32022 version retry, the bounded
+ * `input_required` (MRTR) loop, tools/list paging and trace context.
+ */
+
+import { initializeSession, type Outcome } from "./mcp-session.js";
+import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./mcp-types.js";
+import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
+import { META, MODERN_ERROR_CODES, MODERN_PROTOCOL_VERSIONS, pickVersion, protocolMeta } from "./modern.js";
+import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
+import type { RpcOutcome, WireFault } from "./wire-fault.js";
+
+/** Which protocol era to speak: detect, or pin one. */
+export type EraPreference = "auto" | "legacy" | "modern";
+
+/** A detected era. */
+export type Era = "legacy" | "modern";
+
+/** Who the client is and what it offers. */
+export interface ClientIdentity {
+  readonly clientInfo: Implementation;
+  readonly capabilities: { readonly [key: string]: unknown };
+  /** A pinned protocol version (legacy or modern). */
+  readonly protocolVersion?: string | undefined;
+}
+
+/** A live protocol session. `protocolVersion` may change after a -32022 renegotiation. */
+export interface Session {
+  readonly era: Era;
+  protocolVersion: string;
+  readonly handshake: ServerHandshake;
+}
+
+/** What a `server/discover` probe found. */
+export type ProbeResult =
+  | { readonly kind: "modern"; readonly session: Session }
+  /** Not a modern server (or no mutual modern version): fall back to `initialize`. */
+  | { readonly kind: "legacy"; readonly fault?: WireFault }
+  /** A failure that must not trigger a fallback (connection refused, auth, abort, modern rejection). */
+  | { readonly kind: "fault"; readonly fault: WireFault };
+
+/** Timing for connect-phase requests. */
+export interface ConnectTiming {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Resolves the effective era: a pinned version implies its era unless the era is pinned too. */
+export function effectiveEra(era: EraPreference | undefined, protocolVersion: string | undefined): EraPreference {
+  if (era !== undefined && era !== "auto") return era;
+  if (protocolVersion === undefined) return era ?? "auto";
+  return MODERN_PROTOCOL_VERSIONS.includes(protocolVersion) ? "modern" : "legacy";
+}
+
+/** The HTTP status a fault carried, if any. */
+export function statusOf(fault: WireFault): number | undefined {
+  if (fault.type === "http") return fault.status;
+  if (fault.type === "rpc") return fault.httpStatus;
+  return undefined;
+}
+
+function noFallback(fault: WireFault): boolean {
+  if (fault.type === "transport" || fault.type === "canceled") return true;
+  const status = statusOf(fault);
+  return status === 401 || status === 403;
+}
+
+/** Probes with `server/discover`. Retries once on -32022 when the server lists a modern version we speak. */
+export async function probeModern(peer: RpcPeer, identity: ClientIdentity, timing: ConnectTiming): Promise<ProbeResult> {
+  const ours =
+    identity.protocolVersion && MODERN_PROTOCOL_VERSIONS.includes(identity.protocolVersion)
+      ? [identity.protocolVersion]
+      : MODERN_PROTOCOL_VERSIONS;
+  let version = ours[0] as string;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const outcome = await peer.request(
+      "server/discover",
+      { _meta: protocolMeta(version, identity.capabilities, identity.clientInfo) },
+      { timeoutMs: timing.timeoutMs, signal: timing.signal, cancellable: false, timeoutPhase: "connect" },
+    );
+    if (outcome.ok) {
+      const r = (outcome.result ?? {}) as { [key: string]: unknown };
+      const chosen = pickVersion(r.supportedVersions, ours);
+      if (chosen === undefined) return { kind: "legacy" };
+      const meta = r._meta as { [key: string]: unknown } | undefined;
+      const serverInfo = (r.serverInfo ?? meta?.[META.serverInfo]) as Implementation | undefined;
+      const handshake: ServerHandshake = {
+        protocolVersion: chosen,
+        capabilities: (r.capabilities as ServerHandshake["capabilities"]) ?? {},
+        ...(serverInfo ? { serverInfo } : {}),
+        ...(typeof r.instructions === "string" ? { instructions: r.instructions } : {}),
+      };
+      return { kind: "modern", session: { era: "modern", protocolVersion: chosen, handshake } };
+    }
+    const fault = outcome.fault;
+    if (fault.type === "rpc" && fault.code === -32022) {
+      const next = pickVersion((fault.data as { supported?: unknown } | undefined)?.supported, ours);
+      if (next !== undefined && attempt === 0) {
+        version = next;
+        continue;
+      }
+      return { kind: "legacy", fault };
+    }
+    if (fault.type === "rpc" && MODERN_ERROR_CODES.has(fault.code)) return { kind: "fault", fault };
+    if (noFallback(fault)) return { kind: "fault", fault };
+    return { kind: "legacy", fault };
+  }
+  return { kind: "legacy" };
+}
+
+/** Runs the legacy `initialize` handshake. */
+export async function initializeLegacy(peer: RpcPeer, identity: ClientIdentity, timing: ConnectTiming): Promise<Outcome<Session>> {
+  const pinned = identity.protocolVersion;
+  const outcome = await initializeSession(peer, {
+    clientInfo: identity.clientInfo,
+    capabilities: identity.capabilities,
+    timeoutMs: timing.timeoutMs,
+    ...(pinned && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(pinned) ? { protocolVersion: pinned } : {}),
+    ...(timing.signal ? { signal: timing.signal } : {}),
+  });
+  if (!outcome.ok) return outcome;
+  return { ok: true, value: { era: "legacy", protocolVersion: outcome.value.protocolVersion, handshake: outcome.value } };
+}
+
+/** Opens a session on a transport that needs no fallback decisions (stdio). */
+export async function openSession(
+  peer: RpcPeer,
+  identity: ClientIdentity,
+  era: EraPreference,
+  timing: ConnectTiming & { readonly probeTimeoutMs: number },
+): Promise<Outcome<Session>> {
+  if (era !== "legacy") {
+    const probe = await probeModern(peer, identity, { timeoutMs: timing.probeTimeoutMs, signal: timing.signal });
+    if (probe.kind === "modern") return { ok: true, value: probe.session };
+    if (probe.kind === "fault") return { ok: false, fault: probe.fault };
+    if (era === "modern") return { ok: false, fault: notModern(probe.fault) };
+  }
+  return initializeLegacy(peer, identity, timing);
+}
+
+/** The fault for "pinned to the modern era, but the server is not modern". */
+export function notModern(cause: WireFault | undefined): WireFault {
+  return {
+    type: "rpc",
+    code: -32022,
+    message: `server does not speak ${MODERN_PROTOCOL_VERSIONS.join(", ")}${cause ? ` (${cause.message})` : ""}`,
+    ...(cause?.type === "rpc" && cause.data !== undefined ? { data: cause.data } : {}),
+  };
+}
+
+/** Everything a request needs besides the peer. */
+export interface RequestContext {
+  readonly session: Session;
+  readonly identity: ClientIdentity;
+  /** Client handlers used to answer MRTR `inputRequests`. */
+  readonly handlers?: ReadonlyMap<string, RequestHandler> | undefined;
+  /** Upper bound on `input_required` round trips. */
+  readonly maxInputRounds?: number | undefined;
+  /** Called once on a -32020 header mismatch (e.g. re-list tools); the request is then retried once. */
+  readonly onHeaderMismatch?: (() => Promise<void>) | undefined;
+}
+
+const DEFAULT_INPUT_ROUNDS = 8;
+
+function fault(code: number, message: string, data?: unknown): RpcOutcome {
+  return { ok: false, fault: { type: "rpc", code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+async function fulfil(
+  requests: unknown,
+  handlers: ReadonlyMap<string, RequestHandler> | undefined,
+): Promise<{ ok: true; responses: { [key: string]: unknown } } | { ok: false; outcome: RpcOutcome }> {
+  const responses: { [key: string]: unknown } = {};
+  if (typeof requests !== "object" || requests === null || Array.isArray(requests)) return { ok: true, responses };
+  for (const [key, value] of Object.entries(requests as { [key: string]: unknown })) {
+    const req = value as { method?: unknown; params?: { [key: string]: unknown } };
+    const method = typeof req?.method === "string" ? req.method : "";
+    const handler = handlers?.get(method);
+    if (!handler)
+      return { ok: false, outcome: fault(-32601, `server asked for ${method || "an unknown input"} but no handler is registered`) };
+    try {
+      const params = req.params;
+      const result = await handler(params, { jsonrpc: "2.0", id: key, method, ...(params === undefined ? {} : { params }) });
+      responses[key] = result ?? {};
+    } catch (error) {
+      const code = typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : -32603;
+      return { ok: false, outcome: fault(code, `${method} handler failed: ${error instanceof Error ? error.message : String(error)}`) };
+    }
+  }
+  return { ok: true, responses };
+}
+
+/**
+ * Sends one request in the session's era: adds the modern `_meta`, retries once on -32022 with a
+ * mutual version and once on -32020 after `onHeaderMismatch`, and loops on `input_required`.
+ */
+export async function sendRequest(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  method: string,
+  params: { readonly [key: string]: unknown },
+  options: PeerRequestOptions,
+): Promise<RpcOutcome> {
+  const { session, identity } = ctx;
+  const modern = session.era === "modern";
+  const maxRounds = ctx.maxInputRounds ?? DEFAULT_INPUT_ROUNDS;
+  let retriedVersion = false;
+  let retriedHeaders = false;
+  let rounds = 0;
+  let extra: { inputResponses?: unknown; requestState?: string } = {};
+  for (;;) {
+    const base = params._meta as { [key: string]: unknown } | undefined;
+    const meta = modern ? { ...base, ...protocolMeta(session.protocolVersion, identity.capabilities, identity.clientInfo) } : base;
+    const body = meta === undefined ? { ...params, ...extra } : { ...params, ...extra, _meta: meta };
+    const outcome = await peer.request(method, body, options);
+    if (!outcome.ok) {
+      const f = outcome.fault;
+      if (modern && f.type === "rpc" && f.code === -32022 && !retriedVersion) {
+        const next = pickVersion((f.data as { supported?: unknown } | undefined)?.supported, MODERN_PROTOCOL_VERSIONS);
+        if (next !== undefined) {
+          retriedVersion = true;
+          session.protocolVersion = next;
+          continue;
+        }
+      }
+      if (modern && f.type === "rpc" && f.code === -32020 && !retriedHeaders && ctx.onHeaderMismatch) {
+        retriedHeaders = true;
+        await ctx.onHeaderMismatch();
+        continue;
+      }
+      return outcome;
+    }
+    const result = outcome.result as { resultType?: unknown; inputRequests?: unknown; requestState?: unknown } | undefined;
+    const resultType = typeof result === "object" && result !== null ? result.resultType : undefined;
+    if (resultType === undefined || resultType === "complete") return outcome;
+    if (resultType !== "input_required") return fault(-32603, `${method} result has unknown resultType ${JSON.stringify(resultType)}`);
+    if (++rounds > maxRounds) return fault(-32603, `${method} still needs input after ${maxRounds} rounds`);
+    const answered = await fulfil(result?.inputRequests, ctx.handlers);
+    if (!answered.ok) return answered.outcome;
+    // Each retry carries only this round's answers and state (MRTR: never reuse them).
+    extra = {};
+    if (result?.inputRequests !== undefined) extra.inputResponses = answered.responses;
+    if (typeof result?.requestState === "string") extra.requestState = result.requestState;
+  }
+}
+
+/** Lists tools through every page. A repeated cursor stops the loop instead of spinning. */
+export async function listToolsPaged(peer: RpcPeer, ctx: RequestContext, options: PeerRequestOptions): Promise<Outcome<ToolDescriptor[]>> {
+  const tools: ToolDescriptor[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const outcome = await sendRequest(peer, ctx, "tools/list", cursor === undefined ? {} : { cursor }, options);
+    if (!outcome.ok) return outcome;
+    const result = outcome.result as { tools?: unknown; nextCursor?: unknown } | undefined;
+    if (!Array.isArray(result?.tools))
+      return { ok: false, fault: { type: "rpc", code: -32603, message: "tools/list result has no tools array" } };
+    tools.push(...(result.tools as ToolDescriptor[]));
+    if (typeof result.nextCursor !== "string" || result.nextCursor === "" || seen.has(result.nextCursor)) break;
+    seen.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  return { ok: true, value: tools };
+}
+
+/** Calls a tool with trace context and caller meta in `_meta`. */
+export async function callToolInSession(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  request: {
+    readonly name: string;
+    readonly arguments: { readonly [key: string]: unknown };
+    readonly meta?: { readonly [key: string]: unknown } | undefined;
+  },
+  trace: { readonly [key: string]: unknown } | undefined,
+  options: PeerRequestOptions,
+): Promise<Outcome<CallToolResult>> {
+  const meta = trace === undefined && request.meta === undefined ? undefined : { ...trace, ...request.meta };
+  const params =
+    meta === undefined
+      ? { name: request.name, arguments: request.arguments }
+      : { name: request.name, arguments: request.arguments, _meta: meta };
+  const outcome = await sendRequest(peer, ctx, "tools/call", params, options);
+  if (!outcome.ok) return outcome;
+  const result = outcome.result as Partial<CallToolResult> | undefined;
+  if (typeof result !== "object" || result === null)
+    return { ok: false, fault: { type: "rpc", code: -32603, message: "tools/call result is not an object" } };
+  return { ok: true, value: { ...result, content: Array.isArray(result.content) ? result.content : [] } };
+}
+
+function hex(bytes: number): string {
+  const buf = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(buf);
+  let out = "";
+  for (const b of buf) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
+/** A fresh W3C `traceparent` (version 00, sampled). */
+export function newTraceparent(): string {
+  return `00-${hex(16)}-${hex(8)}-01`;
+}
+
+/** Trace-context source: `true` generates a traceparent per call, a function supplies one (or none). */
+export type TraceContextOption = boolean | (() => { readonly traceparent: string; readonly tracestate?: string } | undefined);
+
+/** Resolves the trace `_meta` for one call. */
+export function traceMeta(option: TraceContextOption | undefined): { readonly [key: string]: unknown } | undefined {
+  if (option === false) return undefined;
+  if (typeof option === "function") {
+    const ctx = option();
+    if (!ctx) return undefined;
+    return ctx.tracestate === undefined ? { traceparent: ctx.traceparent } : { traceparent: ctx.traceparent, tracestate: ctx.tracestate };
+  }
+  return { traceparent: newTraceparent() };
+}
+
+/** Capabilities implied by handlers, for callers that were given handlers but no capabilities. */
+export function capabilitiesFromHandlers(handlers: ReadonlyMap<string, RequestHandler> | undefined): { [key: string]: unknown } {
+  const caps: { [key: string]: unknown } = {};
+  if (handlers?.has("roots/list")) caps.roots = {};
+  if (handlers?.has("sampling/createMessage")) caps.sampling = {};
+  if (handlers?.has("elicitation/create")) caps.elicitation = {};
+  return caps;
+}

@@ -1,0 +1,158 @@
+/**
+ * One HTTP exchange over node:http(s) with a keep-alive agent: redirects under a policy, abort,
+ * and transport errors turned into `WireFault` values. node:http rather than fetch: lower
+ * per-request overhead and explicit control of sockets (see README design notes).
+ */
+import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import https from "node:https";
+import type { WireFault } from "../protocol/wire-fault.js";
+
+/** How redirects are handled. `same-origin` follows only same-origin hops; `follow` follows any hop but drops credentials when the origin changes. */
+export type RedirectPolicy = "same-origin" | "follow" | "error";
+
+/** Options for one exchange. Header names must be lower-case. */
+export interface HttpExchangeOptions {
+  readonly method: "GET" | "POST" | "DELETE";
+  readonly url: URL;
+  readonly headers: { readonly [name: string]: string };
+  readonly body?: string;
+  /** Agent for the original origin; `false` opens a dedicated connection. */
+  readonly agent?: http.Agent | false;
+  readonly signal?: AbortSignal;
+  readonly redirect?: RedirectPolicy;
+  readonly maxRedirects?: number;
+}
+
+/** A response whose body has not been read yet. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The final URL after redirects. */
+  readonly url: URL;
+  readonly body: IncomingMessage;
+}
+
+/** An error carrying a wire fault; the RPC peer unwraps `fault`. */
+export class WireFaultError extends Error {
+  constructor(readonly fault: WireFault) {
+    super(fault.message);
+    this.name = "WireFaultError";
+  }
+}
+
+/** Headers that carry credentials and never follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "mcp-session-id"];
+
+function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]: string }, agent: http.Agent | false | undefined) {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const signal = options.signal;
+    if (signal?.aborted) {
+      reject(new WireFaultError({ type: "canceled", message: "aborted before sending" }));
+      return;
+    }
+    const mod = url.protocol === "https:" ? https : http;
+    const body = options.body;
+    const allHeaders = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    const req = mod.request(url, { method: options.method, headers: allHeaders, ...(agent === undefined ? {} : { agent }) });
+    const onAbort = () => req.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const cleanup = () => signal?.removeEventListener("abort", onAbort);
+    req.once("response", (res) => {
+      // The body stream outlives this function; abort still has to tear it down.
+      if (signal) {
+        const onBodyAbort = () => res.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
+        cleanup();
+        signal.addEventListener("abort", onBodyAbort, { once: true });
+        res.once("close", () => signal.removeEventListener("abort", onBodyAbort));
+      }
+      resolve(res);
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      cleanup();
+      reject(new WireFaultError(faultFromError(error, url)));
+    });
+    req.end(body);
+  });
+}
+
+/** Maps a socket-level error to a wire fault. Never includes headers or bodies. */
+export function faultFromError(error: NodeJS.ErrnoException, url: URL): WireFault {
+  if (error.code === "ABORT_ERR" || error.name === "AbortError") return { type: "canceled", message: "aborted by caller" };
+  const code = error.code ?? "ETRANSPORT";
+  return { type: "transport", code, message: `${url.origin}: ${error.message || code}` };
+}
+
+/** Sends one request, following redirects by policy. Rejects only with `WireFaultError`. */
+export async function httpExchange(options: HttpExchangeOptions): Promise<HttpResponse> {
+  const policy = options.redirect ?? "same-origin";
+  const max = options.maxRedirects ?? 5;
+  const origin = options.url.origin;
+  let url = options.url;
+  let headers: { [name: string]: string } = { ...options.headers };
+  let agent = options.agent;
+  for (let hop = 0; ; hop++) {
+    const res = await once(options, url, headers, agent);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (status < 300 || status >= 400 || status === 304 || location === undefined || policy === "error") {
+      return { status, headers: res.headers, url, body: res };
+    }
+    res.resume();
+    if (hop >= max) throw new WireFaultError({ type: "http", status, message: `more than ${max} redirects` });
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      throw new WireFaultError({ type: "http", status, message: "redirect with an invalid Location" });
+    }
+    if (next.protocol !== "http:" && next.protocol !== "https:") {
+      throw new WireFaultError({ type: "http", status, message: `redirect to unsupported scheme ${next.protocol}` });
+    }
+    if (next.origin !== origin) {
+      if (policy === "same-origin") {
+        throw new WireFaultError({ type: "http", status, message: `redirect to another origin (${next.origin}) refused` });
+      }
+      headers = { ...headers };
+      for (const name of CREDENTIAL_HEADERS) delete headers[name];
+      agent = undefined;
+    }
+    url = next;
+  }
+}
+
+/** Reads a body as UTF-8 text, keeping at most `limit` characters. */
+export function readBody(body: IncomingMessage, limit = 16 * 1024 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    body.on("data", (chunk: Buffer) => {
+      if (truncated) return;
+      size += chunk.length;
+      if (size > limit) {
+        truncated = true;
+        body.destroy();
+        reject(new WireFaultError({ type: "transport", code: "EOVERSIZE", message: `response body larger than ${limit} bytes` }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once("end", () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    body.on("error", (error: NodeJS.ErrnoException) => {
+      if (!truncated) reject(new WireFaultError(faultFromError(error, new URL("http://peer"))));
+    });
+    body.once("close", () => {
+      if (!body.complete && !truncated)
+        reject(new WireFaultError({ type: "transport", code: "ECONNRESET", message: "response ended early" }));
+    });
+  });
+}
+
+/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,33 @@
+/**
+ * Static HTTP header handling for callers: `${VAR}` and `${VAR:-default}` expansion from an
+ * environment, and lower-casing so later code can merge and strip headers by name.
+ */
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Expands `${VAR}` / `${VAR:-default}` in one value. An unset variable without a default throws, naming it and `where`. */
+export function expandEnv(value: string, env: { readonly [name: string]: string | undefined }, where: string): string {
+  return value.replace(PLACEHOLDER, (_match, name: string, fallback: string | undefined) => {
+    const found = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (fallback !== undefined) return found === undefined || found === "" ? fallback : found;
+    if (found === undefined) throw new Error(`${where}: environment variable ${name} is not set`);
+    return found;
+  });
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Expands and lower-cases a header map. Throws on an invalid name, a CR/LF in a value, or an unset variable. */
+export function prepareHeaders(
+  headers: { readonly [name: string]: string } | undefined,
+  env: { readonly [name: string]: string | undefined },
+): { [name: string]: string } {
+  const out: { [name: string]: string } = {};
+  for (const [name, raw] of Object.entries(headers ?? {})) {
+    if (!TOKEN.test(name)) throw new Error(`header ${JSON.stringify(name)}: not a valid header name`);
+    const value = expandEnv(String(raw), env, `header ${name}`);
+    if (/[\r\n\0]/.test(value)) throw new Error(`header ${name}: value contains a line break`);
+    out[name.toLowerCase()] = value;
+  }
+  return out;
+}
