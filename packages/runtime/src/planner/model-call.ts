@@ -50,17 +50,29 @@ export function editDistance(a: string, b: string): number {
 
 const fold = (s: string) => s.toLowerCase().replace(/[-_.\s/]+/g, "_");
 
-/** The `limit` provider-safe names closest to `name` (by edit distance to any of a tool's names). */
+function similarToken(a: string, b: string): boolean {
+  if (a === b) return true;
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  const shorter = Math.min(a.length, b.length);
+  return (prefix >= 4 && prefix >= shorter * 0.6) || editDistance(a, b) <= Math.floor(shorter / 4);
+}
+
+/**
+ * The `limit` provider-safe names closest to `name`: first by how many of the name's words a tool
+ * lacks, then by edit distance to the nearest of its provider name, id and wire name.
+ */
 export function closestToolNames(name: string, specs: readonly ToolSpec[], limit = 3): string[] {
   const wanted = fold(name);
+  const words = wanted.split("_").filter((w) => w !== "");
   const scored = specs.map((spec) => {
     const names = [spec.providerName, spec.id, spec.name].map(fold);
-    const distance = Math.min(
-      ...names.map((n) => (n.includes(wanted) || wanted.includes(n) ? editDistance(n, wanted) / 2 : editDistance(n, wanted))),
-    );
-    return { name: spec.providerName, distance };
+    const tokens = names.flatMap((n) => n.split("_"));
+    const missing = words.filter((w) => !tokens.some((t) => similarToken(w, t))).length;
+    const distance = Math.min(...names.map((n) => editDistance(n, wanted)));
+    return { name: spec.providerName, missing, distance };
   });
-  scored.sort((x, y) => x.distance - y.distance || x.name.localeCompare(y.name));
+  scored.sort((x, y) => x.missing - y.missing || x.distance - y.distance || x.name.localeCompare(y.name));
   return [...new Set(scored.map((s) => s.name))].slice(0, limit);
 }
 
