@@ -197,7 +197,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     }
   }
 
-  function connectSlot(slot: ServerSlot): Promise<ServerStatus> {
+  /** Connects one server. `registerAfter` orders registration (not I/O) so names are deterministic. */
+  function connectSlot(slot: ServerSlot, registerAfter?: Promise<unknown>): Promise<ServerStatus> {
     if (slot.connecting) return slot.connecting;
     slot.connecting = (async (): Promise<ServerStatus> => {
       if (stopped) return status(slot);
@@ -232,6 +233,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         await evict(slot, `tools/list failed: ${listed.failure.message}`, "failed");
         return status(slot);
       }
+      if (registerAfter) await registerAfter;
+      if (slot.client !== client || stopped) return status(slot);
       const outcome = registry.replace(slot.name, listed.tools, policyOf(slot), true);
       if (!outcome.ok) {
         registry.remove(slot.name);
@@ -450,6 +453,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     const previous = current;
     current = next;
     const work: Promise<unknown>[] = [];
+    let addedChain: Promise<unknown> = Promise.resolve();
     for (const [name, slot] of slots) {
       if (next.mcpServers[name]) continue;
       summary.removed.push(name);
@@ -463,7 +467,10 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         summary.added.push(name);
         const fresh = createSlot(name, config);
         slots.set(name, fresh);
-        if (config.enabled !== false && config.autoStart !== false && !options.lazy) work.push(connectSlot(fresh));
+        if (config.enabled !== false && config.autoStart !== false && !options.lazy) {
+          addedChain = connectSlot(fresh, addedChain);
+          work.push(addedChain);
+        }
         continue;
       }
       const old = slot.config;
@@ -502,7 +509,15 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   return {
     async start() {
       const targets = [...slots.values()].filter((s) => s.config.enabled !== false && s.config.autoStart !== false && !options.lazy);
-      await Promise.all(targets.map((s) => connectSlot(s)));
+      // I/O runs in parallel; registration follows config order, so prefix-on-collision is stable.
+      let previous: Promise<unknown> = Promise.resolve();
+      await Promise.all(
+        targets.map((s) => {
+          const run = connectSlot(s, previous);
+          previous = run;
+          return run;
+        }),
+      );
       ensureTimers();
       return [...slots.values()].map(status);
     },

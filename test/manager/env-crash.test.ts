@@ -1,0 +1,89 @@
+/**
+ * Proof: the child environment is allowlisted (a parent secret reaches the server only when the
+ * config names it), and a killed server fails its in-flight call as `unavailable`, restarts on the
+ * next call, and is restarted only up to a cap.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { alive, DYNAMIC, EVERYTHING, NODE } from "./helpers.js";
+
+let manager: McpManager | undefined;
+afterEach(async () => {
+  await manager?.stop();
+  manager = undefined;
+  delete process.env.SECRET_TOKEN;
+});
+
+const config = (servers: object) => parseMcpConfig(JSON.stringify({ mcpServers: servers }));
+
+describe("child environment", () => {
+  it("a parent SECRET_TOKEN reaches the child only when the config names it", async () => {
+    process.env.SECRET_TOKEN = "s3cr3t-value";
+    manager = createMcpManager(
+      config({
+        plain: { command: NODE, args: [EVERYTHING, "stdio"] },
+        named: { command: NODE, args: [EVERYTHING, "stdio"], env: { SECRET_TOKEN: "${SECRET_TOKEN}" } },
+      }),
+    );
+    const statuses = await manager.start();
+    expect(statuses.every((s) => s.connected)).toBe(true);
+    // Both servers expose get-env: the second one is prefixed (collision policy prefix-on-collision).
+    const plainTool = manager.tools().find((t) => t.server === "plain" && t.name === "get-env");
+    const namedTool = manager.tools().find((t) => t.server === "named" && t.name === "get-env");
+    expect(plainTool?.exposedName).toBe("get-env");
+    expect(namedTool?.exposedName).toBe("named_get-env");
+    const plain = await manager.callTool("plain.get-env");
+    const named = await manager.callTool(namedTool?.exposedName as string);
+    expect(plain.ok && named.ok).toBe(true);
+    const plainEnv = JSON.parse(plain.ok ? (plain.value as string) : "{}");
+    const namedEnv = JSON.parse(named.ok ? (named.value as string) : "{}");
+    expect(plainEnv.SECRET_TOKEN).toBeUndefined();
+    expect(namedEnv.SECRET_TOKEN).toBe("s3cr3t-value");
+    expect(plainEnv.PATH).toBe(process.env.PATH);
+  });
+});
+
+describe("crash", () => {
+  it("kills the server mid-call: the call fails as unavailable, the next call runs on a new process", async () => {
+    manager = createMcpManager(config({ everything: { command: NODE, args: [EVERYTHING, "stdio"] } }), { client: { restartDelayMs: 20 } });
+    await manager.start();
+    const oldPid = manager.listServers()[0]?.pid as number;
+    expect(alive(oldPid)).toBe(true);
+    const inFlight = manager.callTool("everything.trigger-long-running-operation", { duration: 30, steps: 30 });
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1));
+    process.kill(oldPid, "SIGKILL");
+    const failed = await inFlight;
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) {
+      expect(failed.failure.kind).toBe("unavailable");
+      expect(failed.failure.tool).toBe("everything.trigger-long-running-operation");
+      expect(failed.failure.retryable).toBe(true);
+    }
+    const next = await manager.callTool("everything.echo", { message: "back" });
+    expect(next.ok && next.value).toBe("Echo: back");
+    const newPid = manager.listServers()[0]?.pid as number;
+    expect(newPid).not.toBe(oldPid);
+    expect(alive(newPid)).toBe(true);
+    expect(alive(oldPid)).toBe(false);
+  });
+
+  it("stops restarting after maxRestarts consecutive crashes until connect()", async () => {
+    manager = createMcpManager(config({ dyn: { command: NODE, args: [DYNAMIC] } }), { maxRestarts: 2, client: { restartDelayMs: 5 } });
+    await manager.start();
+    for (let i = 0; i < 3; i++) {
+      const crashed = await manager.callTool("dyn.crash");
+      expect(crashed.ok === false && crashed.failure.kind).toBe("unavailable");
+    }
+    const status = manager.listServers()[0];
+    expect(status?.state).toBe("failed");
+    expect(status?.error).toMatch(/crashed 3 times/);
+    expect(status?.pid).toBeUndefined();
+    const refused = await manager.callTool("dyn.alpha");
+    expect(refused.ok === false && refused.failure.message).toMatch(/connect\("dyn"\)/);
+    expect(manager.listServers()[0]?.pid).toBeUndefined();
+    const revived = await manager.connect("dyn");
+    expect(revived.connected).toBe(true);
+    const ok = await manager.callTool("dyn.alpha");
+    expect(ok.ok).toBe(true);
+  });
+});
