@@ -191,7 +191,7 @@ const INPUT_REJECTED = /input validation error|invalid arguments|invalid params/
 /** Turns an `isError: true` result into a domain rejection that keeps the content. */
 export function failureFromToolError(content: readonly unknown[], context: FailureContext): ToolFailure {
   const text = content
-    .filter((b): b is { type: "text"; text: string } => (b as { type?: unknown }).type === "text")
+    .filter((b): b is { type: "text"; text: string } => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text")
     .map((b) => b.text)
     .join("\n");
   // The SDK reports its own argument validation as isError text; the input is then the thing to fix.

@@ -11,7 +11,7 @@ import type { ToolResult, ToolSpec } from "./tool-spec.js";
 export function joinText(result: Pick<CallToolResult, "content">): string {
   let out = "";
   for (const block of result.content) {
-    if (block.type === "text") out = out === "" ? block.text : `${out}\n${block.text}`;
+    if (block?.type === "text" && typeof block.text === "string") out = out === "" ? block.text : `${out}\n${block.text}`;
   }
   return out;
 }
@@ -19,7 +19,7 @@ export function joinText(result: Pick<CallToolResult, "content">): string {
 /** Structured content, or (for servers older than 2025-06-18) the first text block parsed as JSON. */
 function structuredOf(result: CallToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
-  const first = result.content.find((b) => b.type === "text");
+  const first = result.content.find((b) => b?.type === "text");
   if (first?.type !== "text") return undefined;
   try {
     return JSON.parse(first.text);

@@ -112,6 +112,7 @@ function sizeOf(base64: string): string {
 
 /** Renders one content block: text as is, media as placeholders with their MIME type. */
 export function renderContentBlock(block: ContentBlock): string {
+  if (typeof block !== "object" || block === null) return `[${block === null ? "null" : typeof block} content]`;
   switch (block.type) {
     case "text":
       return block.text;

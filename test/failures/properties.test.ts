@@ -1,0 +1,215 @@
+/**
+ * Property tests: every failure the runtime can produce passes `validateFailure` and survives a
+ * JSON round trip unchanged, whatever the wire fault, input, content or model call.
+ */
+import {
+  type CallToolResult,
+  createInMemoryCaller,
+  createRuntime,
+  FAILURE_REASONS,
+  type FieldIssue,
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromInvalidOutput,
+  failureFromPolicy,
+  failureFromToolError,
+  failureFromUnparsableArguments,
+  renderFailure,
+  type ToolFailure,
+  toolRequestFromModelCall,
+  validateFailure,
+  type WireFault,
+  withCallEvidence,
+} from "@toolwright/runtime";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { spec } from "./fixtures.js";
+
+function check(f: ToolFailure): void {
+  expect(validateFailure(f)).toEqual([]);
+  expect(JSON.parse(JSON.stringify(f))).toStrictEqual(f);
+  expect(renderFailure(f).length).toBeGreaterThan(0);
+}
+
+const secretish = fc.record(
+  { token: fc.string(), password: fc.string(), apiKey: fc.string(), plain: fc.jsonValue() },
+  { requiredKeys: [] },
+);
+const input = fc.oneof(
+  fc.jsonValue(),
+  secretish,
+  fc.anything(),
+  fc.constant(undefined),
+  fc.bigInt().map((b) => ({ big: b })),
+);
+const context = fc.record(
+  {
+    tool: fc.string(),
+    server: fc.string(),
+    input,
+    exampleJson: fc.jsonValue().map((v) => JSON.stringify(v)),
+  },
+  { requiredKeys: ["tool", "server"] },
+);
+
+const wireFault: fc.Arbitrary<WireFault> = fc.oneof(
+  fc.record(
+    {
+      type: fc.constant("rpc" as const),
+      code: fc.oneof(fc.integer({ min: -32768, max: -32000 }), fc.integer()),
+      message: fc.string(),
+      data: fc.oneof(fc.jsonValue(), secretish),
+    },
+    { requiredKeys: ["type", "code", "message"] },
+  ),
+  fc.record(
+    {
+      type: fc.constant("http" as const),
+      status: fc.integer({ min: 100, max: 599 }),
+      message: fc.string(),
+      retryAfterMs: fc.nat(),
+      body: fc.string(),
+    },
+    { requiredKeys: ["type", "status", "message"] },
+  ),
+  fc.record(
+    {
+      type: fc.constant("transport" as const),
+      code: fc.constantFrom(
+        "ECONNREFUSED",
+        "ECONNRESET",
+        "ENOENT",
+        "EACCES",
+        "EXIT",
+        "EPIPE",
+        "ETIMEDOUT",
+        "EOVERSIZE",
+        "EPROTO",
+        "EOTHER",
+      ),
+      message: fc.string(),
+      exitCode: fc.option(fc.integer({ min: 0, max: 255 })),
+      signal: fc.option(fc.constantFrom("SIGTERM", "SIGKILL")),
+      stderrTail: fc.string(),
+    },
+    { requiredKeys: ["type", "code", "message"] },
+  ),
+  fc.record({
+    type: fc.constant("timeout" as const),
+    phase: fc.constantFrom("connect" as const, "request" as const),
+    message: fc.string(),
+  }),
+  fc.record({ type: fc.constant("canceled" as const), message: fc.string() }),
+);
+
+const contentBlock = fc.oneof(
+  fc.record({ type: fc.constant("text"), text: fc.string() }),
+  fc.record({ type: fc.constant("image"), data: fc.base64String(), mimeType: fc.constantFrom("image/png", "image/jpeg") }),
+  fc.record({ type: fc.constant("resource_link"), uri: fc.webUrl() }),
+  fc.jsonValue(),
+);
+const content = fc.array(contentBlock, { maxLength: 5 });
+
+const issue: fc.Arbitrary<FieldIssue> = fc.record(
+  {
+    field: fc.string(),
+    constraint: fc.constantFrom(
+      "missing_field",
+      "invalid_enum_value",
+      "invalid_format",
+      "invalid_pattern",
+      "invalid_range",
+      "invalid_length",
+      "invalid_field_type",
+      "unknown_field",
+    ),
+    allowed: fc.array(fc.jsonValue(), { maxLength: 3 }),
+    expected: fc.string(),
+    actual: fc.jsonValue(),
+  },
+  { requiredKeys: ["field", "constraint"] },
+);
+
+describe("every mapped failure is valid and JSON-stable", () => {
+  it("wire faults, with or without the sent input", () => {
+    fc.assert(
+      fc.property(wireFault, context, (fault, ctx) => {
+        const f = failureFromFault(fault, ctx);
+        check(f);
+        check(withCallEvidence(failureFromFault(fault, { tool: ctx.tool, server: ctx.server }), ctx.input, ctx.exampleJson));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("isError results", () => {
+    fc.assert(
+      fc.property(content, context, (blocks, ctx) => {
+        const f = failureFromToolError(blocks, ctx);
+        check(f);
+        expect(f.kind).toBe("domain_rejection");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("local input and output validation, unparsable arguments, policy", () => {
+    fc.assert(
+      fc.property(
+        fc.array(issue, { maxLength: 4 }),
+        input,
+        content,
+        context,
+        fc.constantFrom(...FAILURE_REASONS),
+        (issues, raw, blocks, ctx, reason) => {
+          const where = { tool: ctx.tool, server: ctx.server };
+          check(failureFromInvalidInput(issues, raw, ctx.exampleJson, where));
+          check(failureFromInvalidOutput(issues, blocks, where));
+          check(failureFromUnparsableArguments(raw, "not an object", ctx.exampleJson, where));
+          check(failureFromPolicy(reason, "stopped by policy", where, { suggestions: ["a", "b"] }));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("end to end: random model calls against a runtime with random server behaviour", () => {
+  it("every failure the runtime returns is valid and JSON-stable", async () => {
+    const outcome = fc.oneof(
+      content.map((c) => ({ kind: "ok" as const, content: c })),
+      content.map((c) => ({ kind: "isError" as const, content: c })),
+      fc.string().map((m) => ({ kind: "throw" as const, message: m })),
+    );
+    const names = fc.oneof(fc.constantFrom("util_echo", "util.echo", "echo", "util_count", "util.count", "missing"), fc.string());
+    const args = fc.oneof(
+      input,
+      fc.string(),
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc.record({ text: fc.string() }).map((v) => JSON.stringify(v)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(names, args, outcome), { minLength: 1, maxLength: 12 }), async (calls) => {
+        let i = 0;
+        const answer = (): CallToolResult => {
+          const o = calls[i++ % calls.length]?.[2];
+          if (!o || o.kind === "throw") throw new Error(o?.message ?? "x");
+          return { content: o.content as CallToolResult["content"], ...(o.kind === "isError" ? { isError: true } : {}) };
+        };
+        const runtime = createRuntime({ policy: { maxToolCalls: 5, maxConsecutiveFailedToolCalls: 4 } });
+        runtime.registerToolset({
+          toolset: "util",
+          specs: [spec("util", "echo", { text: "string" }, { exampleJson: '{"text":"a"}' }), spec("util", "count", { n: "integer" })],
+          caller: createInMemoryCaller("mem", { echo: answer, count: answer }),
+        });
+        for (const [name, raw] of calls) {
+          const request = toolRequestFromModelCall({ id: "c", name, arguments: raw }, runtime);
+          if (request.rejection) check(request.rejection);
+          const result = await runtime.execute(request);
+          if (!result.ok) check(result.failure);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
