@@ -91,6 +91,9 @@ function primitiveType(schema: { [key: string]: unknown }): boolean {
   return false;
 }
 
+/** Deepest keyword path `planToolHeaders` walks before giving up with a reason. */
+const MAX_SCHEMA_PATH = 512;
+
 /** Validates every `x-mcp-header` in an input schema and returns the headers to mirror. */
 export function planToolHeaders(inputSchema: unknown): ToolHeaderPlan {
   const params: ParamHeader[] = [];
@@ -99,6 +102,11 @@ export function planToolHeaders(inputSchema: unknown): ToolHeaderPlan {
 
   function walk(node: unknown, path: readonly string[], isMap = false): void {
     if (problem !== undefined || typeof node !== "object" || node === null) return;
+    // A hostile server can nest a schema deeper than the stack; no real schema comes close.
+    if (path.length > MAX_SCHEMA_PATH) {
+      problem = `input schema is nested deeper than ${MAX_SCHEMA_PATH} levels`;
+      return;
+    }
     if (Array.isArray(node)) {
       for (const [i, item] of node.entries()) walk(item, [...path, String(i)]);
       return;
