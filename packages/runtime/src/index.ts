@@ -4,6 +4,16 @@
  * `@toolwright/runtime/codegen`.
  * @packageDocumentation
  */
+export type { AuthChallenge, AuthProvider } from "./auth/auth-provider.js";
+export type { AuthorizationServerMetadata, FetchLike, ProtectedResourceMetadata } from "./auth/discovery.js";
+export { discoverAuthorizationServer, discoverProtectedResource } from "./auth/discovery.js";
+export type { ClientMetadata } from "./auth/oauth-flows.js";
+export type { AuthorizationResponse, OAuthProvider, OAuthProviderOptions } from "./auth/oauth-provider.js";
+export { createOAuthProvider } from "./auth/oauth-provider.js";
+export type { WwwAuthenticateChallenge } from "./auth/oauth-util.js";
+export { OAuthError, parseWwwAuthenticate } from "./auth/oauth-util.js";
+export type { OAuthClientInfo, OAuthTokens, TokenStore } from "./auth/token-store.js";
+export { createMemoryTokenStore } from "./auth/token-store.js";
 export type { Caller, CallOptions, CallRequest, CallResponse, InMemoryCaller, InMemoryTool } from "./caller.js";
 export { callerFunc, createInMemoryCaller } from "./caller.js";
 export type {
