@@ -1,0 +1,40 @@
+/**
+ * The Toolwright walking skeleton: three tools of @modelcontextprotocol/server-everything,
+ * declared inline with the schemas the server reports in tools/list.
+ * Generate with: npm run gen   (toolwright gen examples/everything/design.ts --out examples/everything/src/gen)
+ */
+import { design, enumOf, fromExternalMCP, number, object, string, toolset } from "@toolwright/dsl";
+
+const readOnly = { readOnly: true, destructive: false, idempotent: true, openWorld: false } as const;
+
+const everything = toolset("everything", fromExternalMCP("everything"), (t) => {
+  t.description("Demo tools of the MCP reference server server-everything.");
+  t.tool("echo", {
+    title: "Echo Tool",
+    description: "Echoes back the input string",
+    input: object({ message: string().describe("Message to echo") }, { closed: false }),
+    annotations: readOnly,
+    examples: [{ message: "hello" }],
+  });
+  t.tool("get-sum", {
+    title: "Get Sum Tool",
+    description: "Returns the sum of two numbers",
+    input: object({ a: number().describe("First number"), b: number().describe("Second number") }, { closed: false }),
+    annotations: readOnly,
+    examples: [{ a: 2, b: 3 }],
+  });
+  t.tool("get-structured-content", {
+    title: "Get Structured Content Tool",
+    description: "Returns structured content along with an output schema for client data validation",
+    input: object({ location: enumOf(["New York", "Chicago", "Los Angeles"]).describe("Choose city") }, { closed: false }),
+    output: object({
+      temperature: number().describe("Temperature in celsius"),
+      conditions: string().describe("Weather conditions description"),
+      humidity: number().describe("Humidity percentage"),
+    }),
+    annotations: readOnly,
+    examples: [{ location: "Chicago" }],
+  });
+});
+
+export default design({ toolsets: [everything] });

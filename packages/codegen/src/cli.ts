@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+/**
+ * The `toolwright` command line. `main(argv)` runs in-process and returns the exit code:
+ * 0 ok, 1 `--check` found stale files, 2 usage or design error.
+ */
+import { watch as watchFs } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import yargs from "yargs";
+import { isDesignError } from "./errors.js";
+import { lockPathFor } from "./resolve/lock.js";
+import { type GenSummary, runGen, summaryLine } from "./run-gen.js";
+
+/** Where the CLI prints, and how a `--watch` session is stopped (tests pass a signal). */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly signal?: AbortSignal;
+  readonly cwd?: string;
+}
+
+const defaultIo: CliIo = {
+  stdout: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+  stderr: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+};
+
+interface GenArgs {
+  readonly design: string;
+  readonly out: string;
+  readonly check: boolean;
+  readonly watch: boolean;
+  readonly json: boolean;
+}
+
+function errorText(error: unknown): string {
+  if (isDesignError(error)) return `design error: ${error.message}`;
+  return `error: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+async function genOnce(args: GenArgs, io: CliIo): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  let summary: GenSummary;
+  try {
+    summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd });
+  } catch (error) {
+    if (args.json) io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: errorText(error) }));
+    else io.stderr(errorText(error));
+    return 2;
+  }
+  const code = args.check && summary.stale.length > 0 ? 1 : 0;
+  if (args.json) {
+    io.stdout(JSON.stringify({ ok: code === 0, command: "gen", exitCode: code, ...summary }));
+  } else {
+    if (code === 1) for (const f of summary.stale) io.stderr(`stale: ${args.out}/${f}`);
+    (code === 0 ? io.stdout : io.stderr)(summaryLine(summary, args.check));
+  }
+  return code;
+}
+
+async function genWatch(args: GenArgs, io: CliIo): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const designPath = resolve(cwd, args.design);
+  await genOnce(args, io);
+  const names = new Set([basename(designPath), basename(lockPathFor(designPath))]);
+  return new Promise<number>((done) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let running: Promise<unknown> = Promise.resolve();
+    const watcher = watchFs(dirname(designPath), (_event, file) => {
+      if (file !== null && !names.has(String(file)) && !/\.[cm]?ts$/.test(String(file))) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        running = running.then(() => genOnce(args, io));
+      }, 100);
+    });
+    const stop = () => {
+      if (timer) clearTimeout(timer);
+      watcher.close();
+      void running.then(() => done(0));
+    };
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener("abort", stop, { once: true });
+    if (!io.signal) process.once("SIGINT", stop);
+    io.stderr(`toolwright gen --watch: watching ${args.design} (Ctrl-C to stop)`);
+  });
+}
+
+/** Runs the CLI with `argv` (without `node` and the script). Returns the exit code; never throws. */
+export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  let exitCode = 0;
+  let action: (() => Promise<number>) | undefined;
+  const parser = yargs([...argv])
+    .scriptName("toolwright")
+    .usage("$0 <command> [options]")
+    .command(
+      "gen <design>",
+      "Generate typed code from a design file",
+      (y) =>
+        y
+          .positional("design", { type: "string", demandOption: true, describe: "TypeScript design file (default export: design(...))" })
+          .option("out", { type: "string", demandOption: true, describe: "Output folder; nothing is written outside it" })
+          .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 and name the files if the output is stale" })
+          .option("watch", { type: "boolean", default: false, describe: "Regenerate when the design or its lock changes" })
+          .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
+          .check((a) => !(a.check && a.watch) || "--check and --watch cannot be used together")
+          .example("$0 gen examples/everything/design.ts --out examples/everything/src/gen", "generate once")
+          .example("$0 gen design.ts --out src/gen --check", "CI: fail when the generated code is stale")
+          .example("$0 gen design.ts --out src/gen --watch", "regenerate on every save"),
+      (a) => {
+        const args: GenArgs = { design: a.design as string, out: a.out as string, check: a.check, watch: a.watch, json: a.json };
+        action = () => (args.watch ? genWatch(args, io) : genOnce(args, io));
+      },
+    )
+    .demandCommand(1, "name a command: gen")
+    .strict()
+    .help()
+    .alias("h", "help")
+    .version(false)
+    .epilogue("Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error.")
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .exitProcess(false);
+  try {
+    await new Promise<void>((done) => {
+      void parser.parseAsync([...argv], {}, (err, _parsed, output) => {
+        if (err) {
+          exitCode = 2;
+          io.stderr(output ? `${output}` : `error: ${err.message}`);
+        } else if (output) {
+          io.stdout(output);
+        }
+        done();
+      });
+    });
+  } catch (error) {
+    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  if (exitCode !== 0 || !action) return exitCode;
+  return action();
+}
+
+// Run when executed directly (the `toolwright` bin), not when imported by tests.
+const entry = process.argv[1];
+if (entry !== undefined && resolve(entry) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

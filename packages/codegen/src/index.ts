@@ -1,0 +1,26 @@
+/**
+ * @toolwright/codegen: load a design, resolve it to an IR, generate typed code, write it.
+ * The `toolwright` CLI (cli.ts) is a thin layer over these functions.
+ * @packageDocumentation
+ */
+
+export type { CliIo } from "./cli.js";
+export { main } from "./cli.js";
+export type { GeneratedFile, Output } from "./emit/generated-file.js";
+export { createGeneratedFile, createOutput, fileHeader } from "./emit/generated-file.js";
+export { camelName, fileStem, pascalName, providerNames } from "./emit/names.js";
+export type { DesignLocation } from "./errors.js";
+export { DesignError, describeLocation, isDesignError } from "./errors.js";
+export { defaultPlugins, generate } from "./generate.js";
+export type { IrAgent, IrAgentUse, IrDesign, IrSchema, IrTool, IrToolset } from "./ir/ir.js";
+export type { LoadedDesign } from "./load/load-design.js";
+export { loadDesign } from "./load/load-design.js";
+export type { Plugin } from "./plugins/plugin.js";
+export type { LockedServer, LockFile } from "./resolve/lock.js";
+export { lockPathFor, readLock } from "./resolve/lock.js";
+export type { ResolveOptions } from "./resolve/resolve.js";
+export { resolveDesign } from "./resolve/resolve.js";
+export type { GenOptions, GenSummary } from "./run-gen.js";
+export { runGen, summaryLine } from "./run-gen.js";
+export type { OutputReport } from "./write.js";
+export { checkOutput, safeJoin, writeOutput } from "./write.js";

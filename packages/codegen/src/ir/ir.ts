@@ -1,0 +1,113 @@
+/**
+ * The resolved design: a read-only, `kind`-tagged tree built once by `resolveDesign`. Emitters
+ * read it and never validate anything; every name in it is already safe to print.
+ */
+import type { JsonSchema } from "@toolwright/dsl";
+
+/** A resolved design. */
+export interface IrDesign {
+  readonly kind: "design";
+  /** Design file relative to the working directory, with `/` separators (used in headers). */
+  readonly file: string;
+  readonly toolsets: readonly IrToolset[];
+  readonly agents: readonly IrAgent[];
+}
+
+/** Where a toolset's catalogue came from. */
+export type IrToolsetSource = "inline" | "mcp-server" | "lock";
+
+/** A resolved toolset. */
+export interface IrToolset {
+  readonly kind: "toolset";
+  /** Declared name: `everything`. */
+  readonly name: string;
+  readonly description: string | undefined;
+  /** Server the runtime calls for this toolset. */
+  readonly server: string;
+  readonly source: IrToolsetSource;
+  /** Lock fingerprint for live catalogues. */
+  readonly fingerprint: string | undefined;
+  /** Output folder under `--out`: `everything`. */
+  readonly dirName: string;
+  /** `Everything` (for `createEverythingClient`). */
+  readonly pascalName: string;
+  /** `everything` (for `everythingSpecs`). */
+  readonly camelName: string;
+  readonly tools: readonly IrTool[];
+  toString(): string;
+}
+
+/** A resolved tool. */
+export interface IrTool {
+  readonly kind: "tool";
+  /** Wire name: `get-sum`. */
+  readonly name: string;
+  /** `<toolset>.<tool>`. */
+  readonly id: string;
+  /** Safe camelCase identifier: `getSum`. */
+  readonly localName: string;
+  /** PascalCase type stem: `GetSum` (for `GetSumPayload`). */
+  readonly typeName: string;
+  /** `[A-Za-z0-9_-]{1,64}`, unique across the design. */
+  readonly providerName: string;
+  readonly toolset: IrToolset;
+  readonly title: string | undefined;
+  readonly description: string | undefined;
+  readonly input: IrSchema;
+  readonly output: IrSchema | undefined;
+  readonly annotations: IrAnnotations | undefined;
+  readonly tags: readonly string[] | undefined;
+  readonly exampleJson: string | undefined;
+  readonly requiresConfirmation: boolean | undefined;
+  readonly meta: JsonSchema | undefined;
+  /** Field path to description, from the input schema. */
+  readonly fieldDescriptions: { readonly [field: string]: string };
+  toString(): string;
+}
+
+/** Tool annotations. */
+export interface IrAnnotations {
+  readonly readOnly?: boolean;
+  readonly destructive?: boolean;
+  readonly idempotent?: boolean;
+  readonly openWorld?: boolean;
+}
+
+/** A validated JSON Schema 2020-12 document (normalized, self-contained). */
+export interface IrSchema {
+  readonly kind: "schema";
+  readonly json: JsonSchema;
+}
+
+/** A toolset as an agent uses it. */
+export interface IrAgentUse {
+  readonly kind: "use";
+  readonly toolset: IrToolset;
+  /** The tools in the subset (all of the toolset's tools when no subset was given). */
+  readonly tools: readonly IrTool[];
+  readonly subset: boolean;
+}
+
+/** A run policy, in milliseconds. */
+export interface IrRunPolicy {
+  readonly maxToolCalls?: number;
+  readonly maxConsecutiveFailedToolCalls?: number;
+  readonly timeBudget?: number;
+  readonly toolTimeout?: number;
+}
+
+/** A resolved agent. */
+export interface IrAgent {
+  readonly kind: "agent";
+  readonly name: string;
+  readonly description: string | undefined;
+  /** `research-bot` → `researchBot`. */
+  readonly camelName: string;
+  /** `ResearchBot`. */
+  readonly pascalName: string;
+  /** File stem under `<out>/agents/`. */
+  readonly fileName: string;
+  readonly uses: readonly IrAgentUse[];
+  readonly runPolicy: IrRunPolicy | undefined;
+  toString(): string;
+}

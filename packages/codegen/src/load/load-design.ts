@@ -1,0 +1,59 @@
+/**
+ * Loads a TypeScript design file with tsx and returns its default export. Each load gets a fresh
+ * module namespace, so `--watch` sees edits.
+ */
+import { existsSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { DesignDecl } from "@toolwright/dsl";
+import { tsImport } from "tsx/esm/api";
+import { DesignError } from "../errors.js";
+
+/** A loaded design and where it came from. */
+export interface LoadedDesign {
+  readonly design: DesignDecl;
+  /** Absolute path of the design file. */
+  readonly path: string;
+  /** Path relative to the working directory, `/`-separated (for headers and messages). */
+  readonly label: string;
+}
+
+/** The label used in headers and messages: the path relative to `cwd`, with `/` separators. */
+export function designLabel(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel.split(sep).join("/");
+}
+
+/** True when `value` looks like the plain data `design(...)` returns. */
+export function isDesignDecl(value: unknown): value is DesignDecl {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as { kind?: unknown; toolsets?: unknown };
+  return v.kind === "design" && Array.isArray(v.toolsets);
+}
+
+/** Imports `file` and returns its default-exported design. Throws `DesignError` on any failure. */
+export async function loadDesign(file: string, cwd: string = process.cwd()): Promise<LoadedDesign> {
+  const path = resolve(cwd, file);
+  const label = designLabel(path, cwd);
+  if (!existsSync(path)) throw new DesignError({ file: label }, "design file not found");
+  let mod: { default?: unknown };
+  try {
+    mod = (await tsImport(pathToFileURL(path).href, { parentURL: import.meta.url })) as { default?: unknown };
+  } catch (error) {
+    throw new DesignError({ file: label }, `cannot load design: ${firstLines(error)}`, { cause: error });
+  }
+  // tsx may wrap a CommonJS-style default export once more.
+  let value = mod.default;
+  if (!isDesignDecl(value) && typeof value === "object" && value !== null && isDesignDecl((value as { default?: unknown }).default)) {
+    value = (value as { default?: unknown }).default;
+  }
+  if (!isDesignDecl(value)) {
+    throw new DesignError({ file: label }, "the default export is not a design; write `export default design({ toolsets: [...] })`");
+  }
+  return { design: value, path, label };
+}
+
+function firstLines(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n").slice(0, 6).join("\n");
+}

@@ -1,0 +1,96 @@
+/**
+ * Client plugin: `create<Toolset>Client(caller)` with one camelCase method per tool, and typed
+ * request builders (`<toolset>Requests`) that planners hand to `runtime.execute`.
+ */
+import { fileHeader } from "../emit/generated-file.js";
+import { docText } from "../emit/literal.js";
+import type { IrDesign, IrTool } from "../ir/ir.js";
+import { type Plugin, RUNTIME_CODEGEN } from "./plugin.js";
+import { specName, toolsetNames } from "./specs.js";
+
+function methodDoc(tool: IrTool): string {
+  const text = tool.description ?? tool.title ?? `Calls ${JSON.stringify(tool.name)}.`;
+  return `/** ${docText(text)} */`;
+}
+
+/** Emits `<toolset>/client.gen.ts` and `<toolset>/requests.gen.ts`. */
+export const clientPlugin: Plugin = {
+  name: "client",
+  emit(ir: IrDesign, out) {
+    for (const ts of ir.toolsets) {
+      const n = toolsetNames(ts);
+      const f = out.file(`${ts.dirName}/client.gen.ts`, fileHeader(ir.file, ts.name));
+      const Caller = f.importType("Caller", RUNTIME_CODEGEN);
+      const CallOptions = f.importType("CallOptions", RUNTIME_CODEGEN);
+      const ToolResult = f.importType("ToolResult", RUNTIME_CODEGEN);
+      const invokeTool = f.importValue("invokeTool", RUNTIME_CODEGEN);
+      const sig = ts.tools.map((tool) => ({
+        tool,
+        Payload: f.importType(`${tool.typeName}Payload`, "./types.gen.js"),
+        Result: f.importType(`${tool.typeName}Result`, "./types.gen.js"),
+        spec: f.importValue(specName(tool), "./specs.gen.js"),
+      }));
+      f.print(`/** Typed client for toolset ${JSON.stringify(ts.name)}. Every method validates locally, then calls; none throws. */`);
+      f.print(`export interface ${n.clientType} {`);
+      for (const { tool, Payload, Result } of sig) {
+        f.print(
+          `  ${methodDoc(tool)}`,
+          `  ${tool.localName}(payload: ${Payload}, options?: ${CallOptions}): Promise<${ToolResult}<${Result}>>;`,
+        );
+      }
+      f.print("}", "");
+      f.print(
+        `/** Creates the typed client for toolset ${JSON.stringify(ts.name)} over \`caller\`. */`,
+        `export function ${n.client}(caller: ${Caller}): ${n.clientType} {`,
+        "  return {",
+        ...sig.map(({ tool, spec }) => `    ${tool.localName}: (payload, options) => ${invokeTool}(caller, ${spec}, payload, options),`),
+        "  };",
+        "}",
+      );
+
+      const r = out.file(`${ts.dirName}/requests.gen.ts`, fileHeader(ir.file, ts.name));
+      const rsig = ts.tools.map((tool) => ({ tool, Payload: r.importType(`${tool.typeName}Payload`, "./types.gen.js") }));
+      r.print(
+        `/** A typed request for \`runtime.execute\`: the tool id and its payload. */`,
+        "export interface ToolRequest<Id extends string, P> {",
+        "  readonly tool: Id;",
+        "  readonly arguments: P;",
+        "}",
+        "",
+        `/** Request builders for toolset ${JSON.stringify(ts.name)}, one per tool. */`,
+        `export interface ${n.requestsType} {`,
+      );
+      for (const { tool, Payload } of rsig) {
+        r.print(`  ${methodDoc(tool)}`, `  ${tool.localName}(payload: ${Payload}): ToolRequest<${JSON.stringify(tool.id)}, ${Payload}>;`);
+      }
+      r.print(
+        "}",
+        "",
+        `/** Builds typed requests for planners: \`runtime.execute(${n.requests}.${sig[0]?.tool.localName ?? "tool"}(payload))\`. */`,
+        `export const ${n.requests}: ${n.requestsType} = {`,
+        ...rsig.map(({ tool }) => `  ${tool.localName}: (payload) => ({ tool: ${JSON.stringify(tool.id)}, arguments: payload }),`),
+        "};",
+      );
+    }
+  },
+};
+
+/** Emits `<toolset>/register.gen.ts`. */
+export const registerPlugin: Plugin = {
+  name: "register",
+  emit(ir: IrDesign, out) {
+    for (const ts of ir.toolsets) {
+      const n = toolsetNames(ts);
+      const f = out.file(`${ts.dirName}/register.gen.ts`, fileHeader(ir.file, ts.name));
+      const Caller = f.importType("Caller", RUNTIME_CODEGEN);
+      const Runtime = f.importType("Runtime", RUNTIME_CODEGEN);
+      const specs = f.importValue(n.specs, "./specs.gen.js");
+      f.print(
+        `/** Registers every tool of toolset ${JSON.stringify(ts.name)} with \`runtime\`, calling through \`caller\`. */`,
+        `export function ${n.register}(runtime: ${Runtime}, caller: ${Caller}): void {`,
+        `  runtime.registerToolset({ toolset: ${JSON.stringify(ts.name)}, specs: ${specs}, caller });`,
+        "}",
+      );
+    }
+  },
+};

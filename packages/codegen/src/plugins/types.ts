@@ -1,0 +1,167 @@
+/**
+ * Types plugin: `<toolset>/types.gen.ts` with a payload and a result type per tool, printed by
+ * json-schema-to-typescript. `$ref`s are replaced by named types before printing, so shared and
+ * recursive definitions are declared once and the printer never resolves anything itself.
+ */
+import type { JsonSchema } from "@toolwright/dsl";
+import { compile } from "json-schema-to-typescript";
+import { fileHeader } from "../emit/generated-file.js";
+import { pascalName } from "../emit/names.js";
+import type { IrDesign, IrSchema, IrTool, IrToolset } from "../ir/ir.js";
+import { resolvePointer } from "../resolve/schema.js";
+import type { Plugin } from "./plugin.js";
+
+type Node = { [key: string]: unknown };
+
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+const DROPPED = new Set(["title", "$defs", "definitions", "$id", "$schema", "$comment", "$anchor", "$dynamicAnchor"]);
+
+/** Named definitions shared by every schema of one toolset. */
+interface TypeRegistry {
+  /** Type name → canonical JSON of the definition it stands for. */
+  readonly defs: Map<string, string>;
+  /** Declarations still to print, in first-use order. */
+  readonly pending: {
+    readonly name: string;
+    readonly schema: JsonSchema;
+    readonly names: Map<string, string>;
+    readonly root: JsonSchema;
+  }[];
+  readonly taken: Set<string>;
+}
+
+/** Result type used when a tool has no output schema: the joined text content. */
+export function resultIsText(tool: IrTool): boolean {
+  return tool.output === undefined;
+}
+
+function defsOf(schema: JsonSchema): [string, string, unknown][] {
+  const out: [string, string, unknown][] = [];
+  for (const keyword of ["$defs", "definitions"]) {
+    const defs = schema[keyword];
+    if (typeof defs === "object" && defs !== null) for (const [k, v] of Object.entries(defs)) out.push([keyword, k, v]);
+  }
+  return out;
+}
+
+/** Names the definitions of `schema`, registering new ones; returns ref → type name. */
+function nameDefinitions(schema: JsonSchema, rootName: string, registry: TypeRegistry): Map<string, string> {
+  const names = new Map<string, string>([["#", rootName]]);
+  for (const [keyword, key, def] of defsOf(schema)) {
+    const canonical = JSON.stringify(def);
+    let name = pascalName(key);
+    if (registry.taken.has(name) && registry.defs.get(name) !== canonical) name = `${rootName}${pascalName(key)}`;
+    let n = 2;
+    const base = name;
+    while (registry.taken.has(name) && registry.defs.get(name) !== canonical) name = `${base}${n++}`;
+    names.set(`#/${keyword}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, name);
+    if (!registry.taken.has(name)) {
+      registry.taken.add(name);
+      registry.defs.set(name, canonical);
+      registry.pending.push({ name, schema: def as JsonSchema, names, root: schema });
+    }
+  }
+  return names;
+}
+
+/** Rewrites a schema for printing: refs become `tsType` names, titles and 2020-only spellings go. */
+function forPrinting(node: unknown, root: JsonSchema, names: Map<string, string>, inlining: Set<string>): unknown {
+  if (Array.isArray(node)) return node.map((n) => forPrinting(n, root, names, inlining));
+  if (typeof node !== "object" || node === null) return node;
+  const n = node as Node;
+  if (typeof n.$ref === "string") {
+    const ref = decodeURIComponent(n.$ref);
+    const named = names.get(ref) ?? names.get(n.$ref);
+    const description = typeof n.description === "string" ? { description: n.description } : {};
+    if (named !== undefined) return { tsType: named, ...description };
+    // A pointer into the middle of the schema: print the target inline, once per path.
+    if (inlining.has(ref)) return { tsType: "unknown", ...description };
+    inlining.add(ref);
+    const target = forPrinting(resolvePointer(root, ref), root, names, inlining);
+    inlining.delete(ref);
+    return { ...(target as Node), ...description };
+  }
+  const out: Node = {};
+  for (const [k, v] of Object.entries(n)) {
+    if (DROPPED.has(k) || k === "tsType" || k === "tsEnumNames") continue;
+    out[k] = DATA_KEYWORDS.has(k)
+      ? v
+      : k === "properties" || k === "patternProperties"
+        ? mapValues(v, root, names, inlining)
+        : forPrinting(v, root, names, inlining);
+  }
+  if (Array.isArray(out.prefixItems)) {
+    // The printer knows tuples by their draft-07 spelling.
+    const rest = out.items;
+    out.items = out.prefixItems;
+    delete out.prefixItems;
+    out.additionalItems = rest ?? true;
+  }
+  return out;
+}
+
+function mapValues(v: unknown, root: JsonSchema, names: Map<string, string>, inlining: Set<string>): unknown {
+  if (typeof v !== "object" || v === null) return v;
+  const out: Node = {};
+  for (const [k, child] of Object.entries(v)) out[k] = forPrinting(child, root, names, inlining);
+  return out;
+}
+
+async function print(schema: unknown, name: string): Promise<string> {
+  const text = await compile(schema as Parameters<typeof compile>[0], name, {
+    bannerComment: "",
+    declareExternallyReferenced: true,
+    ignoreMinAndMaxItems: true,
+    unknownAny: true,
+    strictIndexSignatures: false,
+    format: true,
+    style: { printWidth: 120, semi: true, singleQuote: false, trailingComma: "all", tabWidth: 2, useTabs: false },
+    $refOptions: { resolve: { external: false } } as Parameters<typeof compile>[2] extends infer O
+      ? O extends { $refOptions?: infer R }
+        ? R
+        : never
+      : never,
+  });
+  return text.trim();
+}
+
+async function typeFor(schema: IrSchema, name: string, registry: TypeRegistry): Promise<string> {
+  const names = nameDefinitions(schema.json, name, registry);
+  return print(forPrinting(schema.json, schema.json, names, new Set()), name);
+}
+
+/** Prints every type of one toolset. */
+export async function printToolsetTypes(ts: IrToolset): Promise<string> {
+  const registry: TypeRegistry = { defs: new Map(), pending: [], taken: new Set() };
+  for (const tool of ts.tools) {
+    registry.taken.add(`${tool.typeName}Payload`);
+    registry.taken.add(`${tool.typeName}Result`);
+  }
+  const parts: string[] = [];
+  for (const tool of ts.tools) {
+    parts.push(await typeFor(tool.input, `${tool.typeName}Payload`, registry));
+    if (tool.output) parts.push(await typeFor(tool.output, `${tool.typeName}Result`, registry));
+    else
+      parts.push(
+        `/** What ${JSON.stringify(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\nexport type ${tool.typeName}Result = string;`,
+      );
+  }
+  // Definitions may name further definitions; print until none are left.
+  for (let i = 0; i < registry.pending.length; i++) {
+    const def = registry.pending[i]!;
+    // Refs inside a definition are relative to the document it came from.
+    parts.push(await print(forPrinting(def.schema, def.root, def.names, new Set()), def.name));
+  }
+  return parts.join("\n\n");
+}
+
+/** Emits `<toolset>/types.gen.ts`. */
+export const typesPlugin: Plugin = {
+  name: "types",
+  async emit(ir: IrDesign, out) {
+    for (const ts of ir.toolsets) {
+      const f = out.file(`${ts.dirName}/types.gen.ts`, fileHeader(ir.file, ts.name));
+      f.print(await printToolsetTypes(ts));
+    }
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * Reads the lock file `toolwright pull` writes next to a design (`<design>.lock.json`) and turns a
+ * pulled `tools/list` entry into a tool declaration.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { ToolDecl } from "@toolwright/dsl";
+
+/** One server's snapshot in the lock. */
+export interface LockedServer {
+  readonly tools: readonly unknown[];
+  readonly fingerprint?: string;
+}
+
+/** The lock file. */
+export interface LockFile {
+  readonly version: 1;
+  readonly servers: { readonly [name: string]: LockedServer };
+}
+
+/** `examples/x/design.ts` → `examples/x/design.lock.json`. */
+export function lockPathFor(designPath: string): string {
+  const base = basename(designPath).replace(/\.[cm]?[jt]s$/, "");
+  return join(dirname(designPath), `${base}.lock.json`);
+}
+
+/** Reads and shape-checks the lock; `undefined` when there is none. Throws with a plain message. */
+export function readLock(designPath: string): LockFile | undefined {
+  const path = lockPathFor(designPath);
+  if (!existsSync(path)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`${basename(path)} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const lock = parsed as { version?: unknown; servers?: unknown };
+  if (typeof lock !== "object" || lock === null || lock.version !== 1 || typeof lock.servers !== "object" || lock.servers === null) {
+    throw new Error(`${basename(path)} is not a version 1 toolwright lock`);
+  }
+  for (const [name, server] of Object.entries(lock.servers)) {
+    if (typeof server !== "object" || server === null || !Array.isArray((server as { tools?: unknown }).tools)) {
+      throw new Error(`${basename(path)}: server ${JSON.stringify(name)} has no tools array`);
+    }
+  }
+  return parsed as LockFile;
+}
+
+/** Turns a pulled `tools/list` entry into a tool declaration. Throws with a plain message. */
+export function toolFromListing(entry: unknown, index: number): ToolDecl {
+  if (typeof entry !== "object" || entry === null) throw new Error(`tools[${index}] is not an object`);
+  const e = entry as { [key: string]: unknown };
+  if (typeof e.name !== "string" || e.name === "") throw new Error(`tools[${index}] has no name`);
+  const a = (typeof e.annotations === "object" && e.annotations !== null ? e.annotations : {}) as { [key: string]: unknown };
+  const annotations: { readOnly?: boolean; destructive?: boolean; idempotent?: boolean; openWorld?: boolean } = {};
+  if (typeof a.readOnlyHint === "boolean") annotations.readOnly = a.readOnlyHint;
+  if (typeof a.destructiveHint === "boolean") annotations.destructive = a.destructiveHint;
+  if (typeof a.idempotentHint === "boolean") annotations.idempotent = a.idempotentHint;
+  if (typeof a.openWorldHint === "boolean") annotations.openWorld = a.openWorldHint;
+  const title = typeof e.title === "string" ? e.title : typeof a.title === "string" ? a.title : undefined;
+  return {
+    kind: "tool",
+    name: e.name,
+    input: (e.inputSchema ?? { type: "object" }) as { [key: string]: unknown },
+    ...(e.outputSchema === undefined ? {} : { output: e.outputSchema as { [key: string]: unknown } }),
+    ...(title === undefined ? {} : { title }),
+    ...(typeof e.description === "string" ? { description: e.description } : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    ...(typeof e._meta === "object" && e._meta !== null ? { meta: e._meta as { [key: string]: unknown } } : {}),
+  };
+}

@@ -1,0 +1,293 @@
+/**
+ * `resolveDesign`: checks a design once and builds the read-only IR. All validation lives here
+ * (names, duplicates, schemas, refs, providers, subsets), so emitters can trust what they read.
+ */
+import type { AgentDecl, DesignDecl, ExternalServerDecl, McpServerDecl, ToolDecl, ToolsetDecl } from "@toolwright/dsl";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
+import { DesignError, type DesignLocation } from "../errors.js";
+import type { IrAgent, IrAgentUse, IrAnnotations, IrDesign, IrRunPolicy, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
+import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
+import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
+
+/** Options for `resolveDesign`. */
+export interface ResolveOptions {
+  /** Design file label (relative to cwd) used in headers and errors. */
+  readonly file: string;
+  /** Absolute design path; needed to find the lock file for live catalogues. */
+  readonly designPath?: string;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Resolves and validates a design. Throws `DesignError` on the first problem. */
+export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDesign {
+  const file = options.file;
+  const ajv = createAjv();
+  const servers = new Map<string, McpServerDecl | ExternalServerDecl>();
+  for (const server of design.servers ?? []) {
+    if (servers.has(server.name)) throw new DesignError({ file, server: server.name }, "duplicate server name");
+    servers.set(server.name, server);
+  }
+  let lock: LockFile | undefined | null = null;
+  const getLock = (loc: DesignLocation): LockFile | undefined => {
+    if (lock !== null) return lock;
+    if (options.designPath === undefined) {
+      lock = undefined;
+      return lock;
+    }
+    try {
+      lock = readLock(options.designPath);
+    } catch (error) {
+      throw new DesignError(loc, error instanceof Error ? error.message : String(error));
+    }
+    return lock;
+  };
+
+  const toolsets: IrToolset[] = [];
+  const byName = new Map<string, IrToolset>();
+  const dirs = new Map<string, string>();
+  const pascals = new Map<string, string>();
+  for (const decl of design.toolsets) {
+    const loc = { file, toolset: decl.name };
+    if (typeof decl.name !== "string" || decl.name === "") throw new DesignError({ file }, "a toolset has an empty name");
+    if (byName.has(decl.name)) throw new DesignError(loc, "duplicate toolset name");
+    const { tools, source, server, fingerprint } = catalogueOf(decl, servers, getLock, file, options.designPath);
+    const ts = resolveToolset(decl, tools, source, server, fingerprint, ajv, file);
+    for (const [map, key, what] of [
+      [dirs, ts.dirName, "output folder"],
+      [pascals, ts.pascalName, "identifier"],
+    ] as const) {
+      const other = map.get(key);
+      if (other !== undefined)
+        throw new DesignError(loc, `its ${what} ${JSON.stringify(key)} collides with toolset ${JSON.stringify(other)}`);
+      map.set(key, decl.name);
+    }
+    byName.set(decl.name, ts);
+    toolsets.push(ts);
+  }
+  if (dirs.has("agents") && design.agents.length > 0) {
+    throw new DesignError({ file, toolset: dirs.get("agents")! }, 'the output folder "agents" is reserved for agent modules');
+  }
+
+  const all = toolsets.flatMap((t) => t.tools as Mutable<IrTool>[]);
+  const names = providerNames(all.map((t) => ({ id: t.id, toolset: t.toolset.name, name: t.name })));
+  all.forEach((t, i) => {
+    t.providerName = names[i]!;
+  });
+
+  const agents = resolveAgents(design.agents ?? [], byName, file);
+  return Object.freeze({ kind: "design", file, toolsets: Object.freeze(toolsets), agents: Object.freeze(agents) });
+}
+
+function catalogueOf(
+  decl: ToolsetDecl,
+  servers: Map<string, McpServerDecl | ExternalServerDecl>,
+  getLock: (loc: DesignLocation) => LockFile | undefined,
+  file: string,
+  designPath: string | undefined,
+): { tools: readonly ToolDecl[]; source: IrToolsetSource; server: string; fingerprint: string | undefined } {
+  const loc = { file, toolset: decl.name };
+  const provider = decl.provider;
+  if (provider?.kind === "external-mcp") return { tools: decl.tools, source: "inline", server: provider.server, fingerprint: undefined };
+  if (provider?.kind !== "mcp") throw new DesignError(loc, "provider must be fromExternalMCP(...) or fromMCP(...)");
+  const server = servers.get(provider.server);
+  if (!server) {
+    throw new DesignError(
+      loc,
+      `fromMCP(${JSON.stringify(provider.server)}) refers to a server that is not declared in the design's servers`,
+    );
+  }
+  if (server.kind === "mcp-server")
+    return { tools: [...server.tools, ...decl.tools], source: "mcp-server", server: server.name, fingerprint: undefined };
+  const lockName = designPath === undefined ? "the design's lock file" : lockPathFor(designPath).split(/[\\/]/).pop()!;
+  const entry = getLock(loc)?.servers[server.name];
+  if (!entry) {
+    throw new DesignError(loc, `missing lock for server ${JSON.stringify(server.name)} in ${lockName}; run \`toolwright pull ${file}\``);
+  }
+  const overrides = new Map([...server.overrides, ...decl.tools].map((t) => [t.name, t]));
+  const tools = entry.tools.map((raw, i) => {
+    try {
+      const pulled = toolFromListing(raw, i);
+      return overrides.get(pulled.name) ?? pulled;
+    } catch (error) {
+      throw new DesignError(loc, `${lockName}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  const pulledNames = new Set(tools.map((t) => t.name));
+  for (const o of overrides.values()) {
+    if (!pulledNames.has(o.name)) throw new DesignError({ ...loc, tool: o.name }, "overrides a tool the pulled catalogue does not have");
+  }
+  return { tools, source: "lock", server: server.name, fingerprint: entry.fingerprint };
+}
+
+function resolveToolset(
+  decl: ToolsetDecl,
+  decls: readonly ToolDecl[],
+  source: IrToolsetSource,
+  server: string,
+  fingerprint: string | undefined,
+  ajv: Ajv2020,
+  file: string,
+): IrToolset {
+  const tools: IrTool[] = [];
+  const ts: IrToolset = {
+    kind: "toolset",
+    name: decl.name,
+    description: decl.description,
+    server,
+    source,
+    fingerprint,
+    dirName: fileStem(decl.name),
+    pascalName: pascalName(decl.name),
+    camelName: camelName(decl.name),
+    tools,
+    toString: () => `toolset ${decl.name}`,
+  };
+  const seen = new Map<string, string>();
+  const locals = new Map<string, string>();
+  for (const t of decls) {
+    const loc = { file, toolset: decl.name, tool: String(t?.name) };
+    if (typeof t?.name !== "string" || t.name === "") throw new DesignError({ file, toolset: decl.name }, "a tool has an empty name");
+    if (seen.has(t.name)) throw new DesignError(loc, "duplicate tool name");
+    seen.set(t.name, t.name);
+    const tool = resolveTool(t, ts, ajv, loc);
+    const clash = locals.get(tool.localName) ?? locals.get(`type:${tool.typeName}`);
+    if (clash !== undefined) {
+      throw new DesignError(
+        loc,
+        `its identifier ${JSON.stringify(tool.localName)} collides with tool ${JSON.stringify(clash)} after sanitizing; rename one`,
+      );
+    }
+    locals.set(tool.localName, t.name);
+    locals.set(`type:${tool.typeName}`, t.name);
+    tools.push(tool);
+  }
+  Object.freeze(tools);
+  return Object.freeze(ts);
+}
+
+function schemaOf(value: unknown, what: "input" | "output", ajv: Ajv2020, loc: DesignLocation): IrSchema {
+  let json: IrSchema["json"];
+  try {
+    json = normalizeSchema(value);
+  } catch (error) {
+    throw new DesignError(loc, `${what} schema: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const problem = checkSchema(ajv, json);
+  if (problem !== undefined) throw new DesignError(loc, `${what} schema: ${problem}`);
+  if (what === "input" && json.type !== "object" && json.$ref === undefined) {
+    throw new DesignError(loc, 'input schema: MCP tools take an object; the schema must have type "object"');
+  }
+  return Object.freeze({ kind: "schema", json });
+}
+
+function resolveTool(t: ToolDecl, ts: IrToolset, ajv: Ajv2020, loc: DesignLocation): IrTool {
+  if (t.input === undefined) throw new DesignError(loc, "input schema is missing");
+  const input = schemaOf(t.input, "input", ajv, loc);
+  const output = t.output === undefined ? undefined : schemaOf(t.output, "output", ajv, loc);
+  let exampleJson: string | undefined;
+  const examples = t.examples ?? [];
+  if (examples.length > 0) {
+    const validate = ajv.compile(input.json);
+    examples.forEach((example, i) => {
+      if (!validate(example)) {
+        const first = validate.errors?.[0];
+        const where = first ? `${first.instancePath || "/"} ${first.message ?? ""}`.trim() : "";
+        throw new DesignError(loc, `example ${i + 1} does not match the input schema (${where})`);
+      }
+    });
+    exampleJson = JSON.stringify(examples[0]);
+  }
+  const annotations = annotationsOf(t.annotations);
+  const tool: Mutable<IrTool> = {
+    kind: "tool",
+    name: t.name,
+    id: `${ts.name}.${t.name}`,
+    localName: camelName(t.name),
+    typeName: pascalName(t.name),
+    providerName: "",
+    toolset: ts,
+    title: t.title,
+    description: t.description,
+    input,
+    output,
+    annotations,
+    tags: t.tags && t.tags.length > 0 ? Object.freeze([...t.tags]) : undefined,
+    exampleJson,
+    requiresConfirmation: t.requiresConfirmation,
+    meta: t.meta && Object.keys(t.meta).length > 0 ? normalizeSchema(t.meta) : undefined,
+    fieldDescriptions: Object.freeze(fieldDescriptions(input.json)),
+    toString: () => `tool ${ts.name}.${t.name}`,
+  };
+  return tool;
+}
+
+function annotationsOf(a: ToolDecl["annotations"]): IrAnnotations | undefined {
+  if (!a) return undefined;
+  const out: Mutable<IrAnnotations> = {};
+  for (const key of ["readOnly", "destructive", "idempotent", "openWorld"] as const) {
+    if (typeof a[key] === "boolean") out[key] = a[key];
+  }
+  return Object.keys(out).length > 0 ? Object.freeze(out) : undefined;
+}
+
+function resolveAgents(decls: readonly AgentDecl[], toolsets: Map<string, IrToolset>, file: string): IrAgent[] {
+  const agents: IrAgent[] = [];
+  const names = new Map<string, string>();
+  for (const a of decls) {
+    const loc = { file, agent: a.name };
+    if (typeof a.name !== "string" || a.name === "") throw new DesignError({ file }, "an agent has an empty name");
+    const fileName = fileStem(a.name);
+    if (names.has(fileName)) throw new DesignError(loc, `duplicate agent name (collides with ${JSON.stringify(names.get(fileName))})`);
+    names.set(fileName, a.name);
+    const uses: IrAgentUse[] = [];
+    const usedToolsets = new Set<string>();
+    for (const u of a.uses) {
+      const name = u.toolset?.name;
+      const ts = toolsets.get(name);
+      if (!ts) throw new DesignError({ ...loc, toolset: String(name) }, "uses a toolset that is not in the design's toolsets");
+      if (usedToolsets.has(ts.name)) throw new DesignError({ ...loc, toolset: ts.name }, "uses the same toolset twice");
+      usedToolsets.add(ts.name);
+      let tools: readonly IrTool[] = ts.tools;
+      if (u.tools !== undefined) {
+        const chosen: IrTool[] = [];
+        for (const toolName of u.tools) {
+          const tool = ts.tools.find((t) => t.name === toolName);
+          if (!tool)
+            throw new DesignError({ ...loc, toolset: ts.name, tool: toolName }, "the subset names a tool the toolset does not have");
+          if (chosen.includes(tool)) throw new DesignError({ ...loc, toolset: ts.name, tool: toolName }, "the subset names the tool twice");
+          chosen.push(tool);
+        }
+        tools = chosen;
+      }
+      uses.push(Object.freeze({ kind: "use", toolset: ts, tools: Object.freeze(tools), subset: u.tools !== undefined }));
+    }
+    agents.push(
+      Object.freeze({
+        kind: "agent",
+        name: a.name,
+        description: a.description,
+        camelName: camelName(a.name),
+        pascalName: pascalName(a.name),
+        fileName,
+        uses: Object.freeze(uses),
+        runPolicy: runPolicyOf(a.runPolicy, loc),
+        toString: () => `agent ${a.name}`,
+      }),
+    );
+  }
+  return agents;
+}
+
+function runPolicyOf(p: AgentDecl["runPolicy"], loc: DesignLocation): IrRunPolicy | undefined {
+  if (!p) return undefined;
+  const out: Mutable<IrRunPolicy> = {};
+  for (const key of ["maxToolCalls", "maxConsecutiveFailedToolCalls", "timeBudget", "toolTimeout"] as const) {
+    const v = p[key];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new DesignError(loc, `runPolicy.${key} must be a non-negative number`);
+    out[key] = v;
+  }
+  return Object.freeze(out);
+}

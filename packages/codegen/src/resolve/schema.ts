@@ -1,0 +1,168 @@
+/**
+ * Schema helpers for the resolver: turn a DSL builder or raw JSON Schema into a normalized,
+ * self-contained 2020-12 document, check it, and read facts out of it (field descriptions, refs).
+ */
+import type { JsonSchema } from "@toolwright/dsl";
+import type { Options } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+/** A fresh ajv 2020-12 instance configured the same way for checking and for code generation. */
+export function createAjv(code?: Options["code"]): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, ...(code ? { code } : {}) });
+  addFormats(ajv);
+  return ajv;
+}
+
+const KNOWN_DIALECTS = /^https?:\/\/json-schema\.org\/(draft-0[4-7]\/schema|draft\/2019-09\/schema|draft\/2020-12\/schema)#?$/;
+
+/** The JSON Schema node a DSL value stands for: a builder's `.json`, or the raw object itself. */
+export function schemaJson(value: unknown): JsonSchema | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const v = value as { kind?: unknown; json?: unknown };
+  if (v.kind === "schema" && typeof v.json === "object" && v.json !== null) return v.json as JsonSchema;
+  return value as JsonSchema;
+}
+
+function clone(value: unknown, seen: Set<unknown>): Json {
+  if (value === null || typeof value === "boolean" || typeof value === "string") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`schema holds a non-finite number (${value})`);
+    return value;
+  }
+  if (typeof value !== "object") throw new Error(`schema holds a ${typeof value}, which JSON cannot represent`);
+  if (seen.has(value)) throw new Error("schema is a cyclic object; use named types with $ref for recursion");
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((v) => clone(v, seen));
+    const out: { [key: string]: Json } = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined) continue;
+      out[k] = clone(v, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/** Older-draft keywords rewritten to their 2020-12 spelling (servers often send draft-07). */
+function upgrade(node: Json, isRoot: boolean): Json {
+  if (Array.isArray(node)) return node.map((n) => upgrade(n, false));
+  if (node === null || typeof node !== "object") return node;
+  const out: { [key: string]: Json } = {};
+  for (const [k, v] of Object.entries(node))
+    out[k] = k === "enum" || k === "const" || k === "examples" || k === "default" ? v : upgrade(v, false);
+  if (typeof out.$schema === "string" && KNOWN_DIALECTS.test(out.$schema)) delete out.$schema;
+  else if (!isRoot && out.$schema !== undefined) delete out.$schema;
+  // A root $id would clash between tools compiled into one validator module.
+  if (isRoot) delete out.$id;
+  if (Array.isArray(out.items)) {
+    out.prefixItems = out.items;
+    delete out.items;
+    if (out.additionalItems !== undefined) {
+      out.items = out.additionalItems;
+      delete out.additionalItems;
+    }
+  }
+  return out;
+}
+
+/** Deep-copies, checks JSON-ness and upgrades older-draft keywords. Throws with a plain message. */
+export function normalizeSchema(value: unknown): JsonSchema {
+  const json = schemaJson(value);
+  if (json === undefined) throw new Error("schema must be a JSON Schema object or a schema builder");
+  const copied = upgrade(clone(json, new Set()), true);
+  return deepFreeze(copied) as JsonSchema;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Every `$ref` value in a schema, with its JSON pointer location. */
+export function collectRefs(schema: JsonSchema): { readonly at: string; readonly ref: string }[] {
+  const out: { at: string; ref: string }[] = [];
+  const walk = (node: unknown, at: string, inData: boolean) => {
+    if (Array.isArray(node)) {
+      for (const [i, n] of node.entries()) walk(n, `${at}/${i}`, inData);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    for (const [k, v] of Object.entries(node)) {
+      if (inData) continue;
+      if (k === "$ref" && typeof v === "string") out.push({ at: at === "" ? "/" : at, ref: v });
+      // Values under these keywords are data, not schemas.
+      const data = k === "enum" || k === "const" || k === "examples" || k === "default";
+      walk(v, `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, data);
+    }
+  };
+  walk(schema, "", false);
+  return out;
+}
+
+/** Resolves a local JSON pointer (`#/$defs/Node`) inside `root`, or `undefined`. */
+export function resolvePointer(root: JsonSchema, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  const pointer = decodeURIComponent(ref.slice(1));
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as { [key: string]: unknown })[key];
+  }
+  return node;
+}
+
+/**
+ * Checks a normalized schema: local refs only, every ref resolves, and ajv accepts it.
+ * Returns a problem description, or `undefined` when the schema is fine.
+ */
+export function checkSchema(ajv: Ajv2020, schema: JsonSchema): string | undefined {
+  for (const { at, ref } of collectRefs(schema)) {
+    if (!ref.startsWith("#"))
+      return `$ref ${JSON.stringify(ref)} at ${at} points outside the schema; only local refs (#/$defs/...) are supported`;
+    if (resolvePointer(schema, ref) === undefined) return `unresolved $ref ${JSON.stringify(ref)} at ${at}`;
+  }
+  try {
+    ajv.compile(schema);
+  } catch (error) {
+    return `invalid schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return undefined;
+}
+
+/** Field path → description for the properties of an object schema, following local refs once. */
+export function fieldDescriptions(schema: JsonSchema): { [field: string]: string } {
+  const out: { [field: string]: string } = {};
+  const visiting = new Set<unknown>();
+  const walk = (node: unknown, path: string) => {
+    if (typeof node !== "object" || node === null || visiting.has(node)) return;
+    let n = node as { [key: string]: unknown };
+    if (typeof n.$ref === "string") {
+      const target = resolvePointer(schema, n.$ref);
+      if (typeof target === "object" && target !== null) n = { ...(target as object), ...n, $ref: undefined };
+    }
+    visiting.add(node);
+    if (path !== "" && typeof n.description === "string" && out[path] === undefined) out[path] = n.description;
+    const props = n.properties;
+    if (typeof props === "object" && props !== null) {
+      for (const [key, child] of Object.entries(props)) walk(child, path === "" ? key : `${path}.${key}`);
+    }
+    if (typeof n.items === "object" && n.items !== null) walk(n.items, `${path}[]`);
+    visiting.delete(node);
+  };
+  walk(schema, "");
+  return out;
+}

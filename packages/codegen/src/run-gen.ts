@@ -1,0 +1,75 @@
+/**
+ * One `toolwright gen` run: load → resolve → generate → write (or check). Every failure before
+ * writing is a `DesignError`, so nothing is written for a bad design.
+ */
+
+import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { generate } from "./generate.js";
+import { loadDesign } from "./load/load-design.js";
+import { resolveDesign } from "./resolve/resolve.js";
+import { checkOutput, writeOutput } from "./write.js";
+
+/** Options for one run. */
+export interface GenOptions {
+  readonly design: string;
+  readonly out: string;
+  /** Compare only; report stale files instead of writing. */
+  readonly check?: boolean;
+  readonly cwd?: string;
+}
+
+/** What one run did. Paths are relative to the output folder. */
+export interface GenSummary {
+  readonly design: string;
+  readonly out: string;
+  readonly toolsets: number;
+  readonly tools: number;
+  readonly agents: number;
+  readonly files: readonly string[];
+  readonly written: readonly string[];
+  readonly unchanged: readonly string[];
+  readonly removed: readonly string[];
+  readonly stale: readonly string[];
+  readonly ms: number;
+}
+
+/** Runs one generation (or check). Throws `DesignError` for design problems. */
+export async function runGen(options: GenOptions): Promise<GenSummary> {
+  const started = performance.now();
+  const cwd = options.cwd ?? process.cwd();
+  const loaded = await loadDesign(options.design, cwd);
+  const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path });
+  const files = await generate(ir);
+  const outDir = resolve(cwd, options.out);
+  const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
+  return {
+    design: loaded.label,
+    out: options.out,
+    toolsets: ir.toolsets.length,
+    tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0),
+    agents: ir.agents.length,
+    files: [...files.keys()],
+    written: report.written,
+    unchanged: report.unchanged,
+    removed: report.removed,
+    stale: report.stale,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The one-line summary printed after a run. */
+export function summaryLine(s: GenSummary, check: boolean): string {
+  const counts = `${plural(s.toolsets, "toolset")}, ${plural(s.tools, "tool")}, ${plural(s.files.length, "file")}`;
+  if (check) {
+    return s.stale.length === 0
+      ? `toolwright gen --check: ${counts} up to date in ${s.ms} ms (${s.out})`
+      : `toolwright gen --check: ${plural(s.stale.length, "stale file")} in ${s.out}; run toolwright gen ${s.design} --out ${s.out}`;
+  }
+  const removed = s.removed.length > 0 ? `, ${s.removed.length} removed` : "";
+  return `toolwright gen: ${counts} (${s.written.length} written, ${s.unchanged.length} unchanged${removed}) in ${s.ms} ms -> ${s.out}`;
+}
