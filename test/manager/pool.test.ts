@@ -1,0 +1,167 @@
+/**
+ * The pool: lazy connect, idle reaping that never cuts a call in flight, health probes with their
+ * own timeout (ping on legacy, tools/list on 2026), eviction and transparent rebuild, clean stop.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ServerClient } from "../../packages/runtime/src/manager.js";
+import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { alive, DYNAMIC, NODE } from "./helpers.js";
+
+let manager: McpManager | undefined;
+const stopped: number[] = [];
+afterEach(async () => {
+  for (const pid of stopped.splice(0)) if (alive(pid)) process.kill(pid, "SIGCONT");
+  await manager?.stop();
+  manager = undefined;
+});
+const config = (servers: object) => parseMcpConfig(JSON.stringify({ mcpServers: servers }));
+const dyn = (more: object = {}) => ({ command: NODE, args: [DYNAMIC], ...more });
+const status = (name = "dyn") => manager?.listServers().find((s) => s.name === name);
+
+describe("lazy connect", () => {
+  it("connects nothing in start() and connects a server on its first call", async () => {
+    manager = createMcpManager(config({ dyn: dyn(), other: dyn() }), { lazy: true, collisionPolicy: "prefix" });
+    const statuses = await manager.start();
+    expect(statuses.map((s) => s.state)).toEqual(["disconnected", "disconnected"]);
+    expect(manager.tools()).toEqual([]);
+    const result = await manager.callTool("dyn.alpha");
+    expect(result.ok && result.value).toBe(`alpha from ${status()?.pid}`);
+    expect(status()?.connected).toBe(true);
+    expect(status("other")?.connected).toBe(false);
+  });
+
+  it("autoStart: false makes one server lazy while the others start", async () => {
+    manager = createMcpManager(config({ eager: dyn(), later: dyn({ autoStart: false }) }), { collisionPolicy: "prefix" });
+    await manager.start();
+    expect(status("eager")?.connected).toBe(true);
+    expect(status("later")?.state).toBe("disconnected");
+    const client = manager.getClient("later");
+    const response = await client?.callTool({ name: "alpha", arguments: {} });
+    expect(response?.ok).toBe(true);
+    expect(status("later")?.connected).toBe(true);
+  });
+});
+
+describe("idle reaper", () => {
+  it("closes an idle server, keeps its tools, and the next call reconnects", async () => {
+    manager = createMcpManager(config({ dyn: dyn({ lifecycle: { idleTimeoutMs: 60 } }) }), { reapIntervalMs: 15 });
+    await manager.start();
+    const first = status()?.pid as number;
+    await vi.waitFor(() => expect(status()?.state).toBe("idle"), { timeout: 10_000 });
+    expect(status()?.pid).toBeUndefined();
+    await vi.waitFor(() => expect(alive(first)).toBe(false));
+    expect(manager.tools().some((t) => t.id === "dyn.alpha")).toBe(true);
+    const again = await manager.callTool("dyn.alpha");
+    expect(again.ok).toBe(true);
+    expect(status()?.connected).toBe(true);
+    expect(status()?.pid).not.toBe(first);
+  });
+
+  it("never reaps a server with a call in flight, even one longer than the idle time", async () => {
+    manager = createMcpManager(config({ dyn: dyn({ lifecycle: { idleTimeoutMs: 40 } }) }), { reapIntervalMs: 10 });
+    await manager.start();
+    const pid = status()?.pid;
+    const reapedDuring: string[] = [];
+    const slow = manager.callTool("dyn.sleep", { ms: 400 });
+    await vi.waitFor(() => expect(status()?.inFlight).toBe(1));
+    // Run the reaper by hand as well while the call is in flight.
+    for (let i = 0; i < 5; i++) {
+      reapedDuring.push(...(await manager.reapIdle()));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const result = await slow;
+    expect(result.ok && result.value).toBe("slept 400");
+    expect(reapedDuring).toEqual([]);
+    expect(status()?.pid).toBe(pid);
+  });
+
+  it("keep-alive servers are never reaped", async () => {
+    manager = createMcpManager(config({ dyn: dyn({ lifecycle: "keep-alive" }) }), { reapIntervalMs: 10 });
+    await manager.start();
+    expect(await manager.reapIdle()).toEqual([]);
+    expect(status()?.connected).toBe(true);
+  });
+});
+
+describe("health probe", () => {
+  it("pings a live legacy server; a hung one times out on the probe budget, is evicted and rebuilt", async () => {
+    manager = createMcpManager(config({ dyn: dyn({ probeTimeoutMs: 100 }) }), { client: { closeGraceMs: 30 } });
+    await manager.start();
+    expect(await manager.probe("dyn")).toEqual({ ok: true });
+    const hung = status()?.pid as number;
+    process.kill(hung, "SIGSTOP");
+    stopped.push(hung);
+    const probe = await manager.probe("dyn");
+    expect(probe.ok).toBe(false);
+    expect(probe.failure?.kind).toBe("timeout");
+    expect(status()?.state).toBe("failed");
+    expect(status()?.error).toMatch(/health probe failed/);
+    await vi.waitFor(() => expect(alive(hung)).toBe(false));
+    const rebuilt = await manager.callTool("dyn.alpha");
+    expect(rebuilt.ok).toBe(true);
+    expect(status()?.pid).not.toBe(hung);
+  });
+
+  it("uses tools/list, not ping, on a 2026-07-28 server", async () => {
+    const used: string[] = [];
+    const fake: ServerClient = {
+      server: "modern",
+      handshake: { protocolVersion: "2026-07-28", capabilities: { tools: {} } },
+      connect: async () => ({ ok: true, value: { protocolVersion: "2026-07-28", capabilities: {} } }),
+      listTools: async () => {
+        used.push("tools/list");
+        return { ok: true, tools: [{ name: "t", inputSchema: { type: "object" } }] };
+      },
+      ping: async () => {
+        used.push("ping");
+        return { ok: true };
+      },
+      callTool: async () => ({ ok: true, result: { content: [] } }),
+      close: async () => {},
+    };
+    manager = createMcpManager(config({ modern: { url: "http://127.0.0.1:9/mcp" } }), { client: { createHttpClient: () => fake } });
+    await manager.start();
+    used.length = 0;
+    expect(await manager.probe("modern")).toEqual({ ok: true });
+    expect(used).toEqual(["tools/list"]);
+  });
+});
+
+describe("stop", () => {
+  it("leaves no child process and no timer behind", async () => {
+    // Record every timer created while the manager runs; Node marks a timer _destroyed once cleared or fired.
+    const created: NodeJS.Timeout[] = [];
+    const realTimeout = globalThis.setTimeout;
+    const realInterval = globalThis.setInterval;
+    const spyT = vi.spyOn(globalThis, "setTimeout").mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const t = realTimeout(...args);
+      created.push(t);
+      return t;
+    }) as typeof setTimeout);
+    const spyI = vi.spyOn(globalThis, "setInterval").mockImplementation(((...args: Parameters<typeof setInterval>) => {
+      const t = realInterval(...args);
+      created.push(t);
+      return t;
+    }) as typeof setInterval);
+    try {
+      manager = createMcpManager(config({ a: dyn({ lifecycle: { idleTimeoutMs: 10_000 } }), b: dyn() }), {
+        reapIntervalMs: 10,
+        probeIntervalMs: 10,
+        collisionPolicy: "prefix",
+      });
+      await manager.start();
+      await manager.callTool("a.alpha");
+      const pids = manager.listServers().map((s) => s.pid as number);
+      const pending = () => created.filter((t) => !(t as unknown as { _destroyed: boolean })._destroyed).length;
+      expect(pending()).toBeGreaterThanOrEqual(2);
+      await manager.stop();
+      expect(pending()).toBe(0);
+      for (const pid of pids) expect(alive(pid)).toBe(false);
+    } finally {
+      spyT.mockRestore();
+      spyI.mockRestore();
+    }
+    const after = await manager.callTool("a.alpha");
+    expect(after.ok === false && after.failure.kind).toBe("unavailable");
+  });
+});
