@@ -36,6 +36,10 @@ export interface Directive {
   readonly drip?: { readonly intervalMs: number; readonly count: number };
   /** Never answer; the request is recorded and held until the client goes away. */
   readonly hang?: boolean;
+  /** Drop the connection: destroy the socket without any answer. */
+  readonly destroy?: boolean;
+  /** Start an SSE answer (headers and a comment), then destroy the socket: no event id, so nothing to resume. */
+  readonly dropMidStream?: boolean;
 }
 
 /** Which requests a directive applies to. */
@@ -77,6 +81,8 @@ export interface ScriptedHttpOptions {
   readonly tools?: { readonly [name: string]: ScriptedTool };
   /** Server capabilities. */
   readonly capabilities?: { readonly [key: string]: unknown };
+  /** Consulted for each request that no queued directive matched (random faults for load tests). */
+  readonly chaos?: (request: RecordedRequest) => Directive | undefined;
 }
 
 /** A running scripted server. */
@@ -342,8 +348,14 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       res.on("close", () => {
         if (!res.writableFinished) record.closedEarly = true;
       });
-      const directive = take(record.method, body?.method);
+      const directive = take(record.method, body?.method) ?? options.chaos?.(record);
       if (directive?.hang) return;
+      if (directive?.destroy) return void req.socket.destroy();
+      if (directive?.dropMidStream) {
+        openSse(res, {});
+        res.write(": started\n\n", () => req.socket.destroy());
+        return;
+      }
       if (directive?.expireSession) {
         sessions.clear();
         return sendJson(res, 404, { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
