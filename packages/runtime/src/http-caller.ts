@@ -31,7 +31,7 @@ import {
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
-import { MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
+import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import type { RedirectPolicy, WireFaultError } from "./transport/http-exchange.js";
@@ -150,8 +150,12 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   }
 
   function routingHeaders(conn: Connection, message: RpcMessage): { [name: string]: string } | undefined {
-    if (conn.session?.era !== "modern" || !("method" in message)) return undefined;
+    if (!("method" in message)) return undefined;
     const params = message.params;
+    // Modern messages carry the protocol version in `_meta` (the discover probe too, before a session exists).
+    const modern =
+      conn.session?.era === "modern" || typeof (params?._meta as { [k: string]: unknown } | undefined)?.[META.protocolVersion] === "string";
+    if (!modern) return undefined;
     const out = standardHeaders(message.method, params);
     if (message.method === "tools/call" && typeof params?.name === "string") {
       const plan = conn.plans?.get(params.name);

@@ -1,0 +1,226 @@
+/**
+ * The stateless 2026-07-28 era over HTTP, against the scripted server answering as a modern
+ * server: the discover probe, `_meta` on every request, routing headers, -32022 retry, the MRTR
+ * loop, tools with invalid `x-mcp-header` dropped, `subscriptions/listen`, and the auto fallback.
+ */
+import { clearHttpEraCache, createHttpCaller, decodeHeaderValue, type HttpCaller } from "@toolwright/runtime/http";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ScriptedHttpServer, type ScriptedTool, startScriptedHttpServer } from "../support/scripted-http-server.js";
+
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+let server: ScriptedHttpServer | undefined;
+let caller: HttpCaller | undefined;
+
+beforeEach(() => clearHttpEraCache());
+afterEach(async () => {
+  await caller?.close();
+  await server?.close();
+  caller = undefined;
+  server = undefined;
+});
+
+const tools: { [name: string]: ScriptedTool } = {
+  query: {
+    descriptor: {
+      inputSchema: {
+        type: "object",
+        properties: {
+          region: { type: "string", "x-mcp-header": "Region" },
+          priority: { type: "integer", "x-mcp-header": "Priority" },
+          verbose: { type: ["boolean", "null"], "x-mcp-header": "Verbose" },
+          scope: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } } },
+          sql: { type: "string" },
+        },
+      },
+    },
+    run: () => ({ resultType: "complete", content: [{ type: "text", text: "ok" }] }),
+  },
+  broken: {
+    descriptor: {
+      inputSchema: { type: "object", properties: { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } },
+    },
+    run: () => ({ content: [] }),
+  },
+  confirm: {
+    run: (_args, ctx) => {
+      const answer = ctx.params.inputResponses?.ask;
+      if (!answer) {
+        return {
+          resultType: "input_required",
+          inputRequests: {
+            ask: { method: "elicitation/create", params: { message: "sure?", requestedSchema: { type: "object", properties: {} } } },
+          },
+          requestState: "opaque-state-1",
+        };
+      }
+      return { resultType: "complete", content: [{ type: "text", text: `${answer.action}:${ctx.params.requestState}` }] };
+    },
+  },
+  forever: {
+    run: () => ({ resultType: "input_required", requestState: "again" }),
+  },
+  wait: {
+    run: (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ content: [] }), { once: true })),
+  },
+};
+
+describe("HTTP, 2026-07-28 era", () => {
+  it("probes with server/discover, then sends _meta and routing headers on every request", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, clientInfo: { name: "tw-test", version: "9.9.9" } });
+    const listed = await caller.listTools();
+    expect(listed.ok).toBe(true);
+    expect(caller.era).toBe("modern");
+    expect(caller.sessionId).toBeUndefined();
+    const out = await caller.callTool({
+      name: "query",
+      arguments: { region: "Hello, 世界", priority: 42, verbose: null, scope: { tenant: " padded " }, sql: "SELECT 1" },
+      meta: { "com.example/tag": "t1" },
+    });
+    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "ok" }] } });
+    const [discover, list, call] = server.rpc();
+    expect(discover?.body?.method).toBe("server/discover");
+    expect(server.rpc("initialize")).toHaveLength(0);
+    for (const r of [discover, list, call]) {
+      const meta = r?.body?.params?._meta;
+      expect(meta?.[META_VERSION]).toBe("2026-07-28");
+      expect(meta?.["io.modelcontextprotocol/clientCapabilities"]).toEqual({});
+      expect(meta?.["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "tw-test", version: "9.9.9" });
+      expect(r?.headers["mcp-protocol-version"]).toBe("2026-07-28");
+      expect(r?.headers["mcp-method"]).toBe(r?.body?.method);
+    }
+    expect(call?.headers["mcp-name"]).toBe("query");
+    expect(call?.headers["mcp-param-region"]).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    expect(decodeHeaderValue(String(call?.headers["mcp-param-region"]))).toBe("Hello, 世界");
+    expect(call?.headers["mcp-param-priority"]).toBe("42");
+    expect(call?.headers["mcp-param-verbose"]).toBeUndefined();
+    expect(call?.headers["mcp-param-tenant"]).toBe("=?base64?IHBhZGRlZCA=?=");
+    expect(call?.headers["mcp-param-sql"]).toBeUndefined();
+    expect(call?.body?.params?._meta?.["com.example/tag"]).toBe("t1");
+    expect(call?.body?.params?._meta?.traceparent).toMatch(/^00-/);
+    expect(server.requests.filter((r) => r.method !== "POST")).toHaveLength(0);
+  });
+
+  it("drops tools whose x-mcp-header declarations are invalid, with a warning", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    const warnings: string[] = [];
+    caller = createHttpCaller({ url: server.url, era: "modern", onWarning: (w) => warnings.push(w) });
+    const listed = await caller.listTools();
+    expect(listed.ok && listed.tools.map((t) => t.name).sort()).toEqual(["confirm", "forever", "query", "wait"]);
+    expect(warnings.join("\n")).toMatch(/"broken" dropped: .*list\.items/);
+  });
+
+  it("retries once with a version from data.supported after -32022", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    await caller.listTools();
+    server.next(
+      { rpc: "tools/call" },
+      {
+        status: 400,
+        body: {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"], requested: "x" } },
+        },
+      },
+    );
+    const out = await caller.callTool({ name: "query", arguments: { region: "eu" } });
+    expect(out.ok).toBe(true);
+    const calls = server.rpc("tools/call");
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.body?.id).not.toBe(calls[1]?.body?.id);
+  });
+
+  it("runs the input_required loop: handler answers, requestState echoed, new JSON-RPC id", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    const asked: unknown[] = [];
+    const handlers = new Map([["elicitation/create", (params: unknown) => (asked.push(params), { action: "accept", content: {} })]]);
+    caller = createHttpCaller({ url: server.url, era: "modern", handlers, notificationStream: false });
+    const out = await caller.callTool({ name: "confirm", arguments: {} });
+    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "accept:opaque-state-1" }] } });
+    expect(asked).toEqual([{ message: "sure?", requestedSchema: { type: "object", properties: {} } }]);
+    const [first, retry] = server.rpc("tools/call");
+    expect(first?.body?.params?.requestState).toBeUndefined();
+    expect(first?.body?.params?.inputResponses).toBeUndefined();
+    expect(retry?.body?.params?.requestState).toBe("opaque-state-1");
+    expect(retry?.body?.params?.inputResponses).toEqual({ ask: { action: "accept", content: {} } });
+    expect(retry?.body?.id).not.toBe(first?.body?.id);
+    expect(first?.body?.params?._meta?.["io.modelcontextprotocol/clientCapabilities"]).toEqual({ elicitation: {} });
+  });
+
+  it("bounds the input_required loop", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern", maxInputRounds: 3 });
+    const out = await caller.callTool({ name: "forever", arguments: {} });
+    expect(out).toMatchObject({ ok: false, failure: { kind: "internal" } });
+    if (!out.ok) expect(out.failure.message).toContain("after 3 rounds");
+    expect(server.rpc("tools/call")).toHaveLength(4);
+  });
+
+  it("fails clearly when the server asks for input the client has no handler for", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    const out = await caller.callTool({ name: "confirm", arguments: {} });
+    expect(out).toMatchObject({ ok: false, failure: { rpc: { code: -32601 } } });
+    if (!out.ok) expect(out.failure.message).toContain("elicitation/create");
+  });
+
+  it("cancels by closing the stream, without notifications/cancelled", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools, response: "sse" });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    await caller.listTools();
+    const controller = new AbortController();
+    const pending = caller.callTool({ name: "wait", arguments: {} }, { signal: controller.signal });
+    await waitFor(() => server?.rpc("tools/call").length === 1);
+    controller.abort();
+    expect(await pending).toMatchObject({ ok: false, failure: { kind: "canceled" } });
+    const call = server.rpc("tools/call")[0];
+    await waitFor(() => call?.closedEarly === true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.rpc("notifications/cancelled")).toHaveLength(0);
+  });
+
+  it("opens subscriptions/listen and delivers list-change notices from it", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    const seen: string[] = [];
+    caller = createHttpCaller({ url: server.url, onNotification: (n) => seen.push(n.method) });
+    await caller.connect();
+    await waitFor(() => server?.rpc("subscriptions/listen").length === 1);
+    const listen = server.rpc("subscriptions/listen")[0];
+    expect(listen?.body?.params?.notifications).toEqual({ toolsListChanged: true });
+    expect(listen?.headers["mcp-method"]).toBe("subscriptions/listen");
+    await waitFor(() => seen.includes("notifications/subscriptions/acknowledged"));
+    server.broadcast({ method: "notifications/tools/list_changed" });
+    await waitFor(() => seen.includes("notifications/tools/list_changed"));
+  });
+
+  it("auto mode falls back to initialize when the probe meets a legacy server, and caches the era", async () => {
+    server = await startScriptedHttpServer({ era: "legacy", tools });
+    caller = createHttpCaller({ url: server.url });
+    expect((await caller.connect()).ok).toBe(true);
+    expect(caller.era).toBe("legacy");
+    expect(server.rpc().map((r) => r.body?.method)).toEqual(["server/discover", "initialize", "notifications/initialized"]);
+    await caller.close();
+    caller = createHttpCaller({ url: server.url });
+    expect((await caller.connect()).ok).toBe(true);
+    expect(server.rpc("server/discover")).toHaveLength(1);
+  });
+
+  it("pinned to modern, a legacy server is a clear failure", async () => {
+    server = await startScriptedHttpServer({ era: "legacy", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    const out = await caller.callTool({ name: "query", arguments: {} });
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.failure.message).toContain("does not speak 2026-07-28");
+    expect(server.rpc("initialize")).toHaveLength(0);
+  });
+});
+
+async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
