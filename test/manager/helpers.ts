@@ -48,3 +48,37 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** server-everything over Streamable HTTP on a free 127.0.0.1 port; resolves once it says it listens. */
+export async function startEverythingHttp(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const { spawn } = await import("node:child_process");
+  const port = await freePort();
+  const child = spawn(NODE, [EVERYTHING, "streamableHttp"], {
+    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`server-everything HTTP did not start: ${seen}`)), 15_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(`listening on port ${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server-everything HTTP exited with ${code}: ${seen}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    pid: child.pid as number,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}

@@ -1,13 +1,14 @@
 /**
- * Proof: one config with real servers (server-everything and server-memory over stdio) and one
- * broken server. start() reports each server separately and the working tools are callable.
+ * Proof: one config with real servers (server-everything and server-memory over stdio,
+ * server-everything over Streamable HTTP on 127.0.0.1) and one broken server. start() reports each
+ * server separately and the working tools are callable.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../../packages/runtime/src/index.js";
 import { createMcpManager, loadMcpConfig, type McpManager } from "../../packages/runtime/src/manager.js";
-import { alive, EVERYTHING, MEMORY, NODE, tempDir } from "./helpers.js";
+import { alive, EVERYTHING, MEMORY, NODE, startEverythingHttp, tempDir } from "./helpers.js";
 
 describe("manager start with real servers", () => {
   const tmp = tempDir();
@@ -16,8 +17,10 @@ describe("manager start with real servers", () => {
   let manager: McpManager;
   const runtime = createRuntime();
   const pids: number[] = [];
+  let http: Awaited<ReturnType<typeof startEverythingHttp>>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    http = await startEverythingHttp();
     mkdirSync(join(projectDir, ".toolwright"), { recursive: true });
     writeFileSync(
       join(projectDir, ".toolwright", "mcp.json"),
@@ -25,6 +28,7 @@ describe("manager start with real servers", () => {
         mcpServers: {
           everything: { command: NODE, args: [EVERYTHING, "stdio"] },
           memory: { command: NODE, args: [MEMORY], env: { MEMORY_FILE_PATH: "${MEMORY_DIR}/memory.jsonl" } },
+          remote: { type: "http", url: http.url, headers: { "X-Client": "${CLIENT_NAME:-toolwright-test}" } },
           broken: { command: NODE, args: ["-e", "console.error('fatal: config token missing'); process.exit(3)"] },
         },
       }),
@@ -32,10 +36,11 @@ describe("manager start with real servers", () => {
   });
   afterAll(async () => {
     await manager?.stop();
+    await http?.stop();
     tmp.cleanup();
   });
 
-  it("connects three servers in parallel; the broken one fails with its reason and stderr", async () => {
+  it("connects four servers in parallel: three connect, the broken one fails with its reason and stderr", async () => {
     const config = loadMcpConfig({ projectDir, globalDir: join(tmp.dir, "no-global"), env: { ...process.env, MEMORY_DIR: tmp.dir } });
     expect(config.mcpServers.memory?.source).toBe(join(projectDir, ".toolwright", "mcp.json"));
     manager = createMcpManager(config, { registry: runtime });
@@ -43,6 +48,9 @@ describe("manager start with real servers", () => {
     const byName = Object.fromEntries(statuses.map((s) => [s.name, s]));
     expect(byName.everything?.connected).toBe(true);
     expect(byName.memory?.connected).toBe(true);
+    expect(byName.remote?.connected).toBe(true);
+    expect(byName.remote?.transport).toBe("http");
+    expect(statuses.filter((s) => s.connected)).toHaveLength(3);
     expect(byName.broken?.connected).toBe(false);
     expect(byName.broken?.state).toBe("failed");
     expect(byName.broken?.error).toMatch(/exited/);
@@ -54,6 +62,7 @@ describe("manager start with real servers", () => {
       expect(s?.durations?.totalMs).toBeGreaterThanOrEqual(s?.durations?.connectMs ?? Number.NaN);
       pids.push(s?.pid as number);
     }
+    expect(byName.remote?.toolCount).toBe(byName.everything?.toolCount);
     expect(byName.broken?.toolCount).toBe(0);
   });
 
@@ -76,6 +85,11 @@ describe("manager start with real servers", () => {
     expect(created.ok).toBe(true);
     // MEMORY_FILE_PATH came from ${MEMORY_DIR} in the config: the server wrote where we said.
     expect(readFileSync(memoryFile, "utf8")).toContain("Ada");
+    // server-everything over HTTP exposes the same tool names: prefix-on-collision gave them remote_*.
+    const remoteEcho = manager.tools().find((t) => t.id === "remote.echo");
+    expect(remoteEcho?.exposedName).toBe("remote_echo");
+    const viaHttp = await manager.callTool("remote_echo", { message: "over http" });
+    expect(viaHttp.ok && viaHttp.value).toBe("Echo: over http");
     const graph = await manager.callTool("memory.read_graph", {});
     expect(graph.ok && graph.value).toContain("Ada");
     // Through the runtime registry too.

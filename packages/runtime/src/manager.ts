@@ -10,7 +10,7 @@ export type {
   ListToolsOutcome,
   ServerClient,
 } from "./manager/client-factory.js";
-export { createServerClient, setDefaultHttpClientFactory } from "./manager/client-factory.js";
+export { createServerClient } from "./manager/client-factory.js";
 export type { LoadMcpConfigOptions, OnMissingVariable, ParsedConfigFile, ResolveContext } from "./manager/config-load.js";
 export {
   configFiles,

@@ -4,6 +4,7 @@
  */
 import type { Caller, CallOptions } from "../caller.js";
 import type { ToolFailure } from "../failure.js";
+import { createHttpCaller } from "../http-caller.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
@@ -54,16 +55,22 @@ export interface ClientFactoryOptions {
   readonly maxRestartDelayMs?: number;
 }
 
-let defaultHttpFactory: HttpClientFactory | undefined;
-
-/** Installs the HTTP client factory used when none is passed (done by the `./manager` entry). */
-export function setDefaultHttpClientFactory(factory: HttpClientFactory | undefined): void {
-  defaultHttpFactory = factory;
-}
+/** The default HTTP client: `createHttpCaller`, with our era names mapped to its own. */
+const defaultHttpFactory: HttpClientFactory = (o) =>
+  createHttpCaller({
+    name: o.name,
+    url: o.url,
+    // Values were expanded by the config loader already; nothing is left to expand.
+    headers: o.headers,
+    env: {},
+    ...(o.era ? { era: o.era === "2026-07-28" ? "modern" : o.era } : {}),
+    ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.onNotification ? { onNotification: o.onNotification } : {}),
+  });
 
 function httpClient(name: string, config: HttpServerConfig, options: ClientFactoryOptions): ServerClient {
   const factory = options.createHttpClient ?? defaultHttpFactory;
-  if (!factory) throw new Error(`server "${name}": no HTTP client is available in this build`);
   return factory({
     name,
     url: config.url,

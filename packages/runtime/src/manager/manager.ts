@@ -424,7 +424,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       failure = failureFromFault(fault("server process is not running", "EXIT"), context);
     } else {
       // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
-      const modern = client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
+      const era = (client as { readonly era?: string }).era;
+      const modern = era === "modern" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
       const outcome = modern
         ? await client.listTools({ timeoutMs })
         : await (client.ping as NonNullable<typeof client.ping>)({ timeoutMs });
