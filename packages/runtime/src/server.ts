@@ -1,0 +1,18 @@
+/**
+ * @toolwright/runtime/server: serve MCP tools (Node only, no dependencies). Generated server
+ * scaffolds call `createToolServer` with their tools, then `serveStdio` or `serveHttp`.
+ * @packageDocumentation
+ */
+
+export type { Decoder } from "./codec.js";
+export { createDecoder } from "./codec.js";
+export type { CallToolResult, ContentBlock } from "./protocol/mcp-types.js";
+export { RpcHandlerError } from "./protocol/rpc-peer.js";
+export type { HttpServeOptions, HttpServerHandle } from "./server/http-server.js";
+export { serveHttp } from "./server/http-server.js";
+export type { StdioServeOptions, StdioServerHandle } from "./server/stdio-server.js";
+export { serveStdio } from "./server/stdio-server.js";
+export { ISSUES_META_KEY, invalidArgumentsResult, normalizeResult } from "./server/tool-call.js";
+export type { ServerSession, SessionOptions, ToolServer } from "./server/tool-server.js";
+export { createToolServer } from "./server/tool-server.js";
+export type { LogLevel, ServerTool, ToolAnnotationsWire, ToolContext, ToolHandlerResult, ToolServerOptions } from "./server/types.js";

@@ -1,0 +1,87 @@
+/**
+ * Small HTTP helpers for `serveHttp`: bounded body reading, JSON-RPC error replies, and the
+ * Host/Origin policy that protects loopback servers from DNS rebinding.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
+
+/** Which Host and Origin values a server accepts; undefined means any. */
+export interface HostPolicy {
+  readonly hosts: readonly string[] | undefined;
+  readonly origins: readonly string[] | undefined;
+}
+
+/** The default policy: loopback-only names when bound to loopback, else only what was configured. */
+export function hostPolicy(bind: string, hosts?: readonly string[], origins?: readonly string[]): HostPolicy {
+  const loopback = LOOPBACK.includes(bind) || bind.startsWith("127.");
+  return {
+    hosts: hosts ?? (loopback ? [...LOOPBACK, bind] : undefined),
+    origins,
+  };
+}
+
+function hostName(hostHeader: string): string {
+  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
+  const colon = hostHeader.lastIndexOf(":");
+  return (colon === -1 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase();
+}
+
+/** A refusal message when Host or Origin is not allowed, else undefined. */
+export function checkHostAndOrigin(req: IncomingMessage, policy: HostPolicy): string | undefined {
+  const host = req.headers.host;
+  if (policy.hosts) {
+    if (typeof host !== "string" || !policy.hosts.includes(hostName(host)))
+      return `Forbidden: Host ${JSON.stringify(host ?? "")} is not allowed`;
+  }
+  const origin = req.headers.origin;
+  if (typeof origin === "string") {
+    if (policy.origins) {
+      if (!policy.origins.includes(origin)) return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`;
+    } else if (policy.hosts) {
+      let name: string | undefined;
+      try {
+        name = new URL(origin).hostname;
+      } catch {
+        name = undefined;
+      }
+      if (name === undefined || !policy.hosts.includes(name)) return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`;
+    }
+  }
+  return undefined;
+}
+
+/** Writes a JSON-RPC error body with an HTTP status. */
+export function sendError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+/** Reads and parses a JSON body of at most `limit` bytes. */
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly status: number; readonly message: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      else chunks.push(chunk);
+    });
+    req.on("error", () => resolve({ ok: false, status: 400, message: "Bad Request: the body could not be read" }));
+    req.on("end", () => {
+      if (over) return resolve({ ok: false, status: 413, message: `Payload Too Large: the limit is ${limit} bytes` });
+      try {
+        resolve({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+      } catch {
+        resolve({ ok: false, status: 400, message: "Parse error: the body is not valid JSON" });
+      }
+    });
+  });
+}

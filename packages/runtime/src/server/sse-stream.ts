@@ -1,0 +1,91 @@
+/**
+ * Server-side SSE streams with replay. Every event gets an id `<stream>_<seq>`; events are kept
+ * until the stream is finished and delivered, so a client that lost the connection can resume with
+ * GET + `Last-Event-ID` and get the rest on the new connection (MCP 2025-11-25, SEP-1699).
+ */
+import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import type { RpcMessage } from "../protocol/json-rpc.js";
+
+const MAX_KEPT_EVENTS = 1000;
+
+/** One logical SSE stream, which may outlive the HTTP connection that carries it. */
+export class SseStream {
+  readonly id = randomBytes(6).toString("hex");
+  private seq = 0;
+  private readonly events: { readonly seq: number; readonly text: string }[] = [];
+  private sink: ServerResponse | undefined;
+  /** True once the last message of the stream was written. */
+  finished = false;
+
+  constructor(
+    private readonly headers: { readonly [name: string]: string },
+    private readonly retryMs: number,
+    private readonly priming: boolean,
+  ) {}
+
+  /** True while an HTTP response is attached. */
+  get attached(): boolean {
+    return this.sink !== undefined;
+  }
+
+  /** Attaches a response (first connection or a resume) and replays events after `afterSeq`. */
+  attach(res: ServerResponse, afterSeq?: number): void {
+    this.detach();
+    this.sink = res;
+    res.writeHead(200, {
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      ...this.headers,
+    });
+    res.flushHeaders();
+    res.once("close", () => {
+      if (this.sink === res) this.sink = undefined;
+    });
+    if (afterSeq === undefined) {
+      // Priming event: an id with empty data, so even a stream that breaks at once can be resumed.
+      if (this.priming) this.emit(`id: ${this.id}_0\nretry: ${this.retryMs}\ndata: \n\n`, 0);
+    } else {
+      for (const event of this.events) if (event.seq > afterSeq) res.write(event.text);
+    }
+    if (this.finished) this.detach();
+  }
+
+  /** Writes one JSON-RPC message as a `message` event. */
+  write(message: RpcMessage): void {
+    const seq = ++this.seq;
+    this.emit(`id: ${this.id}_${seq}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`, seq);
+  }
+
+  private emit(text: string, seq: number): void {
+    if (seq > 0) {
+      this.events.push({ seq, text });
+      if (this.events.length > MAX_KEPT_EVENTS) this.events.shift();
+    }
+    this.sink?.write(text);
+  }
+
+  /** Marks the stream complete and ends the attached response; true when a connection got it all. */
+  finish(): boolean {
+    const delivered = this.sink !== undefined;
+    this.finished = true;
+    this.detach();
+    return delivered;
+  }
+
+  /** Ends the current HTTP response without finishing the stream (the client may resume). */
+  detach(): void {
+    const sink = this.sink;
+    this.sink = undefined;
+    if (sink && !sink.writableEnded) sink.end();
+  }
+}
+
+/** Splits a `Last-Event-ID` into stream id and sequence number. */
+export function parseEventId(value: string): { readonly stream: string; readonly seq: number } | undefined {
+  const cut = value.lastIndexOf("_");
+  if (cut <= 0) return undefined;
+  const seq = Number(value.slice(cut + 1));
+  return Number.isSafeInteger(seq) && seq >= 0 ? { stream: value.slice(0, cut), seq } : undefined;
+}

@@ -1,0 +1,384 @@
+/**
+ * `createToolServer`: a transport-agnostic MCP server for tools. A transport opens one session per
+ * connection (stdio: one; HTTP: one per `Mcp-Session-Id`), feeds it parsed JSON-RPC values and
+ * writes what it sends. Every outbound message names the inbound request it belongs to, so the HTTP
+ * transport can put it on that request's response stream.
+ */
+import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
+import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
+import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { runToolCall } from "./tool-call.js";
+import type { LogLevel, ServerTool, ToolContext, ToolServerOptions } from "./types.js";
+
+/** Options for one session. */
+export interface SessionOptions {
+  /** Session id (HTTP); shown to handlers as `ctx.sessionId`. */
+  readonly id?: string;
+  /** Writes one outbound message; `related` is the id of the inbound request it belongs to. */
+  readonly send: (message: RpcMessage, related: RpcId | undefined) => void;
+  /** Ends the response stream of request `related` early (HTTP SSE polling); absent elsewhere. */
+  readonly closeStream?: (related: RpcId) => void;
+}
+
+/** One client connection's state: negotiated version, log level, in-flight calls. */
+export interface ServerSession {
+  readonly id: string | undefined;
+  /** The negotiated version, once `initialize` was answered. */
+  readonly protocolVersion: string | undefined;
+  readonly closed: boolean;
+  /** Feeds one parsed inbound value (a message, or a 2025-03-26 batch array). */
+  receive(value: unknown): void;
+  /** Aborts in-flight handlers and pending server-to-client requests. */
+  close(): void;
+}
+
+/** A tool server; serve it with `serveStdio` or `serveHttp`. */
+export interface ToolServer {
+  readonly info: Implementation;
+  /** Protocol versions this server accepts, newest first. */
+  readonly protocolVersions: readonly string[];
+  /** Opens a session for one connection. */
+  openSession(options: SessionOptions): ServerSession;
+  /** Sends `notifications/tools/list_changed` to every open session. */
+  notifyToolListChanged(): void;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const CAPABILITY_FOR: { readonly [method: string]: string } = {
+  "sampling/createMessage": "sampling",
+  "elicitation/create": "elicitation",
+  "roots/list": "roots",
+};
+const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
+
+function checkTools(tools: readonly ServerTool<unknown>[]): Map<string, ServerTool<unknown>> {
+  const byName = new Map<string, ServerTool<unknown>>();
+  for (const tool of tools) {
+    if (typeof tool?.name !== "string" || tool.name === "") throw new TypeError("createToolServer: every tool needs a non-empty name");
+    if (byName.has(tool.name)) throw new TypeError(`createToolServer: tool "${tool.name}" is declared twice`);
+    if (tool.inputSchema?.type !== "object")
+      throw new TypeError(`createToolServer: tool "${tool.name}": inputSchema must have type "object"`);
+    if (typeof tool.handler !== "function") throw new TypeError(`createToolServer: tool "${tool.name}" has no handler function`);
+    byName.set(tool.name, tool);
+  }
+  return byName;
+}
+
+function descriptor(tool: ServerTool<unknown>): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = { name: tool.name };
+  if (tool.title !== undefined) out.title = tool.title;
+  if (tool.description !== undefined) out.description = tool.description;
+  out.inputSchema = tool.inputSchema;
+  if (tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) out.annotations = tool.annotations;
+  if (tool._meta !== undefined) out._meta = tool._meta;
+  return out;
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString("base64url");
+}
+
+function decodeCursor(cursor: unknown, size: number): number {
+  if (typeof cursor !== "string") throw new RpcHandlerError(-32602, "Invalid cursor: expected a string");
+  const match = /^o:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const offset = match ? Number(match[1]) : Number.NaN;
+  if (!Number.isSafeInteger(offset) || offset <= 0 || offset >= size) throw new RpcHandlerError(-32602, "Invalid cursor");
+  return offset;
+}
+
+/** Creates a tool server. Throws a `TypeError` for duplicate names or a non-object input schema. */
+export function createToolServer(options: ToolServerOptions): ToolServer {
+  const tools = checkTools(options.tools);
+  const newest = options.protocolVersion ?? LEGACY_PROTOCOL_VERSIONS[0];
+  const start = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).indexOf(newest);
+  if (start < 0)
+    throw new TypeError(`createToolServer: protocolVersion ${newest} is not supported (${LEGACY_PROTOCOL_VERSIONS.join(", ")})`);
+  const versions: readonly string[] = LEGACY_PROTOCOL_VERSIONS.slice(start);
+  if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
+    throw new TypeError("createToolServer: pageSize must be a positive integer");
+  }
+  const info: Implementation = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
+  const list = [...tools.values()].map(descriptor);
+  const sessions = new Set<SessionState>();
+  const report = (error: unknown, where: string) => {
+    try {
+      options.onError?.(error, where);
+    } catch {
+      // A throwing logger must not break the session.
+    }
+  };
+
+  interface SessionState {
+    readonly options: SessionOptions;
+    protocolVersion: string | undefined;
+    clientInfo: Implementation | undefined;
+    clientCapabilities: { readonly [key: string]: unknown };
+    logLevel: LogLevel;
+    closed: boolean;
+    readonly calls: Map<RpcId, AbortController>;
+    readonly outgoing: Map<RpcId, { resolve: (v: unknown) => void; reject: (e: Error) => void; cleanup: () => void }>;
+    nextId: number;
+  }
+
+  function send(state: SessionState, message: RpcMessage, related: RpcId | undefined): void {
+    if (state.closed) return;
+    try {
+      state.options.send(message, related);
+    } catch (error) {
+      report(error, "send");
+    }
+  }
+
+  function initialize(state: SessionState, params: RpcRequest["params"]): unknown {
+    if (state.protocolVersion !== undefined) throw new RpcHandlerError(-32600, "Session already initialized");
+    const requested = params?.protocolVersion;
+    const version = typeof requested === "string" && versions.includes(requested) ? requested : newest;
+    state.protocolVersion = version;
+    const client = params?.clientInfo as Implementation | undefined;
+    state.clientInfo = client && typeof client === "object" ? client : undefined;
+    const caps = params?.capabilities;
+    state.clientCapabilities = caps && typeof caps === "object" ? (caps as { [key: string]: unknown }) : {};
+    return {
+      protocolVersion: version,
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      serverInfo: info,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    };
+  }
+
+  function listTools(params: RpcRequest["params"]): unknown {
+    const size = options.pageSize ?? list.length;
+    const offset = params?.cursor === undefined ? 0 : decodeCursor(params.cursor, list.length);
+    const page = list.slice(offset, offset + size);
+    const next = offset + size < list.length ? { nextCursor: encodeCursor(offset + size) } : {};
+    return { tools: page, ...next };
+  }
+
+  function clientRequest(
+    state: SessionState,
+    related: RpcId,
+    signal: AbortSignal,
+    method: string,
+    params: { readonly [key: string]: unknown } | undefined,
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const capability = CAPABILITY_FOR[method];
+    if (capability !== undefined && state.clientCapabilities[capability] === undefined) {
+      return Promise.reject(new RpcHandlerError(-32601, `The client did not declare the "${capability}" capability needed for ${method}`));
+    }
+    if (signal.aborted) return Promise.reject(new RpcHandlerError(-32800, "Request cancelled"));
+    const id = `s${state.nextId++}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => finish(new RpcHandlerError(-32800, "Request cancelled"));
+      const timer = setTimeout(() => finish(new RpcHandlerError(-32001, `No answer to ${method} within ${timeoutMs} ms`)), timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        state.outgoing.delete(id);
+      };
+      const finish = (error: Error) => {
+        if (!state.outgoing.has(id)) return;
+        cleanup();
+        send(
+          state,
+          { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "request abandoned by server" } },
+          related,
+        );
+        reject(error);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      state.outgoing.set(id, { resolve, reject, cleanup });
+      send(state, { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, related);
+    });
+  }
+
+  function callTool(state: SessionState, request: RpcRequest): Promise<unknown> | undefined {
+    const params = request.params ?? {};
+    const name = params.name;
+    const tool = typeof name === "string" ? tools.get(name) : undefined;
+    if (!tool) throw new RpcHandlerError(-32602, typeof name === "string" ? `Unknown tool: ${name}` : "tools/call needs a tool name");
+    const controller = new AbortController();
+    state.calls.set(request.id, controller);
+    const meta = (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown };
+    const token = meta.progressToken;
+    let lastProgress = Number.NEGATIVE_INFINITY;
+    const ctx: ToolContext = {
+      signal: controller.signal,
+      requestId: request.id,
+      sessionId: state.options.id,
+      protocolVersion: state.protocolVersion ?? newest,
+      clientInfo: state.clientInfo,
+      clientCapabilities: state.clientCapabilities,
+      meta,
+      async progress(progress, total, message) {
+        if ((typeof token !== "string" && typeof token !== "number") || controller.signal.aborted) return;
+        // Progress must increase; a stale or repeated value is dropped rather than sent.
+        if (!(progress > lastProgress)) return;
+        lastProgress = progress;
+        const body = {
+          progressToken: token,
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        };
+        send(state, { jsonrpc: "2.0", method: "notifications/progress", params: body }, request.id);
+      },
+      async log(level, data, logger) {
+        if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(state.logLevel)) return;
+        send(
+          state,
+          { jsonrpc: "2.0", method: "notifications/message", params: { level, data, ...(logger ? { logger } : {}) } },
+          request.id,
+        );
+      },
+      request: (method, body, opts) =>
+        clientRequest(state, request.id, controller.signal, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+      closeSseStream: () => state.options.closeStream?.(request.id),
+    };
+    return runToolCall(tool, params.arguments, ctx, (error) => report(error, `tool ${tool.name}`)).finally(() => {
+      state.calls.delete(request.id);
+      // A cancelled call is not answered (MCP: the receiver SHOULD NOT respond).
+      if (controller.signal.aborted) throw CANCELLED;
+    });
+  }
+
+  function dispatch(state: SessionState, request: RpcRequest): unknown {
+    switch (request.method) {
+      case "initialize":
+        return initialize(state, request.params);
+      case "ping":
+        return {};
+      case "tools/list":
+        return listTools(request.params);
+      case "tools/call":
+        return callTool(state, request);
+      case "logging/setLevel": {
+        const level = request.params?.level;
+        if (!LOG_LEVELS.includes(level as LogLevel))
+          throw new RpcHandlerError(-32602, `Invalid log level: ${String(level)} (use ${LOG_LEVELS.join(", ")})`);
+        state.logLevel = level as LogLevel;
+        return {};
+      }
+      default:
+        throw new RpcHandlerError(-32601, `Method not found: ${request.method}`);
+    }
+  }
+
+  function handleRequest(state: SessionState, request: RpcRequest): void {
+    const answer = (body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }) =>
+      send(state, { jsonrpc: "2.0", id: request.id, ...body }, request.id);
+    const fail = (error: unknown) => {
+      if (error === CANCELLED) return;
+      if (error instanceof RpcHandlerError) {
+        answer({ error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
+      } else {
+        report(error, request.method);
+        answer({ error: { code: -32603, message: "Internal error" } });
+      }
+    };
+    try {
+      const result = dispatch(state, request);
+      if (result instanceof Promise) result.then((value) => answer({ result: value }), fail);
+      else answer({ result });
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  function handleNotification(state: SessionState, message: RpcNotification): void {
+    if (message.method === "notifications/cancelled") {
+      const id = message.params?.requestId as RpcId | undefined;
+      if (id !== undefined) state.calls.get(id)?.abort(new Error(String(message.params?.reason ?? "cancelled by client")));
+    }
+    // notifications/initialized and others need no action.
+  }
+
+  function receiveOne(state: SessionState, value: unknown): void {
+    const c = classify(value);
+    switch (c.type) {
+      case "request":
+        handleRequest(state, c.message);
+        return;
+      case "notification":
+        handleNotification(state, c.message);
+        return;
+      case "response": {
+        const pending = c.message.id === null ? undefined : state.outgoing.get(c.message.id);
+        if (!pending) {
+          report(new Error(`response for unknown id ${JSON.stringify(c.message.id)}`), "receive");
+          return;
+        }
+        pending.cleanup();
+        const err = c.message.error;
+        if (err) pending.reject(new RpcHandlerError(err.code, String(err.message ?? ""), err.data));
+        else pending.resolve(c.message.result);
+        return;
+      }
+      default: {
+        const id = (value as { id?: unknown } | null)?.id;
+        const related = typeof id === "string" || typeof id === "number" ? id : null;
+        send(
+          state,
+          { jsonrpc: "2.0", id: related, error: { code: -32600, message: `Invalid request: ${c.reason}` } },
+          related ?? undefined,
+        );
+      }
+    }
+  }
+
+  return {
+    info,
+    protocolVersions: versions,
+    notifyToolListChanged() {
+      for (const state of sessions)
+        if (state.protocolVersion !== undefined) send(state, { jsonrpc: "2.0", method: "notifications/tools/list_changed" }, undefined);
+    },
+    openSession(sessionOptions) {
+      const state: SessionState = {
+        options: sessionOptions,
+        protocolVersion: undefined,
+        clientInfo: undefined,
+        clientCapabilities: {},
+        logLevel: "debug",
+        closed: false,
+        calls: new Map(),
+        outgoing: new Map(),
+        nextId: 1,
+      };
+      sessions.add(state);
+      const session: ServerSession = {
+        id: sessionOptions.id,
+        get protocolVersion() {
+          return state.protocolVersion;
+        },
+        get closed() {
+          return state.closed;
+        },
+        receive(value) {
+          if (state.closed) return;
+          if (Array.isArray(value)) {
+            if (value.length === 0)
+              send(state, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: empty batch" } }, undefined);
+            for (const item of value) receiveOne(state, item);
+          } else {
+            receiveOne(state, value);
+          }
+        },
+        close() {
+          if (state.closed) return;
+          for (const controller of state.calls.values()) controller.abort(new Error("session closed"));
+          for (const pending of [...state.outgoing.values()]) {
+            pending.cleanup();
+            pending.reject(new RpcHandlerError(-32000, "Session closed"));
+          }
+          state.closed = true;
+          sessions.delete(state);
+        },
+      };
+      return session;
+    },
+  };
+}
+
+const CANCELLED = Symbol("cancelled");

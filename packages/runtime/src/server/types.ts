@@ -1,0 +1,93 @@
+/**
+ * Public shapes of the tool server (`@toolwright/runtime/server`): what a generated scaffold or a
+ * hand-written server passes to `createToolServer`, and the context a handler receives.
+ */
+import type { Decoder } from "../codec.js";
+import type { RpcId } from "../protocol/json-rpc.js";
+import type { CallToolResult, ContentBlock, Implementation } from "../protocol/mcp-types.js";
+
+/** MCP log levels, least to most severe. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/** Tool annotations as they go on the wire (`*Hint` names). */
+export interface ToolAnnotationsWire {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** What a handler may return: a full `CallToolResult`, or structured content with optional blocks. */
+export type ToolHandlerResult =
+  | CallToolResult
+  | {
+      readonly structuredContent: unknown;
+      readonly content?: readonly ContentBlock[];
+      readonly _meta?: { readonly [key: string]: unknown };
+    };
+
+/** Everything a handler can see and do besides its arguments. */
+export interface ToolContext {
+  /** Aborted when the client sends `notifications/cancelled` or the session ends. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of this `tools/call`. */
+  readonly requestId: RpcId;
+  /** Session id over HTTP; undefined over stdio. */
+  readonly sessionId: string | undefined;
+  /** The negotiated protocol version. */
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: { readonly [key: string]: unknown };
+  /** The request's `_meta` (progress token, trace context...). */
+  readonly meta: { readonly [key: string]: unknown };
+  /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends `notifications/message` when `level` passes the level the client set. */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Sends a server-to-client request (`sampling/createMessage`, `elicitation/create`, `roots/list`)
+   * and resolves with its result. Rejects with an `RpcHandlerError` on an error answer, on abort, or
+   * after `timeoutMs` (default 60 s).
+   */
+  request(method: string, params?: { readonly [key: string]: unknown }, options?: { readonly timeoutMs?: number }): Promise<unknown>;
+  /**
+   * HTTP only: ends this call's SSE stream now; the client resumes with GET + Last-Event-ID and gets
+   * the rest there (SEP-1699 polling). Does nothing over stdio or JSON responses.
+   */
+  closeSseStream(): void;
+}
+
+/** One tool a server offers. `Args` and `Result` are the handler's static types. */
+export interface ServerTool<Args = { readonly [key: string]: unknown }> {
+  /** Wire name. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** JSON Schema of the arguments; must have `type: "object"`. Sent as is (2020-12 keywords kept). */
+  readonly inputSchema: { readonly [key: string]: unknown };
+  readonly outputSchema?: { readonly [key: string]: unknown };
+  readonly annotations?: ToolAnnotationsWire;
+  readonly _meta?: { readonly [key: string]: unknown };
+  /** Validates arguments before the handler runs; failures become an `isError` result listing the issues. */
+  readonly decodePayload?: Decoder<Args>;
+  /** Validates `structuredContent` before it is sent; a mismatch becomes an `isError` result. */
+  readonly decodeResult?: Decoder<unknown>;
+  readonly handler: (args: Args, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+}
+
+/** Options for `createToolServer`. */
+export interface ToolServerOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  /** Newest protocol version to speak; older client versions down to 2024-11-05 are accepted. */
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each tool has its own argument type.
+  readonly tools: readonly ServerTool<any>[];
+  /** Tools per `tools/list` page; all on one page when absent. */
+  readonly pageSize?: number;
+  /** Called with handler errors and protocol noise, for the server's own logs (stderr). */
+  readonly onError?: (error: unknown, where: string) => void;
+}
