@@ -7,6 +7,7 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^@toolwright\/runtime\/server$/, replacement: src("./packages/runtime/src/server.ts") },
       { find: /^@toolwright\/runtime\/stdio$/, replacement: src("./packages/runtime/src/stdio.ts") },
       { find: /^@toolwright\/runtime\/http$/, replacement: src("./packages/runtime/src/http.ts") },
       { find: /^@toolwright\/runtime\/codegen$/, replacement: src("./packages/runtime/src/codegen.ts") },
