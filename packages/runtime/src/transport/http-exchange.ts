@@ -78,7 +78,9 @@ function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]:
 /** Maps a socket-level error to a wire fault. Never includes headers or bodies. */
 export function faultFromError(error: NodeJS.ErrnoException, url: URL): WireFault {
   if (error.code === "ABORT_ERR" || error.name === "AbortError") return { type: "canceled", message: "aborted by caller" };
-  const code = error.code ?? "ETRANSPORT";
+  // A socket-level EPROTO is a failed TLS handshake (https:// to a plain-HTTP port): the server is
+  // unreachable as configured, not sending garbage, so it must not map like a protocol EPROTO.
+  const code = error.code === "EPROTO" ? "ETLS" : (error.code ?? "ETRANSPORT");
   return { type: "transport", code, message: `${url.origin}: ${error.message || code}` };
 }
 
