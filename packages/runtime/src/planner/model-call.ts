@@ -79,7 +79,7 @@ export function closestToolNames(name: string, specs: readonly ToolSpec[], limit
 /** A structured failure for a tool name no toolset offers, listing the closest names. */
 export function toolUnavailable(name: string, specs: readonly ToolSpec[]): ToolFailure {
   const suggestions = closestToolNames(name, specs);
-  const hint = suggestions.length > 0 ? ` Closest tools: ${suggestions.join(", ")}.` : " No tools are registered.";
+  const hint = suggestions.length > 0 ? "" : " No tools are registered.";
   return failureFromPolicy(
     "tool_unavailable",
     `There is no tool named ${JSON.stringify(name)}.${hint}`,

@@ -1,0 +1,182 @@
+/**
+ * A scripted model (no LLM) plays a realistic episode against real MCP servers (server-memory,
+ * server-filesystem, server-everything over stdio) through the runtime registry. Each failure is
+ * rendered for the "model", which picks its recovery from the failure's action and the text.
+ */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import {
+  createRuntime,
+  type FailureKind,
+  type FailureReason,
+  type ModelToolCall,
+  type RecoveryAction,
+  type RuntimeEvent,
+  renderResult,
+  type ToolResult,
+  toolRequestFromModelCall,
+} from "@toolwright/runtime";
+import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
+import { specsFromCaller } from "./specs.js";
+
+const require = createRequire(import.meta.url);
+const serverBin = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
+
+/** What happened at one step, and what the scripted model decided next. */
+export interface StepRecord {
+  readonly step: string;
+  readonly call: ModelToolCall;
+  readonly outcome:
+    | { readonly ok: true }
+    | { readonly ok: false; readonly kind: FailureKind; readonly action: RecoveryAction; readonly reason?: FailureReason };
+  /** What the model was shown. */
+  readonly shown: string;
+  readonly recovery: string;
+}
+
+/** Options of `runEpisode`. */
+export interface EpisodeOptions {
+  /** Receives each step as it happens (the CLI prints it). */
+  readonly onStep?: (record: StepRecord) => void;
+  readonly onEvent?: (event: RuntimeEvent) => void;
+  /** Tool timeout for the run, in ms (the slow tool is set to run far longer). */
+  readonly toolTimeoutMs?: number;
+}
+
+/** The transcript of an episode plus what was left behind. */
+export interface Episode {
+  readonly steps: readonly StepRecord[];
+  /** pids of the server processes that ran (all closed at the end). */
+  readonly pids: readonly number[];
+  readonly usage: { readonly toolCalls: number; readonly consecutiveFailures: number };
+  /** The temp directories used (removed at the end). */
+  readonly dirs: readonly string[];
+}
+
+/** Parses the corrections a model can read off `renderFailure` text: `- <field> is invalid (...); expected <type>`. */
+export function readTypeCorrections(text: string): { field: string; expected: string }[] {
+  const out: { field: string; expected: string }[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^- (\S+) is invalid \(invalid field type\); expected (\w+)/.exec(line);
+    if (m?.[1] && m[2]) out.push({ field: m[1], expected: m[2] });
+  }
+  return out;
+}
+
+/** Applies a type correction at a dotted/bracketed path (`entities[0].observations`). */
+function fixAt(value: unknown, field: string, expected: string): unknown {
+  const parts = field.match(/[^.[\]]+/g) ?? [];
+  const copy = structuredClone(value) as { [key: string]: unknown };
+  let node: { [key: string]: unknown } = copy;
+  for (const part of parts.slice(0, -1)) node = node[part] as { [key: string]: unknown };
+  const last = parts.at(-1) as string;
+  if (expected === "array") node[last] = [node[last]];
+  else if (expected === "string") node[last] = String(node[last]);
+  else if (expected === "number" || expected === "integer") node[last] = Number(node[last]);
+  return copy;
+}
+
+/** Runs the episode. Servers run in fresh temp directories that are removed afterwards. */
+export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "tw-recovery-root-")));
+  const state = realpathSync(mkdtempSync(join(tmpdir(), "tw-recovery-state-")));
+  writeFileSync(join(root, "notes.txt"), "Ada Lovelace wrote the first published program.\n");
+  const node = process.execPath;
+  const callers: StdioCaller[] = [
+    createStdioCaller({
+      name: "memory",
+      command: node,
+      args: [serverBin("@modelcontextprotocol/server-memory")],
+      env: [`MEMORY_FILE_PATH=${join(state, "memory.jsonl")}`],
+    }),
+    createStdioCaller({ name: "filesystem", command: node, args: [serverBin("@modelcontextprotocol/server-filesystem"), root] }),
+    createStdioCaller({ name: "everything", command: node, args: [serverBin("@modelcontextprotocol/server-everything")] }),
+  ];
+  const [memory, files, everything] = callers as [StdioCaller, StdioCaller, StdioCaller];
+  const steps: StepRecord[] = [];
+  const pids: number[] = [];
+  const runtime = createRuntime({
+    policy: { maxToolCalls: 8, maxConsecutiveFailedToolCalls: 3, toolTimeout: options.toolTimeoutMs ?? 1500 },
+    confirm: async () => true,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+  let n = 0;
+
+  async function act(step: string, name: string, args: unknown, decide: (r: ToolResult<unknown>, shown: string) => string) {
+    const call: ModelToolCall = { id: `call_${++n}`, name, arguments: typeof args === "string" ? args : JSON.stringify(args) };
+    const request = toolRequestFromModelCall(call, runtime);
+    const result = await runtime.execute(request);
+    const spec = runtime.lookup(request.tool)?.spec;
+    const shown = renderResult(result, { maxChars: 2000, ...(spec ? { spec } : {}) });
+    const f = result.ok ? undefined : result.failure;
+    const outcome = f
+      ? { ok: false as const, kind: f.kind, action: f.recovery.action, ...(f.reason ? { reason: f.reason } : {}) }
+      : { ok: true as const };
+    const record: StepRecord = { step, call, outcome, shown, recovery: decide(result, shown) };
+    steps.push(record);
+    options.onStep?.(record);
+    return { result, shown, record };
+  }
+
+  try {
+    // Connect and list: each server's specs come from its live catalogue.
+    runtime.registerToolset({ toolset: "memory", specs: await specsFromCaller("memory", memory), caller: memory });
+    runtime.registerToolset({ toolset: "files", specs: await specsFromCaller("files", files), caller: files });
+    runtime.registerToolset({ toolset: "everything", specs: await specsFromCaller("everything", everything), caller: everything });
+    for (const c of callers) if (c.pid !== undefined) pids.push(c.pid);
+
+    // 1. A hallucinated tool name: the runtime answers tool_unavailable with the closest names.
+    const ada = { name: "Ada Lovelace", entityType: "person", observations: "wrote the first published program" };
+    const first = await act("1. hallucinated tool name", "memory_create_entity", { entities: [ada] }, (r) =>
+      r.ok ? "unexpected success" : `replan: use the closest tool, ${r.failure.suggestions?.[0]}`,
+    );
+    const chosen = first.result.ok ? "memory_create_entities" : (first.result.failure.suggestions?.[0] ?? "memory_create_entities");
+
+    // 2. Arguments with a wrong type (observations must be an array), corrected from the rendered failure.
+    const wrong = await act("2. wrong argument type", chosen, { entities: [ada] }, (r, shown) => {
+      if (r.ok) return "unexpected success";
+      return `correct_call: ${readTypeCorrections(shown)
+        .map((c) => `make ${c.field} ${/^[aeiou]/.test(c.expected) ? "an" : "a"} ${c.expected}`)
+        .join(", ")}`;
+    });
+    let fixed: unknown = { entities: [ada] };
+    for (const c of readTypeCorrections(wrong.shown)) fixed = fixAt(fixed, c.field, c.expected);
+    await act("2b. corrected call", chosen, fixed, (r) => (r.ok ? "continue" : "give up"));
+
+    // 3. An out-of-root path: the server refuses with isError, a domain rejection; replan.
+    await act("3. out-of-root path", "files_read_text_file", { path: "/etc/hostname" }, (r) =>
+      r.ok ? "unexpected success" : "replan: ask which directories are allowed",
+    );
+    const dirs = await act("3b. list allowed directories", "files_list_allowed_directories", {}, (r) =>
+      r.ok ? "read inside the allowed root" : "give up",
+    );
+    const allowed = dirs.shown.split("\n").find((line) => line.startsWith("/")) ?? root;
+    await act("3c. read inside the root", "files_read_text_file", { path: join(allowed, "notes.txt") }, (r) =>
+      r.ok ? "continue" : "give up",
+    );
+
+    // 4. A slow tool hits the tool timeout: retryable; retry with a much shorter job.
+    await act("4. slow tool times out", "everything_trigger-long-running-operation", { duration: 30, steps: 3 }, (r) =>
+      r.ok ? "unexpected success" : r.failure.retryable ? "retry with a shorter operation" : "replan",
+    );
+    await act("4b. retry, shorter", "everything_trigger-long-running-operation", { duration: 0.2, steps: 1 }, (r) =>
+      r.ok ? "continue" : "give up",
+    );
+
+    // 5. Keep searching until the run policy stops the run at maxToolCalls; then finish.
+    for (let i = 0; i < 10; i++) {
+      const { result } = await act(`5.${i + 1} search`, "memory_search_nodes", { query: "Ada" }, (r) =>
+        r.ok ? "continue" : r.failure.recovery.action === "finish" ? "finish: answer the user with what we have" : "replan",
+      );
+      if (!result.ok && result.failure.recovery.action === "finish") break;
+    }
+    const usage = runtime.usage();
+    return { steps, pids, usage: { toolCalls: usage.toolCalls, consecutiveFailures: usage.consecutiveFailures }, dirs: [root, state] };
+  } finally {
+    await Promise.all(callers.map((c) => c.close()));
+    rmSync(root, { recursive: true, force: true });
+    rmSync(state, { recursive: true, force: true });
+  }
+}

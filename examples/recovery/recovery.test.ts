@@ -1,0 +1,61 @@
+/**
+ * The recovery episode against real server-memory, server-filesystem and server-everything:
+ * every step's failure kind and action, the recovery chosen, and nothing left running.
+ */
+import { existsSync } from "node:fs";
+import { expect, it } from "vitest";
+import { type Episode, readTypeCorrections, runEpisode, type StepRecord } from "./episode.js";
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+it("plays the episode: hallucination, wrong type, out-of-root, timeout, maxToolCalls", async () => {
+  const seen: StepRecord[] = [];
+  const episode: Episode = await runEpisode({ onStep: (r) => seen.push(r) });
+  const by = (prefix: string) => {
+    const step = episode.steps.find((s) => s.step.startsWith(prefix));
+    if (!step) throw new Error(`no step ${prefix}`);
+    return step;
+  };
+  const outcome = (prefix: string) => {
+    const o = by(prefix).outcome;
+    return o.ok ? { ok: true } : { kind: o.kind, action: o.action, reason: o.reason };
+  };
+
+  expect(outcome("1.")).toEqual({ kind: "invalid_call", action: "replan", reason: "tool_unavailable" });
+  expect(by("1.").shown).toContain("Closest tools: memory_create_entities");
+  expect(by("1.").recovery).toBe("replan: use the closest tool, memory_create_entities");
+
+  expect(outcome("2.")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
+  expect(readTypeCorrections(by("2.").shown)).toEqual([{ field: "entities[0].observations", expected: "array" }]);
+  expect(by("2.").shown).toContain("Rejected input:");
+  expect(by("2.").shown).toContain("Example input:");
+  expect(outcome("2b.")).toEqual({ ok: true });
+
+  expect(outcome("3.")).toEqual({ kind: "domain_rejection", action: "replan", reason: undefined });
+  expect(by("3.").shown).toMatch(/Access denied - path outside allowed directories/);
+  expect(outcome("3b.")).toEqual({ ok: true });
+  expect(outcome("3c.")).toEqual({ ok: true });
+  expect(by("3c.").shown).toContain("Ada Lovelace wrote the first published program.");
+
+  expect(outcome("4.")).toEqual({ kind: "timeout", action: "retry", reason: "tool_timeout" });
+  expect(by("4.").recovery).toBe("retry with a shorter operation");
+  expect(outcome("4b.")).toEqual({ ok: true });
+
+  const searches = episode.steps.filter((s) => s.step.startsWith("5."));
+  expect(searches.map((s) => (s.outcome.ok ? "ok" : s.outcome.reason))).toEqual(["ok", "ok", "max_tool_calls"]);
+  expect(outcome(searches.at(-1)?.step ?? "")).toEqual({ kind: "canceled", action: "finish", reason: "max_tool_calls" });
+  expect(by("5.1").shown).toContain("Ada Lovelace");
+  expect(episode.usage.toolCalls).toBe(8);
+
+  expect(seen).toEqual(episode.steps);
+  expect(episode.pids).toHaveLength(3);
+  expect(episode.pids.filter(alive)).toEqual([]);
+  expect(episode.dirs.filter((d) => existsSync(d))).toEqual([]);
+}, 60_000);
