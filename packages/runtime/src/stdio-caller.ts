@@ -6,7 +6,21 @@ import type { Caller, CallOptions, CallRequest, CallResponse } from "./caller.js
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
 import type { RpcNotification } from "./protocol/json-rpc.js";
-import { callTool, type HandshakeOptions, initializeSession, listAllTools, type Outcome } from "./protocol/mcp-session.js";
+import {
+  type ClientIdentity,
+  callToolInSession,
+  capabilitiesFromHandlers,
+  type EraPreference,
+  effectiveEra,
+  listToolsPaged,
+  openSession,
+  type RequestContext,
+  type Session,
+  sendRequest,
+  type TraceContextOption,
+  traceMeta,
+} from "./protocol/mcp-client.js";
+import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
@@ -23,10 +37,18 @@ export interface StdioCallerOptions {
   readonly env?: EnvSpec;
   readonly cwd?: string;
   readonly clientInfo?: Implementation;
-  /** Pin the protocol version offered in `initialize`. */
+  /** Pin the protocol version (a legacy one for `initialize`, or 2026-07-28). */
   readonly protocolVersion?: string;
-  /** Client capabilities sent in `initialize`. */
+  /** Client capabilities. Default: derived from `handlers`. */
   readonly capabilities?: { readonly [key: string]: unknown };
+  /** `legacy` (default): `initialize`. `auto`: `server/discover` probe, then `initialize`. `modern`: 2026-07-28 only. */
+  readonly era?: EraPreference;
+  /** Time allowed for the `server/discover` probe in `auto` mode. Default min(connect timeout, 3 s). */
+  readonly probeTimeoutMs?: number;
+  /** W3C trace context in `tools/call` `_meta`: generated per call (default), supplied, or off. */
+  readonly traceContext?: TraceContextOption;
+  /** Upper bound on `input_required` round trips per call (modern era). Default 8. */
+  readonly maxInputRounds?: number;
   /** Server-to-client request handlers (roots/list, sampling/createMessage, elicitation/create...). */
   readonly handlers?: ReadonlyMap<string, RequestHandler>;
   /** Server notifications (list_changed, logging...). */
@@ -68,6 +90,7 @@ interface Connection {
   readonly process: StdioProcess;
   readonly peer: RpcPeer;
   handshake: ServerHandshake | undefined;
+  session: Session | undefined;
   alive: boolean;
 }
 
@@ -76,6 +99,19 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Creates a caller for a stdio MCP server. Nothing is spawned until the first call or `connect()`. */
 export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   const server = options.name ?? options.command.split(/[\\/]/).pop() ?? options.command;
+  const identity: ClientIdentity = {
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    capabilities: options.capabilities ?? capabilitiesFromHandlers(options.handlers),
+    protocolVersion: options.protocolVersion,
+  };
+  // stdio defaults to the legacy handshake: probing costs a round trip on every spawn.
+  const era = effectiveEra(options.era ?? (options.protocolVersion ? "auto" : "legacy"), options.protocolVersion);
+  const sessionContext = (conn: Connection): RequestContext => ({
+    session: conn.session as Session,
+    identity,
+    handlers: options.handlers,
+    maxInputRounds: options.maxInputRounds,
+  });
   let current: Connection | undefined;
   let connecting: Promise<Outcome<Connection>> | undefined;
   let failures = 0;
@@ -129,7 +165,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       ...(options.handlers ? { handlers: options.handlers } : {}),
       ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
     });
-    conn = { process: proc, peer, handshake: undefined, alive: true };
+    conn = { process: proc, peer, handshake: undefined, session: undefined, alive: true };
     return conn;
   }
 
@@ -140,14 +176,12 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       if (wait > 0) await sleep(wait);
     }
     const conn = spawnConnection();
-    const handshakeOptions: HandshakeOptions = {
-      timeoutMs: options.connectTimeoutMs ?? 10_000,
-      ...(options.clientInfo ? { clientInfo: options.clientInfo } : {}),
-      ...(options.protocolVersion ? { protocolVersion: options.protocolVersion } : {}),
-      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
-      ...(signal ? { signal } : {}),
-    };
-    const outcome = await initializeSession(conn.peer, handshakeOptions);
+    const timeoutMs = options.connectTimeoutMs ?? 10_000;
+    const outcome = await openSession(conn.peer, identity, era, {
+      timeoutMs,
+      probeTimeoutMs: era === "modern" ? timeoutMs : Math.min(timeoutMs, options.probeTimeoutMs ?? 3000),
+      signal,
+    });
     if (!outcome.ok) {
       conn.alive = false;
       await conn.process.close();
@@ -162,7 +196,8 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       }
       return outcome;
     }
-    conn.handshake = outcome.value;
+    conn.session = outcome.value;
+    conn.handshake = outcome.value.handshake;
     if (!conn.alive)
       return { ok: false, fault: { type: "transport", code: "EXIT", message: "server exited during initialize", stderrTail: lastStderr } };
     failures = 0;
@@ -204,21 +239,31 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       const context = { tool: request.name, server };
       const conn = await ensure(callOptions.signal);
       if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
-      const outcome = await callTool(conn.value.peer, request.name, request.arguments, request.meta, peerOptions(callOptions));
+      const outcome = await callToolInSession(
+        conn.value.peer,
+        sessionContext(conn.value),
+        request,
+        traceMeta(options.traceContext),
+        peerOptions(callOptions),
+      );
       return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async listTools(callOptions: CallOptions = {}) {
       const context = { tool: "tools/list", server };
       const conn = await ensure(callOptions.signal);
       if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
-      const outcome = await listAllTools(conn.value.peer, peerOptions(callOptions));
+      const outcome = await listToolsPaged(conn.value.peer, sessionContext(conn.value), peerOptions(callOptions));
       return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async ping(callOptions: CallOptions = {}) {
       const context = { tool: "ping", server };
       const conn = await ensure(callOptions.signal);
       if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
-      const outcome = await conn.value.peer.request("ping", undefined, peerOptions(callOptions));
+      // 2026-07-28 has no ping; server/discover is the cheapest liveness request there.
+      const outcome =
+        conn.value.session?.era === "modern"
+          ? await sendRequest(conn.value.peer, sessionContext(conn.value), "server/discover", {}, peerOptions(callOptions))
+          : await conn.value.peer.request("ping", undefined, peerOptions(callOptions));
       return outcome.ok ? { ok: true } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async notify(method: string, params?: { readonly [key: string]: unknown }) {
