@@ -7,7 +7,7 @@ import { existsSync, type FSWatcher, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { configFiles, type LoadMcpConfigOptions, loadMcpConfig } from "./config-load.js";
 import type { McpConfig } from "./config-types.js";
-import type { McpManager } from "./manager.js";
+import type { McpManager } from "./manager-types.js";
 
 /** Options for `watchMcpConfig`. */
 export interface WatchMcpConfigOptions extends LoadMcpConfigOptions {

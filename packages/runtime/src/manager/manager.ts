@@ -10,95 +10,12 @@ import { joinText } from "../invoke.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import type { Runtime } from "../runtime.js";
-import type { ToolResult, ToolSpec } from "../tool-spec.js";
-import { type ClientFactoryOptions, createServerClient } from "./client-factory.js";
-import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
-import type { ToolRisk } from "./risk.js";
-import { connectionKey, createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
-import { createToolRegistry, type ManagedTool, type ToolsDiff } from "./tool-registry.js";
-
-/** What the approval hook sees. */
-export interface ApprovalRequest {
-  readonly server: string;
-  /** `server.tool`. */
-  readonly id: string;
-  readonly name: string;
-  readonly exposedName: string;
-  readonly arguments: { readonly [key: string]: unknown };
-  readonly risk: ToolRisk;
-}
-
-/** Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. */
-export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
-
-/** What `applyConfig` did. */
-export interface ApplySummary {
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-  /** Servers reconnected because command, args, env, cwd, url, headers or era changed. */
-  readonly changed: readonly string[];
-  /** Servers whose other settings (filters, timeouts, enabled...) were updated in place. */
-  readonly updated: readonly string[];
-}
-
-/** Options for `createMcpManager`. */
-export interface McpManagerOptions {
-  /** A runtime registry that mirrors the manager's tools, one toolset per server. */
-  readonly registry?: Runtime;
-  /** Called when a server's exposed tools change (list_changed, reconnect, filter change). */
-  readonly onChange?: (server: string, diff: ToolsDiff) => void;
-  readonly approve?: ApprovalHook;
-  readonly onConfigApplied?: (summary: ApplySummary) => void;
-  /** Overrides the config's collision policy. Default `prefix-on-collision`. */
-  readonly collisionPolicy?: CollisionPolicy;
-  /** Connect nothing in `start()`; every server connects on its first call. */
-  readonly lazy?: boolean;
-  /** Quiet period before a `list_changed` refresh. Default 100 ms. */
-  readonly listChangedDebounceMs?: number;
-  /** How often the idle reaper looks. Default 1000 ms. */
-  readonly reapIntervalMs?: number;
-  /** Probe every connected server this often (0 = never). Default 0. */
-  readonly probeIntervalMs?: number;
-  /** Health probe timeout when the server sets none. Default 5000 ms. */
-  readonly probeTimeoutMs?: number;
-  /** Consecutive crashes after which a server is not restarted until `connect(name)`. Default 5. */
-  readonly maxRestarts?: number;
-  /** Client knobs (stdio grace and restart backoff, HTTP client factory). */
-  readonly client?: Omit<ClientFactoryOptions, "onNotification">;
-}
-
-/** The manager. */
-export interface McpManager {
-  /** Connects every enabled autoStart server in parallel; one failure never blocks the others. */
-  start(): Promise<readonly ServerStatus[]>;
-  connect(name: string): Promise<ServerStatus>;
-  disconnect(name: string): Promise<void>;
-  listServers(): readonly ServerStatus[];
-  /** A client for one server that goes through the pool (lazy connect, filters, approval). */
-  getClient(name: string): Caller | undefined;
-  refreshTools(
-    name: string,
-  ): Promise<{ readonly ok: true; readonly diff: ToolsDiff } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /** Every exposed tool. */
-  tools(): readonly ManagedTool[];
-  /** Calls a tool by id (`server.tool`) or exposed name. Never throws. */
-  callTool(tool: string, args?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
-  /** Health-checks one server (ping on legacy, `tools/list` on 2026); a dead connection is evicted. */
-  probe(name: string): Promise<{ readonly ok: boolean; readonly failure?: ToolFailure }>;
-  /** Closes connections idle longer than their `idleTimeoutMs`; returns the server names. */
-  reapIdle(): Promise<readonly string[]>;
-  /** Applies a new config; reconnects only servers whose connection fields changed and returns them. */
-  applyConfig(next: McpConfig): Promise<readonly string[]>;
-  /** Adds one server (used by `mcp_register`) and connects it unless it is lazy or disabled. */
-  addServer(name: string, config: ServerConfig): Promise<ServerStatus>;
-  /** The config currently applied. */
-  config(): McpConfig;
-  /** Closes every connection, timer and watcher. */
-  stop(): Promise<void>;
-  /** Registers something `stop()` must close (config watchers). */
-  onStop(close: () => void | Promise<void>): void;
-}
+import { createServerClient } from "./client-factory.js";
+import { applyConfigToSlots } from "./config-apply.js";
+import type { McpConfig } from "./config-types.js";
+import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
+import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
+import { createToolRegistry, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
 
 const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
 
@@ -127,27 +44,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
 
   function syncRuntime(name: string): void {
     if (!options.registry) return;
-    const specs: ToolSpec[] = registry.ofServer(name).map((t) => ({
-      id: t.id,
-      toolset: name,
-      name: t.name,
-      providerName: t.exposedName,
-      ...(t.descriptor.description !== undefined ? { description: t.descriptor.description } : {}),
-      ...(t.descriptor.title !== undefined ? { title: t.descriptor.title } : {}),
-      inputSchema: t.descriptor.inputSchema,
-      ...(t.descriptor.outputSchema ? { outputSchema: t.descriptor.outputSchema } : {}),
-      annotations: {
-        readOnly: t.risk.readOnly,
-        destructive: t.risk.destructive,
-        idempotent: t.risk.idempotent,
-        openWorld: t.risk.openWorld,
-      },
-      // The server validates arguments; the manager has no compiled validators for remote tools.
-      decodePayload: (value: unknown) =>
-        typeof value === "object" && value !== null && !Array.isArray(value)
-          ? { ok: true, value }
-          : { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] },
-    }));
+    const specs = registry.ofServer(name).map(runtimeSpecOf);
     options.registry.registerToolset({ toolset: name, specs, caller: clientFor(name) });
   }
 
@@ -450,54 +347,20 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   }
 
   async function apply(next: McpConfig): Promise<ApplySummary> {
-    const summary = { added: [] as string[], removed: [] as string[], changed: [] as string[], updated: [] as string[] };
     const previous = current;
     current = next;
-    const work: Promise<unknown>[] = [];
-    let addedChain: Promise<unknown> = Promise.resolve();
-    for (const [name, slot] of slots) {
-      if (next.mcpServers[name]) continue;
-      summary.removed.push(name);
-      slots.delete(name);
-      callers.delete(name);
-      work.push(disconnectSlot(slot, "disconnected"));
-    }
-    for (const [name, config] of Object.entries(next.mcpServers)) {
-      const slot = slots.get(name);
-      if (!slot) {
-        summary.added.push(name);
-        const fresh = createSlot(name, config);
-        slots.set(name, fresh);
-        if (config.enabled !== false && config.autoStart !== false && !options.lazy) {
-          addedChain = connectSlot(fresh, addedChain);
-          work.push(addedChain);
-        }
-        continue;
-      }
-      const old = slot.config;
-      if (connectionKey(old) !== connectionKey(config)) {
-        summary.changed.push(name);
-        const wasUp = slot.state === "connected" || slot.state === "connecting";
-        work.push(
-          disconnectSlot(slot, config.enabled === false ? "disabled" : "disconnected").then(() => {
-            slot.config = config;
-            slot.crashes = 0;
-            if (config.enabled !== false && (wasUp || (config.autoStart !== false && !options.lazy))) return connectSlot(slot);
-            return undefined;
-          }),
-        );
-        continue;
-      }
-      if (JSON.stringify(old) === JSON.stringify(config) && previous.collisionPolicy === next.collisionPolicy) continue;
-      summary.updated.push(name);
-      slot.config = config;
-      if (config.enabled === false && old.enabled !== false) work.push(disconnectSlot(slot, "disabled"));
-      else if (config.enabled !== false && old.enabled === false) {
-        slot.state = "disconnected";
-        if (config.autoStart !== false && !options.lazy) work.push(connectSlot(slot));
-      } else if (slot.state === "connected") refilter(slot, slot.allTools);
-    }
-    await Promise.all(work);
+    const summary = await applyConfigToSlots(
+      {
+        slots,
+        lazy: options.lazy === true,
+        connect: connectSlot,
+        disconnect: disconnectSlot,
+        refilter: (slot) => refilter(slot, slot.allTools),
+        forget: (name) => callers.delete(name),
+      },
+      previous,
+      next,
+    );
     ensureTimers();
     try {
       options.onConfigApplied?.(summary);

@@ -12,7 +12,7 @@ import { globalConfigDir, McpConfigError, projectConfigPath, resolveServerEntry 
 import type { RawServerConfig } from "./config-types.js";
 import { validateServerEntry } from "./config-validate.js";
 import { writeServerEntry } from "./config-write.js";
-import type { McpManager } from "./manager.js";
+import type { McpManager } from "./manager-types.js";
 
 /** The tool's wire name. */
 export const MCP_REGISTER_TOOL = "mcp_register";
@@ -52,6 +52,7 @@ const stringMap = { type: "object", additionalProperties: { type: "string" } } a
 /** The tool's descriptor, as a model sees it. */
 export const MCP_REGISTER_DESCRIPTOR: ToolDescriptor = {
   name: MCP_REGISTER_TOOL,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax is documented for the model
   description:
     "Register an MCP server in the project or global mcp.json, connect it, and make its tools available. Use type stdio with command/args/env, or type http with url/headers. Values may use ${VAR} references.",
   inputSchema: {

@@ -3,6 +3,7 @@
  * name chosen by the collision policy. Allow and deny lists are applied here, on every refresh.
  */
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
+import type { ToolSpec } from "../tool-spec.js";
 import type { CollisionPolicy } from "./config-types.js";
 import { chooseExposedName } from "./names.js";
 import { riskOf, type ToolRisk } from "./risk.js";
@@ -145,5 +146,25 @@ export function createToolRegistry(): ToolRegistry {
       }
       return gone.map((t) => t.name);
     },
+  };
+}
+
+/** The runtime-registry spec of a managed tool (toolset = server). The server validates arguments. */
+export function runtimeSpecOf(t: ManagedTool): ToolSpec {
+  const d = t.descriptor;
+  return {
+    id: t.id,
+    toolset: t.server,
+    name: t.name,
+    providerName: t.exposedName,
+    ...(d.description !== undefined ? { description: d.description } : {}),
+    ...(d.title !== undefined ? { title: d.title } : {}),
+    inputSchema: d.inputSchema,
+    ...(d.outputSchema ? { outputSchema: d.outputSchema } : {}),
+    annotations: { readOnly: t.risk.readOnly, destructive: t.risk.destructive, idempotent: t.risk.idempotent, openWorld: t.risk.openWorld },
+    decodePayload: (value: unknown) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? { ok: true, value }
+        : { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] },
   };
 }

@@ -1,0 +1,94 @@
+/**
+ * The manager's public shapes: options, the approval hook, the apply summary and the manager itself.
+ */
+import type { Caller, CallOptions } from "../caller.js";
+import type { ToolFailure } from "../failure.js";
+import type { Runtime } from "../runtime.js";
+import type { ToolResult } from "../tool-spec.js";
+import type { ClientFactoryOptions } from "./client-factory.js";
+import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
+import type { ToolRisk } from "./risk.js";
+import type { ServerStatus } from "./server-slot.js";
+import type { ManagedTool, ToolsDiff } from "./tool-registry.js";
+
+/** What the approval hook sees. */
+export interface ApprovalRequest {
+  readonly server: string;
+  /** `server.tool`. */
+  readonly id: string;
+  readonly name: string;
+  readonly exposedName: string;
+  readonly arguments: { readonly [key: string]: unknown };
+  readonly risk: ToolRisk;
+}
+
+/** Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. */
+export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/** What `applyConfig` did. */
+export interface ApplySummary {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Servers reconnected because command, args, env, cwd, url, headers or era changed. */
+  readonly changed: readonly string[];
+  /** Servers whose other settings (filters, timeouts, enabled...) were updated in place. */
+  readonly updated: readonly string[];
+}
+
+/** Options for `createMcpManager`. */
+export interface McpManagerOptions {
+  /** A runtime registry that mirrors the manager's tools, one toolset per server. */
+  readonly registry?: Runtime;
+  /** Called when a server's exposed tools change (list_changed, reconnect, filter change). */
+  readonly onChange?: (server: string, diff: ToolsDiff) => void;
+  readonly approve?: ApprovalHook;
+  readonly onConfigApplied?: (summary: ApplySummary) => void;
+  /** Overrides the config's collision policy. Default `prefix-on-collision`. */
+  readonly collisionPolicy?: CollisionPolicy;
+  /** Connect nothing in `start()`; every server connects on its first call. */
+  readonly lazy?: boolean;
+  /** Quiet period before a `list_changed` refresh. Default 100 ms. */
+  readonly listChangedDebounceMs?: number;
+  /** How often the idle reaper looks. Default 1000 ms. */
+  readonly reapIntervalMs?: number;
+  /** Probe every connected server this often (0 = never). Default 0. */
+  readonly probeIntervalMs?: number;
+  /** Health probe timeout when the server sets none. Default 5000 ms. */
+  readonly probeTimeoutMs?: number;
+  /** Consecutive crashes after which a server is not restarted until `connect(name)`. Default 5. */
+  readonly maxRestarts?: number;
+  /** Client knobs (stdio grace and restart backoff, HTTP client factory). */
+  readonly client?: Omit<ClientFactoryOptions, "onNotification">;
+}
+
+/** The manager. */
+export interface McpManager {
+  /** Connects every enabled autoStart server in parallel; one failure never blocks the others. */
+  start(): Promise<readonly ServerStatus[]>;
+  connect(name: string): Promise<ServerStatus>;
+  disconnect(name: string): Promise<void>;
+  listServers(): readonly ServerStatus[];
+  /** A client for one server that goes through the pool (lazy connect, filters, approval). */
+  getClient(name: string): Caller | undefined;
+  refreshTools(
+    name: string,
+  ): Promise<{ readonly ok: true; readonly diff: ToolsDiff } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Every exposed tool. */
+  tools(): readonly ManagedTool[];
+  /** Calls a tool by id (`server.tool`) or exposed name. Never throws. */
+  callTool(tool: string, args?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
+  /** Health-checks one server (ping on legacy, `tools/list` on 2026); a dead connection is evicted. */
+  probe(name: string): Promise<{ readonly ok: boolean; readonly failure?: ToolFailure }>;
+  /** Closes connections idle longer than their `idleTimeoutMs`; returns the server names. */
+  reapIdle(): Promise<readonly string[]>;
+  /** Applies a new config; reconnects only servers whose connection fields changed and returns them. */
+  applyConfig(next: McpConfig): Promise<readonly string[]>;
+  /** Adds one server (used by `mcp_register`) and connects it unless it is lazy or disabled. */
+  addServer(name: string, config: ServerConfig): Promise<ServerStatus>;
+  /** The config currently applied. */
+  config(): McpConfig;
+  /** Closes every connection, timer and watcher. */
+  stop(): Promise<void>;
+  /** Registers something `stop()` must close (config watchers). */
+  onStop(close: () => void | Promise<void>): void;
+}
