@@ -1,0 +1,239 @@
+// Streamable HTTP on 127.0.0.1: the official SDK client (1.32.2) against serveHttp, plus raw
+// fetch checks of the transport rules (sessions, status codes, SSE priming and resume).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type HttpServerHandle, serveHttp } from "../../packages/runtime/src/server.js";
+import { createDemoServer } from "./fixtures/demo-server.js";
+
+let http: HttpServerHandle;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  http = await serveHttp(createDemoServer({ pageSize: 5 }), { port: 0, host: "127.0.0.1" });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+});
+afterAll(async () => {
+  await http.close();
+});
+
+async function sdkClient(capabilities: object = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: "sdk-test", version: "1.0.0" }, { capabilities });
+  const transport = new StreamableHTTPClientTransport(new URL(http.url));
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+const json = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+
+async function initialize(version = "2025-11-25"): Promise<string> {
+  const res = await fetch(http.url, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("application/json");
+  await res.json();
+  const id = res.headers.get("mcp-session-id");
+  expect(id).toMatch(/^[\x21-\x7e]+$/);
+  return id as string;
+}
+
+describe("the official SDK client over Streamable HTTP", () => {
+  it("connects, pages through tools/list, and calls tools", async () => {
+    const { client, transport } = await sdkClient();
+    expect(transport.sessionId).toBeTruthy();
+    expect(client.getServerVersion()).toMatchObject({ name: "demo-server", version: "1.2.3" });
+    const first = await client.listTools();
+    expect(first.tools).toHaveLength(5);
+    const second = await client.listTools({ cursor: first.nextCursor as string });
+    expect(second.tools.map((t) => t.name)).toEqual(["log", "ask", "resumable", "no_structured"]);
+    expect(second.nextCursor).toBeUndefined();
+    await client.listTools(); // the SDK validates structured output only for tools it listed last
+    const sum = await client.callTool({ name: "add", arguments: { a: 1, b: 2 } });
+    expect(sum.structuredContent).toEqual({ sum: 3 });
+    const bad = await client.callTool({ name: "add", arguments: { a: 1 } });
+    expect(bad.isError).toBe(true);
+  });
+
+  it("receives progress and log notifications on the call's SSE stream", async () => {
+    const { client } = await sdkClient();
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logs.push(n.params.level);
+    });
+    await client.setLoggingLevel("info");
+    const progress: number[] = [];
+    const r = await client.callTool({ name: "slow", arguments: { steps: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(r.content).toEqual([{ type: "text", text: "done after 3 steps" }]);
+    expect(progress).toEqual([1, 2, 3]);
+    await client.callTool({ name: "log", arguments: {} });
+    expect(logs).toEqual(["info", "error"]);
+  });
+
+  it("answers an elicitation request the tool sends mid-call", async () => {
+    const { client } = await sdkClient({ elicitation: {} });
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      expect(req.params.message).toBe("Your name?");
+      return { action: "accept", content: { name: "Grace" } };
+    });
+    const r = await client.callTool({ name: "ask", arguments: { message: "Your name?" } });
+    expect(r.content).toEqual([{ type: "text", text: "accept: Grace" }]);
+  });
+
+  it("cancels through the abort signal (notifications/cancelled over a POST)", async () => {
+    const { client } = await sdkClient();
+    const controller = new AbortController();
+    const call = client.callTool({ name: "slow", arguments: { steps: 500, label: "http-cancel" } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+    });
+    await expect(call).rejects.toThrow();
+    let aborted: string[] = [];
+    for (let i = 0; i < 50 && !aborted.includes("http-cancel"); i++) {
+      const seen = await client.callTool({ name: "observations", arguments: {} });
+      aborted = (seen.structuredContent as { aborted: string[] }).aborted;
+    }
+    expect(aborted).toContain("http-cancel");
+  });
+
+  it("terminateSession (DELETE) ends the session: the id then gets 404", async () => {
+    const { transport } = await sdkClient();
+    const id = transport.sessionId as string;
+    const before = http.sessions;
+    await transport.terminateSession();
+    expect(http.sessions).toBe(before - 1);
+    const res = await fetch(http.url, {
+      method: "POST",
+      headers: { ...json, "Mcp-Session-Id": id },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("transport rules, raw", () => {
+  it("a request without a session is 400, an unknown session 404", async () => {
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
+    expect((await fetch(http.url, { method: "POST", headers: json, body: ping })).status).toBe(400);
+    const res = await fetch(http.url, { method: "POST", headers: { ...json, "Mcp-Session-Id": "nope" }, body: ping });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { message: "Session not found" } });
+  });
+
+  it("notifications get 202; an unsupported MCP-Protocol-Version gets 400", async () => {
+    const id = await initialize();
+    const headers = { ...json, "Mcp-Session-Id": id };
+    const note = await fetch(http.url, {
+      method: "POST",
+      headers: { ...headers, "MCP-Protocol-Version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect(note.status).toBe(202);
+    const bad = await fetch(http.url, {
+      method: "POST",
+      headers: { ...headers, "MCP-Protocol-Version": "1999-01-01" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "ping" }),
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("plain requests answer JSON; tools/call answers SSE with a priming event first", async () => {
+    const id = await initialize();
+    const headers = { ...json, "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" };
+    const list = await fetch(http.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+    expect(list.headers.get("content-type")).toContain("application/json");
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(5);
+    const call = await fetch(http.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { message: "hi" } } }),
+    });
+    expect(call.headers.get("content-type")).toContain("text/event-stream");
+    const text = await call.text();
+    const events = text.split("\n\n").filter(Boolean);
+    expect(events[0]).toMatch(/^id: \w+_0\nretry: 1000\ndata: $/);
+    expect(events[1]).toContain('"text":"Echo: hi"');
+  });
+
+  it("a stream the tool closes is resumed with GET + Last-Event-ID and delivers the result", async () => {
+    const id = await initialize();
+    const headers = { ...json, "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" };
+    const call = await fetch(http.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "resumable", arguments: {}, _meta: { progressToken: 1 } },
+      }),
+    });
+    const first = await call.text(); // ends when the tool closes the stream
+    expect(first).not.toContain('"result"');
+    const lastId = [...first.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]).at(-1) as string;
+    const resumed = await fetch(http.url, { headers: { Accept: "text/event-stream", "Mcp-Session-Id": id, "Last-Event-ID": lastId } });
+    expect(resumed.status).toBe(200);
+    const rest = await resumed.text();
+    expect(rest).toContain('"text":"resumed"');
+    expect(rest).not.toContain(`id: ${lastId}\n`);
+  });
+
+  it("GET opens one standalone stream per session; a second is 409", async () => {
+    const id = await initialize();
+    const controller = new AbortController();
+    const get = await fetch(http.url, { headers: { Accept: "text/event-stream", "Mcp-Session-Id": id }, signal: controller.signal });
+    expect(get.status).toBe(200);
+    expect(get.headers.get("content-type")).toContain("text/event-stream");
+    const again = await fetch(http.url, { headers: { Accept: "text/event-stream", "Mcp-Session-Id": id } });
+    expect(again.status).toBe(409);
+    controller.abort();
+    await get.body?.cancel().catch(() => {});
+  });
+
+  it("rejects foreign Host and Origin headers (DNS rebinding), odd methods and bad bodies", async () => {
+    const { request } = await import("node:http");
+    const status = (headers: { [k: string]: string }, method = "POST", body = "{}") =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          http.url,
+          { method, headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    expect(await status({ Host: "evil.example.com" })).toBe(403);
+    expect(await status({ Origin: "http://evil.example.com" })).toBe(403);
+    expect(await status({ Origin: `http://localhost:${http.port}` }, "POST", "not json")).toBe(400);
+    expect(await status({}, "PUT")).toBe(405);
+    expect(await status({ "Content-Type": "text/plain" })).toBe(415);
+  });
+
+  it("a body over the limit is 413", async () => {
+    const small = await serveHttp(createDemoServer(), { maxBodyBytes: 100 });
+    try {
+      const res = await fetch(small.url, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(200) } }),
+      });
+      expect(res.status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+});

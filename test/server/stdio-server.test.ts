@@ -1,0 +1,104 @@
+// Round trip over real stdio: the runtime's own createStdioCaller spawns a tsx script that serves
+// the demo server with serveStdio.
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStdioCaller, type StdioCaller } from "../../packages/runtime/src/stdio.js";
+
+const require = createRequire(import.meta.url);
+const tsxCli = fileURLToPath(new URL("dist/cli.mjs", `file://${require.resolve("tsx/package.json")}`));
+const script = fileURLToPath(new URL("./fixtures/serve-demo.ts", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+describe("serveStdio through createStdioCaller", () => {
+  let caller: StdioCaller;
+  beforeAll(async () => {
+    caller = createStdioCaller({
+      name: "demo",
+      command: process.execPath,
+      args: [tsxCli, script, "--page-size", "4"],
+      cwd: root,
+      connectTimeoutMs: 20_000,
+    });
+    const hello = await caller.connect();
+    expect(hello.ok).toBe(true);
+  });
+  afterAll(async () => {
+    await caller.close();
+  });
+
+  it("negotiates 2025-11-25 and reports the server's info", () => {
+    expect(caller.handshake).toMatchObject({
+      protocolVersion: "2025-11-25",
+      serverInfo: { name: "demo-server", version: "1.2.3" },
+      instructions: "Use add to add numbers.",
+    });
+  });
+
+  it("lists every tool through three pages", async () => {
+    const listed = await caller.listTools();
+    expect(listed.ok && listed.tools.map((t) => t.name)).toEqual([
+      "add",
+      "echo",
+      "fail",
+      "slow",
+      "observations",
+      "log",
+      "ask",
+      "resumable",
+      "no_structured",
+    ]);
+  });
+
+  it("calls a tool with structured output", async () => {
+    const r = await caller.callTool({ name: "add", arguments: { a: 40, b: 2 } });
+    expect(r.ok && r.result.structuredContent).toEqual({ sum: 42 });
+  });
+
+  it("bad arguments and handler throws come back as isError results", async () => {
+    const bad = await caller.callTool({ name: "add", arguments: { a: "forty" } });
+    expect(bad.ok && bad.result.isError).toBe(true);
+    expect(bad.ok && bad.result._meta).toEqual({
+      "io.toolwright/issues": [
+        { field: "a", constraint: "invalid_field_type", expected: "number", actual: "forty" },
+        { field: "b", constraint: "missing_field" },
+      ],
+    });
+    const thrown = await caller.callTool({ name: "fail", arguments: {} });
+    expect(thrown.ok && thrown.result).toEqual({ content: [{ type: "text", text: "the database is on fire" }], isError: true });
+  });
+
+  it("an unknown tool is a -32602 failure value", async () => {
+    const r = await caller.callTool({ name: "missing", arguments: {} });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.failure).toMatchObject({ kind: "invalid_call", rpc: { code: -32602 } });
+  });
+
+  it("streams progress to the caller", async () => {
+    const seen: number[] = [];
+    const r = await caller.callTool({ name: "slow", arguments: { steps: 4 } }, { onProgress: (p) => seen.push(p.progress) });
+    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "done after 4 steps" }]);
+    expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
+  it("aborting a call sends notifications/cancelled and the server aborts the handler", async () => {
+    const controller = new AbortController();
+    const pending = caller.callTool(
+      { name: "slow", arguments: { steps: 500, label: "stdio-cancel" } },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
+    const r = await pending;
+    expect(!r.ok && r.failure.kind).toBe("canceled");
+    // The handler notices the abort on its next tick; poll the server until it reports it.
+    let aborted: string[] = [];
+    for (let i = 0; i < 50 && !aborted.includes("stdio-cancel"); i++) {
+      const seen = await caller.callTool({ name: "observations", arguments: {} });
+      aborted = seen.ok ? (seen.result.structuredContent as { aborted: string[] }).aborted : [];
+    }
+    expect(aborted).toContain("stdio-cancel");
+  });
+
+  it("answers ping", async () => {
+    expect(await caller.ping()).toEqual({ ok: true });
+  });
+});
