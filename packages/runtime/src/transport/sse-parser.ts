@@ -36,14 +36,12 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
 
   function line(text: string): void {
     if (text === "") {
-      if (data.length > 0) {
-        const event: SseEvent = { event: eventType || "message", data: data.join("\n"), id: lastEventId };
-        eventType = "";
-        data = [];
-        onEvent(event);
-      } else {
-        eventType = "";
-      }
+      // An empty data buffer (a priming event is `data:` with nothing) dispatches nothing.
+      const joined = data.join("\n");
+      const type = eventType || "message";
+      eventType = "";
+      data = [];
+      if (joined !== "") onEvent({ event: type, data: joined, id: lastEventId });
       return;
     }
     if (text.charCodeAt(0) === 58 /* : */) return; // comment / keep-alive
