@@ -50,9 +50,11 @@ export function freePort(): Promise<number> {
 }
 
 /** server-everything over Streamable HTTP on a free 127.0.0.1 port; resolves once it says it listens. */
-export async function startEverythingHttp(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+export async function startEverythingHttp(
+  fixedPort?: number,
+): Promise<{ url: string; port: number; pid: number; stop: () => Promise<void> }> {
   const { spawn } = await import("node:child_process");
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const child = spawn(NODE, [EVERYTHING, "streamableHttp"], {
     env: { PATH: process.env.PATH ?? "", PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
@@ -75,6 +77,7 @@ export async function startEverythingHttp(): Promise<{ url: string; pid: number;
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    port,
     pid: child.pid as number,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
