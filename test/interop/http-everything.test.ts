@@ -1,0 +1,188 @@
+/**
+ * server-everything over Streamable HTTP and over legacy HTTP+SSE, through `createHttpCaller`:
+ * era detection against a real legacy server, sessions, every content block type, progress,
+ * cancellation, server-to-client elicitation on the POST stream, and the SSE fallback.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import http from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** Starts server-everything in `mode` on a free port and waits for its ready line on stderr. */
+async function startEverything(mode: "streamableHttp" | "sse"): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  // Only PORT and PATH: get-env would print anything else we passed.
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
+    env: { PORT: String(port), PATH: process.env.PATH ?? "" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start: ${text}`)), 15_000);
+    child.stderr?.on("data", (d) => {
+      text += String(d);
+      if (/listening on port|running on port/i.test(text)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`server-everything exited ${code}: ${text}`)));
+  });
+  return { child, port };
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const gone = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await gone;
+}
+
+let caller: HttpCaller | undefined;
+beforeEach(() => clearHttpEraCache());
+afterEach(async () => {
+  await caller?.close();
+  caller = undefined;
+});
+
+describe("server-everything over Streamable HTTP", () => {
+  let server: { child: ChildProcess; port: number } | undefined;
+  let url = "";
+  beforeAll(async () => {
+    server = await startEverything("streamableHttp");
+    url = `http://127.0.0.1:${server.port}/mcp`;
+  });
+  afterAll(() => stop(server?.child));
+
+  it("detects the legacy era, gets a session and lists every tool", async () => {
+    caller = createHttpCaller({ url });
+    const hs = await caller.connect();
+    expect(hs).toMatchObject({ ok: true, value: { protocolVersion: "2025-11-25", serverInfo: { name: "mcp-servers/everything" } } });
+    expect(caller.era).toBe("legacy");
+    expect(caller.transport).toBe("streamable-http");
+    expect(caller.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const listed = await caller.listTools();
+    expect(listed.ok && listed.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["echo", "get-sum", "get-tiny-image", "trigger-long-running-operation"]),
+    );
+  });
+
+  it("returns every content block type and structured content", async () => {
+    caller = createHttpCaller({ url, era: "legacy" });
+    const echo = await caller.callTool({ name: "echo", arguments: { message: "hi" } });
+    expect(echo).toMatchObject({ ok: true, result: { content: [{ type: "text", text: "Echo: hi" }] } });
+    const image = await caller.callTool({ name: "get-tiny-image", arguments: {} });
+    expect(image.ok && image.result.content.map((b) => b.type)).toEqual(["text", "image", "text"]);
+    const links = await caller.callTool({ name: "get-resource-links", arguments: { count: 2 } });
+    expect(links.ok && links.result.content.filter((b) => b.type === "resource_link")).toHaveLength(2);
+    const ref = await caller.callTool({ name: "get-resource-reference", arguments: { resourceType: "Text", resourceId: 1 } });
+    expect(ref.ok && ref.result.content.some((b) => b.type === "resource")).toBe(true);
+    const structured = await caller.callTool({ name: "get-structured-content", arguments: { location: "New York" } });
+    expect(structured.ok && structured.result.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+  });
+
+  it("streams progress on the POST's SSE answer", async () => {
+    caller = createHttpCaller({ url, era: "legacy" });
+    const seen: number[] = [];
+    const out = await caller.callTool(
+      { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
+      { onProgress: (p) => seen.push(p.progress), resetTimeoutOnProgress: true, timeoutMs: 5000 },
+    );
+    expect(out.ok).toBe(true);
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it("cancels a running call and keeps the session usable", async () => {
+    caller = createHttpCaller({ url, era: "legacy" });
+    const controller = new AbortController();
+    const pending = caller.callTool(
+      { name: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 } },
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 200);
+    expect(await pending).toMatchObject({ ok: false, failure: { kind: "canceled" } });
+    expect(await caller.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } })).toMatchObject({
+      ok: true,
+      result: { content: [{ text: expect.stringContaining("5") }] },
+    });
+  });
+
+  it("answers a server-to-client elicitation arriving on the POST stream", async () => {
+    const asked: unknown[] = [];
+    const handlers = new Map([
+      [
+        "elicitation/create",
+        (params: unknown) => (asked.push(params), { action: "accept", content: { name: "Ada", check: true, color: "red" } }),
+      ],
+    ]);
+    caller = createHttpCaller({ url, era: "legacy", handlers, capabilities: { elicitation: {} } });
+    const listed = await caller.listTools();
+    expect(listed.ok && listed.tools.some((t) => t.name === "trigger-elicitation-request")).toBe(true);
+    const out = await caller.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    expect(out.ok).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(JSON.stringify(out.ok && out.result.content)).toContain("Ada");
+  });
+
+  it("a second caller to the same endpoint reuses the cached era (no probe) and works", async () => {
+    caller = createHttpCaller({ url });
+    expect((await caller.connect()).ok).toBe(true);
+    const other = createHttpCaller({ url });
+    try {
+      expect(await other.callTool({ name: "echo", arguments: { message: "two" } })).toMatchObject({ ok: true });
+      expect(other.sessionId).not.toBe(caller.sessionId);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("server-everything over legacy HTTP+SSE", () => {
+  let server: { child: ChildProcess; port: number } | undefined;
+  let url = "";
+  beforeAll(async () => {
+    server = await startEverything("sse");
+    url = `http://127.0.0.1:${server.port}/sse`;
+  });
+  afterAll(() => stop(server?.child));
+
+  it("falls back from Streamable HTTP (404 on the initialize POST) to HTTP+SSE", async () => {
+    caller = createHttpCaller({ url });
+    const hs = await caller.connect();
+    expect(hs).toMatchObject({ ok: true, value: { protocolVersion: "2025-11-25" } });
+    expect(caller.transport).toBe("legacy-sse");
+    expect(await caller.callTool({ name: "echo", arguments: { message: "sse" } })).toMatchObject({
+      ok: true,
+      result: { content: [{ text: "Echo: sse" }] },
+    });
+    const seen: number[] = [];
+    const out = await caller.callTool(
+      { name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
+    expect(out.ok).toBe(true);
+    expect(seen).toEqual([1, 2]);
+    const listed = await caller.listTools();
+    expect(listed.ok && listed.tools.length).toBeGreaterThan(10);
+  });
+
+  it("with the fallback off, the 404 surfaces as a failure", async () => {
+    caller = createHttpCaller({ url, legacySseFallback: false, era: "legacy" });
+    const out = await caller.callTool({ name: "echo", arguments: { message: "x" } });
+    expect(out).toMatchObject({ ok: false, failure: { httpStatus: 404 } });
+  });
+});
