@@ -66,7 +66,7 @@ describe("config file watcher", () => {
     await manager.start();
     const before = { keep: pidOf("keep"), change: pidOf("change"), drop: pidOf("drop") };
     const watcher = watchManagerConfig(manager, { ...load, debounceMs: 30, onError: (e) => errors.push(e) });
-    expect(watcher.files).toEqual([file]);
+    expect(watcher.files).toContain(file);
 
     write({ keep: dyn(), change: dyn({ args: [DYNAMIC, "--changed"] }), add: dyn() });
     await vi.waitFor(() => expect(applied.length).toBe(1), { timeout: 10_000 });
@@ -99,5 +99,21 @@ describe("config file watcher", () => {
     await vi.waitFor(() => expect(applied.length).toBe(2), { timeout: 10_000 });
     expect(applied[1]).toEqual({ added: [], removed: ["change", "add"], changed: [], updated: [] });
     expect(pidOf("keep")).toBe(before.keep);
+  });
+
+  it("picks up a project file created after the watcher started (no .toolwright/ at first)", async () => {
+    const projectDir = join(tmp.dir, "fresh");
+    mkdirSync(projectDir);
+    const load = { projectDir, globalDir: join(tmp.dir, "global") };
+    const applied: ApplySummary[] = [];
+    manager = createMcpManager(loadMcpConfig(load), { onConfigApplied: (s) => applied.push(s) });
+    await manager.start();
+    expect(manager.listServers()).toEqual([]);
+    watchManagerConfig(manager, { ...load, debounceMs: 10, pollIntervalMs: 20 });
+    mkdirSync(join(projectDir, ".toolwright"));
+    writeFileSync(join(projectDir, ".toolwright", "mcp.json"), JSON.stringify({ mcpServers: { late: dyn() } }));
+    await vi.waitFor(() => expect(applied.length).toBe(1), { timeout: 10_000 });
+    expect(applied[0]?.added).toEqual(["late"]);
+    expect(manager.listServers()[0]?.connected).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
  * survives editors that replace files by rename), debounces, reloads, and hands the result on.
  * A broken edit keeps the last good config and is reported.
  */
-import { existsSync, type FSWatcher, watch } from "node:fs";
+import { existsSync, type FSWatcher, unwatchFile, watch, watchFile } from "node:fs";
 import { basename, dirname } from "node:path";
 import { configFiles, type LoadMcpConfigOptions, loadMcpConfig } from "./config-load.js";
 import type { McpConfig } from "./config-types.js";
@@ -15,11 +15,13 @@ export interface WatchMcpConfigOptions extends LoadMcpConfigOptions {
   readonly debounceMs?: number;
   /** A reload failed (bad JSON, unset variable...); the last good config stays in force. */
   readonly onError?: (error: Error) => void;
+  /** Poll interval for a file whose directory does not exist yet. Default 1000 ms. */
+  readonly pollIntervalMs?: number;
 }
 
 /** A running watcher. */
 export interface ConfigWatcher {
-  /** Files watched (those whose directory exists). */
+  /** Files watched: by a directory watch, or by polling while their directory does not exist. */
   readonly files: readonly string[];
   close(): void;
 }
@@ -52,27 +54,35 @@ export function watchMcpConfig(options: WatchMcpConfigOptions, onConfig: (config
     });
   };
 
-  const watched: string[] = [];
+  const schedule = () => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(reload, options.debounceMs ?? 100);
+  };
+  const polled: string[] = [];
   for (const file of files) {
     const dir = dirname(file);
-    if (!existsSync(dir)) continue;
+    if (!existsSync(dir)) {
+      // No directory to watch yet (no .toolwright/ so far): poll the path so its creation is seen.
+      watchFile(file, { persistent: false, interval: options.pollIntervalMs ?? 1000 }, schedule);
+      polled.push(file);
+      continue;
+    }
     const name = basename(file);
     const watcher = watch(dir, { persistent: false }, (_event, filename) => {
-      if (filename !== null && filename !== name) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(reload, options.debounceMs ?? 100);
+      if (filename === null || filename === name) schedule();
     });
     watcher.on("error", (error) => options.onError?.(error));
     watchers.push(watcher);
-    watched.push(file);
   }
 
   return {
-    files: watched,
+    files,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
       for (const w of watchers) w.close();
+      for (const file of polled) unwatchFile(file, schedule);
     },
   };
 }
