@@ -76,8 +76,10 @@ describe("registry", () => {
   });
 
   it("rejects an invalid policy with a TypeError naming the field", () => {
-    expect(() => createRuntime({ policy: { maxToolCalls: 0 } })).toThrow(/maxToolCalls must be a number > 0/);
+    expect(() => createRuntime({ policy: { maxToolCalls: -1 } })).toThrow(/maxToolCalls must be a number >= 0/);
     expect(() => createRuntime({ policy: { toolTimeout: -5 } })).toThrow(/toolTimeout/);
+    expect(() => createRuntime({ policy: { timeBudget: "5m" as unknown as number } })).toThrow(/timeBudget.*"5m"/);
+    expect(createRuntime({ policy: { maxToolCalls: 0, timeBudget: Number.POSITIVE_INFINITY } }).policy).toEqual({});
   });
 
   it("accepts the design's runPolicy names", () => {

@@ -24,15 +24,15 @@ export interface DesignRunPolicy {
 }
 
 function positive(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0)
-    throw new TypeError(`run policy: ${name} must be a number > 0, got ${JSON.stringify(value)}`);
-  return value;
+  if (value === undefined || value === 0) return undefined;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0)
+    throw new TypeError(`run policy: ${name} must be a number >= 0 (0 = no limit), got ${JSON.stringify(value)}`);
+  return value === Number.POSITIVE_INFINITY ? undefined : value;
 }
 
 /**
  * Normalizes a policy given in either naming (runtime `*Ms` names win over design names).
- * Throws a TypeError naming the field when a limit is not a positive number (a programmer error).
+ * 0 or Infinity means no limit. Throws a TypeError naming the field on a negative or non-number limit.
  */
 export function runPolicyFromDesign(policy: RunPolicy & DesignRunPolicy = {}): RunPolicy {
   const maxToolCalls = positive(policy.maxToolCalls, "maxToolCalls");
