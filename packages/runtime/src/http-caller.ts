@@ -34,6 +34,7 @@ import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
+import { redactFailureValues, redactValues, secretFragments } from "./transport/environment.js";
 import type { RedirectPolicy, WireFaultError } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "./transport/http-streamable.js";
@@ -137,7 +138,9 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const redirect = options.redirect ?? "same-origin";
   const wantsStream = options.notificationStream ?? (options.onNotification !== undefined || options.handlers !== undefined);
-  const warn = (message: string) => options.onWarning?.(message);
+  // Configured header values (tokens, keys, cookies) are secrets: a hostile server may reflect them.
+  const secrets = secretFragments(Object.values(headers));
+  const warn = (message: string) => options.onWarning?.(redactValues(message, secrets));
   const AgentClass = url.protocol === "https:" ? https.Agent : http.Agent;
   const agent = new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256 });
   let current: Connection | undefined;
@@ -384,7 +387,10 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     }
   }
 
-  const fail = (fault: WireFault, tool: string) => ({ ok: false as const, failure: failureFromFault(fault, { tool, server }) });
+  const fail = (fault: WireFault, tool: string) => ({
+    ok: false as const,
+    failure: redactFailureValues(failureFromFault(fault, { tool, server }), secrets),
+  });
 
   return {
     server,

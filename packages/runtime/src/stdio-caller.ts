@@ -24,7 +24,7 @@ import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
-import { configuredEnvValues, type EnvSpec, redactValues } from "./transport/environment.js";
+import { configuredEnvValues, type EnvSpec, redactFailureValues, redactValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
 /** Options for `createStdioCaller`. */
@@ -121,11 +121,8 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   // Configured env values are secrets: a server may echo them to stderr before it dies.
   const secrets = configuredEnvValues(options.env);
   const scrub = (text: string) => redactValues(text, secrets);
-  const fail = (fault: WireFault, context: { tool: string; server: string }): ToolFailure => {
-    const failure = failureFromFault(fault, context);
-    if (secrets.length === 0) return failure;
-    return { ...failure, message: scrub(failure.message), ...(failure.stderrTail ? { stderrTail: scrub(failure.stderrTail) } : {}) };
-  };
+  const fail = (fault: WireFault, context: { tool: string; server: string }): ToolFailure =>
+    redactFailureValues(failureFromFault(fault, context), secrets);
 
   function spawnConnection(): Connection {
     let conn: Connection | undefined;

@@ -2,6 +2,7 @@
  * The allowlisted environment for child processes. A child sees only a few baseline variables
  * (PATH, HOME, locale...) plus what its config names; never the parent's secrets.
  */
+import type { ToolFailure } from "../failure.js";
 
 /** Variables passed through by default when present in the parent. */
 export const DEFAULT_INHERITED_ENV: readonly string[] = Object.freeze([
@@ -70,4 +71,35 @@ export function redactValues(text: string, values: readonly string[]): string {
   let out = text;
   for (const value of values) if (out.includes(value)) out = out.split(value).join("[redacted]");
   return out;
+}
+
+/** Secret values plus their parts (`Bearer <token>`, `sid=<token>`): a server may reflect either. */
+export function secretFragments(values: readonly string[]): string[] {
+  const parts = values.flatMap((v) => [v, ...v.split(/[\s;=,]+/)]).filter((v) => v.length >= MIN_SECRET_LENGTH);
+  return [...new Set(parts)].sort((a, b) => b.length - a.length);
+}
+
+/** A failure with secret values removed from its message, stderr tail and JSON-RPC data. */
+export function redactFailureValues(failure: ToolFailure, values: readonly string[]): ToolFailure {
+  if (values.length === 0) return failure;
+  let rpc = failure.rpc;
+  if (rpc?.data !== undefined) {
+    const text = JSON.stringify(rpc.data);
+    const clean = redactValues(text, values);
+    if (clean !== text) {
+      let data: unknown = "[redacted]";
+      try {
+        data = JSON.parse(clean);
+      } catch {
+        // a secret overlapped JSON syntax: drop the data rather than leak it
+      }
+      rpc = { ...rpc, data };
+    }
+  }
+  return {
+    ...failure,
+    message: redactValues(failure.message, values),
+    ...(failure.stderrTail ? { stderrTail: redactValues(failure.stderrTail, values) } : {}),
+    ...(rpc ? { rpc } : {}),
+  };
 }
