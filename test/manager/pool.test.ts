@@ -165,3 +165,16 @@ describe("stop", () => {
     expect(after.ok === false && after.failure.kind).toBe("unavailable");
   });
 });
+
+describe("protocol era per server", () => {
+  it("passes the era to the stdio client: auto falls back to legacy, a 2026 pin fails on a legacy-only server", async () => {
+    manager = createMcpManager(config({ auto: dyn({ era: "auto" }), pinned: dyn({ era: "2026-07-28", connectTimeoutMs: 3000 }) }), {
+      collisionPolicy: "prefix",
+    });
+    await manager.start();
+    expect(status("auto")?.connected).toBe(true);
+    expect(status("auto")?.protocolVersion).not.toBe("2026-07-28");
+    expect(status("pinned")?.connected).toBe(false);
+    expect(status("pinned")?.error).toMatch(/does not speak 2026-07-28/);
+  });
+});

@@ -92,6 +92,7 @@ export function createServerClient(name: string, config: ServerConfig, options: 
     args: config.args,
     env: config.env,
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+    ...(config.era ? { era: config.era === "2026-07-28" ? "modern" : config.era } : {}),
     ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
     ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
     ...(options.onNotification ? { onNotification: options.onNotification } : {}),
