@@ -39,7 +39,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const started = performance.now();
   const cwd = options.cwd ?? process.cwd();
   const loaded = await loadDesign(options.design, cwd);
-  const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path });
+  const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema });
   const files = await generate(ir);
   const outDir = resolve(cwd, options.out);
   const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);

@@ -149,7 +149,10 @@ const PROVIDER_MAX = 64;
 
 /** `[A-Za-z0-9_-]` only, at most 64 characters, before uniqueness is applied. */
 export function providerBase(toolset: string, tool: string): string {
-  const raw = `${toolset}_${tool}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const raw = `${toolset}_${tool}`
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/[^A-Za-z0-9_-]/g, "_");
   return raw === "" ? "_" : raw;
 }
 

@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { DesignDecl } from "@toolwright/dsl";
-import { tsImport } from "tsx/esm/api";
+import type { DesignDecl, JsonSchema } from "@toolwright/dsl";
+import { register } from "tsx/esm/api";
 import { DesignError } from "../errors.js";
 
 /** A loaded design and where it came from. */
@@ -16,7 +16,14 @@ export interface LoadedDesign {
   readonly path: string;
   /** Path relative to the working directory, `/`-separated (for headers and messages). */
   readonly label: string;
+  /**
+   * The DSL's `toJsonSchema` from the same module instance the design used: named types are
+   * tracked by object identity inside the DSL, so another copy of the DSL would not see them.
+   */
+  readonly toJsonSchema: ((schema: unknown) => JsonSchema) | undefined;
 }
+
+let loads = 0;
 
 /** The label used in headers and messages: the path relative to `cwd`, with `/` separators. */
 export function designLabel(path: string, cwd: string): string {
@@ -37,10 +44,22 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   const label = designLabel(path, cwd);
   if (!existsSync(path)) throw new DesignError({ file: label }, "design file not found");
   let mod: { default?: unknown };
+  const url = pathToFileURL(path).href;
+  // A fresh namespace per load, so `--watch` sees edits to the design and the files it imports.
+  const api = register({ namespace: `toolwright-${process.pid}-${++loads}` });
+  let toJsonSchema: LoadedDesign["toJsonSchema"];
   try {
-    mod = (await tsImport(pathToFileURL(path).href, { parentURL: import.meta.url })) as { default?: unknown };
+    mod = (await api.import(url, import.meta.url)) as { default?: unknown };
+    try {
+      const dsl = (await api.import("@toolwright/dsl", url)) as { toJsonSchema?: unknown };
+      if (typeof dsl.toJsonSchema === "function") toJsonSchema = dsl.toJsonSchema as (schema: unknown) => JsonSchema;
+    } catch {
+      // A design without @toolwright/dsl (raw JSON Schemas only) needs no named-type lookup.
+    }
   } catch (error) {
     throw new DesignError({ file: label }, `cannot load design: ${firstLines(error)}`, { cause: error });
+  } finally {
+    await api.unregister();
   }
   // tsx may wrap a CommonJS-style default export once more.
   let value = mod.default;
@@ -50,7 +69,7 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   if (!isDesignDecl(value)) {
     throw new DesignError({ file: label }, "the default export is not a design; write `export default design({ toolsets: [...] })`");
   }
-  return { design: value, path, label };
+  return { design: value, path, label, toJsonSchema };
 }
 
 function firstLines(error: unknown): string {

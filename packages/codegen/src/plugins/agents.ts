@@ -3,10 +3,10 @@
  * which registers ONLY the tools of the agent's subsets (goa-ai ignores subsets; we honour them).
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { printLiteral } from "../emit/literal.js";
+import { printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign } from "../ir/ir.js";
 import { exportedNames } from "./index-file.js";
-import { type Plugin, RUNTIME_CODEGEN } from "./plugin.js";
+import { type Plugin, RUNTIME_CODEGEN, RUNTIME_ROOT } from "./plugin.js";
 import { specName } from "./specs.js";
 
 /** Emits one module per agent plus `agents/index.ts`. */
@@ -21,6 +21,9 @@ export const agentsPlugin: Plugin = {
       const Caller = f.importType("Caller", RUNTIME_CODEGEN);
       const Runtime = f.importType("Runtime", RUNTIME_CODEGEN);
       const ToolSpec = f.importType("ToolSpec", RUNTIME_CODEGEN);
+      const createRuntime = f.importValue("createRuntime", RUNTIME_ROOT);
+      const RuntimeOptions = f.importType("RuntimeOptions", RUNTIME_ROOT);
+      const used = agent.uses.length > 0;
       const label = JSON.stringify(agent.name);
       f.print(
         `/** Run policy of agent ${label}; durations are milliseconds. */`,
@@ -39,15 +42,22 @@ export const agentsPlugin: Plugin = {
       f.print(
         `/** The tools agent ${label} may call, per toolset (subsets applied). */`,
         `export const ${agent.camelName}Tools: { readonly [toolset: string]: readonly ${ToolSpec}[] } = {`,
-        ...lists.map(({ u, specs }) => `  ${JSON.stringify(u.toolset.name)}: [${specs.join(", ")}],`),
+        ...lists.map(({ u, specs }) => `  ${printKey(u.toolset.name)}: [${specs.join(", ")}],`),
         "};",
         "",
         `/** Registers the tools agent ${label} may call, and no others, with \`runtime\`. */`,
-        `export function register${agent.pascalName}Agent(runtime: ${Runtime}, callers: ${agent.pascalName}Callers): void {`,
+        `export function register${agent.pascalName}Agent(${used ? "" : "_"}runtime: ${Runtime}, ${used ? "" : "_"}callers: ${agent.pascalName}Callers): void {`,
         ...lists.map(
           ({ u, specs }) =>
             `  runtime.registerToolset({ toolset: ${JSON.stringify(u.toolset.name)}, specs: [${specs.join(", ")}], caller: callers.${u.toolset.camelName} });`,
         ),
+        "}",
+        "",
+        `/** Creates a runtime that enforces agent ${label}'s run policy and knows only its tools. */`,
+        `export function create${agent.pascalName}Runtime(callers: ${agent.pascalName}Callers, options: Omit<${RuntimeOptions}, "policy"> = {}): ${Runtime} {`,
+        `  const runtime = ${createRuntime}({ ...options, policy: ${agent.camelName}RunPolicy });`,
+        `  register${agent.pascalName}Agent(runtime, callers);`,
+        "  return runtime;",
         "}",
       );
       const { types, values } = exportedNames(out.text(path)!);

@@ -12,3 +12,6 @@ export interface Plugin {
 
 /** Where generated code takes runtime symbols from. */
 export const RUNTIME_CODEGEN = "@toolwright/runtime/codegen";
+
+/** The runtime's application entry point (createRuntime and its options). */
+export const RUNTIME_ROOT = "@toolwright/runtime";

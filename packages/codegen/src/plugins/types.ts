@@ -107,8 +107,12 @@ function mapValues(v: unknown, root: JsonSchema, names: Map<string, string>, inl
   return out;
 }
 
+// json-schema-to-typescript rewrites root names (`U691cPayload` → `U691CPayload`); print under a
+// placeholder and put the exact name back, so every file agrees on it.
+const PLACEHOLDER = "ToolwrightRootTypePlaceholder";
+
 async function print(schema: unknown, name: string): Promise<string> {
-  const text = await compile(schema as Parameters<typeof compile>[0], name, {
+  const text = await compile(schema as Parameters<typeof compile>[0], PLACEHOLDER, {
     bannerComment: "",
     declareExternallyReferenced: true,
     ignoreMinAndMaxItems: true,
@@ -122,7 +126,7 @@ async function print(schema: unknown, name: string): Promise<string> {
         : never
       : never,
   });
-  return text.trim();
+  return text.replace(new RegExp(`\\b${PLACEHOLDER}\\b`, "g"), name).trim();
 }
 
 async function typeFor(schema: IrSchema, name: string, registry: TypeRegistry): Promise<string> {

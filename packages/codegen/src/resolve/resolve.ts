@@ -2,7 +2,16 @@
  * `resolveDesign`: checks a design once and builds the read-only IR. All validation lives here
  * (names, duplicates, schemas, refs, providers, subsets), so emitters can trust what they read.
  */
-import type { AgentDecl, DesignDecl, ExternalServerDecl, McpServerDecl, ToolDecl, ToolsetDecl } from "@toolwright/dsl";
+import {
+  type AgentDecl,
+  type DesignDecl,
+  toJsonSchema as dslToJsonSchema,
+  type ExternalServerDecl,
+  type JsonSchema,
+  type McpServerDecl,
+  type ToolDecl,
+  type ToolsetDecl,
+} from "@toolwright/dsl";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
@@ -16,6 +25,8 @@ export interface ResolveOptions {
   readonly file: string;
   /** Absolute design path; needed to find the lock file for live catalogues. */
   readonly designPath?: string;
+  /** The DSL instance's `toJsonSchema` that built the design (see `LoadedDesign`). */
+  readonly toJsonSchema?: ((schema: unknown) => JsonSchema) | undefined;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -24,6 +35,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDesign {
   const file = options.file;
   const ajv = createAjv();
+  const toJson = options.toJsonSchema ?? (dslToJsonSchema as (schema: unknown) => JsonSchema);
   const servers = new Map<string, McpServerDecl | ExternalServerDecl>();
   for (const server of design.servers ?? []) {
     if (servers.has(server.name)) throw new DesignError({ file, server: server.name }, "duplicate server name");
@@ -53,7 +65,7 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     if (typeof decl.name !== "string" || decl.name === "") throw new DesignError({ file }, "a toolset has an empty name");
     if (byName.has(decl.name)) throw new DesignError(loc, "duplicate toolset name");
     const { tools, source, server, fingerprint } = catalogueOf(decl, servers, getLock, file, options.designPath);
-    const ts = resolveToolset(decl, tools, source, server, fingerprint, ajv, file);
+    const ts = resolveToolset(decl, tools, { source, server, fingerprint }, { ajv, file, toJson });
     for (const [map, key, what] of [
       [dirs, ts.dirName, "output folder"],
       [pascals, ts.pascalName, "identifier"],
@@ -121,15 +133,21 @@ function catalogueOf(
   return { tools, source: "lock", server: server.name, fingerprint: entry.fingerprint };
 }
 
+/** What resolving one toolset needs. */
+interface Ctx {
+  readonly ajv: Ajv2020;
+  readonly file: string;
+  readonly toJson: (schema: unknown) => JsonSchema;
+}
+
 function resolveToolset(
   decl: ToolsetDecl,
   decls: readonly ToolDecl[],
-  source: IrToolsetSource,
-  server: string,
-  fingerprint: string | undefined,
-  ajv: Ajv2020,
-  file: string,
+  origin: { source: IrToolsetSource; server: string; fingerprint: string | undefined },
+  ctx: Ctx,
 ): IrToolset {
+  const { file } = ctx;
+  const { source, server, fingerprint } = origin;
   const tools: IrTool[] = [];
   const ts: IrToolset = {
     kind: "toolset",
@@ -151,7 +169,7 @@ function resolveToolset(
     if (typeof t?.name !== "string" || t.name === "") throw new DesignError({ file, toolset: decl.name }, "a tool has an empty name");
     if (seen.has(t.name)) throw new DesignError(loc, "duplicate tool name");
     seen.set(t.name, t.name);
-    const tool = resolveTool(t, ts, ajv, loc);
+    const tool = resolveTool(t, ts, ctx, loc);
     const clash = locals.get(tool.localName) ?? locals.get(`type:${tool.typeName}`);
     if (clash !== undefined) {
       throw new DesignError(
@@ -167,10 +185,12 @@ function resolveToolset(
   return Object.freeze(ts);
 }
 
-function schemaOf(value: unknown, what: "input" | "output", ajv: Ajv2020, loc: DesignLocation): IrSchema {
+function schemaOf(value: unknown, what: "input" | "output", ctx: Ctx, loc: DesignLocation): IrSchema {
+  const { ajv } = ctx;
   let json: IrSchema["json"];
   try {
-    json = normalizeSchema(value);
+    // Named DSL types carry their definitions beside the JSON; gather them under $defs first.
+    json = normalizeSchema(ctx.toJson(value));
   } catch (error) {
     throw new DesignError(loc, `${what} schema: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -182,10 +202,11 @@ function schemaOf(value: unknown, what: "input" | "output", ajv: Ajv2020, loc: D
   return Object.freeze({ kind: "schema", json });
 }
 
-function resolveTool(t: ToolDecl, ts: IrToolset, ajv: Ajv2020, loc: DesignLocation): IrTool {
+function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation): IrTool {
+  const { ajv } = ctx;
   if (t.input === undefined) throw new DesignError(loc, "input schema is missing");
-  const input = schemaOf(t.input, "input", ajv, loc);
-  const output = t.output === undefined ? undefined : schemaOf(t.output, "output", ajv, loc);
+  const input = schemaOf(t.input, "input", ctx, loc);
+  const output = t.output === undefined ? undefined : schemaOf(t.output, "output", ctx, loc);
   let exampleJson: string | undefined;
   const examples = t.examples ?? [];
   if (examples.length > 0) {

@@ -14,7 +14,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 /** A fresh ajv 2020-12 instance configured the same way for checking and for code generation. */
 export function createAjv(code?: Options["code"]): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, ...(code ? { code } : {}) });
+  // ownProperties: inherited names such as "constructor" must not count as present.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, ownProperties: true, ...(code ? { code } : {}) });
   addFormats(ajv);
   return ajv;
 }
@@ -43,6 +44,8 @@ function clone(value: unknown, seen: Set<unknown>): Json {
     const out: { [key: string]: Json } = {};
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;
+      // Generated objects, validators and types would all read the prototype instead of the key.
+      if (k === "__proto__") throw new Error('the key "__proto__" is not supported in schemas (JavaScript objects cannot carry it safely)');
       out[k] = clone(v, seen);
     }
     return out;

@@ -4,6 +4,7 @@
 
 export const validateEchoPayload = validate20;
 const schema31 = {"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16,7 +17,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.message === undefined){
+if((data.message === undefined) || (!(func0.call(data, "message")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -26,7 +27,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
 const err1 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -68,7 +69,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.a === undefined){
+if((data.a === undefined) || (!(func0.call(data, "a")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -78,7 +79,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.b === undefined){
+if((data.b === undefined) || (!(func0.call(data, "b")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -88,7 +89,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.a !== undefined){
+if(data.a !== undefined && func0.call(data, "a")){
 if(!(typeof data.a == "number")){
 const err2 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -100,7 +101,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.b !== undefined){
+if(data.b !== undefined && func0.call(data, "b")){
 if(!(typeof data.b == "number")){
 const err3 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -142,7 +143,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.location === undefined){
+if((data.location === undefined) || (!(func0.call(data, "location")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -152,7 +153,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.location !== undefined){
+if(data.location !== undefined && func0.call(data, "location")){
 let data0 = data.location;
 if(typeof data0 !== "string"){
 const err1 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -205,7 +206,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.temperature === undefined){
+if((data.temperature === undefined) || (!(func0.call(data, "temperature")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "temperature"},message:"must have required property '"+"temperature"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -215,7 +216,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.conditions === undefined){
+if((data.conditions === undefined) || (!(func0.call(data, "conditions")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conditions"},message:"must have required property '"+"conditions"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -225,7 +226,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.humidity === undefined){
+if((data.humidity === undefined) || (!(func0.call(data, "humidity")))){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "humidity"},message:"must have required property '"+"humidity"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -235,7 +236,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "temperature") || (key0 === "conditions")) || (key0 === "humidity"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -247,7 +248,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.temperature !== undefined){
+if(data.temperature !== undefined && func0.call(data, "temperature")){
 if(!(typeof data.temperature == "number")){
 const err4 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
@@ -259,7 +260,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.conditions !== undefined){
+if(data.conditions !== undefined && func0.call(data, "conditions")){
 if(typeof data.conditions !== "string"){
 const err5 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -271,7 +272,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.humidity !== undefined){
+if(data.humidity !== undefined && func0.call(data, "humidity")){
 if(!(typeof data.humidity == "number")){
 const err6 = {instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){

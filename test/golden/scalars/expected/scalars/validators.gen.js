@@ -6,9 +6,10 @@ import { formats, ucs2length } from "@toolwright/runtime/codegen";
 
 export const validateMakeUserPayload = validate20;
 const schema31 = {"type":"object","properties":{"email":{"type":"string","format":"email","description":"Login e-mail"},"handle":{"type":"string","pattern":"^[a-z][a-z0-9_]{2,15}$","minLength":3,"maxLength":16},"born":{"type":"string","format":"date"},"age":{"type":"integer","minimum":0,"maximum":150},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.01},"admin":{"type":"boolean","description":"Grants every permission"},"role":{"type":"string","enum":["reader","writer","owner"]}},"required":["email","handle","role"],"additionalProperties":false};
+const func0 = Object.prototype.hasOwnProperty;
+const func65 = ucs2length;
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats2 = formats.date;
-const func1 = ucs2length;
 const pattern4 = new RegExp("^[a-z][a-z0-9_]{2,15}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -22,7 +23,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.email === undefined){
+if((data.email === undefined) || (!(func0.call(data, "email")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -32,7 +33,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.handle === undefined){
+if((data.handle === undefined) || (!(func0.call(data, "handle")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "handle"},message:"must have required property '"+"handle"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -42,7 +43,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.role === undefined){
+if((data.role === undefined) || (!(func0.call(data, "role")))){
 const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
 if(vErrors === null){
 vErrors = [err2];
@@ -52,7 +53,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((((((key0 === "email") || (key0 === "handle")) || (key0 === "born")) || (key0 === "age")) || (key0 === "score")) || (key0 === "admin")) || (key0 === "role"))){
 const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -64,7 +65,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 let data0 = data.email;
 if(typeof data0 === "string"){
 if(!(formats0.test(data0))){
@@ -89,10 +90,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.handle !== undefined){
+if(data.handle !== undefined && func0.call(data, "handle")){
 let data1 = data.handle;
 if(typeof data1 === "string"){
-if(func1(data1) > 16){
+if(func65(data1) > 16){
 const err6 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -102,7 +103,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func1(data1) < 3){
+if(func65(data1) < 3){
 const err7 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -134,7 +135,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.born !== undefined){
+if(data.born !== undefined && func0.call(data, "born")){
 let data2 = data.born;
 if(typeof data2 === "string"){
 if(!(formats2.validate(data2))){
@@ -159,7 +160,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.age !== undefined){
+if(data.age !== undefined && func0.call(data, "age")){
 let data3 = data.age;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 const err12 = {instancePath:instancePath+"/age",schemaPath:"#/properties/age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -194,7 +195,7 @@ errors++;
 }
 }
 }
-if(data.score !== undefined){
+if(data.score !== undefined && func0.call(data, "score")){
 let data4 = data.score;
 if(typeof data4 == "number"){
 if(data4 >= 1 || isNaN(data4)){
@@ -240,7 +241,7 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.admin !== undefined){
+if(data.admin !== undefined && func0.call(data, "admin")){
 if(typeof data.admin !== "boolean"){
 const err19 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
@@ -252,7 +253,7 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 let data6 = data.role;
 if(typeof data6 !== "string"){
 const err20 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -307,7 +308,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -317,7 +318,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.created === undefined){
+if((data.created === undefined) || (!(func0.call(data, "created")))){
 const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
 if(vErrors === null){
 vErrors = [err1];
@@ -327,7 +328,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((key0 === "id") || (key0 === "created"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
@@ -339,7 +340,7 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats4.test(data0))){
@@ -364,7 +365,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.created !== undefined){
+if(data.created !== undefined && func0.call(data, "created")){
 let data1 = data.created;
 if(typeof data1 === "string"){
 if(!(formats6.validate(data1))){
@@ -419,7 +420,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];

@@ -1,0 +1,12 @@
+/** Golden case: two toolsets in one design, same tool name in both, provider names kept unique. */
+import { design, fromExternalMCP, integer, object, string, toolset } from "@toolwright/dsl";
+
+const alpha = toolset("alpha", fromExternalMCP("alpha-server"), (t) => {
+  t.tool("status", { title: "Alpha status", input: object({}), output: object({ up: integer() }), tags: ["ops"] });
+  t.tool("beta_status", { input: object({ verbose: string().optional() }) });
+});
+const alphaBeta = toolset("alpha_beta", fromExternalMCP("beta-server"), (t) => {
+  t.tool("status", { input: object({}) });
+});
+
+export default design({ toolsets: [alpha, alphaBeta] });
