@@ -183,6 +183,37 @@ describe("run policy", () => {
   });
 });
 
+describe("boundaries", () => {
+  it("maxToolCalls holds under parallel calls, even across an async confirmation hook", async () => {
+    const { runtime, caller } = setup({ policy: { maxToolCalls: 3 }, confirm: async () => true });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => runtime.execute({ tool: i % 2 ? "util.wipe" : "util.echo", arguments: { text: "a" } })),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    expect(results.filter((r) => !r.ok).map((r) => failureOf(r).reason)).toEqual(Array(7).fill("max_tool_calls"));
+    expect(caller.calls).toHaveLength(3);
+  });
+
+  it("an impossible failure from a third-party caller becomes a valid internal / replan failure", async () => {
+    const caller = callerFunc("bad", () => ({
+      ok: false,
+      failure: {
+        kind: "invalid_call",
+        message: "fix it",
+        recovery: { action: "finish", priorInput: { a: 1 } },
+        tool: "x",
+        server: "bad",
+        retryable: true,
+      },
+    }));
+    const runtime = createRuntime();
+    runtime.registerToolset({ toolset: "util", specs: [echo], caller });
+    const f = failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } }));
+    expect(f).toMatchObject({ kind: "internal", recovery: { action: "replan" }, tool: "util.echo", server: "bad" });
+    expect(f.message).toMatch(/invalid failure \(fix it\).*finish carries no correction data/);
+  });
+});
+
 describe("confirmation hook", () => {
   it("is asked before destructive tools; denial is canceled / replan and nothing is sent", async () => {
     const asked: unknown[] = [];

@@ -3,7 +3,7 @@
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "./caller.js";
-import type { ToolFailure } from "./failure.js";
+import { type ToolFailure, validateFailure } from "./failure.js";
 import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy } from "./failure-mapping.js";
 import { invokeTool } from "./invoke.js";
 import { type ToolRequest, toolUnavailable } from "./planner/model-call.js";
@@ -53,6 +53,16 @@ export interface Runtime {
 }
 
 type Entry = { spec: ToolSpec; caller: Caller };
+
+/** Replaces an impossible failure from a third-party caller by an `internal` one that says why. */
+function checked(result: ToolResult<unknown>, context: FailureContext): ToolResult<unknown> {
+  if (result.ok) return result;
+  const problems = validateFailure(result.failure);
+  if (problems.length === 0) return result;
+  const original = typeof result.failure?.message === "string" ? ` (${result.failure.message.slice(0, 200)})` : "";
+  const message = `${context.server}: the caller returned an invalid failure${original}: ${problems.join("; ")}`;
+  return { ok: false, failure: { kind: "internal", message, recovery: { action: "replan" }, ...context, retryable: false } };
+}
 
 /** Creates an empty runtime registry. Throws a TypeError on an invalid policy. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
@@ -121,7 +131,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         signal: controller.signal,
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
       });
-      const result = await Promise.race([call, stop]);
+      const result = checked(await Promise.race([call, stop]), context);
       if (result.ok || result.failure.kind !== "timeout" || outer?.aborted) return result;
       if (budgetBound)
         return {
@@ -161,6 +171,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const failure = failureFromPolicy("confirmation_denied", `${spec.id} was not run: ${why}`, context);
       return { result: { ok: false, failure }, sent: false, counts: true };
     }
+    const late = ledger.check(); // the confirmation hook may have awaited while parallel calls ran
+    if (late) return { result: { ok: false, failure: failureFromPolicy(late.reason, late.message, context) }, sent: false, counts: false };
     ledger.recordSent();
     return { result: await send(entry, request.arguments, callOptions), sent: true, counts: true };
   }
