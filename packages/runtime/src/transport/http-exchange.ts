@@ -42,6 +42,7 @@ export class WireFaultError extends Error {
 
 /** Headers that carry credentials and never follow a redirect to another origin. */
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "mcp-session-id"];
+const SECRET_HEADER_NAME = /key|token|secret|auth|cookie|session|passw|credential|signature/i;
 
 function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]: string }, agent: http.Agent | false | undefined) {
   return new Promise<IncomingMessage>((resolve, reject) => {
@@ -116,6 +117,8 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
       }
       headers = { ...headers };
       for (const name of CREDENTIAL_HEADERS) delete headers[name];
+      // Custom credentials (X-Api-Key, X-Auth-Token...) must not follow to another origin either.
+      for (const name of Object.keys(headers)) if (SECRET_HEADER_NAME.test(name)) delete headers[name];
       agent = undefined;
     }
     url = next;
