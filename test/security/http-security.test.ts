@@ -90,6 +90,8 @@ describe("redirects", () => {
       expect(req.headers.authorization).toBeUndefined();
       expect(req.headers.cookie).toBeUndefined();
       expect(JSON.stringify(req.headers)).not.toContain(TOKEN);
+      // A configured custom secret header (X-Api-Key) is a credential too.
+      expect(JSON.stringify(req.headers)).not.toContain(KEY);
     }
   });
 
