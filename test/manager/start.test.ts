@@ -64,6 +64,7 @@ describe("manager start with real servers", () => {
     }
     expect(byName.remote?.toolCount).toBe(byName.everything?.toolCount);
     expect(byName.broken?.toolCount).toBe(0);
+    expect(byName.broken?.durations?.totalMs).toBeGreaterThanOrEqual(0);
   });
 
   it("registers tools under server.tool ids with provider-safe names", () => {

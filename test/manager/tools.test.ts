@@ -50,6 +50,15 @@ describe("list_changed", () => {
         .map((t) => t.name)
         .sort(),
     ).toEqual(["alpha", "echo"]);
+    expect(manager.listServers()[0]?.warnings).toEqual([]);
+  });
+
+  it("warns when the lists hide every tool instead of reporting a silent success", async () => {
+    manager = createMcpManager(config({ dyn: dyn({ allowTools: ["no-such-tool"] }) }));
+    const [status] = await manager.start();
+    expect(status?.connected).toBe(true);
+    expect(status?.toolCount).toBe(0);
+    expect(status?.warnings).toEqual(["allowTools/denyTools hide every tool of this server"]);
   });
 });
 

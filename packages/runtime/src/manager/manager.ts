@@ -97,9 +97,19 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   /** Connects one server. `registerAfter` orders registration (not I/O) so names are deterministic. */
   function connectSlot(slot: ServerSlot, registerAfter?: Promise<unknown>): Promise<ServerStatus> {
     if (slot.connecting) return slot.connecting;
+    const started = performance.now();
+    let connected: number | undefined;
+    // A failed connect keeps its durations too: a slow failure is worth seeing.
+    const fail = async (message: string, stderrTail?: string) => {
+      const now = performance.now();
+      await evict(slot, message, "failed");
+      if (stderrTail) slot.stderrTail = stderrTail;
+      const connectMs = (connected ?? now) - started;
+      slot.durations = { connectMs, listToolsMs: connected === undefined ? 0 : now - connected, totalMs: now - started };
+      return status(slot);
+    };
     slot.connecting = (async (): Promise<ServerStatus> => {
       if (stopped) return status(slot);
-      const started = performance.now();
       slot.state = "connecting";
       slot.gaveUp = false;
       if (!slot.client) {
@@ -110,56 +120,50 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
             onNotification: (n) => onNotification(slot, generation, n),
           });
         } catch (error) {
-          await evict(slot, (error as Error).message, "failed");
-          return status(slot);
+          return fail((error as Error).message);
         }
       }
       const client = slot.client;
       const handshake = await client.connect();
-      const connected = performance.now();
+      connected = performance.now();
       if (slot.client !== client) return status(slot);
       if (!handshake.ok) {
         const failure = failureFromFault(handshake.fault, { tool: "initialize", server: slot.name });
-        await evict(slot, failure.message, "failed");
-        if (failure.stderrTail) slot.stderrTail = failure.stderrTail;
-        return status(slot);
+        return fail(failure.message, failure.stderrTail);
       }
       const listed = await client.listTools(slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
+      const listedAt = performance.now();
       if (slot.client !== client) return status(slot);
-      if (!listed.ok) {
-        await evict(slot, `tools/list failed: ${listed.failure.message}`, "failed");
-        return status(slot);
-      }
+      if (!listed.ok) return fail(`tools/list failed: ${listed.failure.message}`);
       if (registerAfter) await registerAfter;
       if (slot.client !== client || stopped) return status(slot);
       const outcome = registry.replace(slot.name, listed.tools, policyOf(slot), true);
       if (!outcome.ok) {
         registry.remove(slot.name);
         syncRuntime(slot.name);
-        await evict(slot, outcome.message, "failed");
-        return status(slot);
+        return fail(outcome.message);
       }
-      const done = performance.now();
+      const warnings = [...outcome.warnings];
+      // "0 tools" must not pass silently as success.
+      if (listed.tools.length === 0) warnings.push("the server lists no tools");
+      else if (outcome.hidden === listed.tools.length) warnings.push("allowTools/denyTools hide every tool of this server");
       Object.assign(slot, {
         allTools: listed.tools,
         hidden: outcome.hidden,
-        warnings: [...outcome.warnings],
+        warnings,
         state: "connected",
         error: undefined,
         stderrTail: undefined,
         connectedAt: new Date(),
         lastUsed: Date.now(),
-        durations: { connectMs: connected - started, listToolsMs: done - connected, totalMs: done - started },
+        durations: { connectMs: connected - started, listToolsMs: listedAt - connected, totalMs: listedAt - started },
       });
       syncRuntime(slot.name);
       notifyChange(slot.name, outcome.diff);
       ensureTimers();
       return status(slot);
     })()
-      .catch(async (error: unknown) => {
-        await evict(slot, `connect failed: ${(error as Error).message}`, "failed");
-        return status(slot);
-      })
+      .catch((error: unknown) => fail(`connect failed: ${(error as Error).message}`))
       .finally(() => {
         slot.connecting = undefined;
       });
