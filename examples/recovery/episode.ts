@@ -8,7 +8,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
-  createRuntime,
   type FailureKind,
   type FailureReason,
   type ModelToolCall,
@@ -19,7 +18,7 @@ import {
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
-import { specsFromCaller } from "./specs.js";
+import { createResearcherRuntime } from "./gen/agents/index.js";
 
 const require = createRequire(import.meta.url);
 const serverBin = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
@@ -41,8 +40,6 @@ export interface EpisodeOptions {
   /** Receives each step as it happens (the CLI prints it). */
   readonly onStep?: (record: StepRecord) => void;
   readonly onEvent?: (event: RuntimeEvent) => void;
-  /** Tool timeout for the run, in ms (the slow tool is set to run far longer). */
-  readonly toolTimeoutMs?: number;
 }
 
 /** The transcript of an episode plus what was left behind. */
@@ -97,11 +94,12 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
   const [memory, files, everything] = callers as [StdioCaller, StdioCaller, StdioCaller];
   const steps: StepRecord[] = [];
   const pids: number[] = [];
-  const runtime = createRuntime({
-    policy: { maxToolCalls: 8, maxConsecutiveFailedToolCalls: 3, toolTimeout: options.toolTimeoutMs ?? 1500 },
-    confirm: async () => true,
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-  });
+  // Generated from design.ts: registers only the agent's tools and enforces its runPolicy
+  // (maxToolCalls 8, maxConsecutiveFailedToolCalls 3, toolTimeout 1500 ms).
+  const runtime = createResearcherRuntime(
+    { memory, files, everything },
+    { confirm: async () => true, ...(options.onEvent ? { onEvent: options.onEvent } : {}) },
+  );
   let n = 0;
 
   async function act(step: string, name: string, args: unknown, decide: (r: ToolResult<unknown>, shown: string) => string) {
@@ -121,11 +119,12 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
   }
 
   try {
-    // Connect and list: each server's specs come from its live catalogue.
-    runtime.registerToolset({ toolset: "memory", specs: await specsFromCaller("memory", memory), caller: memory });
-    runtime.registerToolset({ toolset: "files", specs: await specsFromCaller("files", files), caller: files });
-    runtime.registerToolset({ toolset: "everything", specs: await specsFromCaller("everything", everything), caller: everything });
-    for (const c of callers) if (c.pid !== undefined) pids.push(c.pid);
+    // Connect up front, so server start-up never counts against the tool timeout.
+    for (const c of callers) {
+      const connected = await c.connect();
+      if (!connected.ok) throw new Error(`cannot start ${c.server}: ${connected.fault.message}`);
+      if (c.pid !== undefined) pids.push(c.pid);
+    }
 
     // 1. A hallucinated tool name: the runtime answers tool_unavailable with the closest names.
     const ada = { name: "Ada Lovelace", entityType: "person", observations: "wrote the first published program" };

@@ -35,7 +35,13 @@ it("plays the episode: hallucination, wrong type, out-of-root, timeout, maxToolC
   expect(outcome("2.")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
   expect(readTypeCorrections(by("2.").shown)).toEqual([{ field: "entities[0].observations", expected: "array" }]);
   expect(by("2.").shown).toContain("Rejected input:");
-  expect(by("2.").shown).toContain("Example input:");
+  // Guidance and example come from the generated spec (design.ts descriptions and examples).
+  expect(by("2.").shown).toContain(
+    "Field guidance:\n- entities[].observations: An array of observation contents associated with the entity",
+  );
+  expect(by("2.").shown).toContain(
+    'Example input: {"entities":[{"name":"Ada Lovelace","entityType":"person","observations":["wrote the first program"]}]}',
+  );
   expect(outcome("2b.")).toEqual({ ok: true });
 
   expect(outcome("3.")).toEqual({ kind: "domain_rejection", action: "replan", reason: undefined });
