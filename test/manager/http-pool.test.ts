@@ -40,6 +40,25 @@ describe("HTTP eviction and rebuild", () => {
   });
 });
 
+describe("HTTP connection loss without a probe", () => {
+  it("a call that finds the server gone fails as unavailable and the next call rebuilds the connection", async () => {
+    const first = await startEverythingHttp();
+    servers.push(first);
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { remote: { url: first.url } } })));
+    await manager.start();
+    const before = await manager.callTool("remote.echo", { message: "one" });
+    expect(before.ok).toBe(true);
+    await first.stop();
+    const lost = await manager.callTool("remote.echo", { message: "two" });
+    expect(lost.ok === false && lost.failure.kind).toBe("unavailable");
+    expect(status("remote")?.state).toBe("failed");
+    servers.push(await startEverythingHttp(first.port));
+    const rebuilt = await manager.callTool("remote.echo", { message: "three" });
+    expect(rebuilt.ok && rebuilt.value).toBe("Echo: three");
+    expect(status("remote")?.connected).toBe(true);
+  });
+});
+
 describe("startup races", () => {
   it("a call made while start() is connecting waits for the connection", async () => {
     manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { dyn: { command: NODE, args: [DYNAMIC] } } })));

@@ -251,8 +251,12 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     const timeout = callOptions.timeoutMs ?? slot.config.requestTimeoutMs;
     try {
       const response = await client.callTool(request, timeout === undefined ? callOptions : { ...callOptions, timeoutMs: timeout });
-      if (response.ok) slot.crashes = 0;
-      else if (response.failure.kind === "unavailable" && response.failure.exitCode !== undefined && slot.client === client) {
+      const f = response.ok ? undefined : response.failure;
+      if (!f) slot.crashes = 0;
+      else if (f.kind === "unavailable" && slot.config.transport === "http" && f.httpStatus === undefined && f.rpc === undefined) {
+        // The HTTP connection itself broke (refused, reset): drop it so the next call builds a new one.
+        if (slot.client === client) await evict(slot, f.message, "failed");
+      } else if (f.kind === "unavailable" && f.exitCode !== undefined && slot.client === client) {
         // The process died under this call; the stdio client restarts it (with backoff) on the next one.
         slot.crashes++;
         if (slot.crashes > maxRestarts) {
