@@ -85,6 +85,36 @@ export interface RpcPeer {
 
 const CANCEL_REASON = "request abandoned by client";
 
+/** Requests waiting on each signal, behind a single abort listener per signal. */
+const abortWatchers = new WeakMap<AbortSignal, { readonly callbacks: Set<() => void>; readonly handler: () => void }>();
+
+/**
+ * Runs `callback` when `signal` aborts; returns the unsubscribe. A run-wide signal shared by many
+ * concurrent requests gets one listener, not one per request (MaxListenersExceeded otherwise).
+ */
+function watchAbort(signal: AbortSignal, callback: () => void): () => void {
+  let watch = abortWatchers.get(signal);
+  if (!watch) {
+    const callbacks = new Set<() => void>();
+    const handler = () => {
+      abortWatchers.delete(signal);
+      for (const fn of [...callbacks]) fn();
+    };
+    watch = { callbacks, handler };
+    abortWatchers.set(signal, watch);
+    signal.addEventListener("abort", handler, { once: true });
+  }
+  const current = watch;
+  current.callbacks.add(callback);
+  return () => {
+    current.callbacks.delete(callback);
+    if (current.callbacks.size === 0 && abortWatchers.get(signal) === current) {
+      abortWatchers.delete(signal);
+      signal.removeEventListener("abort", current.handler);
+    }
+  };
+}
+
 /** Creates a JSON-RPC peer. */
 export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   const pending = new Map<RpcId, Pending>();
@@ -198,10 +228,9 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
           options: requestOptions,
           timer: undefined,
           startedAt: Date.now(),
-          cleanup: () => signal?.removeEventListener("abort", onAbort),
+          cleanup: signal ? watchAbort(signal, onAbort) : () => {},
         };
         pending.set(id, entry);
-        signal?.addEventListener("abort", onAbort, { once: true });
         let body = params;
         if (requestOptions.onProgress) {
           progressTokens.set(id, entry);
