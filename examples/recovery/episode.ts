@@ -18,7 +18,7 @@ import {
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
-import { createResearcherRuntime } from "./gen/agents/index.js";
+import { createResearcherRuntime } from "./src/gen/agents/index.js";
 
 const require = createRequire(import.meta.url);
 const serverBin = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
