@@ -24,6 +24,8 @@ const defaultIo: CliIo = {
   stderr: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
 };
 
+const EXIT_CODES = "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error.";
+
 interface GenArgs {
   readonly design: string;
   readonly out: string;
@@ -102,9 +104,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           .option("watch", { type: "boolean", default: false, describe: "Regenerate when the design or its lock changes" })
           .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
           .check((a) => !(a.check && a.watch) || "--check and --watch cannot be used together")
-          .example("$0 gen examples/everything/design.ts --out examples/everything/src/gen", "generate once")
+          .example("$0 gen design.ts --out src/gen", "generate once")
           .example("$0 gen design.ts --out src/gen --check", "CI: fail when the generated code is stale")
-          .example("$0 gen design.ts --out src/gen --watch", "regenerate on every save"),
+          .example("$0 gen design.ts --out src/gen --watch", "regenerate on every save")
+          .example("$0 gen design.ts --out src/gen --json", "machine-readable summary")
+          .epilogue(EXIT_CODES),
       (a) => {
         const args: GenArgs = { design: a.design as string, out: a.out as string, check: a.check, watch: a.watch, json: a.json };
         action = () => (args.watch ? genWatch(args, io) : genOnce(args, io));
@@ -115,7 +119,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     .help()
     .alias("h", "help")
     .version(false)
-    .epilogue("Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error.")
+    .epilogue(EXIT_CODES)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false);
   try {

@@ -19,7 +19,7 @@ export interface OutputReport {
 
 /** Resolves a generated path inside `outDir`; throws if it would land anywhere else. */
 export function safeJoin(outDir: string, path: string): string {
-  if (path === "" || isAbsolute(path) || path.includes("\0") || path.split(/[\\/]/).some((p) => p === ".." || p === "")) {
+  if (path === "" || isAbsolute(path) || path.includes("\0") || path.split(/[\\/]/).some((p) => p === ".." || p === "." || p === "")) {
     throw new Error(`refusing to write ${JSON.stringify(path)}: generated paths must stay inside --out`);
   }
   const root = resolve(outDir);

@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DesignDecl } from "@toolwright/dsl";
+import { afterAll, describe, expect, it } from "vitest";
+import { DesignError } from "../errors.js";
+import { resolveDesign } from "./resolve.js";
+
+const obj = (properties: object = {}, extra: object = {}) => ({ type: "object", properties, ...extra });
+const tool = (name: string, extra: object = {}) => ({ kind: "tool", name, input: obj(), ...extra });
+const inline = (name: string, tools: unknown[]) => ({
+  kind: "toolset",
+  name,
+  provider: { kind: "external-mcp", server: name, suite: name },
+  tools,
+});
+const design = (parts: { toolsets?: unknown[]; agents?: unknown[]; servers?: unknown[] }) =>
+  ({ kind: "design", toolsets: parts.toolsets ?? [], agents: parts.agents ?? [], servers: parts.servers ?? [] }) as unknown as DesignDecl;
+
+function errorOf(d: DesignDecl, designPath?: string): DesignError {
+  try {
+    resolveDesign(d, { file: "designs/app.ts", ...(designPath ? { designPath } : {}) });
+  } catch (error) {
+    if (error instanceof DesignError) return error;
+    throw error;
+  }
+  throw new Error("expected a design error");
+}
+
+describe("design errors name the file, toolset and tool", () => {
+  it.each([
+    ["duplicate toolset", design({ toolsets: [inline("a", []), inline("a", [])] }), { toolset: "a" }, /duplicate toolset/],
+    ["duplicate tool", design({ toolsets: [inline("a", [tool("x"), tool("x")])] }), { toolset: "a", tool: "x" }, /duplicate tool/],
+    [
+      "collision after sanitizing",
+      design({ toolsets: [inline("a", [tool("get-sum"), tool("get_sum")])] }),
+      { toolset: "a", tool: "get_sum" },
+      /"getSum" collides with tool "get-sum"/,
+    ],
+    [
+      "invalid schema",
+      design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { type: "strin" } }) })])] }),
+      { toolset: "a", tool: "x" },
+      /input schema: invalid schema/,
+    ],
+    [
+      "unresolved $ref",
+      design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { $ref: "#/$defs/Missing" } }) })])] }),
+      { toolset: "a", tool: "x" },
+      /unresolved \$ref "#\/\$defs\/Missing"/,
+    ],
+    [
+      "remote $ref",
+      design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { $ref: "https://example.com/s.json" } }) })])] }),
+      { toolset: "a", tool: "x" },
+      /only local refs/,
+    ],
+    [
+      "non-object input",
+      design({ toolsets: [inline("a", [tool("x", { input: { type: "string" } })])] }),
+      { toolset: "a", tool: "x" },
+      /type "object"/,
+    ],
+    [
+      "__proto__ key",
+      design({ toolsets: [inline("a", [tool("x", { input: JSON.parse('{"type":"object","properties":{"__proto__":{}}}') })])] }),
+      { toolset: "a", tool: "x" },
+      /__proto__/,
+    ],
+    [
+      "example mismatch",
+      design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { type: "number" } }), examples: [{ n: "1" }] })])] }),
+      { toolset: "a", tool: "x" },
+      /example 1/,
+    ],
+    [
+      "fromMCP to an undeclared server",
+      design({ toolsets: [{ kind: "toolset", name: "a", provider: { kind: "mcp", server: "ghost" }, tools: [] }] }),
+      { toolset: "a" },
+      /fromMCP\("ghost"\) refers to a server that is not declared/,
+    ],
+    [
+      "subset naming an unknown tool",
+      design({
+        toolsets: [inline("a", [tool("x")])],
+        agents: [{ kind: "agent", name: "bot", uses: [{ kind: "use", toolset: { name: "a" }, tools: ["x", "y"] }] }],
+      }),
+      { agent: "bot", toolset: "a", tool: "y" },
+      /subset names a tool the toolset does not have/,
+    ],
+    [
+      "agent using an undeclared toolset",
+      design({ toolsets: [], agents: [{ kind: "agent", name: "bot", uses: [{ kind: "use", toolset: { name: "zzz" } }] }] }),
+      { agent: "bot", toolset: "zzz" },
+      /not in the design/,
+    ],
+  ])("%s", (_name, d, location, message) => {
+    const error = errorOf(d);
+    expect(error.location).toEqual({ file: "designs/app.ts", ...location });
+    expect(error.message).toMatch(/^designs\/app\.ts/);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe("live catalogues from the lock file", () => {
+  const dir = mkdtempSync(join(process.cwd(), ".tmp", "lock-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const server = {
+    kind: "external-server",
+    name: "mem",
+    connection: { command: "node" },
+    overrides: [tool("read", { description: "inline wins" })],
+  };
+  const d = design({
+    toolsets: [{ kind: "toolset", name: "memory", provider: { kind: "mcp", server: "mem" }, tools: [] }],
+    servers: [server],
+  });
+
+  it("a missing lock is a design error that says to run pull", () => {
+    const error = errorOf(d, join(dir, "none.ts"));
+    expect(error.location).toEqual({ file: "designs/app.ts", toolset: "memory" });
+    expect(error.message).toMatch(/missing lock for server "mem" in none\.lock\.json; run `toolwright pull designs\/app\.ts`/);
+  });
+
+  it("reads pulled tools and applies inline overrides", () => {
+    const lock = {
+      version: 1,
+      servers: {
+        mem: {
+          fingerprint: "sha256:abc",
+          tools: [
+            { name: "read", description: "pulled", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" } },
+            {
+              name: "write",
+              title: "Write",
+              inputSchema: { type: "object", properties: { v: { type: "string" } } },
+              annotations: { destructiveHint: true },
+            },
+          ],
+        },
+      },
+    };
+    writeFileSync(join(dir, "app.lock.json"), JSON.stringify(lock));
+    const ir = resolveDesign(d, { file: "designs/app.ts", designPath: join(dir, "app.ts") });
+    const ts = ir.toolsets[0]!;
+    expect(ts).toMatchObject({ source: "lock", server: "mem", fingerprint: "sha256:abc" });
+    expect(ts.tools.map((t) => [t.name, t.description])).toEqual([
+      ["read", "inline wins"],
+      ["write", undefined],
+    ]);
+    expect(ts.tools[1]).toMatchObject({ title: "Write", annotations: { destructive: true } });
+  });
+
+  it("a corrupt lock is a design error", () => {
+    writeFileSync(join(dir, "bad.lock.json"), "{not json");
+    expect(errorOf(d, join(dir, "bad.ts")).message).toMatch(/bad\.lock\.json is not valid JSON/);
+  });
+});
+
+describe("resolved IR", () => {
+  it("computes names once and keeps the subset", () => {
+    const ir = resolveDesign(
+      design({
+        toolsets: [inline("web-tools", [tool("fetch-page"), tool("search")])],
+        agents: [
+          {
+            kind: "agent",
+            name: "bot",
+            uses: [{ kind: "use", toolset: { name: "web-tools" }, tools: ["search"] }],
+            runPolicy: { maxToolCalls: 3 },
+          },
+        ],
+      }),
+      { file: "d.ts" },
+    );
+    const [ts] = ir.toolsets;
+    expect(ts).toMatchObject({ dirName: "web-tools", pascalName: "WebTools", camelName: "webTools" });
+    expect(ts?.tools[0]).toMatchObject({
+      id: "web-tools.fetch-page",
+      localName: "fetchPage",
+      typeName: "FetchPage",
+      providerName: "web-tools_fetch-page",
+    });
+    expect(String(ts?.tools[0])).toBe("tool web-tools.fetch-page");
+    expect(ir.agents[0]?.uses[0]?.tools.map((t) => t.name)).toEqual(["search"]);
+    expect(ir.agents[0]?.runPolicy).toEqual({ maxToolCalls: 3 });
+  });
+});
