@@ -93,3 +93,12 @@ it("HTTP 429 with Retry-After: rate_limited / retry with retryAfterMs, rendered 
   expect(f).toMatchObject({ kind: "rate_limited", recovery: { action: "retry" }, retryable: true, httpStatus: 429, retryAfterMs: 3000 });
   expect(renderFailure(f)).toContain("after 3 s");
 });
+
+it("a programmer error still throws: executing through a caller after close()", async () => {
+  const caller = createStdioCaller({ name: "everything", command: process.execPath, args: [everything] });
+  const runtime = createRuntime();
+  runtime.registerToolset({ toolset: "ev", specs: [spec("ev", "echo", { message: "string" })], caller });
+  expect(await runtime.execute({ tool: "ev.echo", arguments: { message: "hi" } })).toMatchObject({ ok: true, value: "Echo: hi" });
+  await caller.close();
+  await expect(runtime.execute({ tool: "ev.echo", arguments: { message: "hi" } })).rejects.toThrow(/closed/);
+});

@@ -201,7 +201,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const startedAt = performance.now();
       telemetry.emit({ type: "call_started", ...base, at: Date.now() });
       const span = await telemetry.startSpan(tool, server, request.callId);
-      const { result, sent, counts } = await span.run(() => run(request, callOptions));
+      let outcome: Awaited<ReturnType<typeof run>>;
+      try {
+        outcome = await span.run(() => run(request, callOptions));
+      } catch (error) {
+        // Programmer errors (a caller used after close(), a throwing caller) propagate; the span still ends.
+        span.end({ kind: "internal", message: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+      const { result, sent, counts } = outcome;
       const durationMs = performance.now() - startedAt;
       if (counts) ledger.recordOutcome(result.ok);
       if (result.ok) {
