@@ -140,13 +140,16 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         redirect: options.redirect,
       });
       if ((res.status === 401 || res.status === 403) && options.auth && attempt === 0) {
-        res.body.resume();
         const retry = await options.auth.handleChallenge({
           url: options.url.href,
           status: res.status,
           wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
         });
-        if (retry) continue;
+        // Drain only when retrying: a refused challenge returns the response, whose body is still read.
+        if (retry) {
+          res.body.resume();
+          continue;
+        }
         return res;
       }
       return res;
