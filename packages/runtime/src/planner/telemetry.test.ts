@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { createInMemoryCaller } from "../caller.js";
@@ -82,6 +84,17 @@ afterEach(() => {
 });
 
 describe("OpenTelemetry spans", () => {
+  it("the runtime never imports @opentelemetry/api statically and declares it an optional peer", () => {
+    const src = fileURLToPath(new URL("..", import.meta.url));
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.filter((f) => /(from|import)\s*\(?\s*["']@opentelemetry\/api["']/.test(readFileSync(`${src}/${f}`, "utf8")));
+    expect(offenders).toEqual([]);
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(pkg.peerDependenciesMeta["@opentelemetry/api"]).toEqual({ optional: true });
+  });
+
   it("does not load @opentelemetry/api unless tracing is asked for", async () => {
     let loads = 0;
     const load = async () => {
