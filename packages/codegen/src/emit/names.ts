@@ -127,12 +127,16 @@ export function pascalName(name: string): string {
   return finish(splitWords(name).map(capitalize).join(""));
 }
 
-/** A folder or file stem: lower-case words joined by dashes, never empty, never `.`/`..`. */
+const STEM_MAX = 100;
+
+/** A folder or file stem: lower-case words joined by dashes, never empty, never `.`/`..`, at most 100 characters. */
 export function fileStem(name: string): string {
   const stem = splitWords(name)
     .map((w) => w.toLowerCase())
     .join("-");
-  return stem === "" ? "_" : stem;
+  if (stem === "") return "_";
+  // A path segment is capped at 255 bytes (ENAMETOOLONG); long names keep a readable head plus a hash.
+  return stem.length <= STEM_MAX ? stem : `${stem.slice(0, STEM_MAX - 9)}-${shortHash(name)}`;
 }
 
 /** True when `id` can be printed as a bare identifier. */
