@@ -48,7 +48,12 @@ const hostile = fc.constantFrom(
   "getSum",
   "GET_SUM",
 );
-const name = fc.oneof(hostile, fc.string({ unit: "binary", maxLength: 80 }), fc.string({ unit: "grapheme", maxLength: 250 }));
+const name = fc.oneof(
+  hostile,
+  fc.string({ unit: "binary", maxLength: 80 }),
+  fc.string({ unit: "grapheme", maxLength: 250 }),
+  fc.constantFrom("x".repeat(300), "工".repeat(100), "🔥".repeat(80)),
+);
 
 describe("name sanitizer fuzzing", () => {
   it("camelName and pascalName always give safe, ASCII identifiers", () => {
@@ -72,6 +77,8 @@ describe("name sanitizer fuzzing", () => {
         expect(stem).toMatch(/^[a-z0-9_][a-z0-9_-]*$/i);
         expect(stem === "." || stem === "..").toBe(false);
         expect(stem).not.toMatch(/[/\\:\0]/);
+        // A path segment must fit the 255-byte file-name limit, whatever the name's length.
+        expect(stem.length).toBeLessThanOrEqual(100);
       }),
       { numRuns: RUNS },
     );
