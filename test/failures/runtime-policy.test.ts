@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 
 const ok = (text: string): CallToolResult => ({ content: [{ type: "text", text }] });
-const echo = spec("util", "echo", { text: "string" }, { exampleJson: '{"text":"hi"}' });
+const echo = spec("util", "echo", { text: "string" }, { exampleJson: '{"text":"hi"}', annotations: { readOnly: true } });
 const fail = spec("util", "fail", { text: "string" });
 const wipe = spec("util", "wipe", { text: "string" }, { annotations: { destructive: true } });
 const guarded = spec("util", "guarded", { text: "string" }, { requiresConfirmation: true });
@@ -162,6 +162,19 @@ describe("run policy", () => {
     runtime.registerToolset({ toolset: "util", specs: [echo], caller });
     const f = failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } }));
     expect(f).toMatchObject({ kind: "timeout", reason: "tool_timeout", server: "stuck" });
+  });
+
+  it("a timed-out call to a tool not declared read-only or idempotent is replan, not retry", async () => {
+    const caller = callerFunc("stuck", () => new Promise(() => {}));
+    const runtime = createRuntime({ policy: { toolTimeoutMs: 20 } });
+    const send = spec("util", "send_mail", { to: "string" });
+    const put = spec("util", "put", { key: "string" }, { annotations: { idempotent: true } });
+    runtime.registerToolset({ toolset: "util", specs: [send, put], caller });
+    const f = failureOf(await runtime.execute({ tool: "util.send_mail", arguments: { to: "a" } }));
+    expect(f).toMatchObject({ kind: "timeout", reason: "tool_timeout", recovery: { action: "replan" }, retryable: false });
+    expect(f.message).toMatch(/not safe to repeat/);
+    const g = failureOf(await runtime.execute({ tool: "util.put", arguments: { key: "a" } }));
+    expect(g).toMatchObject({ kind: "timeout", recovery: { action: "retry" }, retryable: true });
   });
 
   it("a budget shorter than the tool timeout cuts the call and ends the run", async () => {

@@ -36,6 +36,8 @@ const TABLE: readonly Row[] = [
   ["JSON-RPC -32600 invalid request", rpc(-32600), "invalid_call", "replan"],
   ["JSON-RPC -32601 method not found", rpc(-32601), "invalid_call", "replan"],
   ["JSON-RPC -32602 invalid params", rpc(-32602), "invalid_call", "correct_call"],
+  ["JSON-RPC -32602 naming an unknown tool", { type: "rpc", code: -32602, message: "Unknown tool: nope" }, "invalid_call", "replan"],
+  ["JSON-RPC -32602 tool not found", { type: "rpc", code: -32602, message: "Tool nope not found" }, "invalid_call", "replan"],
   ["JSON-RPC -32603 internal error", rpc(-32603), "internal", "retry"],
   ["JSON-RPC -32000 connection closed", rpc(-32000), "unavailable", "retry"],
   ["JSON-RPC -32001 request timeout", rpc(-32001), "timeout", "retry"],
@@ -193,6 +195,11 @@ describe("withCallEvidence and Retry-After", () => {
     expect(f.recovery).toEqual({ action: "correct_call", priorInput: { path: 1 }, exampleJson: '{"path":"a"}' });
     expect(f.message).toBe(bare.message);
     expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("does not upgrade a -32602 that names an unknown tool", () => {
+    const bare = failureFromFault({ type: "rpc", code: -32602, message: "Unknown tool: x" }, at);
+    expect(withCallEvidence(bare, { a: 1 }, undefined).recovery).toEqual({ action: "replan" });
   });
 
   it("leaves non-correctable failures alone", () => {

@@ -48,6 +48,14 @@ export function mapRpcCode(code: number): Mapping {
   return m("domain_rejection", "replan"); // application code: the server refused this call
 }
 
+const UNKNOWN_TOOL = /unknown tool|tool\b.*\bnot found/i;
+
+/** Maps a JSON-RPC error with its message: a -32602 that names an unknown tool cannot be corrected by new arguments. */
+export function mapRpcError(code: number, message: string): Mapping {
+  if (code === -32602 && UNKNOWN_TOOL.test(message)) return m("invalid_call", "replan"); // the server has no such tool
+  return mapRpcCode(code);
+}
+
 /** HTTP status → mapping. `retryAfterMs` marks a 503 as rate limiting. */
 export function mapHttpStatus(status: number, retryAfterMs?: number): Mapping {
   if (status === 400) return m("invalid_call", "replan"); // bad request (a JSON-RPC body, if any, is mapped instead)
@@ -157,7 +165,7 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
     case "rpc": {
       const rpc = fault.data === undefined ? { code: fault.code } : { code: fault.code, data: toJsonValue(fault.data) };
       return build(
-        mapRpcCode(fault.code),
+        mapRpcError(fault.code, fault.message),
         `${at}: ${fault.message} (JSON-RPC ${fault.code})`,
         context,
         { rpc },
@@ -268,7 +276,7 @@ export function withCallEvidence(failure: ToolFailure, input: unknown, exampleJs
   if (failure.recovery.action === "correct_call" && Object.hasOwn(failure.recovery, "priorInput")) return failure;
   const ctx: FailureContext = { tool: failure.tool, server: failure.server, input, ...(exampleJson === undefined ? {} : { exampleJson }) };
   let redo: ToolFailure | undefined;
-  if (failure.rpc) redo = failureFromFault({ type: "rpc", code: failure.rpc.code, message: "", data: failure.rpc.data }, ctx);
+  if (failure.rpc) redo = failureFromFault({ type: "rpc", code: failure.rpc.code, message: failure.message, data: failure.rpc.data }, ctx);
   else if (failure.httpStatus !== undefined) redo = failureFromFault({ type: "http", status: failure.httpStatus, message: "" }, ctx);
   else if (failure.kind === "domain_rejection" && failure.content) redo = failureFromToolError(failure.content, ctx);
   if (!redo || redo.recovery.action !== "correct_call") return failure;

@@ -61,6 +61,7 @@ export {
   failureFromUnparsableArguments,
   mapHttpStatus,
   mapRpcCode,
+  mapRpcError,
   mapTimeout,
   mapTransportCode,
   retryAfterMsFromHeader,

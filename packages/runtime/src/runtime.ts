@@ -54,6 +54,17 @@ export interface Runtime {
 
 type Entry = { spec: ToolSpec; caller: Caller };
 
+/**
+ * A timed-out call may have run on the server. Repeating it is only safe for tools declared
+ * read-only or idempotent; for any other tool the action becomes `replan` (check, then decide).
+ */
+function unsafeToRepeat(spec: ToolSpec, failure: ToolFailure): ToolFailure {
+  if (failure.recovery.action !== "retry" || spec.annotations?.readOnly === true || spec.annotations?.idempotent === true) return failure;
+  const { retryAfterMs: _ignored, ...rest } = failure;
+  const message = `${failure.message}; not safe to repeat as is: ${spec.id} is not declared read-only or idempotent and may have run`;
+  return { ...rest, message, recovery: { action: "replan" }, retryable: false };
+}
+
 /** Replaces an impossible failure from a third-party caller by an `internal` one that says why. */
 function checked(result: ToolResult<unknown>, context: FailureContext): ToolResult<unknown> {
   if (result.ok) return result;
@@ -138,7 +149,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
           ok: false,
           failure: failureFromPolicy("time_budget", `the run time budget ran out during ${entry.spec.id}; stop calling tools`, context),
         };
-      if (timeoutMs !== undefined) return { ok: false, failure: { ...result.failure, reason: "tool_timeout" } };
+      if (timeoutMs !== undefined) return { ok: false, failure: unsafeToRepeat(entry.spec, { ...result.failure, reason: "tool_timeout" }) };
       return result;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
