@@ -289,11 +289,18 @@ export async function callToolInSession(
   return { ok: true, value: { ...result, content: Array.isArray(result.content) ? result.content : [] } };
 }
 
+// getRandomValues is a native call costing microseconds; one call fills randomness for ~170 ids.
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 function hex(bytes: number): string {
-  const buf = new Uint8Array(bytes);
-  globalThis.crypto.getRandomValues(buf);
+  if (poolAt + bytes > pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
   let out = "";
-  for (const b of buf) out += b.toString(16).padStart(2, "0");
+  for (let i = 0; i < bytes; i++) out += HEX[pool[poolAt++] as number];
   return out;
 }
 

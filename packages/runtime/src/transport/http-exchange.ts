@@ -19,6 +19,8 @@ export interface HttpExchangeOptions {
   /** Agent for the original origin; `false` opens a dedicated connection. */
   readonly agent?: http.Agent | false;
   readonly signal?: AbortSignal;
+  /** A cheaper alternative to `signal` for per-request cancellation (no EventTarget work). */
+  readonly abort?: AbortHandle;
   readonly redirect?: RedirectPolicy;
   readonly maxRedirects?: number;
 }
@@ -40,24 +42,77 @@ export class WireFaultError extends Error {
   }
 }
 
+/**
+ * A one-watcher abort flag. AbortController costs several microseconds per request in Node
+ * (EventTarget listeners); an exchange only ever needs one watcher at a time.
+ */
+export class AbortHandle {
+  #aborted = false;
+  #watcher: (() => void) | undefined;
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+  /** Sets (or clears) the one callback run on abort. */
+  watch(fn: (() => void) | undefined): void {
+    this.#watcher = fn;
+  }
+  abort(): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    const fn = this.#watcher;
+    this.#watcher = undefined;
+    fn?.();
+  }
+}
+
 /** Headers that carry credentials and never follow a redirect to another origin. */
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "mcp-session-id"];
 const SECRET_HEADER_NAME = /key|token|secret|auth|cookie|session|passw|credential|signature/i;
 
+const targets = new WeakMap<URL, { protocol: string; hostname: string; port: string; path: string }>();
+
+/** Request options for a URL, computed once per URL object (node would re-derive them per request). */
+function target(url: URL) {
+  let t = targets.get(url);
+  if (!t) {
+    const host = url.hostname;
+    t = {
+      protocol: url.protocol,
+      hostname: host.startsWith("[") ? host.slice(1, -1) : host,
+      port: url.port,
+      path: `${url.pathname}${url.search}`,
+    };
+    targets.set(url, t);
+  }
+  return t;
+}
+
 function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]: string }, agent: http.Agent | false | undefined) {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const signal = options.signal;
-    if (signal?.aborted) {
+    const handle = options.abort;
+    if (signal?.aborted || handle?.aborted) {
       reject(new WireFaultError({ type: "canceled", message: "aborted before sending" }));
       return;
     }
     const mod = url.protocol === "https:" ? https : http;
     const body = options.body;
     const allHeaders = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
-    const req = mod.request(url, { method: options.method, headers: allHeaders, ...(agent === undefined ? {} : { agent }) });
+    const t = target(url);
+    const req = mod.request({
+      ...t,
+      ...(url.username ? { auth: decodeURIComponent(`${url.username}:${url.password}`) } : {}),
+      method: options.method,
+      headers: allHeaders,
+      ...(agent === undefined ? {} : { agent }),
+    });
     const onAbort = () => req.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
     signal?.addEventListener("abort", onAbort, { once: true });
-    const cleanup = () => signal?.removeEventListener("abort", onAbort);
+    handle?.watch(onAbort);
+    const cleanup = () => {
+      signal?.removeEventListener("abort", onAbort);
+      handle?.watch(undefined);
+    };
     req.once("response", (res) => {
       // The body stream outlives this function; abort still has to tear it down.
       if (signal) {
@@ -65,6 +120,11 @@ function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]:
         cleanup();
         signal.addEventListener("abort", onBodyAbort, { once: true });
         res.once("close", () => signal.removeEventListener("abort", onBodyAbort));
+      }
+      if (handle) {
+        const onBodyAbort = () => res.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
+        handle.watch(onBodyAbort);
+        res.once("close", () => handle.watch(undefined));
       }
       resolve(res);
     });

@@ -8,7 +8,15 @@ import type { AuthProvider } from "../auth/auth-provider.js";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { META } from "../protocol/modern.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { type HttpResponse, httpExchange, parseRetryAfter, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
+import {
+  AbortHandle,
+  type HttpResponse,
+  httpExchange,
+  parseRetryAfter,
+  type RedirectPolicy,
+  readBody,
+  WireFaultError,
+} from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createStreamableHttpTransport`. Header names are lower-case. */
@@ -51,21 +59,23 @@ export interface StreamableHttpTransport {
 }
 
 interface InFlight {
-  readonly controller: AbortController;
+  readonly controller: AbortHandle;
   answered: boolean;
 }
 
 const ACCEPT_BOTH = "application/json, text/event-stream";
-const sleep = (ms: number, signal: AbortSignal) =>
+const sleep = (ms: number, signal: AbortSignal | AbortHandle) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      signal.removeEventListener("abort", done);
+      if (signal instanceof AbortHandle) signal.watch(undefined);
+      else signal.removeEventListener("abort", done);
       resolve();
     }
-    signal.addEventListener("abort", done, { once: true });
+    if (signal instanceof AbortHandle) signal.watch(done);
+    else signal.addEventListener("abort", done, { once: true });
   });
 
 function isSse(res: HttpResponse): boolean {
@@ -126,7 +136,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
     method: "GET" | "POST" | "DELETE",
     build: () => Promise<{ [name: string]: string }>,
     body: string | undefined,
-    signal: AbortSignal,
+    signal: AbortSignal | AbortHandle,
     agent: http.Agent | false,
   ) {
     for (let attempt = 0; ; attempt++) {
@@ -136,7 +146,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         headers: await build(),
         ...(body === undefined ? {} : { body }),
         agent,
-        signal,
+        ...(signal instanceof AbortHandle ? { abort: signal } : { signal }),
         redirect: options.redirect,
       });
       if ((res.status === 401 || res.status === 403) && options.auth && attempt === 0) {
@@ -220,14 +230,14 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
     let eventId = lastEventId;
     let wait = retryMs;
     for (let attempt = 0; attempt < maxResume && !entry.answered && eventId !== undefined; attempt++) {
-      await sleep(wait ?? defaultRetry, entry.controller.signal);
-      if (entry.controller.signal.aborted || closed) return;
+      await sleep(wait ?? defaultRetry, entry.controller);
+      if (entry.controller.aborted || closed) return;
       const last = eventId;
       const res = await exchange(
         "GET",
         async () => ({ ...(await headersFor("GET")), accept: "text/event-stream", "last-event-id": last }),
         undefined,
-        entry.controller.signal,
+        entry.controller,
         false,
       );
       if (res.status < 200 || res.status >= 300 || !isSse(res)) throw new WireFaultError(await failure(res, sessionId !== undefined));
@@ -238,7 +248,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
   }
 
   async function post(message: RpcMessage, id: RpcId | undefined): Promise<void> {
-    const entry: InFlight = { controller: new AbortController(), answered: false };
+    const entry: InFlight = { controller: new AbortHandle(), answered: false };
     if (id !== undefined) inflight.set(id, entry);
     const hadSession = sessionId !== undefined;
     const body = JSON.stringify(message);
@@ -247,7 +257,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         "POST",
         async () => ({ ...(await headersFor("POST", message)), "content-type": "application/json", accept: ACCEPT_BOTH }),
         body,
-        entry.controller.signal,
+        entry.controller,
         (message as { method?: string }).method === "subscriptions/listen" ? false : options.agent,
       );
       const sid = res.headers["mcp-session-id"];
@@ -259,9 +269,9 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
       }
       if (isSse(res)) {
         const state = await consume(res, entry);
-        if (id === undefined || entry.answered || entry.controller.signal.aborted) return;
+        if (id === undefined || entry.answered || entry.controller.aborted) return;
         if (!transport.modern) await resume(entry, state.lastEventId, state.retryMs);
-        if (!entry.answered && !entry.controller.signal.aborted) {
+        if (!entry.answered && !entry.controller.aborted) {
           throw new WireFaultError({
             type: "transport",
             code: "ECONNRESET",
