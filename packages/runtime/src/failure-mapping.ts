@@ -279,7 +279,7 @@ export function withCallEvidence(failure: ToolFailure, input: unknown, exampleJs
   if (failure.rpc) redo = failureFromFault({ type: "rpc", code: failure.rpc.code, message: failure.message, data: failure.rpc.data }, ctx);
   else if (failure.httpStatus !== undefined) redo = failureFromFault({ type: "http", status: failure.httpStatus, message: "" }, ctx);
   else if (failure.kind === "domain_rejection" && failure.content) redo = failureFromToolError(failure.content, ctx);
-  if (!redo || redo.recovery.action !== "correct_call") return failure;
+  if (redo?.recovery.action !== "correct_call") return failure;
   const { retryAfterMs: _dropped, ...rest } = failure;
   return { ...rest, recovery: redo.recovery, retryable: false };
 }
