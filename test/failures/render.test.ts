@@ -48,6 +48,13 @@ describe("renderFailure", () => {
     );
   });
 
+  it("names the tool by its provider-safe name when the spec is given", () => {
+    const f = failureFromToolError([{ type: "text", text: "nope" }], at);
+    const text = renderFailure(f, { spec: { providerName: "files_read_text_file" } });
+    expect(text).toMatch(/^Tool call failed: files_read_text_file on fs/);
+    expect(text).toMatch(/Do not repeat this call to files_read_text_file;/);
+  });
+
   it("each action says what to do next", () => {
     expect(renderFailure(failureFromToolError([{ type: "text", text: "Access denied" }], at))).toMatch(
       /Next: Do not repeat this call to files.read_text_file/,

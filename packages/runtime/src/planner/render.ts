@@ -11,8 +11,8 @@ import type { ToolResult, ToolSpec } from "../tool-spec.js";
 export interface RenderOptions {
   /** Cap on the rendered text; the head and tail are kept. Default 8,000 characters. */
   readonly maxChars?: number;
-  /** The tool's spec, for field guidance (its `fieldDescriptions`). */
-  readonly spec?: Pick<ToolSpec, "fieldDescriptions">;
+  /** The tool's spec: field guidance from `fieldDescriptions`, and the tool named by its `providerName` (what the model calls). */
+  readonly spec?: Partial<Pick<ToolSpec, "fieldDescriptions" | "providerName">>;
 }
 
 const DEFAULT_MAX_CHARS = 8000;
@@ -68,8 +68,7 @@ function guidance(issues: readonly FieldIssue[], spec: RenderOptions["spec"]): s
   return lines;
 }
 
-function nextStep(failure: ToolFailure): string {
-  const tool = failure.tool;
+function nextStep(failure: ToolFailure, tool: string): string {
   switch (failure.recovery.action) {
     case "correct_call":
       return `Fix the arguments as described and call ${tool} again.`;
@@ -89,7 +88,8 @@ function nextStep(failure: ToolFailure): string {
 /** Renders a failure as concise, model-facing text. */
 export function renderFailure(failure: ToolFailure, options: RenderOptions = {}): string {
   const where = failure.server ? ` on ${failure.server}` : "";
-  const lines = [`Tool call failed: ${failure.tool}${where} (${failure.kind}${failure.reason ? `, ${failure.reason}` : ""}).`];
+  const name = options.spec?.providerName ?? failure.tool;
+  const lines = [`Tool call failed: ${name}${where} (${failure.kind}${failure.reason ? `, ${failure.reason}` : ""}).`];
   lines.push(`Error: ${redactText(failure.message)}`);
   if (failure.rpc?.data !== undefined) lines.push(`Error data: ${json(failure.rpc.data)}`);
   const { issues, exampleJson } = failure.recovery;
@@ -101,7 +101,7 @@ export function renderFailure(failure: ToolFailure, options: RenderOptions = {})
   if (failure.suggestions && failure.suggestions.length > 0) lines.push(`Closest tools: ${failure.suggestions.join(", ")}`);
   if (exampleJson !== undefined) lines.push(`Example input: ${exampleJson}`);
   if (Object.hasOwn(failure.recovery, "priorInput")) lines.push(`Rejected input: ${json(failure.recovery.priorInput)}`);
-  lines.push(`Next: ${nextStep(failure)}`);
+  lines.push(`Next: ${nextStep(failure, name)}`);
   return capText(lines.join("\n"), options.maxChars ?? DEFAULT_MAX_CHARS);
 }
 
