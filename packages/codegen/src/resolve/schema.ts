@@ -76,10 +76,28 @@ function upgrade(node: Json, isRoot: boolean): Json {
   return out;
 }
 
+const MAX_SCHEMA_DEPTH = 256;
+
+/** True when `value` nests objects or arrays deeper than `limit` (walked without recursion). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  const seen = new Set<object>(); // cycles are left for clone() to report
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    if (depth > limit) return true;
+    seen.add(node);
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Deep-copies, checks JSON-ness and upgrades older-draft keywords. Throws with a plain message. */
 export function normalizeSchema(value: unknown): JsonSchema {
   const json = schemaJson(value);
   if (json === undefined) throw new Error("schema must be a JSON Schema object or a schema builder");
+  // Every later step recurses; a hostile schema must fail here with a reason, not a stack overflow.
+  if (nestedDeeperThan(json, MAX_SCHEMA_DEPTH)) throw new Error(`schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   const copied = upgrade(clone(json, new Set()), true);
   return deepFreeze(copied) as JsonSchema;
 }
