@@ -238,7 +238,8 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         async () => ({ ...(await headersFor("GET")), accept: "text/event-stream", "last-event-id": last }),
         undefined,
         entry.controller,
-        false,
+        // A pooled socket: no connect or DNS delay on top of the server's `retry` (SEP-1699 timing).
+        options.agent,
       );
       if (res.status < 200 || res.status >= 300 || !isSse(res)) throw new WireFaultError(await failure(res, sessionId !== undefined));
       const state = await consume(res, entry);
