@@ -124,6 +124,8 @@ describe("toolRequestFromModelCall", () => {
     expect(await runtime.execute(request)).toEqual({ ok: false, failure: f });
     const odd = toolRequestFromModelCall({ name: 42 as unknown as string }, runtime);
     expect(rejection(odd).reason).toBe("tool_unavailable");
+    const hostile = toolRequestFromModelCall({ name: { toString: 1 } as unknown as string, arguments: { toJSON: 1 } }, runtime);
+    expect(rejection(hostile).tool).toBe("(object name)");
   });
 });
 

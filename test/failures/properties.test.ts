@@ -174,6 +174,31 @@ describe("every mapped failure is valid and JSON-stable", () => {
   });
 });
 
+describe("toolRequestFromModelCall never throws", () => {
+  it("for any call shape, the request is usable and any rejection is valid", () => {
+    const runtime = createRuntime();
+    runtime.registerToolset({
+      toolset: "util",
+      specs: [spec("util", "echo", { text: "string" })],
+      caller: createInMemoryCaller("mem", {}),
+    });
+    fc.assert(
+      fc.property(
+        fc.record(
+          { id: fc.anything(), name: fc.oneof(fc.constantFrom("util_echo", "util.echo", "echo"), fc.anything()), arguments: fc.anything() },
+          { requiredKeys: [] },
+        ),
+        (call) => {
+          const request = toolRequestFromModelCall(call as never, runtime);
+          expect(typeof request.tool).toBe("string");
+          if (request.rejection) check(request.rejection);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe("end to end: random model calls against a runtime with random server behaviour", () => {
   it("every failure the runtime returns is valid and JSON-stable", async () => {
     const outcome = fc.oneof(

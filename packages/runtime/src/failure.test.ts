@@ -125,5 +125,13 @@ describe("redaction and JSON values", () => {
     expect(toJsonValue({ a: undefined, b: 1n, c: [undefined] })).toEqual({ b: "1", c: [null] });
     expect(typeof toJsonValue(cyclic)).toBe("string");
     expect(toJsonValue(undefined)).toBeNull();
+    const hostile = {
+      toJSON() {
+        throw new Error("no");
+      },
+      toString: 1,
+      valueOf: 1,
+    };
+    expect(toJsonValue(hostile)).toBe("[unserializable object]");
   });
 });

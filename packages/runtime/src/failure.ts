@@ -275,7 +275,11 @@ export function toJsonValue(value: unknown): unknown {
   try {
     text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
   } catch {
-    text = JSON.stringify(String(value));
+    try {
+      text = JSON.stringify(String(value));
+    } catch {
+      text = JSON.stringify(`[unserializable ${typeof value}]`);
+    }
   }
   return redactSecrets(text === undefined ? null : JSON.parse(text));
 }

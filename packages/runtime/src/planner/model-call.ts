@@ -109,7 +109,7 @@ function parseArguments(raw: unknown): { ok: true; value: { readonly [key: strin
  */
 export function toolRequestFromModelCall(call: ModelToolCall, runtime: ToolLookup): ToolRequest {
   const callId = typeof call?.id === "string" ? { callId: call.id } : {};
-  const name = typeof call?.name === "string" ? call.name : String(call?.name);
+  const name = typeof call?.name === "string" ? call.name : `(${call?.name === null ? "null" : typeof call?.name} name)`;
   const base = { ...callId, modelName: name };
   const entry = runtime.lookup(name);
   if (!entry) return { tool: name, arguments: call?.arguments ?? null, ...base, rejection: toolUnavailable(name, runtime.specs()) };
