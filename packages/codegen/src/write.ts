@@ -4,7 +4,7 @@
  * this run no longer produces are removed. `checkOutput` compares without writing.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GENERATED_MARKER } from "./emit/generated-file.js";
 
@@ -66,6 +66,16 @@ function readIfFile(path: string): string | undefined {
   }
 }
 
+/** Throws when a symlink inside `outDir` would carry a write to `full` outside it. */
+function assertNoSymlinkEscape(outDir: string, full: string): void {
+  const root = resolve(outDir);
+  if (!existsSync(root)) return;
+  let dir = dirname(full);
+  while (!existsSync(dir) && dir !== root) dir = dirname(dir);
+  const rel = relative(realpathSync(root), realpathSync(dir));
+  if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`refusing to write ${full}: a symlink in ${outDir} leads outside it`);
+}
+
 /** Compares `files` with what is on disk; writes nothing. */
 export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, source: string): OutputReport {
   const stale: string[] = [];
@@ -82,6 +92,7 @@ export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, 
 export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, source: string): OutputReport {
   // Validate every path before touching the disk, so a bad path never leaves a partial write.
   const targets = [...files].map(([path, text]) => ({ path, text, full: safeJoin(outDir, path) }));
+  for (const { full } of targets) assertNoSymlinkEscape(outDir, full);
   const written: string[] = [];
   const unchanged: string[] = [];
   for (const { path, text, full } of targets) {
