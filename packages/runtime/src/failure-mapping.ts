@@ -168,7 +168,8 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
         mapRpcError(fault.code, fault.message),
         `${at}: ${fault.message} (JSON-RPC ${fault.code})`,
         context,
-        { rpc },
+        // A JSON-RPC error that came as the body of an HTTP 400/404 keeps its status too.
+        fault.httpStatus === undefined ? { rpc } : { rpc, httpStatus: fault.httpStatus },
         issuesFromData(fault.data),
       );
     }
