@@ -164,6 +164,27 @@ describe("run policy", () => {
     expect(f).toMatchObject({ kind: "timeout", reason: "tool_timeout", server: "stuck" });
   });
 
+  it("with resetTimeoutOnProgress the backstop waits for maxTotalTimeoutMs, not the per-answer timeout", async () => {
+    const seen: CallOptions[] = [];
+    const caller = callerFunc("progressive", (_req, options) => {
+      seen.push(options);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ ok: true, result: ok("done") }), 200);
+        options.signal?.addEventListener("abort", () => clearTimeout(timer)); // no timer left behind
+      });
+    });
+    const runtime = createRuntime({ policy: { toolTimeoutMs: 20 } });
+    runtime.registerToolset({ toolset: "util", specs: [echo], caller });
+    const r = await runtime.execute(
+      { tool: "util.echo", arguments: { text: "a" } },
+      { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 5000 },
+    );
+    expect(r).toMatchObject({ ok: true, value: "done" });
+    expect(seen[0]).toMatchObject({ timeoutMs: 20, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 5000 });
+    const cut = failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } }));
+    expect(cut).toMatchObject({ kind: "timeout", reason: "tool_timeout" });
+  });
+
   it("a timed-out call to a tool not declared read-only or idempotent is replan, not retry", async () => {
     const caller = callerFunc("stuck", () => new Promise(() => {}));
     const runtime = createRuntime({ policy: { toolTimeoutMs: 20 } });

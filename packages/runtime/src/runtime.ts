@@ -127,14 +127,16 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       };
       if (outer?.aborted) onAbort();
       else outer?.addEventListener("abort", onAbort, { once: true });
-      if (timeoutMs !== undefined)
+      // With progress resets the caller may legitimately wait longer; then only a hard cap is enforced here.
+      const backstop = callOptions.resetTimeoutOnProgress && !budgetBound ? callOptions.maxTotalTimeoutMs : timeoutMs;
+      if (backstop !== undefined)
         timer = setTimeout(() => {
           controller.abort(new Error("tool timeout"));
           resolve({
             ok: false,
-            failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${timeoutMs} ms` }, context),
+            failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${backstop} ms` }, context),
           });
-        }, timeoutMs + 50);
+        }, backstop + 50);
     });
     try {
       const call = invokeTool(entry.caller, entry.spec, payload, {
@@ -149,8 +151,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
           ok: false,
           failure: failureFromPolicy("time_budget", `the run time budget ran out during ${entry.spec.id}; stop calling tools`, context),
         };
-      if (timeoutMs !== undefined) return { ok: false, failure: unsafeToRepeat(entry.spec, { ...result.failure, reason: "tool_timeout" }) };
-      return result;
+      const tagged: ToolFailure = timeoutMs === undefined ? result.failure : { ...result.failure, reason: "tool_timeout" };
+      return { ok: false, failure: unsafeToRepeat(entry.spec, tagged) };
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) outer?.removeEventListener("abort", onAbort);
