@@ -173,6 +173,102 @@ describe("streamable HTTP, legacy era", () => {
   });
 });
 
+describe("timeouts, versions and trace context", () => {
+  const ticking = {
+    tick: {
+      run: async (args: { n?: number; every?: number }, ctx: { progress(p: number, t?: number): void }) => {
+        for (let i = 1; i <= (args.n ?? 6); i++) {
+          await new Promise((r) => setTimeout(r, args.every ?? 60));
+          ctx.progress(i);
+        }
+        return { content: [{ type: "text", text: "ticked" }] };
+      },
+    },
+  };
+
+  it("resets the call timeout on progress, and still enforces the maximum total", async () => {
+    server = await startScriptedHttpServer({ tools: ticking, response: "sse" });
+    caller = createHttpCaller({ url: server.url, era: "legacy" });
+    const reset = await caller.callTool(
+      { name: "tick", arguments: { n: 6, every: 100 } },
+      { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: () => {} },
+    );
+    expect(reset).toMatchObject({ ok: true, result: { content: [{ text: "ticked" }] } });
+    const capped = await caller.callTool(
+      { name: "tick", arguments: { n: 6, every: 100 } },
+      { timeoutMs: 400, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 450, onProgress: () => {} },
+    );
+    expect(capped).toMatchObject({ ok: false, failure: { kind: "timeout" } });
+    const plain = await caller.callTool({ name: "tick", arguments: { n: 6, every: 100 } }, { timeoutMs: 400, onProgress: () => {} });
+    expect(plain).toMatchObject({ ok: false, failure: { kind: "timeout" } });
+  });
+
+  it("has a connect timeout of its own, and never cancels initialize", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools });
+    server.next({ rpc: "initialize" }, { hang: true });
+    caller = createHttpCaller({ url: server.url, era: "legacy", connectTimeoutMs: 150, timeoutMs: 60_000 });
+    const out = await caller.callTool({ name: "echo", arguments: {} });
+    expect(out).toMatchObject({ ok: false, failure: { kind: "unavailable", retryable: true } });
+    if (!out.ok) expect(out.failure.message).toContain("connect timed out");
+    expect(server.rpc("notifications/cancelled")).toHaveLength(0);
+  });
+
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])("negotiates legacy version %s and sends it afterwards", async (v) => {
+    server = await startScriptedHttpServer({ tools: slowTools, versions: [v] });
+    caller = createHttpCaller({ url: server.url, era: "legacy" });
+    expect(await caller.connect()).toMatchObject({ ok: true, value: { protocolVersion: v } });
+    expect(server.rpc("initialize")[0]?.body?.params?.protocolVersion).toBe("2025-11-25");
+    await caller.callTool({ name: "echo", arguments: {} });
+    expect(server.rpc("tools/call")[0]?.headers["mcp-protocol-version"]).toBe(v);
+  });
+
+  it("refuses a server that answers a version it does not speak", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools, versions: ["1999-01-01"] });
+    caller = createHttpCaller({ url: server.url, era: "legacy" });
+    const out = await caller.connect();
+    expect(out.ok).toBe(false);
+    if (!out.ok) expect(out.fault.message).toContain("unsupported protocol version");
+  });
+
+  it("takes trace context from a function, or sends none when off", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools });
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    caller = createHttpCaller({ url: server.url, era: "legacy", traceContext: () => ({ traceparent, tracestate: "k=v" }) });
+    await caller.callTool({ name: "echo", arguments: {}, meta: { "com.example/x": 1 } });
+    expect(server.rpc("tools/call")[0]?.body?.params?._meta).toEqual({ traceparent, tracestate: "k=v", "com.example/x": 1 });
+    await caller.close();
+    caller = createHttpCaller({ url: server.url, era: "legacy", traceContext: false });
+    await caller.callTool({ name: "echo", arguments: {} });
+    expect(server.rpc("tools/call")[1]?.body?.params?._meta).toBeUndefined();
+  });
+});
+
+describe("legacy HTTP+SSE transport", () => {
+  it("refuses an endpoint event that points at another origin", async () => {
+    const evil = http.createServer((req, res) => {
+      if (req.method === "GET") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write("event: endpoint\ndata: http://169.254.169.254/messages\n\n");
+        return;
+      }
+      res.writeHead(405).end();
+    });
+    await new Promise<void>((r) => evil.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(evil.address() as AddressInfo).port}/sse`;
+      caller = createHttpCaller({ url, era: "legacy", connectTimeoutMs: 2000 });
+      const out = await caller.connect();
+      expect(out.ok).toBe(false);
+      if (!out.ok) expect(out.fault.message).toContain("another origin");
+    } finally {
+      await caller?.close();
+      caller = undefined;
+      evil.closeAllConnections();
+      await new Promise((r) => evil.close(r));
+    }
+  });
+});
+
 describe("fallback and auth", () => {
   it("never falls back to legacy SSE on 401: the failure is auth_required", async () => {
     server = await startScriptedHttpServer({ tools: slowTools });

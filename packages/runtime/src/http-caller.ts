@@ -91,8 +91,8 @@ export interface HttpCaller extends Caller {
     options?: CallOptions,
   ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
   ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /** Sends a notification (e.g. `notifications/roots/list_changed`). */
-  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<void>;
+  /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
+  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
   readonly handshake: ServerHandshake | undefined;
   /** The legacy session id, if the server assigned one. */
   readonly sessionId: string | undefined;
@@ -432,8 +432,12 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       return outcome.ok ? { ok: true } : fail(outcome.fault, "ping");
     },
     async notify(method, params) {
-      const conn = await ensure(undefined);
-      if (conn.ok) await conn.value.peer.notify(method, params).catch(() => {});
+      const conn = current;
+      if (!conn?.alive) return false;
+      return conn.peer.notify(method, params).then(
+        () => true,
+        () => false,
+      );
     },
     async close() {
       if (closed) return;
