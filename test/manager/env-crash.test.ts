@@ -50,7 +50,7 @@ describe("crash", () => {
     const oldPid = manager.listServers()[0]?.pid as number;
     expect(alive(oldPid)).toBe(true);
     const inFlight = manager.callTool("everything.trigger-long-running-operation", { duration: 30, steps: 30 });
-    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1));
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 10_000 });
     process.kill(oldPid, "SIGKILL");
     const failed = await inFlight;
     expect(failed.ok).toBe(false);
@@ -85,5 +85,48 @@ describe("crash", () => {
     expect(revived.connected).toBe(true);
     const ok = await manager.callTool("dyn.alpha");
     expect(ok.ok).toBe(true);
+  });
+});
+
+describe("load with crashes", () => {
+  it("every one of many concurrent calls resolves while the server is killed twice", async () => {
+    manager = createMcpManager(config({ dyn: { command: NODE, args: [DYNAMIC] } }), { maxRestarts: 10, client: { restartDelayMs: 5 } });
+    await manager.start();
+    const killed: number[] = [];
+    const calls: Promise<{ ok: boolean; kind?: string }>[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 15; i++) {
+        calls.push(manager.callTool("dyn.sleep", { ms: 20 + i }).then((r) => (r.ok ? { ok: true } : { ok: false, kind: r.failure.kind })));
+      }
+      if (round < 2) {
+        await vi.waitFor(() => expect(manager?.listServers()[0]?.pid, `round ${round}`).toBeDefined(), { timeout: 10_000 });
+        const pid = manager.listServers()[0]?.pid as number;
+        killed.push(pid);
+        process.kill(pid, "SIGKILL");
+      }
+      await Promise.all(calls);
+    }
+    const results = await Promise.all(calls);
+    expect(results).toHaveLength(45);
+    expect(results.every((r) => r.ok || r.kind === "unavailable")).toBe(true);
+    expect(results.filter((r) => !r.ok).length).toBeGreaterThan(0);
+    // The last round ran on a healthy, restarted process.
+    expect(results.slice(30).every((r) => r.ok)).toBe(true);
+    const after = await manager.callTool("dyn.alpha");
+    expect(after.ok).toBe(true);
+    for (const pid of killed) expect(alive(pid)).toBe(false);
+    expect(manager.listServers()[0]?.inFlight).toBe(0);
+  });
+
+  it("an aborted call is canceled and the server stays usable", async () => {
+    manager = createMcpManager(config({ dyn: { command: NODE, args: [DYNAMIC] } }));
+    await manager.start();
+    const controller = new AbortController();
+    const pending = manager.callTool("dyn.sleep", { ms: 5000 }, { signal: controller.signal });
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 10_000 });
+    controller.abort();
+    const result = await pending;
+    expect(result.ok === false && result.failure.kind).toBe("canceled");
+    expect((await manager.callTool("dyn.alpha")).ok).toBe(true);
   });
 });

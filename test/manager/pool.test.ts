@@ -49,7 +49,7 @@ describe("idle reaper", () => {
     const first = status()?.pid as number;
     await vi.waitFor(() => expect(status()?.state).toBe("idle"), { timeout: 10_000 });
     expect(status()?.pid).toBeUndefined();
-    await vi.waitFor(() => expect(alive(first)).toBe(false));
+    await vi.waitFor(() => expect(alive(first)).toBe(false), { timeout: 10_000 });
     expect(manager.tools().some((t) => t.id === "dyn.alpha")).toBe(true);
     const again = await manager.callTool("dyn.alpha");
     expect(again.ok).toBe(true);
@@ -63,7 +63,7 @@ describe("idle reaper", () => {
     const pid = status()?.pid;
     const reapedDuring: string[] = [];
     const slow = manager.callTool("dyn.sleep", { ms: 400 });
-    await vi.waitFor(() => expect(status()?.inFlight).toBe(1));
+    await vi.waitFor(() => expect(status()?.inFlight).toBe(1), { timeout: 10_000 });
     // Run the reaper by hand as well while the call is in flight.
     for (let i = 0; i < 5; i++) {
       reapedDuring.push(...(await manager.reapIdle()));
@@ -96,7 +96,7 @@ describe("health probe", () => {
     expect(probe.failure?.kind).toBe("timeout");
     expect(status()?.state).toBe("failed");
     expect(status()?.error).toMatch(/health probe failed/);
-    await vi.waitFor(() => expect(alive(hung)).toBe(false));
+    await vi.waitFor(() => expect(alive(hung)).toBe(false), { timeout: 10_000 });
     const rebuilt = await manager.callTool("dyn.alpha");
     expect(rebuilt.ok).toBe(true);
     expect(status()?.pid).not.toBe(hung);

@@ -15,6 +15,8 @@ export interface WatchMcpConfigOptions extends LoadMcpConfigOptions {
   readonly debounceMs?: number;
   /** A reload failed (bad JSON, unset variable...); the last good config stays in force. */
   readonly onError?: (error: Error) => void;
+  /** The config already in force; a reload that yields the same config is skipped. */
+  readonly initial?: McpConfig;
   /** Poll interval for a file whose directory does not exist yet. Default 1000 ms. */
   readonly pollIntervalMs?: number;
 }
@@ -33,6 +35,7 @@ export function watchMcpConfig(options: WatchMcpConfigOptions, onConfig: (config
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
   let chain: Promise<void> = Promise.resolve();
+  let lastText = options.initial === undefined ? undefined : JSON.stringify(options.initial);
 
   const reload = () => {
     timer = undefined;
@@ -46,6 +49,10 @@ export function watchMcpConfig(options: WatchMcpConfigOptions, onConfig: (config
         options.onError?.(error as Error);
         return;
       }
+      // Editors and polling often report one save as several events: skip a reload that changed nothing.
+      const text = JSON.stringify(config);
+      if (text === lastText) return;
+      lastText = text;
       try {
         await onConfig(config);
       } catch (error) {
@@ -89,7 +96,7 @@ export function watchMcpConfig(options: WatchMcpConfigOptions, onConfig: (config
 
 /** Watches the config files and applies each good reload to `manager`; `stop()` closes the watcher. */
 export function watchManagerConfig(manager: McpManager, options: WatchMcpConfigOptions): ConfigWatcher {
-  const watcher = watchMcpConfig(options, async (config) => {
+  const watcher = watchMcpConfig({ initial: manager.config(), ...options }, async (config) => {
     await manager.applyConfig(config);
   });
   manager.onStop(() => watcher.close());

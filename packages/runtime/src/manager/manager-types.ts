@@ -42,6 +42,7 @@ export interface McpManagerOptions {
   /** Called when a server's exposed tools change (list_changed, reconnect, filter change). */
   readonly onChange?: (server: string, diff: ToolsDiff) => void;
   readonly approve?: ApprovalHook;
+  /** Called after `applyConfig` (or a watched reload) changed something. */
   readonly onConfigApplied?: (summary: ApplySummary) => void;
   /** Overrides the config's collision policy. Default `prefix-on-collision`. */
   readonly collisionPolicy?: CollisionPolicy;

@@ -258,6 +258,12 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         if (slot.client === client) await evict(slot, f.message, "failed");
       } else if (f.kind === "unavailable" && f.exitCode !== undefined && slot.client === client) {
         // The process died under this call; the stdio client restarts it (with backoff) on the next one.
+        // Every call in flight fails in the same turn of the event loop: count the crash once.
+        if (slot.crashCounted) return { ok: false, failure: { ...f, tool: context.tool } };
+        slot.crashCounted = true;
+        setImmediate(() => {
+          slot.crashCounted = false;
+        });
         slot.crashes++;
         if (slot.crashes > maxRestarts) {
           slot.gaveUp = true;
@@ -370,8 +376,9 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       next,
     );
     ensureTimers();
+    const nothing = summary.added.length + summary.removed.length + summary.changed.length + summary.updated.length === 0;
     try {
-      options.onConfigApplied?.(summary);
+      if (!nothing) options.onConfigApplied?.(summary);
     } catch {
       // listeners must not break reloads
     }

@@ -61,6 +61,8 @@ export interface ServerSlot {
   inFlight: number;
   lastUsed: number;
   crashes: number;
+  /** A crash was counted in this turn of the event loop (its other failed calls are the same crash). */
+  crashCounted: boolean;
   gaveUp: boolean;
   refreshTimer: ReturnType<typeof setTimeout> | undefined;
   warnings: string[];
@@ -84,6 +86,7 @@ export function createSlot(name: string, config: ServerConfig): ServerSlot {
     inFlight: 0,
     lastUsed: Date.now(),
     crashes: 0,
+    crashCounted: false,
     gaveUp: false,
     refreshTimer: undefined,
     warnings: [],
