@@ -1,0 +1,193 @@
+/**
+ * Handlers for the conformance server and the small adapter that turns an `mcpServer` declaration
+ * into `createToolServer` tools (what the generated scaffold does for a design).
+ */
+import type { McpServerDecl } from "../../../packages/dsl/src/index.js";
+import { toJsonSchema } from "../../../packages/dsl/src/index.js";
+import {
+  createToolServer,
+  type ServerTool,
+  type ToolContext,
+  type ToolHandlerResult,
+  type ToolServer,
+} from "../../../packages/runtime/src/server.js";
+import { conformanceServer } from "./design.js";
+
+type Handler = (args: { [key: string]: unknown }, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+
+/** Builds server tools from a declaration; every declared tool needs a handler. */
+export function toolsFromDecl(decl: McpServerDecl, handlers: { readonly [name: string]: Handler }): ServerTool[] {
+  return decl.tools.map((t) => {
+    const handler = handlers[t.name];
+    if (!handler) throw new Error(`no handler for tool "${t.name}" of server "${decl.name}"`);
+    const a = t.annotations;
+    const annotations = a
+      ? {
+          ...(a.readOnly === undefined ? {} : { readOnlyHint: a.readOnly }),
+          ...(a.destructive === undefined ? {} : { destructiveHint: a.destructive }),
+          ...(a.idempotent === undefined ? {} : { idempotentHint: a.idempotent }),
+          ...(a.openWorld === undefined ? {} : { openWorldHint: a.openWorld }),
+        }
+      : undefined;
+    return {
+      name: t.name,
+      ...(t.title === undefined ? {} : { title: t.title }),
+      ...(t.description === undefined ? {} : { description: t.description }),
+      inputSchema: toJsonSchema(t.input),
+      ...(t.output === undefined ? {} : { outputSchema: toJsonSchema(t.output) }),
+      ...(annotations ? { annotations } : {}),
+      handler: handler as ServerTool["handler"],
+    };
+  });
+}
+
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+// A 44-byte WAV header with no samples: a valid, silent clip.
+const WAV = Buffer.from("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=", "base64").toString("base64");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const text = (value: string): ToolHandlerResult => ({ content: [{ type: "text", text: value }] });
+
+const handlers: { [name: string]: Handler } = {
+  test_simple_text: () => text("This is a simple text response for testing."),
+  test_image_content: () => ({ content: [{ type: "image", data: PNG_1X1, mimeType: "image/png" }] }),
+  test_audio_content: () => ({ content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] }),
+  test_embedded_resource: () => ({
+    content: [
+      {
+        type: "resource",
+        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+      },
+    ],
+  }),
+  test_multiple_content_types: () => ({
+    content: [
+      { type: "text", text: "Multiple content types test:" },
+      { type: "image", data: PNG_1X1, mimeType: "image/png" },
+      {
+        type: "resource",
+        resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' },
+      },
+    ],
+  }),
+  test_tool_with_logging: async (_args, ctx) => {
+    await ctx.log("info", "Tool execution started");
+    await sleep(50);
+    await ctx.log("info", "Tool processing data");
+    await sleep(50);
+    await ctx.log("info", "Tool execution completed");
+    return text("Logging test completed");
+  },
+  test_error_handling: () => {
+    throw new Error("This tool intentionally returns an error for testing");
+  },
+  test_tool_with_progress: async (_args, ctx) => {
+    await ctx.progress(0, 100);
+    await sleep(50);
+    await ctx.progress(50, 100);
+    await sleep(50);
+    await ctx.progress(100, 100);
+    return text("Progress test completed");
+  },
+  test_sampling: async (args, ctx) => {
+    const result = (await ctx.request("sampling/createMessage", {
+      messages: [{ role: "user", content: { type: "text", text: String(args.prompt) } }],
+      maxTokens: 100,
+    })) as { content?: { type?: string; text?: string } };
+    return text(`LLM response: ${result.content?.text ?? ""}`);
+  },
+  test_elicitation: async (args, ctx) => {
+    const result = await ctx.request("elicitation/create", {
+      message: String(args.message),
+      requestedSchema: {
+        type: "object",
+        properties: {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        },
+        required: ["username", "email"],
+      },
+    });
+    return text(`User response: ${JSON.stringify(result)}`);
+  },
+  test_elicitation_sep1034_defaults: async (_args, ctx) => {
+    const result = (await ctx.request("elicitation/create", {
+      message: "Please review and update the form fields with defaults",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "User name", default: "John Doe" },
+          age: { type: "integer", description: "User age", default: 30 },
+          score: { type: "number", description: "User score", default: 95.5 },
+          status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+          verified: { type: "boolean", description: "Verification status", default: true },
+        },
+      },
+    })) as { action?: string; content?: unknown };
+    return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
+  },
+  test_elicitation_sep1330_enums: async (_args, ctx) => {
+    const result = (await ctx.request("elicitation/create", {
+      message: "Please select options from the enum fields",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          untitledSingle: { type: "string", description: "Select one option", enum: ["option1", "option2", "option3"] },
+          titledSingle: {
+            type: "string",
+            description: "Select one option with titles",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+              { const: "value3", title: "Third Option" },
+            ],
+          },
+          legacyEnum: {
+            type: "string",
+            description: "Select one option (legacy)",
+            enum: ["opt1", "opt2", "opt3"],
+            enumNames: ["Option One", "Option Two", "Option Three"],
+          },
+          untitledMulti: {
+            type: "array",
+            description: "Select multiple options",
+            minItems: 1,
+            maxItems: 3,
+            items: { type: "string", enum: ["option1", "option2", "option3"] },
+          },
+          titledMulti: {
+            type: "array",
+            description: "Select multiple options with titles",
+            minItems: 1,
+            maxItems: 3,
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+                { const: "value3", title: "Third Choice" },
+              ],
+            },
+          },
+        },
+      },
+    })) as { action?: string; content?: unknown };
+    return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
+  },
+  json_schema_2020_12_tool: (args) => text(`ok: ${JSON.stringify(args)}`),
+  test_reconnection: async (_args, ctx) => {
+    await sleep(20);
+    ctx.closeSseStream();
+    await sleep(200);
+    return text("Reconnection test completed");
+  },
+};
+
+/** Creates the conformance tool server from its declaration. */
+export function createConformanceServer(): ToolServer {
+  return createToolServer({
+    name: conformanceServer.name,
+    version: conformanceServer.version,
+    ...(conformanceServer.protocolVersion ? { protocolVersion: conformanceServer.protocolVersion } : {}),
+    ...(conformanceServer.instructions ? { instructions: conformanceServer.instructions } : {}),
+    tools: toolsFromDecl(conformanceServer, handlers),
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The conformance server, declared with the DSL: the tools the official harness's server scenarios
+ * call, with the exact names and schemas they expect.
+ */
+import { mcpServer, object, raw, string } from "../../../packages/dsl/src/index.js";
+
+const none = object({});
+
+/** JSON Schema 2020-12 features the `json-schema-2020-12` scenario checks are kept verbatim. */
+export const JSON_SCHEMA_2020_12_INPUT = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+  properties: {
+    name: { type: "string" },
+    address: { $ref: "#/$defs/address" },
+    contactMethod: { type: "string", enum: ["phone", "email"] },
+    phone: { type: "string" },
+    email: { type: "string" },
+  },
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword the scenario checks.
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
+  additionalProperties: false,
+} as const;
+
+/** The `mcpServer` declaration the conformance server serves. */
+export const conformanceServer = mcpServer(
+  "toolwright-conformance",
+  { version: "1.0.0", protocolVersion: "2025-11-25", instructions: "Conformance test server built on @toolwright/runtime/server." },
+  (t) => {
+    t.tool("test_simple_text", { description: "Returns simple text content", input: none, annotations: { readOnly: true } });
+    t.tool("test_image_content", { description: "Returns a 1x1 PNG image", input: none });
+    t.tool("test_audio_content", { description: "Returns a tiny WAV clip", input: none });
+    t.tool("test_embedded_resource", { description: "Returns an embedded text resource", input: none });
+    t.tool("test_multiple_content_types", { description: "Returns text, image and resource content", input: none });
+    t.tool("test_tool_with_logging", { description: "Sends three log notifications while running", input: none });
+    t.tool("test_error_handling", { description: "Always fails with an isError result", input: none });
+    t.tool("test_tool_with_progress", { description: "Reports progress 0, 50 and 100 of 100", input: none });
+    t.tool("test_sampling", {
+      description: "Asks the client's LLM through sampling",
+      input: object({ prompt: string().describe("The prompt to send to the LLM") }),
+    });
+    t.tool("test_elicitation", {
+      description: "Asks the user through elicitation",
+      input: object({ message: string().describe("The message to show the user") }),
+    });
+    t.tool("test_elicitation_sep1034_defaults", { description: "Elicitation with defaults on every primitive type", input: none });
+    t.tool("test_elicitation_sep1330_enums", { description: "Elicitation with every enum variant", input: none });
+    t.tool("json_schema_2020_12_tool", { description: "Tool with JSON Schema 2020-12 features", input: raw(JSON_SCHEMA_2020_12_INPUT) });
+    t.tool("test_reconnection", { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID", input: none });
+  },
+);
