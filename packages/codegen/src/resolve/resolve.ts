@@ -158,7 +158,8 @@ function resolveToolset(
     fingerprint,
     dirName: fileStem(decl.name),
     pascalName: pascalName(decl.name),
-    camelName: camelName(decl.name),
+    // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".
+    camelName: camelName(decl.name) === pascalName(decl.name) ? `${camelName(decl.name)}_` : camelName(decl.name),
     tools,
     toString: () => `toolset ${decl.name}`,
   };
