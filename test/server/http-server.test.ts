@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type HttpServerHandle, serveHttp } from "../../packages/runtime/src/server.js";
+import { type HttpServerHandle, parseServeArgs, serve, serveHttp } from "../../packages/runtime/src/server.js";
 import { createDemoServer } from "./fixtures/demo-server.js";
 
 let http: HttpServerHandle;
@@ -235,5 +235,52 @@ describe("transport rules, raw", () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe("JSON response mode and serve()", () => {
+  it("a server-to-client request with no stream to travel on fails the call at once", async () => {
+    const handle = await serve(createDemoServer(), { transport: "http", responseMode: "json" });
+    try {
+      const url = handle.url as string;
+      const init = await fetch(url, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } },
+        }),
+      });
+      const id = init.headers.get("mcp-session-id") as string;
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { ...json, "Mcp-Session-Id": id },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: { message: "?" } } }),
+      });
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect(await res.json()).toMatchObject({
+        id: 2,
+        error: { code: -32603, message: expect.stringContaining("Cannot send elicitation/create") },
+      });
+    } finally {
+      await handle.close();
+    }
+    await handle.closed;
+  });
+
+  it("parseServeArgs reads the transport from a command line", () => {
+    expect(parseServeArgs([])).toEqual({ transport: "stdio" });
+    expect(parseServeArgs(["--http"])).toEqual({ transport: "http" });
+    expect(parseServeArgs(["--port", "8080", "--host", "::1", "--path", "/x"])).toEqual({
+      transport: "http",
+      port: 8080,
+      host: "::1",
+      path: "/x",
+    });
+    expect(() => parseServeArgs(["--port", "http"])).toThrow(/--port must be an integer/);
+    expect(() => parseServeArgs(["--verbose"])).toThrow(/unknown argument --verbose/);
+    expect(() => parseServeArgs(["--host"])).toThrow(/--host needs a value/);
   });
 });

@@ -1,5 +1,7 @@
 // Round trip over real stdio: the runtime's own createStdioCaller spawns a tsx script that serves
 // the demo server with serveStdio.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,5 +102,31 @@ describe("serveStdio through createStdioCaller", () => {
 
   it("answers ping", async () => {
     expect(await caller.ping()).toEqual({ ok: true });
+  });
+});
+
+describe("the served process", () => {
+  it("exits by itself with code 0 when the client closes stdin, without SIGTERM", async () => {
+    const child = spawn(process.execPath, [tsxCli, script], { cwd: root, stdio: ["pipe", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`,
+    );
+    child.stdin.write("this is not json\n");
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
+    while (!out.includes('"id":2')) await once(child.stdout, "data");
+    child.stdin.end();
+    const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: unknown; result?: { protocolVersion?: string }; error?: { code: number } });
+    expect(lines.map((l) => l.id)).toEqual([1, null, 2]);
+    expect(lines[0]?.result?.protocolVersion).toBe("2024-11-05");
+    expect(lines[1]?.error?.code).toBe(-32700);
   });
 });

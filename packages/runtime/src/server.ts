@@ -10,9 +10,19 @@ export type { CallToolResult, ContentBlock } from "./protocol/mcp-types.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { HttpServeOptions, HttpServerHandle } from "./server/http-server.js";
 export { serveHttp } from "./server/http-server.js";
+export type { ServeHandle, ServeOptions } from "./server/serve.js";
+export { parseServeArgs, serve } from "./server/serve.js";
 export type { StdioServeOptions, StdioServerHandle } from "./server/stdio-server.js";
 export { serveStdio } from "./server/stdio-server.js";
 export { ISSUES_META_KEY, invalidArgumentsResult, normalizeResult } from "./server/tool-call.js";
 export type { ServerSession, SessionOptions, ToolServer } from "./server/tool-server.js";
 export { createToolServer } from "./server/tool-server.js";
-export type { LogLevel, ServerTool, ToolAnnotationsWire, ToolContext, ToolHandlerResult, ToolServerOptions } from "./server/types.js";
+export type {
+  LogLevel,
+  ServerTool,
+  StructuredResult,
+  ToolAnnotationsWire,
+  ToolContext,
+  ToolHandlerResult,
+  ToolServerOptions,
+} from "./server/types.js";

@@ -85,16 +85,20 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
       standalone: undefined,
       lastSeen: Date.now(),
     };
-    const route = (message: RpcMessage, related: RpcId | undefined) => {
+    const route = (message: RpcMessage, related: RpcId | undefined): boolean => {
       const r = related === undefined ? undefined : entry.routes.get(related);
+      let delivered = true;
       if (r?.stream) r.stream.write(message);
       else if (r && isResponse(message)) r.collected.push(message);
-      else entry.standalone?.write(message); // unrelated, or a JSON-mode notification: best effort
+      else if (entry.standalone)
+        entry.standalone.write(message); // unrelated, or a JSON-mode notification
+      else delivered = false;
       if (r && isResponse(message) && message.id === related) {
         entry.routes.delete(related);
         r.pending.delete(related);
         if (r.pending.size === 0) r.done();
       }
+      return delivered;
     };
     const closeStream = (related: RpcId) => entry.routes.get(related)?.stream?.detach();
     (entry as { session: ServerSession }).session = server.openSession({ id, send: route, closeStream });

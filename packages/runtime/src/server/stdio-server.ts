@@ -35,14 +35,15 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
     resolveClosed = resolve;
   });
 
-  const write = (message: RpcMessage) => {
-    if (finished) return;
+  const write = (message: RpcMessage): boolean => {
+    if (finished) return false;
     stdout.write(`${JSON.stringify(message)}\n`);
+    return true;
   };
   const session = server.openSession({ send: (message) => write(message) });
   const reader = createLineReader(options.maxMessageBytes ?? 4 * 1024 * 1024, {
     onMessage: (value) => session.receive(value),
-    onNoise: (reason) => write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: ${reason}` } }),
+    onNoise: (reason) => void write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: ${reason}` } }),
   });
 
   const onData = (chunk: Buffer | string) => reader.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);

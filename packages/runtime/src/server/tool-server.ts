@@ -14,8 +14,11 @@ import type { LogLevel, ServerTool, ToolContext, ToolServerOptions } from "./typ
 export interface SessionOptions {
   /** Session id (HTTP); shown to handlers as `ctx.sessionId`. */
   readonly id?: string;
-  /** Writes one outbound message; `related` is the id of the inbound request it belongs to. */
-  readonly send: (message: RpcMessage, related: RpcId | undefined) => void;
+  /**
+   * Writes one outbound message; `related` is the id of the inbound request it belongs to.
+   * Returning `false` means the message cannot reach the client (a server-to-client request then fails at once).
+   */
+  readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean;
   /** Ends the response stream of request `related` early (HTTP SSE polling); absent elsewhere. */
   readonly closeStream?: (related: RpcId) => void;
 }
@@ -121,12 +124,13 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     nextId: number;
   }
 
-  function send(state: SessionState, message: RpcMessage, related: RpcId | undefined): void {
-    if (state.closed) return;
+  function send(state: SessionState, message: RpcMessage, related: RpcId | undefined): boolean {
+    if (state.closed) return false;
     try {
-      state.options.send(message, related);
+      return state.options.send(message, related) !== false;
     } catch (error) {
       report(error, "send");
+      return false;
     }
   }
 
@@ -189,7 +193,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       };
       signal.addEventListener("abort", onAbort, { once: true });
       state.outgoing.set(id, { resolve, reject, cleanup });
-      send(state, { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, related);
+      if (!send(state, { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, related)) {
+        cleanup();
+        reject(new RpcHandlerError(-32603, `Cannot send ${method} to the client on this connection (no response stream open)`));
+      }
     });
   }
 

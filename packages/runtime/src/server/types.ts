@@ -27,6 +27,13 @@ export type ToolHandlerResult =
       readonly _meta?: { readonly [key: string]: unknown };
     };
 
+/** A structured result whose `structuredContent` has the tool's output type (content is optional). */
+export interface StructuredResult<T> {
+  readonly structuredContent: T;
+  readonly content?: readonly ContentBlock[];
+  readonly _meta?: { readonly [key: string]: unknown };
+}
+
 /** Everything a handler can see and do besides its arguments. */
 export interface ToolContext {
   /** Aborted when the client sends `notifications/cancelled` or the session ends. */
