@@ -73,7 +73,7 @@ describe("tools/list", () => {
     let pages = 0;
     do {
       const r = await request(`p${pages}`, "tools/list", cursor === undefined ? {} : { cursor });
-      names.push(...(r.result?.tools as { name: string }[]).map((t) => t.name));
+      names.push(...((r.result?.tools ?? []) as { name: string }[]).map((t) => t.name));
       cursor = r.result?.nextCursor;
       pages++;
     } while (cursor !== undefined);
@@ -85,7 +85,7 @@ describe("tools/list", () => {
   it("lists metadata as given (schemas untouched)", async () => {
     const { request, init } = open();
     await init();
-    const add = ((await request(1, "tools/list")).result?.tools as { [k: string]: unknown }[])[0];
+    const add = (((await request(1, "tools/list")).result?.tools ?? []) as { [k: string]: unknown }[])[0];
     expect(add).toEqual({
       name: "add",
       title: "Add",
