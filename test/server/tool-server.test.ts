@@ -170,7 +170,7 @@ describe("tools/call", () => {
     session.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "user" } });
     await new Promise((r) => setTimeout(r, 0));
     const seen = await request(10, "tools/call", { name: "observations", arguments: {} });
-    expect((seen.result?.structuredContent as { aborted: string[] }).aborted).toContain("cancel-me");
+    expect((seen.result?.structuredContent as { aborted: string[] } | undefined)?.aborted).toContain("cancel-me");
     await request(11, "ping");
     expect(sent.some((s) => "id" in s.message && s.message.id === 9)).toBe(false);
   });
@@ -196,7 +196,7 @@ describe("tools/call", () => {
     await new Promise((r) => setTimeout(r, 0));
     const ask = sent.find((s) => s.message.method === "elicitation/create");
     expect(ask?.related).toBe(20);
-    session.receive({ jsonrpc: "2.0", id: (ask?.message as { id: RpcId }).id, result: { action: "accept", content: { name: "Ada" } } });
+    session.receive({ jsonrpc: "2.0", id: (ask?.message as { id: RpcId } | undefined)?.id, result: { action: "accept", content: { name: "Ada" } } });
     expect((await answer(20)).result).toEqual({ content: [{ type: "text", text: "accept: Ada" }] });
   });
 
