@@ -126,7 +126,8 @@ const sameIssuer = (a: string, b: string) => a === b || a.replace(/\/$/, "") ===
 
 /**
  * Discovers AS metadata for `issuer`. Metadata whose `issuer` differs is rejected (never used).
- * With `allowFallback` (no PRM: a 2025-03-26 server) missing metadata means the default endpoints.
+ * With `allowFallback` (no PRM: a 2025-03-26 server, whose AS URL is derived from the server URL)
+ * the issuer is taken from the metadata, and missing metadata means the default endpoints.
  */
 export async function discoverAuthorizationServer(
   fetchFn: FetchLike,
@@ -136,7 +137,8 @@ export async function discoverAuthorizationServer(
   for (const url of authorizationServerMetadataUrls(issuer)) {
     const body = await getJson(fetchFn, url, options.headers ?? {});
     if (!body) continue;
-    if (typeof body.issuer !== "string" || !sameIssuer(body.issuer, issuer)) {
+    // Without PRM (2025-03-26) the URL was derived from the server, not from an issuer identifier.
+    if (typeof body.issuer !== "string" || (!options.allowFallback && !sameIssuer(body.issuer, issuer))) {
       throw new OAuthError(
         "issuer_mismatch",
         `authorization server metadata at ${url} names issuer ${JSON.stringify(body.issuer)}, expected ${issuer}`,

@@ -180,6 +180,23 @@ describe("discovery", () => {
     expect(world.urls()).toContain("POST http://mcp.test/token");
   });
 
+  it("without PRM, takes the issuer from origin metadata even when it has a path (2025-03-26 servers)", async () => {
+    const world = createFakeWorld({
+      serverUrl: SERVER,
+      servers: [
+        {
+          issuer: "http://mcp.test/oauth",
+          metadataUrl: "http://mcp.test/.well-known/oauth-authorization-server",
+          metadata: { issuer: "http://mcp.test/oauth" },
+        },
+      ],
+    });
+    const p = provider(world);
+    expect(await p.handleChallenge(challenge401(null))).toBe(true);
+    expect(world.urls()).toContain("POST http://mcp.test/oauth/token");
+    expect((await p.tokens())?.issuer).toBe("http://mcp.test/oauth");
+  });
+
   it("rejects a PRM whose resource is another server, and AS metadata whose issuer differs", async () => {
     const errors: string[] = [];
     const mismatch = standardWorld({}, { resource: "https://evil.example/mcp" });
