@@ -196,7 +196,11 @@ describe("tools/call", () => {
     await new Promise((r) => setTimeout(r, 0));
     const ask = sent.find((s) => s.message.method === "elicitation/create");
     expect(ask?.related).toBe(20);
-    session.receive({ jsonrpc: "2.0", id: (ask?.message as { id: RpcId } | undefined)?.id, result: { action: "accept", content: { name: "Ada" } } });
+    session.receive({
+      jsonrpc: "2.0",
+      id: (ask?.message as { id: RpcId } | undefined)?.id,
+      result: { action: "accept", content: { name: "Ada" } },
+    });
     expect((await answer(20)).result).toEqual({ content: [{ type: "text", text: "accept: Ada" }] });
   });
 
