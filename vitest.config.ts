@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@toolwright\/runtime\/server$/, replacement: src("./packages/runtime/src/server.ts") },
       { find: /^@toolwright\/runtime\/stdio$/, replacement: src("./packages/runtime/src/stdio.ts") },
       { find: /^@toolwright\/runtime\/http$/, replacement: src("./packages/runtime/src/http.ts") },
+      { find: /^@toolwright\/runtime\/manager$/, replacement: src("./packages/runtime/src/manager.ts") },
       { find: /^@toolwright\/runtime\/codegen$/, replacement: src("./packages/runtime/src/codegen.ts") },
       { find: /^@toolwright\/runtime$/, replacement: src("./packages/runtime/src/index.ts") },
       { find: /^@toolwright\/dsl$/, replacement: src("./packages/dsl/src/index.ts") },
