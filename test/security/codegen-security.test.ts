@@ -165,7 +165,7 @@ export default design({ toolsets: [toolset("hostile", fromExternalMCP("h"), (t) 
     try {
       writeFileSync(
         join(root, "netref.design.ts"),
-        design("netref", '{ type: "object", properties: { r: { $ref: `http://127.0.0.1:${port}/schema.json` } } }'),
+        design("netref", `{ type: "object", properties: { r: { $ref: "http://127.0.0.1:${port}/schema.json" } } }`),
       );
       const run = await gen("netref.design.ts", "netref-out", { REF_PORT: String(port) });
       expect(run.status).toBe(2);
