@@ -90,6 +90,8 @@ function forPrinting(node: unknown, root: JsonSchema, names: Map<string, string>
         ? mapValues(v, root, names, inlining)
         : forPrinting(v, root, names, inlining);
   }
+  const tags = constraintTags(n);
+  if (tags.length > 0) out.description = [typeof out.description === "string" ? out.description : "", ...tags].join("\n").trim();
   if (Array.isArray(out.prefixItems)) {
     // The printer knows tuples by their draft-07 spelling.
     const rest = out.items;
@@ -98,6 +100,30 @@ function forPrinting(node: unknown, root: JsonSchema, names: Map<string, string>
     out.additionalItems = rest ?? true;
   }
   return out;
+}
+
+const CONSTRAINT_KEYWORDS = [
+  "format",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "default",
+];
+
+/** JSDoc tags for constraints a TypeScript type cannot express (`@format email`, `@minimum 0`). */
+function constraintTags(node: Node): string[] {
+  const tags: string[] = [];
+  for (const key of CONSTRAINT_KEYWORDS) {
+    const value = node[key];
+    if (value === undefined || (typeof value === "object" && value !== null)) continue;
+    tags.push(`@${key} ${typeof value === "string" && key !== "format" && key !== "pattern" ? JSON.stringify(value) : String(value)}`);
+  }
+  return tags;
 }
 
 function mapValues(v: unknown, root: JsonSchema, names: Map<string, string>, inlining: Set<string>): unknown {
@@ -118,20 +144,78 @@ async function print(schema: unknown, name: string): Promise<string> {
     ignoreMinAndMaxItems: true,
     unknownAny: true,
     strictIndexSignatures: false,
-    format: true,
-    style: { printWidth: 120, semi: true, singleQuote: false, trailingComma: "all", tabWidth: 2, useTabs: false },
+    // Prettier would be 85% of the printing time; `indent` below is enough for this output.
+    format: false,
     $refOptions: { resolve: { external: false } } as Parameters<typeof compile>[2] extends infer O
       ? O extends { $refOptions?: infer R }
         ? R
         : never
       : never,
   });
-  return text.replace(new RegExp(`\\b${PLACEHOLDER}\\b`, "g"), name).trim();
+  return indent(text.replace(new RegExp(`\\b${PLACEHOLDER}\\b`, "g"), name).trim());
 }
 
-async function typeFor(schema: IrSchema, name: string, registry: TypeRegistry): Promise<string> {
+/** Brace and bracket balance of one line (parentheses only group unions), ignoring string literals. */
+function brackets(line: string): { readonly leadingClosers: number; readonly net: number } {
+  let net = 0;
+  let leading = 0;
+  let quote = "";
+  let start = true;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote !== "") {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === "`") {
+      quote = ch;
+      start = false;
+    } else if (ch === "{" || ch === "[") {
+      net++;
+      start = false;
+    } else if (ch === "}" || ch === "]") {
+      net--;
+      if (start) leading++;
+    } else if (ch !== " " && ch !== ")" && ch !== "(") {
+      start = false;
+    }
+  }
+  return { leadingClosers: leading, net };
+}
+
+/** Indents json-schema-to-typescript's unformatted output by bracket depth, two spaces a level. */
+export function indent(text: string): string {
+  let depth = 0;
+  const out: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line === "") {
+      out.push("");
+      continue;
+    }
+    if (line.startsWith("/*") || line.startsWith("*")) {
+      out.push(`${"  ".repeat(depth)}${line.startsWith("*") ? " " : ""}${line}`);
+      continue;
+    }
+    const { leadingClosers, net } = brackets(line);
+    out.push(`${"  ".repeat(Math.max(0, depth - leadingClosers))}${line}`);
+    depth = Math.max(0, depth + net);
+  }
+  return out.join("\n");
+}
+
+async function typeFor(schema: IrSchema, name: string, registry: TypeRegistry, doc: string): Promise<string> {
   const names = nameDefinitions(schema.json, name, registry);
-  return print(forPrinting(schema.json, schema.json, names, new Set()), name);
+  const printable = forPrinting(schema.json, schema.json, names, new Set()) as Node;
+  const description = typeof printable.description === "string" ? printable.description : "";
+  return print({ ...printable, description: description === "" ? doc : `${doc}\n\n${description}` }, name);
+}
+
+function toolDoc(tool: IrTool, what: "Payload" | "Result"): string {
+  const about = tool.description ?? tool.title;
+  const head = what === "Payload" ? `Payload of ${JSON.stringify(tool.name)}` : `Structured result of ${JSON.stringify(tool.name)}`;
+  return about === undefined ? `${head}.` : `${head}: ${about}`;
 }
 
 /** Prints every type of one toolset. */
@@ -143,8 +227,8 @@ export async function printToolsetTypes(ts: IrToolset): Promise<string> {
   }
   const parts: string[] = [];
   for (const tool of ts.tools) {
-    parts.push(await typeFor(tool.input, `${tool.typeName}Payload`, registry));
-    if (tool.output) parts.push(await typeFor(tool.output, `${tool.typeName}Result`, registry));
+    parts.push(await typeFor(tool.input, `${tool.typeName}Payload`, registry, toolDoc(tool, "Payload")));
+    if (tool.output) parts.push(await typeFor(tool.output, `${tool.typeName}Result`, registry, toolDoc(tool, "Result")));
     else
       parts.push(
         `/** What ${JSON.stringify(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\nexport type ${tool.typeName}Result = string;`,

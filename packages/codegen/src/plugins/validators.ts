@@ -9,7 +9,8 @@ import { _ } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { fileHeader } from "../emit/generated-file.js";
-import type { IrDesign, IrToolset } from "../ir/ir.js";
+import { DesignError } from "../errors.js";
+import type { IrDesign, IrSchema, IrTool, IrToolset } from "../ir/ir.js";
 import { createAjv } from "../resolve/schema.js";
 import { type Plugin, RUNTIME_CODEGEN } from "./plugin.js";
 
@@ -29,18 +30,22 @@ export function validatorName(typeName: string, which: "Payload" | "Result"): st
 }
 
 /** Generates the standalone validator module for one toolset. Throws if ajv needs an unknown helper. */
-export function validatorSource(ts: IrToolset): { readonly js: string; readonly names: readonly string[] } {
+export function validatorSource(ts: IrToolset, file: string): { readonly js: string; readonly names: readonly string[] } {
   const ajv = createAjv({ source: true, esm: true, lines: true, formats: _`formats` });
   const exports: { [name: string]: string } = {};
-  for (const tool of ts.tools) {
-    const p = validatorName(tool.typeName, "Payload");
-    ajv.addSchema(tool.input.json as object, p);
-    exports[p] = p;
-    if (tool.output) {
-      const r = validatorName(tool.typeName, "Result");
-      ajv.addSchema(tool.output.json as object, r);
-      exports[r] = r;
+  const add = (tool: IrTool, schema: IrSchema, name: string, what: string) => {
+    try {
+      ajv.addSchema(schema.json as object, name);
+      ajv.getSchema(name);
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      throw new DesignError({ file, toolset: ts.name, tool: tool.name }, `${what} schema: invalid schema: ${problem}`);
     }
+    exports[name] = name;
+  };
+  for (const tool of ts.tools) {
+    add(tool, tool.input, validatorName(tool.typeName, "Payload"), "input");
+    if (tool.output) add(tool, tool.output, validatorName(tool.typeName, "Result"), "output");
   }
   let code = standalone(ajv, exports);
   const used = new Set<string>();
@@ -63,7 +68,7 @@ export const validatorsPlugin: Plugin = {
   name: "validators",
   emit(ir: IrDesign, out) {
     for (const ts of ir.toolsets) {
-      const { js, names } = validatorSource(ts);
+      const { js, names } = validatorSource(ts, ir.file);
       const header = fileHeader(ir.file, ts.name);
       out.raw(
         `${ts.dirName}/validators.gen.js`,

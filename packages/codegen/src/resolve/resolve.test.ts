@@ -43,6 +43,12 @@ describe("design errors name the file, toolset and tool", () => {
       /input schema: invalid schema/,
     ],
     [
+      "invalid regex",
+      design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { type: "string", pattern: "([a-z" } }) })])] }),
+      { toolset: "a", tool: "x" },
+      /input schema: invalid schema: .*pattern/,
+    ],
+    [
       "unresolved $ref",
       design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { $ref: "#/$defs/Missing" } }) })])] }),
       { toolset: "a", tool: "x" },

@@ -156,10 +156,46 @@ export function checkSchema(ajv: Ajv2020, schema: JsonSchema): string | undefine
       return `$ref ${JSON.stringify(ref)} at ${at} points outside the schema; only local refs (#/$defs/...) are supported`;
     if (resolvePointer(schema, ref) === undefined) return `unresolved $ref ${JSON.stringify(ref)} at ${at}`;
   }
+  const badPattern = findBadPattern(schema, "");
+  if (badPattern !== undefined) return `invalid schema: ${badPattern}`;
+  // Meta-schema validation is cheap and catches bad keywords, types and regexes (format "regex");
+  // the full compile happens once, in the validators plugin, which reports leftovers per tool.
+  let valid: boolean;
   try {
-    ajv.compile(schema);
+    valid = ajv.validateSchema(schema) === true;
   } catch (error) {
     return `invalid schema: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (!valid) return `invalid schema: ${ajv.errorsText(ajv.errors, { dataVar: "schema" })}`;
+  return undefined;
+}
+
+/** The first `pattern` (or `patternProperties` key) that is not a valid unicode regular expression. */
+function findBadPattern(node: unknown, at: string): string | undefined {
+  if (Array.isArray(node)) {
+    for (const [i, n] of node.entries()) {
+      const found = findBadPattern(n, `${at}/${i}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof node !== "object" || node === null) return undefined;
+  const n = node as { [key: string]: unknown };
+  const patterns = [
+    ...(typeof n.pattern === "string" ? [n.pattern] : []),
+    ...(typeof n.patternProperties === "object" && n.patternProperties !== null ? Object.keys(n.patternProperties) : []),
+  ];
+  for (const p of patterns) {
+    try {
+      new RegExp(p, "u");
+    } catch (error) {
+      return `pattern ${JSON.stringify(p)} at ${at || "/"} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
+  for (const [k, v] of Object.entries(n)) {
+    if (k === "enum" || k === "const" || k === "examples" || k === "default") continue;
+    const found = findBadPattern(v, `${at}/${k}`);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
