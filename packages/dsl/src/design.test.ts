@@ -86,6 +86,18 @@ describe("agents", () => {
     expect(use(toolset(fromMCP("pulled")), { tools: ["anything"] }).tools).toEqual(["anything"]);
   });
 
+  it("example payloads are typed by the input schema", () => {
+    const misuse = () => {
+      // @ts-expect-error q must be a string
+      tool("a", { input: object({ q: string() }), examples: [{ q: 1 }] });
+      toolset("t", fromExternalMCP("t"), (t) => {
+        // @ts-expect-error unknown field in the example
+        t.tool("b", { input: object({ q: string() }), examples: [{ q: "x", z: 1 }] });
+      });
+    };
+    expectTypeOf(misuse).toBeFunction();
+  });
+
   it("subset names are typed for array-style toolsets", () => {
     expectTypeOf(docs).toEqualTypeOf<ToolsetDecl<"search" | "delete">>();
     const misuse = () => {

@@ -32,6 +32,15 @@ export interface ToolDefinition {
   readonly meta?: { readonly [key: string]: unknown };
 }
 
+/** The payload type of an input schema: the builder's static type, or a JSON object for raw JSON Schema. */
+export type PayloadOf<S> = S extends Schema<infer T, boolean> ? T : { readonly [key: string]: unknown };
+
+/** A tool definition whose example payloads are type-checked against its input schema. */
+export type TypedToolDefinition<S extends Schema<unknown, boolean> | JsonSchema> = Omit<ToolDefinition, "input" | "examples"> & {
+  readonly input: S;
+  readonly examples?: readonly PayloadOf<S>[];
+};
+
 /** A declared tool, as plain data. `N` is the tool's name as a literal type when it is known. */
 export interface ToolDecl<N extends string = string> extends ToolDefinition {
   readonly kind: "tool";
@@ -69,8 +78,8 @@ export interface ToolsetDecl<N extends string = string> {
 
 /** The builder passed to a toolset's build callback. */
 export interface ToolsetBuilder {
-  /** Declares a tool. */
-  tool(name: string, definition: ToolDefinition): void;
+  /** Declares a tool; `examples` must match the input schema's type. */
+  tool<S extends Schema<unknown, boolean> | JsonSchema>(name: string, definition: TypedToolDefinition<S>): void;
   /** Sets the toolset description. */
   description(text: string): void;
 }
@@ -161,7 +170,10 @@ export function toolset(...args: unknown[]): ToolsetDecl {
 }
 
 /** Declares a single tool outside a toolset builder (for array-style toolsets). */
-export function tool<const N extends string>(name: N, definition: ToolDefinition): ToolDecl<N> {
+export function tool<const N extends string, S extends Schema<unknown, boolean> | JsonSchema>(
+  name: N,
+  definition: TypedToolDefinition<S>,
+): ToolDecl<N> {
   checkName("tool()", "the tool name", name);
   checkToolDefinition(`tool "${name}"`, definition);
   return Object.freeze({ ...definition, kind: "tool", name });

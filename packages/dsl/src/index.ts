@@ -11,6 +11,7 @@ export type {
   McpProvider,
   McpServerDecl,
   McpServerInfo,
+  PayloadOf,
   RunPolicyDecl,
   RunPolicyInput,
   ToolAnnotations,
@@ -20,6 +21,7 @@ export type {
   ToolsetDecl,
   ToolsetProvider,
   ToolsetUse,
+  TypedToolDefinition,
 } from "./design.js";
 export {
   agent,
