@@ -13,6 +13,7 @@ import {
   type FormElicitation,
   MODERN_PROTOCOL_VERSION,
   type OAuthProvider,
+  requestIdJag,
   type ToolDescriptor,
 } from "@toolwright/runtime";
 import { createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
@@ -104,6 +105,22 @@ function oauth(): OAuthProvider | undefined {
       ...(typeof context.private_key_pem === "string" ? { privateKeyPem: context.private_key_pem } : {}),
       ...(typeof context.signing_algorithm === "string" ? { signingAlgorithm: context.signing_algorithm } : {}),
     });
+  }
+  if (typeof context.idp_token_endpoint === "string" && typeof context.idp_id_token === "string") {
+    // Enterprise-managed authorization (SEP-990): ID token -> ID-JAG at the IdP -> JWT-bearer grant.
+    const idp = { tokenEndpoint: context.idp_token_endpoint, idToken: context.idp_id_token, clientId: String(context.idp_client_id ?? "") };
+    return createOAuthProvider({
+      ...base,
+      grant: "jwt_bearer",
+      clientId: String(context.client_id ?? ""),
+      ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}),
+      assertion: ({ issuer, resource, scope }) =>
+        requestIdJag({ ...idp, audience: issuer, resource, ...(scope ? { scope } : {}), fetch: timedFetch }),
+    });
+  }
+  if (typeof context.valid_jwt === "string") {
+    // Workload identity federation (SEP-1933): a JWT from the platform, presented as-is.
+    return createOAuthProvider({ ...base, grant: "jwt_bearer", clientId: String(context.client_id ?? ""), assertion: context.valid_jwt });
   }
   const preRegistered = typeof context.client_id === "string";
   return createOAuthProvider({

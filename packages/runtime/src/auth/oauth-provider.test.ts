@@ -5,6 +5,7 @@
 import { verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { type AuthorizationResponse, createOAuthProvider, type OAuthProviderOptions } from "./oauth-provider.js";
+import { requestIdJag } from "./token-exchange.js";
 import { createMemoryTokenStore } from "./token-store.js";
 
 interface FakeRequest {
@@ -438,8 +439,86 @@ describe("client_credentials", () => {
     expect(valid).toBe(true);
   });
 
+  it("jwt_bearer with a workload JWT: assertion and client_id sent, no authorization step", async () => {
+    const world = standardWorld({ metadata: { grant_types_supported: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] } });
+    const p = createOAuthProvider({
+      serverUrl: SERVER,
+      grant: "jwt_bearer",
+      clientId: "wif",
+      assertion: "header.payload.sig",
+      fetch: world.fetch,
+    });
+    expect(await p.handleChallenge(challenge401('Bearer scope="mcp:read"'))).toBe(true);
+    expect(world.tokenRequests()[0]?.form).toEqual({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: "header.payload.sig",
+      scope: "mcp:read",
+      resource: SERVER,
+      client_id: "wif",
+    });
+    expect(world.authorizeRequests()).toHaveLength(0);
+  });
+
+  it("jwt_bearer with an ID-JAG from RFC 8693 token exchange at the IdP (SEP-990)", async () => {
+    const world = standardWorld({ metadata: { token_endpoint_auth_methods_supported: ["client_secret_basic"] } });
+    const idp: { [key: string]: string }[] = [];
+    const fetchFn = async (input: string, init?: RequestInit) => {
+      if (input === "http://idp.test/token") {
+        idp.push(Object.fromEntries(new URLSearchParams(String(init?.body))));
+        return new Response(
+          JSON.stringify({ access_token: "id-jag", issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" }),
+          {
+            status: 200,
+          },
+        );
+      }
+      return world.fetch(input, init);
+    };
+    const p = createOAuthProvider({
+      serverUrl: SERVER,
+      grant: "jwt_bearer",
+      clientId: "xaa",
+      clientSecret: "xaa-secret",
+      fetch: fetchFn,
+      assertion: ({ issuer, resource, scope }) =>
+        requestIdJag({
+          tokenEndpoint: "http://idp.test/token",
+          idToken: "id-token",
+          clientId: "idp-client",
+          audience: issuer,
+          resource,
+          ...(scope ? { scope } : {}),
+          fetch: fetchFn,
+        }),
+    });
+    expect(await p.handleChallenge(challenge401(null))).toBe(true);
+    expect(idp[0]).toEqual({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      subject_token: "id-token",
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      audience: "http://as.test",
+      resource: SERVER,
+      client_id: "idp-client",
+    });
+    const token = world.tokenRequests()[0] as FakeRequest;
+    expect(token.form).toMatchObject({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: "id-jag" });
+    expect(token.headers.authorization).toBe(`Basic ${btoa("xaa:xaa-secret")}`);
+    await expect(
+      requestIdJag({
+        tokenEndpoint: "http://nowhere.test/token",
+        idToken: "t",
+        clientId: "c",
+        audience: "a",
+        resource: "r",
+        fetch: world.fetch,
+      }),
+    ).rejects.toThrow(/token exchange refused by the IdP: HTTP 404/);
+  });
+
   it("bad configuration is a clear error at creation", () => {
     expect(() => createOAuthProvider({ serverUrl: SERVER })).toThrow(/authorizationHandler is required/);
     expect(() => createOAuthProvider({ serverUrl: SERVER, grant: "client_credentials" })).toThrow(/clientId is required/);
+    expect(() => createOAuthProvider({ serverUrl: SERVER, grant: "jwt_bearer", clientId: "x" })).toThrow(/assertion is required/);
   });
 });

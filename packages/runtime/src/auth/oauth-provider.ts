@@ -15,6 +15,7 @@ import {
 import { importPrivateKey, isJwtAlgorithm } from "./jwt.js";
 import { type AssertionKey, type ClientMetadata, registerClient, requestToken } from "./oauth-flows.js";
 import { bearerChallenge, createPkce, OAuthError, randomString, scopeList } from "./oauth-util.js";
+import { JWT_BEARER_GRANT } from "./token-exchange.js";
 import { createMemoryTokenStore, type OAuthClientInfo, type OAuthTokens, type TokenStore } from "./token-store.js";
 
 /** What the interactive step returns: the parameters of the redirect back to `redirectUri`. */
@@ -24,12 +25,25 @@ export interface AuthorizationResponse {
   readonly iss?: string;
 }
 
+/** What a jwt_bearer assertion function is told. */
+export interface AssertionContext {
+  /** The authorization server's issuer (the assertion's audience). */
+  readonly issuer: string;
+  readonly resource: string;
+  readonly scope?: string;
+}
+
 /** Options for `createOAuthProvider`. */
 export interface OAuthProviderOptions {
   /** The MCP server URL (the protected resource). Defaults to the URL of the first challenged request. */
   readonly serverUrl?: string;
-  /** `authorization_code` (default, interactive) or `client_credentials` (machine to machine). */
-  readonly grant?: "authorization_code" | "client_credentials";
+  /**
+   * `authorization_code` (default, interactive), `client_credentials` (machine to machine), or
+   * `jwt_bearer` (RFC 7523: a workload JWT, or an ID-JAG from `requestIdJag` for SEP-990).
+   */
+  readonly grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
+  /** jwt_bearer: the assertion, or a function that obtains one for the discovered AS and resource. */
+  readonly assertion?: string | ((context: AssertionContext) => string | Promise<string>);
   /** Opens `url` for the user and resolves with the redirect's `code`, `state` and `iss`. */
   readonly authorizationHandler?: (url: string) => Promise<AuthorizationResponse>;
   readonly redirectUri?: string;
@@ -80,8 +94,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   if (grant === "authorization_code" && !options.authorizationHandler) {
     throw new OAuthError("bad_configuration", "createOAuthProvider: authorizationHandler is required for the authorization_code grant");
   }
-  if (grant === "client_credentials" && !options.clientId) {
-    throw new OAuthError("bad_configuration", "createOAuthProvider: clientId is required for the client_credentials grant");
+  if ((grant === "client_credentials" || grant === "jwt_bearer") && !options.clientId) {
+    throw new OAuthError("bad_configuration", `createOAuthProvider: clientId is required for the ${grant} grant`);
+  }
+  if (grant === "jwt_bearer" && options.assertion === undefined) {
+    throw new OAuthError("bad_configuration", "createOAuthProvider: assertion is required for the jwt_bearer grant");
   }
 
   let serverUrl = options.serverUrl;
@@ -214,7 +231,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     lastResource = resource;
     const scope = chooseScope(bearer?.params.scope, prm, as, stepUp);
 
-    if (grant === "client_credentials") {
+    if (grant === "client_credentials" || grant === "jwt_bearer") {
       const client: OAuthClientInfo = {
         clientId: options.clientId as string,
         ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
@@ -224,6 +241,12 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
         issuer: as.issuer,
         source: "pre-registered",
       };
+      if (grant === "jwt_bearer") {
+        const source = options.assertion as NonNullable<OAuthProviderOptions["assertion"]>;
+        const assertion = typeof source === "string" ? source : await source({ issuer: as.issuer, resource, ...(scope ? { scope } : {}) });
+        await save(await requestToken(fetchFn, as, client, { grant_type: JWT_BEARER_GRANT, assertion, scope, resource }, await keyFor()));
+        return true;
+      }
       await save(await requestToken(fetchFn, as, client, { grant_type: "client_credentials", scope, resource }, await keyFor()));
       return true;
     }
