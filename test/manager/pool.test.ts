@@ -178,3 +178,35 @@ describe("protocol era per server", () => {
     expect(status("pinned")?.error).toMatch(/does not speak 2026-07-28/);
   });
 });
+
+describe("stop during start, enable and disable", () => {
+  it("stop() while servers are still connecting leaves no child process", async () => {
+    manager = createMcpManager(config({ a: dyn(), b: dyn(), c: dyn() }), { collisionPolicy: "prefix" });
+    const { execFileSync } = await import("node:child_process");
+    const children = () =>
+      execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes("dynamic-server.mjs"));
+    const starting = manager.start();
+    await vi.waitFor(() => expect(children().length).toBeGreaterThan(0), { timeout: 10_000 });
+    await manager.stop();
+    await starting;
+    expect(children()).toEqual([]);
+    expect(manager.tools()).toEqual([]);
+  });
+
+  it("applyConfig disables and re-enables a server in place", async () => {
+    manager = createMcpManager(config({ dyn: dyn() }));
+    await manager.start();
+    const pid = status()?.pid as number;
+    expect(await manager.applyConfig(config({ dyn: dyn({ enabled: false }) }))).toEqual([]);
+    expect(status()?.state).toBe("disabled");
+    expect(manager.tools()).toEqual([]);
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
+    const refused = await manager.callTool("dyn.alpha");
+    expect(refused.ok === false && refused.failure.message).toMatch(/disabled/);
+    await manager.applyConfig(config({ dyn: dyn() }));
+    expect(status()?.connected).toBe(true);
+    expect((await manager.callTool("dyn.alpha")).ok).toBe(true);
+  });
+});
