@@ -62,6 +62,8 @@ interface HttpSession {
   lastSeen: number;
 }
 
+const MAX_KEPT_STREAMS = 32;
+
 function isResponse(message: RpcMessage): message is RpcMessage & { id: RpcId } {
   return !("method" in message) && "id" in message;
 }
@@ -210,6 +212,15 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
     for (const r of requests) entry.routes.set(r.id, route);
     if (stream) {
       entry.streams.set(stream.id, stream);
+      // Streams kept for a resume that never comes are bounded: the oldest finished one goes first.
+      if (entry.streams.size > MAX_KEPT_STREAMS) {
+        for (const [key, kept] of entry.streams) {
+          if (kept.finished) {
+            entry.streams.delete(key);
+            break;
+          }
+        }
+      }
       stream.attach(res);
     }
     for (const m of messages) entry.session.receive(m);
