@@ -308,4 +308,11 @@ describe("telemetry events", () => {
     expect(events[5]).toMatchObject({ tool: "ghost", server: "", kind: "invalid_call", reason: "tool_unavailable", sent: false });
     for (const e of events) if (e.type !== "call_started") expect(e.durationMs).toBeGreaterThanOrEqual(0);
   });
+
+  it("accepts the listener grouped under telemetry too", async () => {
+    const events: RuntimeEvent[] = [];
+    const { runtime } = setup({ telemetry: { onEvent: (e) => events.push(e) } });
+    await runtime.execute({ tool: "util.echo", arguments: { text: "a" } });
+    expect(events.map((e) => e.type)).toEqual(["call_started", "call_finished"]);
+  });
 });

@@ -27,9 +27,12 @@ export interface RuntimeOptions extends TelemetryOptions {
   readonly policy?: RunPolicy & DesignRunPolicy;
   /**
    * Asked before tools annotated destructive or marked `requiresConfirmation`. Resolve `true` to run.
-   * Without a hook, destructive tools run and `requiresConfirmation` tools are denied.
+   * A denial (or a throwing hook) fails the call as canceled / replan, reason `confirmation_denied`,
+   * and nothing is sent. Without a hook, destructive tools run and `requiresConfirmation` tools are denied.
    */
   readonly confirm?: (spec: ToolSpec, payload: unknown) => Promise<boolean> | boolean;
+  /** Telemetry options grouped (same fields as the top-level `onEvent`, `tracing`, `tracer`, which win). */
+  readonly telemetry?: TelemetryOptions;
   /** Clock in ms for the run policy; injectable for tests. */
   readonly now?: () => number;
 }
@@ -81,7 +84,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const index = new Map<string, Entry>();
   const policy = runPolicyFromDesign(options.policy ?? {});
   const ledger = createRunLedger(policy, options.now);
-  const telemetry = createTelemetry(options);
+  const telemetry = createTelemetry({
+    ...options.telemetry,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.tracing !== undefined ? { tracing: options.tracing } : {}),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
+  });
 
   function reindex(): void {
     index.clear();
