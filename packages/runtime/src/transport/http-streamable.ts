@@ -131,7 +131,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
     return headers;
   }
 
-  /** One exchange with a single auth retry on 401/403. */
+  /** One exchange with at most one auth retry per status: a 401, then a 403 step-up (insufficient_scope). */
   async function exchange(
     method: "GET" | "POST" | "DELETE",
     build: () => Promise<{ [name: string]: string }>,
@@ -139,7 +139,8 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
     signal: AbortSignal | AbortHandle,
     agent: http.Agent | false,
   ) {
-    for (let attempt = 0; ; attempt++) {
+    const challenged = new Set<number>();
+    for (;;) {
       const res = await httpExchange({
         method,
         url: options.url,
@@ -149,7 +150,8 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         ...(signal instanceof AbortHandle ? { abort: signal } : { signal }),
         redirect: options.redirect,
       });
-      if ((res.status === 401 || res.status === 403) && options.auth && attempt === 0) {
+      if ((res.status === 401 || res.status === 403) && options.auth && !challenged.has(res.status)) {
+        challenged.add(res.status);
         const retry = await options.auth.handleChallenge({
           url: options.url.href,
           status: res.status,
