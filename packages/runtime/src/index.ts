@@ -76,7 +76,8 @@ export type { DesignRunPolicy, RunPolicy, RunUsage } from "./planner/policy.js";
 export { runPolicyFromDesign } from "./planner/policy.js";
 export type { RenderOptions } from "./planner/render.js";
 export { capText, renderContentBlock, renderFailure, renderResult } from "./planner/render.js";
-export type { RuntimeEvent, SpanLike, TelemetryOptions, TracerLike } from "./planner/telemetry.js";
+export type { RuntimeEvent, SpanLike, TelemetryOptions, TraceContextFn, TracerLike } from "./planner/telemetry.js";
+export { createOtelTraceContext } from "./planner/telemetry.js";
 export type {
   CallToolResult,
   ContentBlock,

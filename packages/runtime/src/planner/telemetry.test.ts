@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createInMemoryCaller } from "../caller.js";
 import { createRuntime } from "../runtime.js";
 import type { ToolSpec } from "../tool-spec.js";
-import { createTelemetry, type SpanLike, type TracerLike } from "./telemetry.js";
+import { createOtelTraceContext, createTelemetry, type SpanLike, type TracerLike } from "./telemetry.js";
 
 interface Recorded {
   name: string;
@@ -22,7 +22,8 @@ function fakeTracer(): TracerLike & { spans: Recorded[] } {
     startSpan(name, options) {
       const rec: Recorded = { name, attributes: { ...options?.attributes }, ended: false };
       spans.push(rec);
-      const span: SpanLike = {
+      const span: SpanLike & { spanContext(): unknown } = {
+        spanContext: () => ({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: `00f067aa0ba902b${spans.length}`, traceFlags: 1 }),
         setAttribute: (k, v) => {
           rec.attributes[k] = v;
           return span;
@@ -155,5 +156,29 @@ describe("OpenTelemetry spans", () => {
     expect((await runtime.execute({ tool: "t.ok", arguments: {} })).ok).toBe(true);
     expect(tracer.spans.map((s) => s.name)).toEqual(["tools/call t.ok"]);
     expect(activeDuringCall).toBeDefined();
+  });
+
+  it("createOtelTraceContext gives callers the active tools/call span as W3C trace context", async () => {
+    const tracer = fakeTracer();
+    trace.setGlobalTracerProvider({ getTracer: () => tracer as never });
+    context.setGlobalContextManager(alsContextManager());
+    const traceContext = await createOtelTraceContext();
+    const seen: unknown[] = [];
+    const runtime = createRuntime({ tracing: true });
+    runtime.registerToolset({
+      toolset: "t",
+      specs: [spec("ok")],
+      caller: createInMemoryCaller("srv", {
+        ok: () => {
+          seen.push(traceContext());
+          return { content: [{ type: "text", text: "fine" }] };
+        },
+      }),
+    });
+    await runtime.execute({ tool: "t.ok", arguments: {} });
+    expect(seen).toEqual([{ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b1-01" }]);
+    expect(traceContext()).toBeUndefined(); // no active span outside a call
+    const missing = await createOtelTraceContext(() => Promise.reject(new Error("not installed")));
+    expect(missing()).toBeUndefined();
   });
 });

@@ -133,3 +133,37 @@ export function createTelemetry(options: TelemetryOptions = {}, load: () => Prom
     },
   };
 }
+
+/** W3C trace context for a call's `_meta`, as the callers' `traceContext` option expects. */
+export type TraceContextFn = () => { readonly traceparent: string; readonly tracestate?: string } | undefined;
+
+interface OtelSpanContextApi {
+  trace: {
+    getActiveSpan():
+      | { spanContext(): { traceId: string; spanId: string; traceFlags: number; traceState?: { serialize(): string } } }
+      | undefined;
+  };
+}
+
+/**
+ * Loads `@opentelemetry/api` and returns a `traceContext` function for `createStdioCaller` or
+ * `createHttpCaller`: the active span's trace context (the runtime's `tools/call` span when
+ * tracing is on). Without the package, or without an active span, it returns undefined.
+ */
+export async function createOtelTraceContext(load: () => Promise<unknown> = () => import(OTEL_MODULE)): Promise<TraceContextFn> {
+  let api: OtelSpanContextApi | undefined;
+  try {
+    const mod = (await load()) as { default?: unknown };
+    api = (mod.default ?? mod) as OtelSpanContextApi;
+  } catch {
+    return () => undefined;
+  }
+  return () => {
+    const context = api?.trace?.getActiveSpan()?.spanContext();
+    if (!context || !/^[0-9a-f]{32}$/.test(context.traceId) || /^0+$/.test(context.traceId) || !/^[0-9a-f]{16}$/.test(context.spanId))
+      return undefined;
+    const traceparent = `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 1) === 1 ? "01" : "00"}`;
+    const tracestate = context.traceState?.serialize();
+    return tracestate ? { traceparent, tracestate } : { traceparent };
+  };
+}
