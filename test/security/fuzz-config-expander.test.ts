@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { expandVariables, McpConfigError, parseMcpConfig } from "../../packages/runtime/src/manager/config-load.js";
+import { expandEnv } from "../../packages/runtime/src/transport/http-headers.js";
 
 const RUNS = 2_000;
 
@@ -51,6 +52,31 @@ describe("config variable expander fuzzing", () => {
         });
         expect(got).toBe(expected);
         expect(reported).toEqual(missing);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("the HTTP header expander agrees with the mcp.json expander, and names an unset variable when it throws", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.dictionary(varName, envValue, { maxKeys: 6 }), (pieces, env) => {
+        const template = pieces
+          .map((p) => (p.kind === "lit" ? p.text : p.fallback === undefined ? `\${${p.name}}` : `\${${p.name}:-${p.fallback}}`))
+          .join("");
+        const missing: string[] = [];
+        const viaConfig = expandVariables(template, env, (name) => {
+          missing.push(name);
+          return "";
+        });
+        let viaHeaders: string | undefined;
+        let error = "";
+        try {
+          viaHeaders = expandEnv(template, env, "header X-Test");
+        } catch (e) {
+          error = String(e);
+        }
+        if (missing.length === 0) expect(viaHeaders).toBe(viaConfig);
+        else expect(error).toContain(`variable ${missing[0]} is not set`);
       }),
       { numRuns: RUNS },
     );
