@@ -132,6 +132,32 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(calls[0]?.body?.id).not.toBe(calls[1]?.body?.id);
   });
 
+  it("on -32020 header mismatch re-lists tools and retries once", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    await caller.listTools();
+    server.next(
+      { rpc: "tools/call" },
+      { status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32020, message: "Header mismatch" } } },
+    );
+    const out = await caller.callTool({ name: "query", arguments: { region: "eu" } });
+    expect(out.ok).toBe(true);
+    expect(server.rpc("tools/list")).toHaveLength(2);
+    expect(server.rpc("tools/call")).toHaveLength(2);
+  });
+
+  it("keeps the HTTP status and the JSON-RPC code of a modern 404 (unknown method)", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    await caller.listTools();
+    server.next(
+      { rpc: "tools/call" },
+      { status: 404, body: { jsonrpc: "2.0", id: null, error: { code: -32601, message: "Method not found" } } },
+    );
+    const out = await caller.callTool({ name: "query", arguments: {} });
+    expect(out).toMatchObject({ ok: false, failure: { httpStatus: 404, rpc: { code: -32601 } } });
+  });
+
   it("runs the input_required loop: handler answers, requestState echoed, new JSON-RPC id", async () => {
     server = await startScriptedHttpServer({ era: "modern", tools });
     const asked: unknown[] = [];

@@ -20,7 +20,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function modernServer() {
+function modernServer(extraEnv: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), "tw-modern-"));
   const log = join(dir, "wire.jsonl");
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +34,7 @@ function modernServer() {
       return [];
     }
   };
-  return { command: process.execPath, args: [MODERN], env: [`MODERN_WIRE_LOG=${log}`], wire };
+  return { command: process.execPath, args: [MODERN], env: [`MODERN_WIRE_LOG=${log}`, ...extraEnv], wire };
 }
 
 describe("stdio eras", () => {
@@ -73,6 +73,22 @@ describe("stdio eras", () => {
     const out = await caller.callTool({ name: "wait", arguments: {} }, { timeoutMs: 100 });
     expect(out).toMatchObject({ ok: false, failure: { kind: "timeout" } });
     await expect.poll(() => s.wire().filter((m: { method?: string }) => m.method === "notifications/cancelled").length).toBe(1);
+  });
+
+  it("modern: opens subscriptions/listen for list changes and cancels it on close", async () => {
+    const s = modernServer(["MODERN_LISTEN=1"]);
+    const seen: string[] = [];
+    caller = createStdioCaller({ ...s, era: "modern", onNotification: (n) => seen.push(n.method) });
+    await caller.connect();
+    await expect.poll(() => seen).toContain("notifications/subscriptions/acknowledged");
+    await caller.callTool({ name: "change", arguments: {} });
+    await expect.poll(() => seen).toContain("notifications/tools/list_changed");
+    const listen = s.wire().find((m: { method?: string }) => m.method === "subscriptions/listen");
+    expect(listen.params.notifications).toEqual({ toolsListChanged: true });
+    await caller.close();
+    caller = undefined;
+    const cancels = s.wire().filter((m: { method?: string }) => m.method === "notifications/cancelled");
+    expect(cancels.map((m: { params: { requestId: unknown } }) => m.params.requestId)).toEqual([listen.id]);
   });
 
   it("auto: probes a modern server and stays modern", async () => {

@@ -21,6 +21,7 @@ import {
   initializeLegacy,
   listToolsPaged,
   notModern,
+  openListen,
   probeModern,
   type RequestContext,
   type Session,
@@ -286,24 +287,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   }
 
   function startListen(conn: Connection): void {
-    const caps = conn.session?.handshake.capabilities as { [k: string]: { listChanged?: boolean } | undefined } | undefined;
-    const filter = {
-      ...(caps?.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(caps?.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(caps?.resources?.listChanged ? { resourcesListChanged: true } : {}),
-    };
-    if (Object.keys(filter).length === 0) return;
-    const controller = new AbortController();
-    conn.listen = controller;
-    // The listen request stays open for the connection's life; its stream carries the notices.
-    void sendRequest(
-      conn.peer,
-      context(conn),
-      "subscriptions/listen",
-      { notifications: filter },
-      { signal: controller.signal, timeoutMs: 0 },
-    ).then((outcome) => {
-      if (!outcome.ok && !controller.signal.aborted && conn.alive) warn(`subscriptions/listen ended: ${outcome.fault.message}`);
+    conn.listen = openListen(conn.peer, context(conn), (fault) => {
+      if (conn.alive) warn(`subscriptions/listen ended: ${fault.message}`);
     });
   }
 

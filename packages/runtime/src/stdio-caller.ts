@@ -13,6 +13,7 @@ import {
   type EraPreference,
   effectiveEra,
   listToolsPaged,
+  openListen,
   openSession,
   type RequestContext,
   type Session,
@@ -92,6 +93,8 @@ interface Connection {
   handshake: ServerHandshake | undefined;
   session: Session | undefined;
   alive: boolean;
+  /** Modern era: the open `subscriptions/listen` request. */
+  listen?: AbortController | undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -199,6 +202,11 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       return { ok: false, fault: { type: "transport", code: "EXIT", message: "server exited during initialize", stderrTail: lastStderr } };
     failures = 0;
     current = conn;
+    if (outcome.value.era === "modern" && options.onNotification) {
+      conn.listen = openListen(conn.peer, sessionContext(conn), (fault) =>
+        options.onNoise?.(`subscriptions/listen ended: ${fault.message}`),
+      );
+    }
     return { ok: true, value: conn };
   }
 
@@ -277,6 +285,11 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       if (pendingConnect) await pendingConnect.catch(() => undefined);
       const conn = current;
       current = undefined;
+      if (conn?.listen) {
+        conn.listen.abort();
+        // Let the peer write notifications/cancelled for the listen request before stdin ends.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (conn) await conn.process.close();
     },
   };

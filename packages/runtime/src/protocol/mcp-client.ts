@@ -323,6 +323,32 @@ export function traceMeta(option: TraceContextOption | undefined): { readonly [k
   return { traceparent: newTraceparent() };
 }
 
+/** The `subscriptions/listen` filter for what the server says can change, or undefined when nothing can. */
+export function listenFilter(capabilities: { readonly [key: string]: unknown }): { [key: string]: boolean } | undefined {
+  const caps = capabilities as { [k: string]: { listChanged?: unknown } | undefined };
+  const filter: { [key: string]: boolean } = {};
+  if (caps.tools?.listChanged) filter.toolsListChanged = true;
+  if (caps.prompts?.listChanged) filter.promptsListChanged = true;
+  if (caps.resources?.listChanged) filter.resourcesListChanged = true;
+  return Object.keys(filter).length === 0 ? undefined : filter;
+}
+
+/**
+ * Opens a `subscriptions/listen` request (modern era) that stays open for the session's life; its
+ * notifications reach the peer's notification handler. Abort the returned controller to end it.
+ */
+export function openListen(peer: RpcPeer, ctx: RequestContext, onEnd: (fault: WireFault) => void): AbortController | undefined {
+  const filter = listenFilter(ctx.session.handshake.capabilities);
+  if (!filter) return undefined;
+  const controller = new AbortController();
+  void sendRequest(peer, ctx, "subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: 0 }).then(
+    (outcome) => {
+      if (!outcome.ok && !controller.signal.aborted) onEnd(outcome.fault);
+    },
+  );
+  return controller;
+}
+
 /** Capabilities implied by handlers, for callers that were given handlers but no capabilities. */
 export function capabilitiesFromHandlers(handlers: ReadonlyMap<string, RequestHandler> | undefined): { [key: string]: unknown } {
   const caps: { [key: string]: unknown } = {};
