@@ -8,12 +8,12 @@ import type { ToolFailure } from "../failure.js";
 import { failureFromFault, failureFromToolError } from "../failure-mapping.js";
 import { joinText } from "../invoke.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
-import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import { createServerClient } from "./client-factory.js";
 import { applyConfigToSlots } from "./config-apply.js";
 import type { McpConfig } from "./config-types.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
+import { probeSlot, reapIdleSlots } from "./pool.js";
 import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
 import { createToolRegistry, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
 
@@ -326,39 +326,10 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
 
   async function probe(name: string): Promise<{ ok: boolean; failure?: ToolFailure }> {
     const slot = slots.get(name);
-    const client = slot?.client;
-    if (!slot || !client || slot.state !== "connected") return { ok: false };
-    const context = { tool: "probe", server: name };
-    const timeoutMs = slot.config.probeTimeoutMs ?? options.probeTimeoutMs ?? 5000;
-    let failure: ToolFailure | undefined;
-    if (slot.config.transport === "stdio" && client.pid === undefined) {
-      failure = failureFromFault(fault("server process is not running", "EXIT"), context);
-    } else {
-      // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
-      const era = (client as { readonly era?: string }).era;
-      const modern = era === "modern" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
-      const outcome = modern
-        ? await client.listTools({ timeoutMs })
-        : await (client.ping as NonNullable<typeof client.ping>)({ timeoutMs });
-      if (!outcome.ok) failure = outcome.failure;
-    }
-    if (!failure) return { ok: true };
-    if (slot.client === client) await evict(slot, `health probe failed: ${failure.message}`, "failed");
-    return { ok: false, failure };
+    return slot ? probeSlot(slot, options.probeTimeoutMs ?? 5000, evict) : { ok: false };
   }
 
-  async function reapIdle(): Promise<string[]> {
-    const now = Date.now();
-    const reaped: string[] = [];
-    for (const slot of slots.values()) {
-      const idle = idleTimeoutOf(slot.config);
-      if (idle === undefined || slot.state !== "connected" || slot.inFlight > 0 || slot.connecting) continue;
-      if (now - slot.lastUsed < idle) continue;
-      reaped.push(slot.name);
-      await evict(slot, undefined, "idle");
-    }
-    return reaped;
-  }
+  const reapIdle = () => reapIdleSlots([...slots.values()], evict);
 
   async function apply(next: McpConfig): Promise<ApplySummary> {
     const previous = current;

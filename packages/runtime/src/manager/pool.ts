@@ -1,0 +1,45 @@
+/**
+ * Pool checks over the manager's slots: a health probe with its own timeout (ping on legacy
+ * servers, `tools/list` on 2026 ones, which have no ping) and the idle reaper.
+ */
+import type { ToolFailure } from "../failure.js";
+import { failureFromFault } from "../failure-mapping.js";
+import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
+import { idleTimeoutOf, type ServerSlot, type ServerState } from "./server-slot.js";
+
+/** Closes a slot's client and records why. */
+export type Evict = (slot: ServerSlot, error: string | undefined, state: ServerState) => Promise<void>;
+
+/** Probes one connected slot; a failure evicts the connection (tools stay, the next call rebuilds). */
+export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evict: Evict): Promise<{ ok: boolean; failure?: ToolFailure }> {
+  const client = slot.client;
+  if (!client || slot.state !== "connected") return { ok: false };
+  const context = { tool: "probe", server: slot.name };
+  const timeoutMs = slot.config.probeTimeoutMs ?? defaultTimeoutMs;
+  let failure: ToolFailure | undefined;
+  if (slot.config.transport === "stdio" && client.pid === undefined) {
+    failure = failureFromFault({ type: "transport", code: "EXIT", message: "server process is not running" }, context);
+  } else {
+    // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
+    const era = (client as { readonly era?: string }).era;
+    const modern = era === "modern" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
+    const outcome = modern ? await client.listTools({ timeoutMs }) : await (client.ping as NonNullable<typeof client.ping>)({ timeoutMs });
+    if (!outcome.ok) failure = outcome.failure;
+  }
+  if (!failure) return { ok: true };
+  if (slot.client === client) await evict(slot, `health probe failed: ${failure.message}`, "failed");
+  return { ok: false, failure };
+}
+
+/** Closes connections idle longer than their `idleTimeoutMs`, never one with a call in flight. */
+export async function reapIdleSlots(slots: Iterable<ServerSlot>, evict: Evict, now = Date.now()): Promise<string[]> {
+  const reaped: string[] = [];
+  for (const slot of slots) {
+    const idle = idleTimeoutOf(slot.config);
+    if (idle === undefined || slot.state !== "connected" || slot.inFlight > 0 || slot.connecting) continue;
+    if (now - slot.lastUsed < idle) continue;
+    reaped.push(slot.name);
+    await evict(slot, undefined, "idle");
+  }
+  return reaped;
+}
