@@ -9,7 +9,7 @@ import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwrigh
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 
-type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: any; result?: any; error?: any };
+type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: unknown; result?: unknown; error?: unknown };
 
 /** Writes the SSE answer for one tools/call; returns nothing, or waits for a client POST. */
 type Script = (
