@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStdioCaller, type StdioCaller } from "../../packages/runtime/src/stdio.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 
 const require = createRequire(import.meta.url);
 const tsxCli = fileURLToPath(new URL("dist/cli.mjs", `file://${require.resolve("tsx/package.json")}`));
@@ -14,7 +15,9 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("serveStdio through createStdioCaller", () => {
   let caller: StdioCaller;
+  let leaks: LeakCheck;
   beforeAll(async () => {
+    leaks = createLeakCheck();
     caller = createStdioCaller({
       name: "demo",
       command: process.execPath,
@@ -24,9 +27,14 @@ describe("serveStdio through createStdioCaller", () => {
     });
     const hello = await caller.connect();
     expect(hello.ok).toBe(true);
+    leaks.track([caller.pid]);
   });
   afterAll(async () => {
     await caller.close();
+    const report = await leaks.check();
+    leaks.dispose();
+    expect(report.processes).toEqual([]);
+    expect(report.handles).toEqual([]);
   });
 
   it("negotiates 2025-11-25 and reports the server's info", () => {
