@@ -198,6 +198,22 @@ describe("run policy", () => {
     expect(g).toMatchObject({ kind: "timeout", recovery: { action: "retry" }, retryable: true });
   });
 
+  it("a server internal error (-32603) on a non-idempotent tool is replan; on a read-only tool it stays retry", async () => {
+    const boom = () => {
+      throw new Error("database exploded");
+    };
+    const runtime = createRuntime();
+    runtime.registerToolset({
+      toolset: "util",
+      specs: [spec("util", "send_mail", { to: "string" }), { ...echo, name: "echo" }],
+      caller: createInMemoryCaller("mem", { send_mail: boom, echo: boom }),
+    });
+    const f = failureOf(await runtime.execute({ tool: "util.send_mail", arguments: { to: "a" } }));
+    expect(f).toMatchObject({ kind: "internal", rpc: { code: -32603 }, recovery: { action: "replan" }, retryable: false });
+    const g = failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } }));
+    expect(g).toMatchObject({ kind: "internal", recovery: { action: "retry" }, retryable: true });
+  });
+
   it("a budget shorter than the tool timeout cuts the call and ends the run", async () => {
     const caller = callerFunc("stuck", () => new Promise(() => {}));
     const runtime = createRuntime({ policy: { toolTimeoutMs: 60_000, timeBudgetMs: 20 } });

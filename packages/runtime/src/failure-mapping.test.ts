@@ -7,6 +7,7 @@ import {
   failureFromPolicy,
   failureFromToolError,
   failureFromUnparsableArguments,
+  mayHaveRun,
   retryAfterMsFromHeader,
   withCallEvidence,
 } from "./failure-mapping.js";
@@ -184,6 +185,25 @@ describe("isError, local validation and policy rows", () => {
     const f = failureFromPolicy(reason, "stopped", at);
     expect(f).toMatchObject({ kind, reason, recovery: { action } });
     expect(validateFailure(f)).toEqual([]);
+  });
+});
+
+describe("mayHaveRun: could repeating the call repeat a side effect?", () => {
+  it.each([
+    ["request timeout", { type: "timeout", phase: "request", message: "x" }, true],
+    ["JSON-RPC -32001 timeout", rpc(-32001), true],
+    ["JSON-RPC -32603 internal", rpc(-32603), true],
+    ["HTTP 500", http(500), true],
+    ["HTTP 502", http(502), true],
+    ["HTTP 504", http(504), true],
+    ["HTTP 408", http(408), false],
+    ["HTTP 429", http(429, 1000), false],
+    ["HTTP 503", http(503), false],
+    ["ECONNREFUSED", transport("ECONNREFUSED"), false],
+    ["connect timeout", { type: "timeout", phase: "connect", message: "x" }, false],
+    ["JSON-RPC -32700 parse error", rpc(-32700), false],
+  ] as const)("%s → %s", (_label, fault, expected) => {
+    expect(mayHaveRun(failureFromFault(fault as WireFault, at))).toBe(expected);
   });
 });
 

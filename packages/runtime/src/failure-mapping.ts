@@ -103,6 +103,14 @@ export const POLICY_MAP: { readonly [R in FailureReason]: Mapping } = {
   confirmation_denied: m("canceled", "replan"), // the user (hook) said no: choose another way
 };
 
+/** True when a failed call may still have run on the server, so repeating it could repeat a side effect. */
+export function mayHaveRun(failure: ToolFailure): boolean {
+  if (failure.kind === "timeout") return failure.httpStatus !== 408; // no answer in time (a 408 means the server never read it)
+  if (failure.kind === "internal" && failure.rpc?.code === -32603) return true; // the server failed while handling it
+  if (failure.httpStatus === 500 || failure.httpStatus === 502 || failure.httpStatus === 504) return true; // server or gateway failed mid-request
+  return false; // refused before running: rate limits, connection refused, validation, auth...
+}
+
 /** `Retry-After` header (delta-seconds or HTTP date) → milliseconds, or undefined when absent or bad. */
 export function retryAfterMsFromHeader(value: string | null | undefined, now = Date.now()): number | undefined {
   if (value === null || value === undefined || value.trim() === "") return undefined;

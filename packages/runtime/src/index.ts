@@ -66,6 +66,7 @@ export {
   mapRpcError,
   mapTimeout,
   mapTransportCode,
+  mayHaveRun,
   retryAfterMsFromHeader,
   withCallEvidence,
 } from "./failure-mapping.js";

@@ -4,7 +4,7 @@
  */
 import type { Caller, CallOptions } from "./caller.js";
 import { type ToolFailure, validateFailure } from "./failure.js";
-import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy } from "./failure-mapping.js";
+import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy, mayHaveRun } from "./failure-mapping.js";
 import { invokeTool } from "./invoke.js";
 import { type ToolRequest, toolUnavailable } from "./planner/model-call.js";
 import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./planner/policy.js";
@@ -58,11 +58,12 @@ export interface Runtime {
 type Entry = { spec: ToolSpec; caller: Caller };
 
 /**
- * A timed-out call may have run on the server. Repeating it is only safe for tools declared
- * read-only or idempotent; for any other tool the action becomes `replan` (check, then decide).
+ * A call that timed out or failed mid-way may have run on the server (`mayHaveRun`). Repeating it is
+ * only safe for tools declared read-only or idempotent; otherwise `retry` becomes `replan`.
  */
 function unsafeToRepeat(spec: ToolSpec, failure: ToolFailure): ToolFailure {
-  if (failure.recovery.action !== "retry" || spec.annotations?.readOnly === true || spec.annotations?.idempotent === true) return failure;
+  if (failure.recovery.action !== "retry" || !mayHaveRun(failure)) return failure;
+  if (spec.annotations?.readOnly === true || spec.annotations?.idempotent === true) return failure;
   const { retryAfterMs: _ignored, ...rest } = failure;
   const message = `${failure.message}; not safe to repeat as is: ${spec.id} is not declared read-only or idempotent and may have run`;
   return { ...rest, message, recovery: { action: "replan" }, retryable: false };
@@ -153,7 +154,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
       });
       const result = checked(await Promise.race([call, stop]), context);
-      if (result.ok || result.failure.kind !== "timeout" || outer?.aborted) return result;
+      if (result.ok || outer?.aborted) return result;
+      if (result.failure.kind !== "timeout") return { ok: false, failure: unsafeToRepeat(entry.spec, result.failure) };
       if (budgetBound)
         return {
           ok: false,
