@@ -158,6 +158,23 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(out).toMatchObject({ ok: false, failure: { httpStatus: 404, rpc: { code: -32601 } } });
   });
 
+  it("re-issues a request once, with a new id, when its response stream breaks (no resumption in 2026)", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools, response: "sse" });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    await caller.listTools();
+    server.next({ rpc: "tools/call" }, { dropMidStream: true });
+    const out = await caller.callTool({ name: "query", arguments: { region: "eu" } });
+    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "ok" }] } });
+    const calls = server.rpc("tools/call");
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.body?.id).not.toBe(calls[0]?.body?.id);
+    expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(0);
+    server.next({ rpc: "tools/call" }, { dropMidStream: true });
+    server.next({ rpc: "tools/call" }, { dropMidStream: true });
+    const twice = await caller.callTool({ name: "query", arguments: { region: "eu" } });
+    expect(twice).toMatchObject({ ok: false, failure: { kind: "unavailable", retryable: true } });
+  });
+
   it("runs the input_required loop: handler answers, requestState echoed, new JSON-RPC id", async () => {
     server = await startScriptedHttpServer({ era: "modern", tools });
     const asked: unknown[] = [];

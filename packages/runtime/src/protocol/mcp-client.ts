@@ -207,6 +207,7 @@ export async function sendRequest(
   const maxRounds = ctx.maxInputRounds ?? DEFAULT_INPUT_ROUNDS;
   let retriedVersion = false;
   let retriedHeaders = false;
+  let reissued = false;
   let rounds = 0;
   let extra: { inputResponses?: unknown; requestState?: string } = {};
   for (;;) {
@@ -223,6 +224,12 @@ export async function sendRequest(
           session.protocolVersion = next;
           continue;
         }
+      }
+      // 2026-07-28 has no resumption: a response stream that broke loses the request, which must be
+      // re-issued with a new JSON-RPC id (peer.request numbers it afresh). Once.
+      if (modern && f.type === "transport" && f.code === "ESTREAMLOST" && !reissued) {
+        reissued = true;
+        continue;
       }
       if (modern && f.type === "rpc" && f.code === -32020 && !retriedHeaders && ctx.onHeaderMismatch) {
         retriedHeaders = true;

@@ -64,6 +64,9 @@ interface InFlight {
 }
 
 const ACCEPT_BOTH = "application/json, text/event-stream";
+
+/** Transport code for an SSE answer that ended before its response (nothing left to resume). */
+export const STREAM_LOST = "ESTREAMLOST";
 const sleep = (ms: number, signal: AbortSignal | AbortHandle) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
@@ -277,7 +280,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         if (!entry.answered && !entry.controller.aborted) {
           throw new WireFaultError({
             type: "transport",
-            code: "ECONNRESET",
+            code: STREAM_LOST,
             message: "the response stream ended before the answer arrived",
           });
         }
