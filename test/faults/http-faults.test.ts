@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { type ScriptedHttpOptions, type ScriptedHttpServer, startScriptedHttpServer } from "../support/scripted-http-server.js";
 
-const tools: ScriptedHttpOptions["tools"] = {
+const tools: NonNullable<ScriptedHttpOptions["tools"]> = {
   echo: { run: (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }], structuredContent: args }) },
   wait: {
     run: (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ content: [] }), { once: true })),
