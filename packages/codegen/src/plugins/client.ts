@@ -49,10 +49,11 @@ export const clientPlugin: Plugin = {
       );
 
       const r = out.file(`${ts.dirName}/requests.gen.ts`, fileHeader(ir.file, ts.name));
+      const ToolRequest = r.declare(`${ts.pascalName}ToolRequest`);
       const rsig = ts.tools.map((tool) => ({ tool, Payload: r.importType(`${tool.typeName}Payload`, "./types.gen.js") }));
       r.print(
         `/** A typed request for \`runtime.execute\`: the tool id and its payload. */`,
-        "export interface ToolRequest<Id extends string, P> {",
+        `export interface ${ToolRequest}<Id extends string, P> {`,
         "  readonly tool: Id;",
         "  readonly arguments: P;",
         "}",
@@ -61,7 +62,10 @@ export const clientPlugin: Plugin = {
         `export interface ${n.requestsType} {`,
       );
       for (const { tool, Payload } of rsig) {
-        r.print(`  ${methodDoc(tool)}`, `  ${tool.localName}(payload: ${Payload}): ToolRequest<${JSON.stringify(tool.id)}, ${Payload}>;`);
+        r.print(
+          `  ${methodDoc(tool)}`,
+          `  ${tool.localName}(payload: ${Payload}): ${ToolRequest}<${JSON.stringify(tool.id)}, ${Payload}>;`,
+        );
       }
       r.print(
         "}",

@@ -4,7 +4,7 @@
 import type { EchoPayload, GetStructuredContentPayload, GetSumPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface EverythingToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,11 +12,11 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "everything", one per tool. */
 export interface EverythingRequests {
   /** Echoes back the input string */
-  echo(payload: EchoPayload): ToolRequest<"everything.echo", EchoPayload>;
+  echo(payload: EchoPayload): EverythingToolRequest<"everything.echo", EchoPayload>;
   /** Returns the sum of two numbers */
-  getSum(payload: GetSumPayload): ToolRequest<"everything.get-sum", GetSumPayload>;
+  getSum(payload: GetSumPayload): EverythingToolRequest<"everything.get-sum", GetSumPayload>;
   /** Returns structured content along with an output schema for client data validation */
-  getStructuredContent(payload: GetStructuredContentPayload): ToolRequest<"everything.get-structured-content", GetStructuredContentPayload>;
+  getStructuredContent(payload: GetStructuredContentPayload): EverythingToolRequest<"everything.get-structured-content", GetStructuredContentPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(everythingRequests.echo(payload))`. */

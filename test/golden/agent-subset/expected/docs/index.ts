@@ -5,6 +5,6 @@ export type { DeletePayload, DeleteResult, ReadPayload, ReadResult, SearchPayloa
 export { delete_Spec, docsSpecMap, docsSpecs, docsToolsetName, findDocsSpec, readSpec, searchSpec } from "./specs.gen.js";
 export type { DocsClient } from "./client.gen.js";
 export { createDocsClient } from "./client.gen.js";
-export type { DocsRequests, ToolRequest } from "./requests.gen.js";
+export type { DocsRequests, DocsToolRequest } from "./requests.gen.js";
 export { docsRequests } from "./requests.gen.js";
 export { registerDocsToolset } from "./register.gen.js";

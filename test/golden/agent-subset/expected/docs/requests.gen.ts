@@ -4,7 +4,7 @@
 import type { DeletePayload, ReadPayload, SearchPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface DocsToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,11 +12,11 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "docs", one per tool. */
 export interface DocsRequests {
   /** Calls "search". */
-  search(payload: SearchPayload): ToolRequest<"docs.search", SearchPayload>;
+  search(payload: SearchPayload): DocsToolRequest<"docs.search", SearchPayload>;
   /** Calls "read". */
-  read(payload: ReadPayload): ToolRequest<"docs.read", ReadPayload>;
+  read(payload: ReadPayload): DocsToolRequest<"docs.read", ReadPayload>;
   /** Calls "delete". */
-  delete_(payload: DeletePayload): ToolRequest<"docs.delete", DeletePayload>;
+  delete_(payload: DeletePayload): DocsToolRequest<"docs.delete", DeletePayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(docsRequests.search(payload))`. */

@@ -5,6 +5,6 @@ export type { FetchPayload, FetchResult } from "./types.gen.js";
 export { fetchSpec, findWebSpec, webSpecMap, webSpecs, webToolsetName } from "./specs.gen.js";
 export type { WebClient } from "./client.gen.js";
 export { createWebClient } from "./client.gen.js";
-export type { ToolRequest, WebRequests } from "./requests.gen.js";
+export type { WebRequests, WebToolRequest } from "./requests.gen.js";
 export { webRequests } from "./requests.gen.js";
 export { registerWebToolset } from "./register.gen.js";

@@ -4,7 +4,7 @@
 import type { FetchPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface WebToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,7 +12,7 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "web", one per tool. */
 export interface WebRequests {
   /** Calls "fetch". */
-  fetch(payload: FetchPayload): ToolRequest<"web.fetch", FetchPayload>;
+  fetch(payload: FetchPayload): WebToolRequest<"web.fetch", FetchPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(webRequests.fetch(payload))`. */

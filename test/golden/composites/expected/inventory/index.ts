@@ -5,6 +5,6 @@ export type { PutItemsPayload, PutItemsResult } from "./types.gen.js";
 export { findInventorySpec, inventorySpecMap, inventorySpecs, inventoryToolsetName, putItemsSpec } from "./specs.gen.js";
 export type { InventoryClient } from "./client.gen.js";
 export { createInventoryClient } from "./client.gen.js";
-export type { InventoryRequests, ToolRequest } from "./requests.gen.js";
+export type { InventoryRequests, InventoryToolRequest } from "./requests.gen.js";
 export { inventoryRequests } from "./requests.gen.js";
 export { registerInventoryToolset } from "./register.gen.js";

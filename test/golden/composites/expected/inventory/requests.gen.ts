@@ -4,7 +4,7 @@
 import type { PutItemsPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface InventoryToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,7 +12,7 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "inventory", one per tool. */
 export interface InventoryRequests {
   /** Stores items in a bin. */
-  putItems(payload: PutItemsPayload): ToolRequest<"inventory.put_items", PutItemsPayload>;
+  putItems(payload: PutItemsPayload): InventoryToolRequest<"inventory.put_items", PutItemsPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(inventoryRequests.putItems(payload))`. */

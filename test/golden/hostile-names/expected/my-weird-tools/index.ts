@@ -5,6 +5,6 @@ export type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult
 export { _3dRenderSpec, cafeCremeSpec, classNewSpec, constructor_Spec, delete_Spec, findMyWeirdToolsSpec, myWeirdToolsSpecMap, myWeirdToolsSpecs, myWeirdToolsToolsetName, protoSpec, toolSpec, u691cU7d22Spec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec } from "./specs.gen.js";
 export type { MyWeirdToolsClient } from "./client.gen.js";
 export { createMyWeirdToolsClient } from "./client.gen.js";
-export type { MyWeirdToolsRequests, ToolRequest } from "./requests.gen.js";
+export type { MyWeirdToolsRequests, MyWeirdToolsToolRequest } from "./requests.gen.js";
 export { myWeirdToolsRequests } from "./requests.gen.js";
 export { registerMyWeirdToolsToolset } from "./register.gen.js";

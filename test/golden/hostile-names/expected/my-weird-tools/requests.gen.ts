@@ -4,7 +4,7 @@
 import type { CafeCremePayload, ClassNewPayload, ConstructorPayload, DeletePayload, ProtoPayload, ToolPayload, U691cU7d22Payload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, _3dRenderPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface MyWeirdToolsToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,23 +12,23 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "my.weird-tools", one per tool. */
 export interface MyWeirdToolsRequests {
   /** Reserved word *\/ with a comment terminator. */
-  delete_(payload: DeletePayload): ToolRequest<"my.weird-tools.delete", DeletePayload>;
+  delete_(payload: DeletePayload): MyWeirdToolsToolRequest<"my.weird-tools.delete", DeletePayload>;
   /** Calls "class.new". */
-  classNew(payload: ClassNewPayload): ToolRequest<"my.weird-tools.class.new", ClassNewPayload>;
+  classNew(payload: ClassNewPayload): MyWeirdToolsToolRequest<"my.weird-tools.class.new", ClassNewPayload>;
   /** Calls "3d-render". */
-  _3dRender(payload: _3dRenderPayload): ToolRequest<"my.weird-tools.3d-render", _3dRenderPayload>;
+  _3dRender(payload: _3dRenderPayload): MyWeirdToolsToolRequest<"my.weird-tools.3d-render", _3dRenderPayload>;
   /** Calls "__proto__". */
-  proto(payload: ProtoPayload): ToolRequest<"my.weird-tools.__proto__", ProtoPayload>;
+  proto(payload: ProtoPayload): MyWeirdToolsToolRequest<"my.weird-tools.__proto__", ProtoPayload>;
   /** Calls "constructor". */
-  constructor_(payload: ConstructorPayload): ToolRequest<"my.weird-tools.constructor", ConstructorPayload>;
+  constructor_(payload: ConstructorPayload): MyWeirdToolsToolRequest<"my.weird-tools.constructor", ConstructorPayload>;
   /** Calls "café-crème". */
-  cafeCreme(payload: CafeCremePayload): ToolRequest<"my.weird-tools.café-crème", CafeCremePayload>;
+  cafeCreme(payload: CafeCremePayload): MyWeirdToolsToolRequest<"my.weird-tools.café-crème", CafeCremePayload>;
   /** Search (unicode name). */
-  u691cU7d22(payload: U691cU7d22Payload): ToolRequest<"my.weird-tools.検索", U691cU7d22Payload>;
+  u691cU7d22(payload: U691cU7d22Payload): MyWeirdToolsToolRequest<"my.weird-tools.検索", U691cU7d22Payload>;
   /** Named like the runtime's ToolResult. */
-  tool(payload: ToolPayload): ToolRequest<"my.weird-tools.tool", ToolPayload>;
+  tool(payload: ToolPayload): MyWeirdToolsToolRequest<"my.weird-tools.tool", ToolPayload>;
   /** Calls "very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name". */
-  veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongName(payload: VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload): ToolRequest<"my.weird-tools.very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name", VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload>;
+  veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongName(payload: VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload): MyWeirdToolsToolRequest<"my.weird-tools.very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name", VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(myWeirdToolsRequests.delete_(payload))`. */

@@ -5,6 +5,6 @@ export type { StatusPayload, StatusResult } from "./types.gen.js";
 export { alphaBetaSpecMap, alphaBetaSpecs, alphaBetaToolsetName, findAlphaBetaSpec, statusSpec } from "./specs.gen.js";
 export type { AlphaBetaClient } from "./client.gen.js";
 export { createAlphaBetaClient } from "./client.gen.js";
-export type { AlphaBetaRequests, ToolRequest } from "./requests.gen.js";
+export type { AlphaBetaRequests, AlphaBetaToolRequest } from "./requests.gen.js";
 export { alphaBetaRequests } from "./requests.gen.js";
 export { registerAlphaBetaToolset } from "./register.gen.js";

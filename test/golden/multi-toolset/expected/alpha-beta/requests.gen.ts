@@ -4,7 +4,7 @@
 import type { StatusPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface AlphaBetaToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,7 +12,7 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "alpha_beta", one per tool. */
 export interface AlphaBetaRequests {
   /** Calls "status". */
-  status(payload: StatusPayload): ToolRequest<"alpha_beta.status", StatusPayload>;
+  status(payload: StatusPayload): AlphaBetaToolRequest<"alpha_beta.status", StatusPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(alphaBetaRequests.status(payload))`. */

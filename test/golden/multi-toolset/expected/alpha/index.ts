@@ -5,6 +5,6 @@ export type { BetaStatusPayload, BetaStatusResult, StatusPayload, StatusResult }
 export { alphaSpecMap, alphaSpecs, alphaToolsetName, betaStatusSpec, findAlphaSpec, statusSpec } from "./specs.gen.js";
 export type { AlphaClient } from "./client.gen.js";
 export { createAlphaClient } from "./client.gen.js";
-export type { AlphaRequests, ToolRequest } from "./requests.gen.js";
+export type { AlphaRequests, AlphaToolRequest } from "./requests.gen.js";
 export { alphaRequests } from "./requests.gen.js";
 export { registerAlphaToolset } from "./register.gen.js";

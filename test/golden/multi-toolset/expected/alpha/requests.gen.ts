@@ -4,7 +4,7 @@
 import type { BetaStatusPayload, StatusPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface AlphaToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,9 +12,9 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "alpha", one per tool. */
 export interface AlphaRequests {
   /** Alpha status */
-  status(payload: StatusPayload): ToolRequest<"alpha.status", StatusPayload>;
+  status(payload: StatusPayload): AlphaToolRequest<"alpha.status", StatusPayload>;
   /** Calls "beta_status". */
-  betaStatus(payload: BetaStatusPayload): ToolRequest<"alpha.beta_status", BetaStatusPayload>;
+  betaStatus(payload: BetaStatusPayload): AlphaToolRequest<"alpha.beta_status", BetaStatusPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(alphaRequests.status(payload))`. */

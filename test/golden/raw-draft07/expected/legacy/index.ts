@@ -5,6 +5,6 @@ export type { PlotPayload, PlotResult, Point } from "./types.gen.js";
 export { findLegacySpec, legacySpecMap, legacySpecs, legacyToolsetName, plotSpec } from "./specs.gen.js";
 export type { LegacyClient } from "./client.gen.js";
 export { createLegacyClient } from "./client.gen.js";
-export type { LegacyRequests, ToolRequest } from "./requests.gen.js";
+export type { LegacyRequests, LegacyToolRequest } from "./requests.gen.js";
 export { legacyRequests } from "./requests.gen.js";
 export { registerLegacyToolset } from "./register.gen.js";

@@ -4,7 +4,7 @@
 import type { PlotPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface LegacyToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,7 +12,7 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "legacy", one per tool. */
 export interface LegacyRequests {
   /** Plots points. */
-  plot(payload: PlotPayload): ToolRequest<"legacy.plot", PlotPayload>;
+  plot(payload: PlotPayload): LegacyToolRequest<"legacy.plot", PlotPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(legacyRequests.plot(payload))`. */

@@ -5,6 +5,6 @@ export type { Address, LinkedPayload, LinkedResult, MkdirsPayload, MkdirsResult,
 export { filesSpecMap, filesSpecs, filesToolsetName, findFilesSpec, linkedSpec, mkdirsSpec, shipSpec } from "./specs.gen.js";
 export type { FilesClient } from "./client.gen.js";
 export { createFilesClient } from "./client.gen.js";
-export type { FilesRequests, ToolRequest } from "./requests.gen.js";
+export type { FilesRequests, FilesToolRequest } from "./requests.gen.js";
 export { filesRequests } from "./requests.gen.js";
 export { registerFilesToolset } from "./register.gen.js";

@@ -4,7 +4,7 @@
 import type { LinkedPayload, MkdirsPayload, ShipPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface FilesToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,11 +12,11 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "files", one per tool. */
 export interface FilesRequests {
   /** Calls "ship". */
-  ship(payload: ShipPayload): ToolRequest<"files.ship", ShipPayload>;
+  ship(payload: ShipPayload): FilesToolRequest<"files.ship", ShipPayload>;
   /** Calls "mkdirs". */
-  mkdirs(payload: MkdirsPayload): ToolRequest<"files.mkdirs", MkdirsPayload>;
+  mkdirs(payload: MkdirsPayload): FilesToolRequest<"files.mkdirs", MkdirsPayload>;
   /** A raw schema whose root refers to itself. */
-  linked(payload: LinkedPayload): ToolRequest<"files.linked", LinkedPayload>;
+  linked(payload: LinkedPayload): FilesToolRequest<"files.linked", LinkedPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(filesRequests.ship(payload))`. */

@@ -5,6 +5,6 @@ export type { MakeUserPayload, MakeUserResult, PingPayload, PingResult } from ".
 export { findScalarsSpec, makeUserSpec, pingSpec, scalarsSpecMap, scalarsSpecs, scalarsToolsetName } from "./specs.gen.js";
 export type { ScalarsClient } from "./client.gen.js";
 export { createScalarsClient } from "./client.gen.js";
-export type { ScalarsRequests, ToolRequest } from "./requests.gen.js";
+export type { ScalarsRequests, ScalarsToolRequest } from "./requests.gen.js";
 export { scalarsRequests } from "./requests.gen.js";
 export { registerScalarsToolset } from "./register.gen.js";

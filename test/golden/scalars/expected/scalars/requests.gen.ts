@@ -4,7 +4,7 @@
 import type { MakeUserPayload, PingPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface ScalarsToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,9 +12,9 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "scalars", one per tool. */
 export interface ScalarsRequests {
   /** Creates a user. */
-  makeUser(payload: MakeUserPayload): ToolRequest<"scalars.make_user", MakeUserPayload>;
+  makeUser(payload: MakeUserPayload): ScalarsToolRequest<"scalars.make_user", MakeUserPayload>;
   /** Calls "ping". */
-  ping(payload: PingPayload): ToolRequest<"scalars.ping", PingPayload>;
+  ping(payload: PingPayload): ScalarsToolRequest<"scalars.ping", PingPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(scalarsRequests.makeUser(payload))`. */

@@ -5,6 +5,6 @@ export type { AreaPayload, AreaResult } from "./types.gen.js";
 export { areaSpec, findShapesSpec, shapesSpecMap, shapesSpecs, shapesToolsetName } from "./specs.gen.js";
 export type { ShapesClient } from "./client.gen.js";
 export { createShapesClient } from "./client.gen.js";
-export type { ShapesRequests, ToolRequest } from "./requests.gen.js";
+export type { ShapesRequests, ShapesToolRequest } from "./requests.gen.js";
 export { shapesRequests } from "./requests.gen.js";
 export { registerShapesToolset } from "./register.gen.js";

@@ -4,7 +4,7 @@
 import type { AreaPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface ShapesToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,7 +12,7 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "shapes", one per tool. */
 export interface ShapesRequests {
   /** Computes the area of a shape. */
-  area(payload: AreaPayload): ToolRequest<"shapes.area", AreaPayload>;
+  area(payload: AreaPayload): ShapesToolRequest<"shapes.area", AreaPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(shapesRequests.area(payload))`. */
