@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 
-export type { Decoder } from "./codec.js";
+export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
 export { createDecoder } from "./codec.js";
 export type { CallToolResult, ContentBlock } from "./protocol/mcp-types.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
