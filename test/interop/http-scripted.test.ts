@@ -203,6 +203,21 @@ describe("timeouts, versions and trace context", () => {
     expect(plain).toMatchObject({ ok: false, failure: { kind: "timeout" } });
   });
 
+  it("a call aborted while connecting stops waiting, without failing the shared connect of other calls", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools });
+    server.next({ rpc: "initialize" }, { delayMs: 300 });
+    caller = createHttpCaller({ url: server.url, era: "legacy" });
+    const impatient = new AbortController();
+    const first = caller.callTool({ name: "echo", arguments: { message: "a" } }, { signal: impatient.signal });
+    const second = caller.callTool({ name: "echo", arguments: { message: "b" } });
+    await waitFor(() => server?.rpc("initialize").length === 1);
+    impatient.abort();
+    expect(await first).toMatchObject({ ok: false, failure: { kind: "canceled" } });
+    expect(await second).toMatchObject({ ok: true, result: { content: [{ text: "Echo: b" }] } });
+    expect(server.rpc("initialize")).toHaveLength(1);
+    expect(server.rpc("tools/call").map((r) => r.body?.params?.arguments?.message)).toEqual(["b"]);
+  });
+
   it("has a connect timeout of its own, and never cancels initialize", async () => {
     server = await startScriptedHttpServer({ tools: slowTools });
     server.next({ rpc: "initialize" }, { hang: true });

@@ -36,6 +36,8 @@ export interface Directive {
   readonly drip?: { readonly intervalMs: number; readonly count: number };
   /** Never answer; the request is recorded and held until the client goes away. */
   readonly hang?: boolean;
+  /** Wait this long before handling the request normally. */
+  readonly delayMs?: number;
   /** Drop the connection: destroy the socket without any answer. */
   readonly destroy?: boolean;
   /** Start an SSE answer (headers and a comment), then destroy the socket: no event id, so nothing to resume. */
@@ -335,7 +337,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const raw = Buffer.concat(chunks).toString("utf8");
       let body: RecordedRequest["body"];
       try {
@@ -350,6 +352,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       });
       const directive = take(record.method, body?.method) ?? options.chaos?.(record);
       if (directive?.hang) return;
+      if (directive?.delayMs !== undefined) await new Promise((r) => setTimeout(r, directive.delayMs));
       if (directive?.destroy) return void req.socket.destroy();
       if (directive?.dropMidStream) {
         openSse(res, {});

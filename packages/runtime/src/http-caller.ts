@@ -33,7 +33,7 @@ import {
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
-import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
+import { createRpcPeer, type RequestHandler, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { redactFailureValues, redactValues, secretFragments } from "./transport/environment.js";
 import type { RedirectPolicy, WireFaultError } from "./transport/http-exchange.js";
@@ -147,6 +147,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   let current: Connection | undefined;
   let connecting: Promise<Outcome<Connection>> | undefined;
   let closed = false;
+  /** Aborted by close(): ends a connect in progress. */
+  const life = new AbortController();
 
   function onNotification(conn: Connection, notification: RpcNotification): void {
     if (notification.method === "notifications/tools/list_changed") conn.plans = undefined;
@@ -304,12 +306,15 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     };
   }
 
+  /**
+   * The live connection, connecting if needed. The connect is shared by every waiting call, so it
+   * runs on the caller's own life signal; a call's signal only stops that call's wait.
+   */
   function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
     if (closed) return Promise.resolve({ ok: false, fault: closedFault });
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
-    connecting ??= (async () => {
-      const controller = new AbortController();
-      const outcome = await open(signal ?? controller.signal);
+    const shared = (connecting ??= (async () => {
+      const outcome = await open(life.signal);
       if (outcome.ok) {
         if (closed) {
           await dispose(outcome.value);
@@ -320,8 +325,16 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       return outcome;
     })().finally(() => {
       connecting = undefined;
+    }));
+    if (!signal) return shared;
+    if (signal.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before connecting" } });
+    return new Promise((resolve) => {
+      const stop = watchAbort(signal, () => resolve({ ok: false, fault: { type: "canceled", message: "aborted while connecting" } }));
+      void shared.then((outcome) => {
+        stop();
+        resolve(outcome);
+      });
     });
-    return connecting;
   }
 
   /** A lost session (404 on a request that carried its id): drop the connection so the retry re-initializes. */
@@ -427,6 +440,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     async close() {
       if (closed) return;
       closed = true;
+      life.abort();
       const pending = connecting;
       if (pending) await pending.catch(() => undefined);
       const conn = current;

@@ -92,7 +92,7 @@ const abortWatchers = new WeakMap<AbortSignal, { readonly callbacks: Set<() => v
  * Runs `callback` when `signal` aborts; returns the unsubscribe. A run-wide signal shared by many
  * concurrent requests gets one listener, not one per request (MaxListenersExceeded otherwise).
  */
-function watchAbort(signal: AbortSignal, callback: () => void): () => void {
+export function watchAbort(signal: AbortSignal, callback: () => void): () => void {
   let watch = abortWatchers.get(signal);
   if (!watch) {
     const callbacks = new Set<() => void>();
