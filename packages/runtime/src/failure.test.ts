@@ -113,6 +113,21 @@ describe("redaction and JSON values", () => {
     });
   });
 
+  it("leaves keys that only contain a secret word alone (maxTokens, tokenCount, secretName)", () => {
+    expect(
+      redactSecrets({ maxTokens: 5, max_tokens: 6, tokenCount: 7, secretName: "db", x_api_key: "k", "X-Auth": "a", clientSecret: "s" }),
+    ).toEqual({
+      maxTokens: 5,
+      max_tokens: 6,
+      tokenCount: 7,
+      secretName: "db",
+      x_api_key: "[redacted]",
+      "X-Auth": "[redacted]",
+      clientSecret: "[redacted]",
+    });
+    expect(redactText("max_tokens: 500 and access_token=abc")).toBe("max_tokens: 500 and access_token=[redacted]");
+  });
+
   it("redacts bearer tokens and key=value secrets in text", () => {
     expect(redactText("got Bearer eyJhbGciOi.x.y and token=abc123 and password: hunter2")).toBe(
       "got Bearer [redacted] and token=[redacted] and password: [redacted]",

@@ -247,7 +247,9 @@ export function combineFailures(
   return action === undefined || failure === undefined ? undefined : { action, failure, failures };
 }
 
-const SECRET_KEY = /(authori[sz]ation|token|secret|passw(or)?d|pass_?phrase|api[-_]?key|cookie|credential|private[-_]?key|session[-_]?id)/i;
+// A key is secret when, ignoring case, `-` and `_`, it ends with one of these words ("maxTokens" is not).
+const SECRET_KEY = /(authori[sz]ation|auth|token|secret|passw(or)?d|passphrase|apikey|cookie|credentials?|privatekey|sessionid|signature)$/;
+const isSecretKey = (key: string) => SECRET_KEY.test(key.toLowerCase().replace(/[-_\s]/g, ""));
 
 /** The text that replaces a secret value. */
 export const REDACTED = "[redacted]";
@@ -258,7 +260,7 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
   if (!isObject(value)) return value;
   const out: { [key: string]: unknown } = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? REDACTED : redactSecrets(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) ? REDACTED : redactSecrets(v, depth + 1);
   return out;
 }
 
@@ -266,7 +268,7 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
 export function redactText(text: string): string {
   return text
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`)
-    .replace(/\b([A-Za-z_]*(?:token|secret|password|passwd|api[-_]?key)[A-Za-z_]*)(["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, `$1$2${REDACTED}`);
+    .replace(/\b([A-Za-z_-]*(?:token|secret|password|passwd|api[-_]?key))\b(["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, `$1$2${REDACTED}`);
 }
 
 /** Turns any value into plain JSON data (undefined dropped, bigint and cycles stringified), with secrets redacted. */
