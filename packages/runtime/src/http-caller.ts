@@ -35,7 +35,7 @@ import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
-import { redactFailureValues, redactValues, secretFragments } from "./transport/environment.js";
+import { redactFailureValues, redactFaultValues, redactValues, secretFragments } from "./transport/environment.js";
 import type { RedirectPolicy, WireFaultError } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "./transport/http-streamable.js";
@@ -313,7 +313,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
     if (closed) return Promise.resolve({ ok: false, fault: closedFault });
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
-    const shared = (connecting ??= (async () => {
+    connecting ??= (async () => {
       const outcome = await open(life.signal);
       if (outcome.ok) {
         if (closed) {
@@ -325,7 +325,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       return outcome;
     })().finally(() => {
       connecting = undefined;
-    }));
+    });
+    const shared = connecting;
     if (!signal) return shared;
     if (signal.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before connecting" } });
     return new Promise((resolve) => {
@@ -407,7 +408,9 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     },
     async connect(connectOptions = {}) {
       const outcome = await ensure(connectOptions.signal);
-      return outcome.ok ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake } : outcome;
+      return outcome.ok
+        ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake }
+        : { ok: false, fault: redactFaultValues(outcome.fault, secrets) };
     },
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
       const outcome = await withConnection(callOptions.signal, async (conn) => {
