@@ -12,6 +12,7 @@ import {
   assertSchema,
   createSchema,
   definitionOf,
+  definitionsNamed,
   isSchema,
   type JsonSchema,
   type NamedDefinition,
@@ -50,30 +51,43 @@ export function named<T>(name: string, body: ((self: Schema<T>) => Schema<T, boo
  * Every named definition a schema uses, keyed by name, in first-use order, following definitions
  * that use other definitions (and themselves). Accepts a builder or its `.json`.
  * Place the result under `$defs` of the document root (e.g. a tool's `inputSchema`).
- * The lookup follows object identity: call it on the objects the DSL built, not on a JSON copy.
- * Throws a `DslError` when two different schemas share one name.
+ * The lookup follows object identity; on a JSON copy it falls back to the name, which works while
+ * one schema has that name. Throws a `DslError` when two different schemas share one name.
  */
 export function collectDefs(schema: AnySchema | JsonSchema): { readonly [name: string]: JsonSchema } {
+  const root: unknown = isSchema(schema) ? schema.json : schema;
+  const own = isPlainObject(root) && isPlainObject(root.$defs) ? root.$defs : {};
   const defs: Record<string, JsonSchema> = {};
+  const add = (name: string, body: JsonSchema | undefined, seen: Set<object>) => {
+    if (body === undefined) throw new DslError(`named(${show(name)}): the definition is used before it is complete`);
+    const known = defs[name];
+    if (known === undefined) {
+      defs[name] = body;
+      visit(body, seen);
+    } else if (known !== body && JSON.stringify(known) !== JSON.stringify(body)) {
+      throw new DslError(`named(${show(name)}): two different schemas use the same name "${name}"`);
+    }
+  };
   // Depth-first in document order, so the order of the result is stable and readable.
   const visit = (node: unknown, seen: Set<object>): void => {
     if (typeof node !== "object" || node === null || seen.has(node)) return;
     seen.add(node);
     const definition = definitionOf(node);
-    if (definition) {
-      const body = definition.body;
-      if (body === undefined) throw new DslError(`named(${show(definition.name)}): the definition is used before it is complete`);
-      const known = defs[definition.name];
-      if (known === undefined) {
-        defs[definition.name] = body;
-        visit(body, seen);
-      } else if (known !== body && JSON.stringify(known) !== JSON.stringify(body)) {
-        throw new DslError(`named(${show(definition.name)}): two different schemas use the same name "${definition.name}"`);
+    if (definition) add(definition.name, definition.body, seen);
+    else {
+      // A copied `$ref` node: resolve by name when exactly one definition has it (and the
+      // document does not define the name itself).
+      const ref = (node as { $ref?: unknown }).$ref;
+      const name = typeof ref === "string" && ref.startsWith("#/$defs/") ? ref.slice(8) : undefined;
+      if (name !== undefined && !Object.hasOwn(own, name) && defs[name] === undefined) {
+        const candidates = definitionsNamed(name);
+        if (candidates.length > 1) throw new DslError(`named(${show(name)}): two different schemas use the same name "${name}"`);
+        if (candidates.length === 1) add(name, candidates[0]?.body, seen);
       }
     }
     for (const child of Array.isArray(node) ? node : Object.values(node)) visit(child, seen);
   };
-  visit(isSchema(schema) ? schema.json : schema, new Set());
+  visit(root, new Set());
   return defs;
 }
 

@@ -167,6 +167,20 @@ describe("named types and $defs", () => {
     expect(toJsonSchema(object({ a: string() }))).toEqual(object({ a: string() }).json);
   });
 
+  it("a JSON copy is resolved by name while the name is unambiguous", () => {
+    const Point = named("CopyPoint", object({ x: number(), y: number() }));
+    const copy = JSON.parse(JSON.stringify(object({ at: Point, path: array(Point) }).json)) as { [key: string]: unknown };
+    expect(collectDefs(copy)).toEqual(collectDefs(Point));
+    expect(Object.keys(toJsonSchema(copy).$defs as object)).toEqual(["CopyPoint"]);
+    // A document's own $defs win over a DSL type of the same name.
+    expect(collectDefs({ $defs: { CopyPoint: { type: "string" } }, properties: { p: { $ref: "#/$defs/CopyPoint" } } })).toEqual({});
+    named("CopyTwice", string());
+    named("CopyTwice", integer());
+    expect(() => collectDefs({ properties: { t: { $ref: "#/$defs/CopyTwice" } } })).toThrow(
+      /two different schemas use the same name "CopyTwice"/,
+    );
+  });
+
   it("two different schemas under one name is an error", () => {
     const A1 = named("A", string());
     const A2 = named("A", integer());

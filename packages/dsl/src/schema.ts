@@ -57,14 +57,38 @@ export interface NamedDefinition {
 // (`{ "$ref": ... }` only) while `collectDefs` can still find every definition a schema uses.
 const definitions = new WeakMap<object, NamedDefinition>();
 
+// Every definition by name, so a JSON copy (which loses object identity) can still be resolved
+// when the name is unambiguous.
+const byName = new Map<string, NamedDefinition[]>();
+
 /** Registers `json` as a `$ref` node standing for `definition`. Used by `named()`. */
 export function registerRef(json: JsonSchema, definition: NamedDefinition): void {
   definitions.set(json, definition);
+  const list = byName.get(definition.name);
+  if (list) list.push(definition);
+  else byName.set(definition.name, [definition]);
 }
 
 /** The named definition a `$ref` node stands for, if it was made by `named()`. */
 export function definitionOf(json: unknown): NamedDefinition | undefined {
   return typeof json === "object" && json !== null ? definitions.get(json) : undefined;
+}
+
+/**
+ * The definitions registered under `name` whose bodies differ, for `$ref` nodes that lost their
+ * identity (a JSON copy). One entry means the name is unambiguous.
+ */
+export function definitionsNamed(name: string): NamedDefinition[] {
+  const out: NamedDefinition[] = [];
+  const seen = new Set<string>();
+  for (const d of byName.get(name) ?? []) {
+    const key = JSON.stringify(d.body);
+    if (d.body !== undefined && !seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
 }
 
 /** Copies `from`'s `$ref` registration onto `to` (used when a node is re-shaped). */
