@@ -71,7 +71,7 @@ const everything = toolset("everything", fromExternalMCP("everything"), (t) => {
 /** The agent the scripted model plays; its run policy is enforced by the runtime. */
 const researcher = agent("researcher", {
   use: [memory, files, everything],
-  runPolicy: { maxToolCalls: 8, maxConsecutiveFailedToolCalls: 3, toolTimeout: 1500 },
+  runPolicy: { maxToolCalls: 9, maxConsecutiveFailedToolCalls: 3, toolTimeout: 1500 },
 });
 
 export default design({ toolsets: [memory, files, everything], agents: [researcher] });

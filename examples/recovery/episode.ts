@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
+  combineFailures,
   type FailureKind,
   type FailureReason,
   type ModelToolCall,
@@ -95,7 +96,7 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
   const steps: StepRecord[] = [];
   const pids: number[] = [];
   // Generated from design.ts: registers only the agent's tools and enforces its runPolicy
-  // (maxToolCalls 8, maxConsecutiveFailedToolCalls 3, toolTimeout 1500 ms).
+  // (maxToolCalls 9, maxConsecutiveFailedToolCalls 3, toolTimeout 1500 ms).
   const runtime = createResearcherRuntime(
     { memory, files, everything },
     { confirm: async () => true, ...(options.onEvent ? { onEvent: options.onEvent } : {}) },
@@ -163,6 +164,25 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
     await act("4b. retry, shorter", "everything_trigger-long-running-operation", { duration: 0.2, steps: 1 }, (r) =>
       r.ok ? "continue" : "give up",
     );
+
+    // 4c. Two calls in parallel both fail; the strongest action wins (finish > correct_call > replan > retry).
+    const parallel = await Promise.all([
+      act("4c. parallel: search with a number", "memory_search_nodes", { query: 1815 }, () => "combined below"),
+      act("4c. parallel: read outside the root", "files_read_text_file", { path: "/etc/passwd" }, () => "combined below"),
+    ]);
+    const combined = combineFailures(parallel.flatMap(({ result }) => (result.ok ? [] : [result.failure])));
+    if (combined) {
+      const record: StepRecord = {
+        step: "4d. combine the parallel failures",
+        call: { name: "(planner)", arguments: "{}" },
+        outcome: { ok: false, kind: combined.failure.kind, action: combined.action },
+        shown: combined.failures.map((f) => `${f.tool}: ${f.kind} / ${f.recovery.action}`).join("\n"),
+        recovery: `${combined.action}: fix ${combined.failure.tool} first`,
+      };
+      steps.push(record);
+      options.onStep?.(record);
+    }
+    await act("4e. corrected search", "memory_search_nodes", { query: "1815" }, (r) => (r.ok ? "continue" : "give up"));
 
     // 5. Keep searching until the run policy stops the run at maxToolCalls; then finish.
     for (let i = 0; i < 10; i++) {

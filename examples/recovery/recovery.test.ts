@@ -54,11 +54,17 @@ it("plays the episode: hallucination, wrong type, out-of-root, timeout, maxToolC
   expect(by("4.").recovery).toBe("retry with a shorter operation");
   expect(outcome("4b.")).toEqual({ ok: true });
 
+  expect(outcome("4c. parallel: search")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
+  expect(outcome("4c. parallel: read")).toEqual({ kind: "domain_rejection", action: "replan", reason: undefined });
+  expect(outcome("4d.")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
+  expect(by("4d.").recovery).toBe("correct_call: fix memory.search_nodes first");
+  expect(outcome("4e.")).toEqual({ ok: true });
+
   const searches = episode.steps.filter((s) => s.step.startsWith("5."));
-  expect(searches.map((s) => (s.outcome.ok ? "ok" : s.outcome.reason))).toEqual(["ok", "ok", "max_tool_calls"]);
+  expect(searches.map((s) => (s.outcome.ok ? "ok" : s.outcome.reason))).toEqual(["ok", "max_tool_calls"]);
   expect(outcome(searches.at(-1)?.step ?? "")).toEqual({ kind: "canceled", action: "finish", reason: "max_tool_calls" });
   expect(by("5.1").shown).toContain("Ada Lovelace");
-  expect(episode.usage.toolCalls).toBe(8);
+  expect(episode.usage.toolCalls).toBe(9);
 
   expect(seen).toEqual(episode.steps);
   expect(episode.pids).toHaveLength(3);

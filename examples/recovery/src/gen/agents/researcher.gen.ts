@@ -9,7 +9,7 @@ import { createEntitiesSpec, createRelationsSpec, searchNodesSpec } from "../mem
 
 /** Run policy of agent "researcher"; durations are milliseconds. */
 export const researcherRunPolicy = {
-  maxToolCalls: 8,
+  maxToolCalls: 9,
   maxConsecutiveFailedToolCalls: 3,
   toolTimeout: 1500,
 } as const;

@@ -5,6 +5,6 @@ export type { TriggerLongRunningOperationPayload, TriggerLongRunningOperationRes
 export { everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
 export type { EverythingClient } from "./client.gen.js";
 export { createEverythingClient } from "./client.gen.js";
-export type { EverythingRequests, ToolRequest } from "./requests.gen.js";
+export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";
 export { everythingRequests } from "./requests.gen.js";
 export { registerEverythingToolset } from "./register.gen.js";

@@ -4,7 +4,7 @@
 import type { TriggerLongRunningOperationPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface EverythingToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,7 +12,7 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "everything", one per tool. */
 export interface EverythingRequests {
   /** Demonstrates a long running operation with progress updates */
-  triggerLongRunningOperation(payload: TriggerLongRunningOperationPayload): ToolRequest<"everything.trigger-long-running-operation", TriggerLongRunningOperationPayload>;
+  triggerLongRunningOperation(payload: TriggerLongRunningOperationPayload): EverythingToolRequest<"everything.trigger-long-running-operation", TriggerLongRunningOperationPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(everythingRequests.triggerLongRunningOperation(payload))`. */

@@ -5,6 +5,6 @@ export type { ListAllowedDirectoriesPayload, ListAllowedDirectoriesResult, ReadT
 export { filesSpecMap, filesSpecs, filesToolsetName, findFilesSpec, listAllowedDirectoriesSpec, readTextFileSpec } from "./specs.gen.js";
 export type { FilesClient } from "./client.gen.js";
 export { createFilesClient } from "./client.gen.js";
-export type { FilesRequests, ToolRequest } from "./requests.gen.js";
+export type { FilesRequests, FilesToolRequest } from "./requests.gen.js";
 export { filesRequests } from "./requests.gen.js";
 export { registerFilesToolset } from "./register.gen.js";

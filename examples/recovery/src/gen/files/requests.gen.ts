@@ -4,7 +4,7 @@
 import type { ListAllowedDirectoriesPayload, ReadTextFilePayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface FilesToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,9 +12,9 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "files", one per tool. */
 export interface FilesRequests {
   /** Read the complete contents of a file as text */
-  readTextFile(payload: ReadTextFilePayload): ToolRequest<"files.read_text_file", ReadTextFilePayload>;
+  readTextFile(payload: ReadTextFilePayload): FilesToolRequest<"files.read_text_file", ReadTextFilePayload>;
   /** Returns the list of directories that this server is allowed to access */
-  listAllowedDirectories(payload: ListAllowedDirectoriesPayload): ToolRequest<"files.list_allowed_directories", ListAllowedDirectoriesPayload>;
+  listAllowedDirectories(payload: ListAllowedDirectoriesPayload): FilesToolRequest<"files.list_allowed_directories", ListAllowedDirectoriesPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(filesRequests.readTextFile(payload))`. */

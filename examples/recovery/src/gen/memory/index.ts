@@ -5,6 +5,6 @@ export type { CreateEntitiesPayload, CreateEntitiesResult, CreateRelationsPayloa
 export { createEntitiesSpec, createRelationsSpec, findMemorySpec, memorySpecMap, memorySpecs, memoryToolsetName, searchNodesSpec } from "./specs.gen.js";
 export type { MemoryClient } from "./client.gen.js";
 export { createMemoryClient } from "./client.gen.js";
-export type { MemoryRequests, ToolRequest } from "./requests.gen.js";
+export type { MemoryRequests, MemoryToolRequest } from "./requests.gen.js";
 export { memoryRequests } from "./requests.gen.js";
 export { registerMemoryToolset } from "./register.gen.js";

@@ -4,7 +4,7 @@
 import type { CreateEntitiesPayload, CreateRelationsPayload, SearchNodesPayload } from "./types.gen.js";
 
 /** A typed request for `runtime.execute`: the tool id and its payload. */
-export interface ToolRequest<Id extends string, P> {
+export interface MemoryToolRequest<Id extends string, P> {
   readonly tool: Id;
   readonly arguments: P;
 }
@@ -12,11 +12,11 @@ export interface ToolRequest<Id extends string, P> {
 /** Request builders for toolset "memory", one per tool. */
 export interface MemoryRequests {
   /** Create multiple new entities in the knowledge graph */
-  createEntities(payload: CreateEntitiesPayload): ToolRequest<"memory.create_entities", CreateEntitiesPayload>;
+  createEntities(payload: CreateEntitiesPayload): MemoryToolRequest<"memory.create_entities", CreateEntitiesPayload>;
   /** Create multiple new relations between entities in the knowledge graph */
-  createRelations(payload: CreateRelationsPayload): ToolRequest<"memory.create_relations", CreateRelationsPayload>;
+  createRelations(payload: CreateRelationsPayload): MemoryToolRequest<"memory.create_relations", CreateRelationsPayload>;
   /** Search for nodes in the knowledge graph based on a query */
-  searchNodes(payload: SearchNodesPayload): ToolRequest<"memory.search_nodes", SearchNodesPayload>;
+  searchNodes(payload: SearchNodesPayload): MemoryToolRequest<"memory.search_nodes", SearchNodesPayload>;
 }
 
 /** Builds typed requests for planners: `runtime.execute(memoryRequests.createEntities(payload))`. */
