@@ -6,12 +6,29 @@
 import { createInMemoryCaller, createRuntime } from "@toolwright/runtime";
 import { describe, expect, it } from "vitest";
 import { createResearchBotRuntime, registerResearchBotAgent, researchBotRunPolicy } from "./agent-subset/expected/agents/index.js";
-import { putItemsSpec } from "./composites/expected/inventory/index.js";
+import { docsSpecs } from "./agent-subset/expected/docs/index.js";
+import { webSpecs } from "./agent-subset/expected/web/index.js";
+import { inventorySpecs, putItemsSpec } from "./composites/expected/inventory/index.js";
 import { createMyWeirdToolsClient, myWeirdToolsSpecs, protoSpec } from "./hostile-names/expected/my-weird-tools/index.js";
-import { plotSpec } from "./raw-draft07/expected/legacy/index.js";
-import { linkedSpec, mkdirsSpec } from "./refs-recursive/expected/files/index.js";
-import { makeUserSpec } from "./scalars/expected/scalars/index.js";
-import { areaSpec } from "./unions/expected/shapes/index.js";
+import { alphaSpecs } from "./multi-toolset/expected/alpha/index.js";
+import { alphaBetaSpecs } from "./multi-toolset/expected/alpha-beta/index.js";
+import { legacySpecs, plotSpec } from "./raw-draft07/expected/legacy/index.js";
+import { filesSpecs, linkedSpec, mkdirsSpec } from "./refs-recursive/expected/files/index.js";
+import { makeUserSpec, scalarsSpecs } from "./scalars/expected/scalars/index.js";
+import { areaSpec, shapesSpecs } from "./unions/expected/shapes/index.js";
+
+const specLists = {
+  docsSpecs,
+  webSpecs,
+  inventorySpecs,
+  myWeirdToolsSpecs,
+  alphaSpecs,
+  alphaBetaSpecs,
+  legacySpecs,
+  filesSpecs,
+  scalarsSpecs,
+  shapesSpecs,
+};
 
 const user = { email: "ada@example.com", handle: "ada", role: "owner" };
 
@@ -89,6 +106,16 @@ describe("generated validators report field issues", () => {
   it("inherited names (constructor) do not count as present", () => {
     expect(issues(protoSpec.decodePayload({}))).toEqual([expect.objectContaining({ field: "constructor", constraint: "missing_field" })]);
     expect(protoSpec.decodePayload({ constructor: 1 }).ok).toBe(true);
+  });
+});
+
+describe("example JSON", () => {
+  const all = [...Object.values(specLists).flat()];
+
+  it("every spec's example (declared or synthesized) passes its own validator", () => {
+    const withExample = all.filter((s) => s.exampleJson !== undefined);
+    expect(withExample.length).toBeGreaterThan(15);
+    for (const spec of withExample) expect(spec.decodePayload(JSON.parse(spec.exampleJson!)), spec.id).toMatchObject({ ok: true });
   });
 });
 

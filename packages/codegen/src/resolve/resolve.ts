@@ -16,6 +16,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
 import type { IrAgent, IrAgentUse, IrAnnotations, IrDesign, IrRunPolicy, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
+import { exampleFromSchema } from "./example.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
 import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
 
@@ -220,6 +221,10 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
       }
     });
     exampleJson = JSON.stringify(examples[0]);
+  } else {
+    // No declared example: build one from the schema when that can be done safely.
+    const example = exampleFromSchema(input.json);
+    if (example !== undefined) exampleJson = JSON.stringify(example);
   }
   const annotations = annotationsOf(t.annotations);
   const tool: Mutable<IrTool> = {

@@ -27,6 +27,7 @@ export const searchSpec: ToolSpec<SearchPayload, SearchResult> = {
   annotations: {
     readOnly: true,
   },
+  exampleJson: "{\"q\":\"example\"}",
   decodePayload: createDecoder<SearchPayload>(validateSearchPayload),
 };
 
@@ -49,6 +50,7 @@ export const readSpec: ToolSpec<ReadPayload, ReadResult> = {
   annotations: {
     readOnly: true,
   },
+  exampleJson: "{\"id\":\"example\"}",
   decodePayload: createDecoder<ReadPayload>(validateReadPayload),
 };
 
@@ -71,6 +73,7 @@ export const delete_Spec: ToolSpec<DeletePayload, DeleteResult> = {
   annotations: {
     destructive: true,
   },
+  exampleJson: "{\"id\":\"example\"}",
   requiresConfirmation: true,
   decodePayload: createDecoder<DeletePayload>(validateDeletePayload),
 };

@@ -25,6 +25,7 @@ export const fetchSpec: ToolSpec<FetchPayload, FetchResult> = {
     required: ["url"],
     additionalProperties: false,
   },
+  exampleJson: "{\"url\":\"https://example.com\"}",
   decodePayload: createDecoder<FetchPayload>(validateFetchPayload),
 };
 

@@ -25,6 +25,7 @@ export const delete_Spec: ToolSpec<DeletePayload, DeleteResult> = {
     required: ["id"],
     additionalProperties: false,
   },
+  exampleJson: "{\"id\":\"example\"}",
   decodePayload: createDecoder<DeletePayload>(validateDeletePayload),
 };
 
@@ -39,6 +40,7 @@ export const classNewSpec: ToolSpec<ClassNewPayload, ClassNewResult> = {
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<ClassNewPayload>(validateClassNewPayload),
 };
 
@@ -58,6 +60,7 @@ export const _3dRenderSpec: ToolSpec<_3dRenderPayload, _3dRenderResult> = {
     required: ["scene"],
     additionalProperties: false,
   },
+  exampleJson: "{\"scene\":\"example\"}",
   decodePayload: createDecoder<_3dRenderPayload>(validate_3dRenderPayload),
 };
 
@@ -79,6 +82,7 @@ export const protoSpec: ToolSpec<ProtoPayload, ProtoResult> = {
     },
     required: ["constructor"],
   },
+  exampleJson: "{\"constructor\":1}",
   decodePayload: createDecoder<ProtoPayload>(validateProtoPayload),
 };
 
@@ -93,6 +97,7 @@ export const constructor_Spec: ToolSpec<ConstructorPayload, ConstructorResult> =
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<ConstructorPayload>(validateConstructorPayload),
 };
 
@@ -107,6 +112,7 @@ export const cafeCremeSpec: ToolSpec<CafeCremePayload, CafeCremeResult> = {
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<CafeCremePayload>(validateCafeCremePayload),
 };
 
@@ -127,6 +133,7 @@ export const u691cU7d22Spec: ToolSpec<U691cU7d22Payload, U691cU7d22Result> = {
     required: ["q"],
     additionalProperties: false,
   },
+  exampleJson: "{\"q\":\"example\"}",
   decodePayload: createDecoder<U691cU7d22Payload>(validateU691cU7d22Payload),
 };
 
@@ -142,6 +149,7 @@ export const toolSpec: ToolSpec<ToolPayload, ToolResult> = {
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<ToolPayload>(validateToolPayload),
 };
 
@@ -156,6 +164,7 @@ export const veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpe
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload>(validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload),
 };
 

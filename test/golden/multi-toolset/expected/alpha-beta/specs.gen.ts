@@ -19,6 +19,7 @@ export const statusSpec: ToolSpec<StatusPayload, StatusResult> = {
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<StatusPayload>(validateStatusPayload),
 };
 

@@ -31,6 +31,7 @@ export const statusSpec: ToolSpec<StatusPayload, StatusResult> = {
     additionalProperties: false,
   },
   tags: ["ops"],
+  exampleJson: "{}",
   decodePayload: createDecoder<StatusPayload>(validateStatusPayload),
   decodeResult: createDecoder<StatusResult>(validateStatusResult),
 };
@@ -50,6 +51,7 @@ export const betaStatusSpec: ToolSpec<BetaStatusPayload, BetaStatusResult> = {
     },
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<BetaStatusPayload>(validateBetaStatusPayload),
 };
 

@@ -42,6 +42,7 @@ export const shipSpec: ToolSpec<ShipPayload, ShipResult> = {
       },
     },
   },
+  exampleJson: "{\"to\":{\"street\":\"example\",\"city\":\"example\"}}",
   decodePayload: createDecoder<ShipPayload>(validateShipPayload),
 };
 
@@ -107,6 +108,7 @@ export const mkdirsSpec: ToolSpec<MkdirsPayload, MkdirsResult> = {
       },
     },
   },
+  exampleJson: "{\"root\":{\"name\":\"example\"}}",
   decodePayload: createDecoder<MkdirsPayload>(validateMkdirsPayload),
   decodeResult: createDecoder<MkdirsResult>(validateMkdirsResult),
 };
@@ -131,6 +133,7 @@ export const linkedSpec: ToolSpec<LinkedPayload, LinkedResult> = {
     required: ["value"],
     additionalProperties: false,
   },
+  exampleJson: "{\"value\":\"example\"}",
   decodePayload: createDecoder<LinkedPayload>(validateLinkedPayload),
 };
 

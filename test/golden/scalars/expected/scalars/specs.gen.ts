@@ -100,6 +100,7 @@ export const pingSpec: ToolSpec<PingPayload, PingResult> = {
     properties: {},
     additionalProperties: false,
   },
+  exampleJson: "{}",
   decodePayload: createDecoder<PingPayload>(validatePingPayload),
 };
 

@@ -95,6 +95,7 @@ export const areaSpec: ToolSpec<AreaPayload, AreaResult> = {
     required: ["area", "unit", "mode"],
     additionalProperties: false,
   },
+  exampleJson: "{\"shape\":{\"kind\":\"circle\",\"radius\":1},\"unit\":\"cm\"}",
   decodePayload: createDecoder<AreaPayload>(validateAreaPayload),
   decodeResult: createDecoder<AreaResult>(validateAreaResult),
 };
