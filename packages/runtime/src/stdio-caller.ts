@@ -25,7 +25,7 @@ import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
-import { configuredEnvValues, type EnvSpec, redactFailureValues, redactValues } from "./transport/environment.js";
+import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
 /** Options for `createStdioCaller`. */
@@ -238,7 +238,9 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     stderrTail: () => scrub(current?.process.stderrTail() ?? lastStderr),
     async connect(connectOptions = {}) {
       const outcome = await ensure(connectOptions.signal);
-      return outcome.ok ? { ok: true, value: outcome.value.handshake as ServerHandshake } : outcome;
+      return outcome.ok
+        ? { ok: true, value: outcome.value.handshake as ServerHandshake }
+        : { ok: false, fault: redactFaultValues(outcome.fault, secrets) };
     },
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
       const context = { tool: request.name, server };

@@ -3,6 +3,7 @@
  * (PATH, HOME, locale...) plus what its config names; never the parent's secrets.
  */
 import type { ToolFailure } from "../failure.js";
+import type { WireFault } from "../protocol/wire-fault.js";
 
 /** Variables passed through by default when present in the parent. */
 export const DEFAULT_INHERITED_ENV: readonly string[] = Object.freeze([
@@ -77,6 +78,19 @@ export function redactValues(text: string, values: readonly string[]): string {
 export function secretFragments(values: readonly string[]): string[] {
   const parts = values.flatMap((v) => [v, ...v.split(/[\s;=,]+/)]).filter((v) => v.length >= MIN_SECRET_LENGTH);
   return [...new Set(parts)].sort((a, b) => b.length - a.length);
+}
+
+/** A wire fault with secret values removed from its text fields (for `connect()` outcomes). */
+export function redactFaultValues(fault: WireFault, values: readonly string[]): WireFault {
+  if (values.length === 0) return fault;
+  const text = JSON.stringify(fault);
+  const clean = redactValues(text, values);
+  if (clean === text) return fault;
+  try {
+    return JSON.parse(clean) as WireFault;
+  } catch {
+    return { type: "transport", code: "EREDACTED", message: "[redacted]" };
+  }
 }
 
 /** A failure with secret values removed from its message, stderr tail and JSON-RPC data. */
