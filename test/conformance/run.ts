@@ -92,7 +92,8 @@ function runHarness(
  * in the parallel run is run once more alone, at the same wire version, and reported as such.
  */
 async function soloRerun(spec: RunSpec, scenario: string): Promise<boolean> {
-  const version = spec.args[0] === "--requirements" ? ["--spec-version", spec.args[1] as string] : [];
+  // --force: extension scenarios are "not applicable" at a dated --spec-version unless forced.
+  const version = spec.args[0] === "--requirements" ? ["--spec-version", spec.args[1] as string, "--force"] : [];
   const out = join(WORK, "results", `${spec.id}-solo`, scenario.replace(/\//g, "_"));
   const { stdout, stderr } = await runHarness(spec.folder, ["--scenario", scenario, ...version], out);
   return /OVERALL: PASSED/.test(stdout + stderr);

@@ -9,6 +9,8 @@ export interface AuthChallenge {
   readonly status: number;
   /** The raw `WWW-Authenticate` header, if any. */
   readonly wwwAuthenticate: string | null;
+  /** The `DPoP-Nonce` response header, if any (RFC 9449 §9). Optional for transports. */
+  readonly dpopNonce?: string | null;
 }
 
 /** Supplies credentials to an HTTP transport. */

@@ -29,6 +29,8 @@ export interface AuthorizationServerMetadata {
   readonly grantTypesSupported?: readonly string[];
   readonly clientIdMetadataDocumentSupported: boolean;
   readonly issParameterSupported: boolean;
+  /** `dpop_signing_alg_values_supported` (RFC 9449 §5.1). */
+  readonly dpopSigningAlgValuesSupported?: readonly string[];
   /** True when no metadata was found and the 2025-03-26 default endpoints are used. */
   readonly fallback: boolean;
   readonly raw: { readonly [key: string]: unknown };
@@ -151,6 +153,7 @@ export async function discoverAuthorizationServer(
     const pkce = strings(body.code_challenge_methods_supported);
     const auth = strings(body.token_endpoint_auth_methods_supported);
     const grants = strings(body.grant_types_supported);
+    const dpopAlgs = strings(body.dpop_signing_alg_values_supported);
     return {
       issuer: body.issuer,
       authorizationEndpoint: body.authorization_endpoint,
@@ -160,6 +163,7 @@ export async function discoverAuthorizationServer(
       ...(pkce ? { codeChallengeMethodsSupported: pkce } : {}),
       ...(auth ? { tokenEndpointAuthMethodsSupported: auth } : {}),
       ...(grants ? { grantTypesSupported: grants } : {}),
+      ...(dpopAlgs ? { dpopSigningAlgValuesSupported: dpopAlgs } : {}),
       clientIdMetadataDocumentSupported: body.client_id_metadata_document_supported === true,
       issParameterSupported: body.authorization_response_iss_parameter_supported === true,
       fallback: false,

@@ -4,6 +4,7 @@
  * response check. Errors never include secrets or token values.
  */
 import type { AuthorizationServerMetadata, FetchLike } from "./discovery.js";
+import { createDpopProof, type DpopKey } from "./dpop.js";
 import { type CryptoKey, createClientAssertion, type JwtAlgorithm } from "./jwt.js";
 import { formBody, OAuthError } from "./oauth-util.js";
 import type { OAuthClientInfo, OAuthTokens } from "./token-store.js";
@@ -108,58 +109,85 @@ export interface AssertionKey {
   readonly alg: JwtAlgorithm;
 }
 
-/** Sends a token request with client authentication and returns the parsed tokens. */
+/** DPoP for token requests: the key and the AS nonce (remembered across requests). */
+export interface TokenDpop {
+  readonly key: DpopKey;
+  nonce: string | undefined;
+}
+
+/** Sends a token request with client authentication (and a DPoP proof) and returns the parsed tokens. */
 export async function requestToken(
   fetchFn: FetchLike,
   as: AuthorizationServerMetadata,
   client: OAuthClientInfo,
   fields: { readonly [key: string]: string | undefined },
   assertionKey?: AssertionKey,
+  dpop?: TokenDpop,
 ): Promise<OAuthTokens> {
   const method = chooseAuthMethod(client, as);
-  const headers: { [key: string]: string } = {
-    "content-type": "application/x-www-form-urlencoded",
-    accept: "application/json",
-  };
-  const body: { [key: string]: string | undefined } = { ...fields };
-  if (method === "client_secret_basic") {
-    if (!client.clientSecret) throw new OAuthError("bad_configuration", "client_secret_basic needs a client secret");
-    const user = encodeURIComponent(client.clientId);
-    const pass = encodeURIComponent(client.clientSecret);
-    headers.authorization = `Basic ${btoa(`${user}:${pass}`)}`;
-  } else if (method === "client_secret_post") {
-    if (!client.clientSecret) throw new OAuthError("bad_configuration", "client_secret_post needs a client secret");
-    body.client_id = client.clientId;
-    body.client_secret = client.clientSecret;
-  } else if (method === "private_key_jwt") {
-    if (!assertionKey) throw new OAuthError("bad_configuration", "private_key_jwt needs a private key");
-    body.client_id = client.clientId;
-    body.client_assertion_type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
-    body.client_assertion = await createClientAssertion({ clientId: client.clientId, audience: as.issuer, ...assertionKey });
-  } else {
-    body.client_id = client.clientId;
+  let response: Response | undefined;
+  // At most one retry: when the AS asks for a DPoP nonce (RFC 9449 §8).
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const headers: { [key: string]: string } = {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    };
+    const body: { [key: string]: string | undefined } = { ...fields };
+    if (method === "client_secret_basic") {
+      if (!client.clientSecret) throw new OAuthError("bad_configuration", "client_secret_basic needs a client secret");
+      const user = encodeURIComponent(client.clientId);
+      const pass = encodeURIComponent(client.clientSecret);
+      headers.authorization = `Basic ${btoa(`${user}:${pass}`)}`;
+    } else if (method === "client_secret_post") {
+      if (!client.clientSecret) throw new OAuthError("bad_configuration", "client_secret_post needs a client secret");
+      body.client_id = client.clientId;
+      body.client_secret = client.clientSecret;
+    } else if (method === "private_key_jwt") {
+      if (!assertionKey) throw new OAuthError("bad_configuration", "private_key_jwt needs a private key");
+      body.client_id = client.clientId;
+      body.client_assertion_type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+      body.client_assertion = await createClientAssertion({ clientId: client.clientId, audience: as.issuer, ...assertionKey });
+    } else {
+      body.client_id = client.clientId;
+    }
+    if (dpop) {
+      headers.dpop = await createDpopProof(dpop.key, {
+        method: "POST",
+        url: as.tokenEndpoint,
+        ...(dpop.nonce ? { nonce: dpop.nonce } : {}),
+      });
+    }
+    try {
+      response = await fetchFn(as.tokenEndpoint, { method: "POST", headers, body: formBody(body) });
+    } catch (error) {
+      throw new OAuthError("token_request_failed", `token request failed: ${(error as Error).message}`);
+    }
+    const nonce = response.headers.get("dpop-nonce");
+    if (dpop && nonce) dpop.nonce = nonce;
+    if (!(dpop && nonce && response.status === 400 && attempt === 0)) break;
+    const error = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { error?: unknown } | undefined;
+    if (error?.error !== "use_dpop_nonce") break;
   }
-  let response: Response;
-  try {
-    response = await fetchFn(as.tokenEndpoint, { method: "POST", headers, body: formBody(body) });
-  } catch (error) {
-    throw new OAuthError("token_request_failed", `token request failed: ${(error as Error).message}`);
-  }
+  if (!response) throw new OAuthError("token_request_failed", "no token response");
   if (!response.ok) throw new OAuthError("token_request_failed", `token request refused: ${await readError(response)}`);
   const json = (await response.json().catch(() => undefined)) as { [key: string]: unknown } | undefined;
   if (typeof json?.access_token !== "string" || json.access_token === "") {
     throw new OAuthError("token_request_failed", "token response has no access_token");
   }
   const tokenType = typeof json.token_type === "string" ? json.token_type : "Bearer";
-  if (tokenType.toLowerCase() !== "bearer") {
-    throw new OAuthError("token_request_failed", `token type ${tokenType} is not supported (Bearer only)`);
+  const kind = tokenType.toLowerCase();
+  if (kind !== "bearer" && !(kind === "dpop" && dpop)) {
+    throw new OAuthError("token_request_failed", `token type ${tokenType} is not supported`);
   }
   const expiresIn = typeof json.expires_in === "number" ? json.expires_in : Number(json.expires_in);
   const scope = typeof json.scope === "string" ? json.scope : fields.scope;
   const refresh = typeof json.refresh_token === "string" ? json.refresh_token : fields.refresh_token;
   return {
     accessToken: json.access_token,
-    tokenType: "Bearer",
+    tokenType: kind === "dpop" ? "DPoP" : "Bearer",
     ...(refresh ? { refreshToken: refresh } : {}),
     ...(Number.isFinite(expiresIn) && expiresIn > 0 ? { expiresAt: Date.now() + expiresIn * 1000 } : {}),
     ...(scope ? { scope } : {}),

@@ -12,8 +12,9 @@ import {
   type FetchLike,
   type ProtectedResourceMetadata,
 } from "./discovery.js";
+import { createDpopKey, createDpopProof } from "./dpop.js";
 import { importPrivateKey, isJwtAlgorithm } from "./jwt.js";
-import { type AssertionKey, type ClientMetadata, registerClient, requestToken } from "./oauth-flows.js";
+import { type AssertionKey, type ClientMetadata, registerClient, requestToken, type TokenDpop } from "./oauth-flows.js";
 import { bearerChallenge, createPkce, OAuthError, randomString, scopeList } from "./oauth-util.js";
 import { JWT_BEARER_GRANT } from "./token-exchange.js";
 import { createMemoryTokenStore, type OAuthClientInfo, type OAuthTokens, type TokenStore } from "./token-store.js";
@@ -70,6 +71,11 @@ export interface OAuthProviderOptions {
   readonly maxAttempts?: number;
   /** Seconds before expiry at which a token is refreshed. Default 60. */
   readonly refreshSkewSeconds?: number;
+  /**
+   * DPoP-bound tokens (RFC 9449): undefined = when the AS advertises ES256 in
+   * dpop_signing_alg_values_supported; false = never (Bearer only).
+   */
+  readonly dpop?: boolean;
   /** Told about every failed OAuth step (message has no secrets). */
   readonly onError?: (error: OAuthError) => void;
 }
@@ -113,12 +119,23 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   const stepUps = new Map<string, number>();
   const asCache = new Map<string, AuthorizationServerMetadata>();
   let assertionKey: AssertionKey | undefined;
+  let tokenDpop: TokenDpop | undefined;
+  let rsNonce: string | undefined;
+
+  /** The DPoP state for token requests to `as`, when DPoP is in use for it. */
+  async function dpopFor(as: AuthorizationServerMetadata): Promise<TokenDpop | undefined> {
+    if (options.dpop === false || !as.dpopSigningAlgValuesSupported?.includes("ES256")) return undefined;
+    tokenDpop ??= { key: await createDpopKey(), nonce: undefined };
+    return tokenDpop;
+  }
 
   const resourceKey = () => serverUrl ?? "";
   async function load(): Promise<void> {
     if (loaded || !serverUrl) return;
     loaded = true;
     current = await store.loadTokens(resourceKey());
+    // A DPoP-bound token is useless without the key of the provider that obtained it.
+    if (current?.tokenType === "DPoP" && !tokenDpop) current = undefined;
   }
   async function save(tokens: OAuthTokens | undefined): Promise<void> {
     current = tokens;
@@ -204,6 +221,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
         client,
         { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource: lastResource ?? resourceKey() },
         await keyFor(),
+        await dpopFor(as),
       );
       await save(fresh);
       return true;
@@ -244,10 +262,21 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       if (grant === "jwt_bearer") {
         const source = options.assertion as NonNullable<OAuthProviderOptions["assertion"]>;
         const assertion = typeof source === "string" ? source : await source({ issuer: as.issuer, resource, ...(scope ? { scope } : {}) });
-        await save(await requestToken(fetchFn, as, client, { grant_type: JWT_BEARER_GRANT, assertion, scope, resource }, await keyFor()));
+        await save(
+          await requestToken(
+            fetchFn,
+            as,
+            client,
+            { grant_type: JWT_BEARER_GRANT, assertion, scope, resource },
+            await keyFor(),
+            await dpopFor(as),
+          ),
+        );
         return true;
       }
-      await save(await requestToken(fetchFn, as, client, { grant_type: "client_credentials", scope, resource }, await keyFor()));
+      await save(
+        await requestToken(fetchFn, as, client, { grant_type: "client_credentials", scope, resource }, await keyFor(), await dpopFor(as)),
+      );
       return true;
     }
 
@@ -289,6 +318,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       client,
       { grant_type: "authorization_code", code: answer.code, redirect_uri: redirectUri(), code_verifier: pkce.verifier, resource },
       await keyFor(),
+      await dpopFor(as),
     );
     await save(scope && !tokens.scope ? { ...tokens, scope } : tokens);
     return true;
@@ -298,6 +328,12 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     serverUrl ??= challenge.url;
     await load();
     const bearer = bearerChallenge(challenge.wwwAuthenticate);
+    if (bearer?.params.error === "use_dpop_nonce" && challenge.dpopNonce && current?.tokenType === "DPoP") {
+      // RFC 9449 §9: the resource server wants a fresh nonce in the proof; retry with it, no new flow.
+      const fresh = challenge.dpopNonce !== rsNonce;
+      rsNonce = challenge.dpopNonce;
+      return fresh;
+    }
     const insufficientScope = challenge.status === 403 && bearer?.params.error === "insufficient_scope";
     if (challenge.status !== 401 && !insufficientScope) return false;
     if (attemptsInRow >= maxAttempts) {
@@ -323,7 +359,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     get lastError() {
       return lastError;
     },
-    async authorize() {
+    async authorize(request) {
       await load();
       if (!current) return {};
       const skew = (options.refreshSkewSeconds ?? 60) * 1000;
@@ -334,6 +370,15 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       usesOfCurrent++;
       // A token handed out a second time means the first use was not challenged: the flow worked.
       if (usesOfCurrent > 1) attemptsInRow = 0;
+      if (current.tokenType === "DPoP" && tokenDpop) {
+        const proof = await createDpopProof(tokenDpop.key, {
+          method: request.method,
+          url: request.url,
+          accessToken: current.accessToken,
+          ...(rsNonce ? { nonce: rsNonce } : {}),
+        });
+        return { authorization: `DPoP ${current.accessToken}`, dpop: proof };
+      }
       return { authorization: `Bearer ${current.accessToken}` };
     },
     handleChallenge(challenge) {

@@ -111,9 +111,9 @@ export function parseWwwAuthenticate(header: string | null | undefined): WwwAuth
   return out;
 }
 
-/** The Bearer challenge of a header, if any. */
+/** The Bearer (or DPoP, RFC 9449) challenge of a header, if any. */
 export function bearerChallenge(header: string | null | undefined): WwwAuthenticateChallenge | undefined {
-  return parseWwwAuthenticate(header).find((c) => c.scheme.toLowerCase() === "bearer");
+  return parseWwwAuthenticate(header).find((c) => c.scheme.toLowerCase() === "bearer" || c.scheme.toLowerCase() === "dpop");
 }
 
 /** `application/x-www-form-urlencoded` body from defined entries. */
