@@ -134,7 +134,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
     return headers;
   }
 
-  /** One exchange with at most one auth retry per status: a 401, then a 403 step-up (insufficient_scope). */
+  /** One exchange with at most one auth retry per status (a 401, a 403 step-up) and per DPoP nonce challenge. */
   async function exchange(
     method: "GET" | "POST" | "DELETE",
     build: () => Promise<{ [name: string]: string }>,
@@ -142,7 +142,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
     signal: AbortSignal | AbortHandle,
     agent: http.Agent | false,
   ) {
-    const challenged = new Set<number>();
+    const challenged = new Set<string>();
     for (;;) {
       const res = await httpExchange({
         method,
@@ -153,12 +153,16 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         ...(signal instanceof AbortHandle ? { abort: signal } : { signal }),
         redirect: options.redirect,
       });
-      if ((res.status === 401 || res.status === 403) && options.auth && !challenged.has(res.status)) {
-        challenged.add(res.status);
+      // A DPoP nonce challenge (RFC 9449 §9) gets its own single retry.
+      const dpopNonce = res.headers["dpop-nonce"] as string | undefined;
+      const challenge = `${res.status}${dpopNonce ? ":dpop-nonce" : ""}`;
+      if ((res.status === 401 || res.status === 403) && options.auth && !challenged.has(challenge)) {
+        challenged.add(challenge);
         const retry = await options.auth.handleChallenge({
           url: options.url.href,
           status: res.status,
           wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
+          ...(dpopNonce ? { dpopNonce } : {}),
         });
         // Drain only when retrying: a refused challenge returns the response, whose body is still read.
         if (retry) {
