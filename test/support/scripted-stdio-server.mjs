@@ -3,7 +3,7 @@
  * A scriptable, misbehaving MCP stdio server for fault tests. Plain JavaScript so it starts fast.
  * Each `tools/call` picks its misbehaviour by tool name (see TOOLS below); process-wide behaviour
  * comes from env: SCRIPTED_WIRE_LOG (append every inbound message, one JSON per line),
- * SCRIPTED_INIT=never|exit, SCRIPTED_CRASH_RATE (probability that a call exits the process).
+ * SCRIPTED_INIT=never|exit|dump-env, SCRIPTED_CRASH_RATE (probability that a call exits the process).
  */
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
@@ -122,6 +122,14 @@ function handle(msg) {
   switch (msg.method) {
     case "initialize":
       if (initMode === "never") return;
+      if (initMode === "dump-env") {
+        // Free-form text, no KEY=VALUE, so only value-based redaction can catch it.
+        const text = Object.entries(process.env)
+          .map(([k, v]) => `${k} is ${v}`)
+          .join("\n");
+        process.stderr.write(`cannot start, my environment:\n${text}\n`, () => process.exit(7));
+        return;
+      }
       if (initMode === "exit") {
         process.stderr.write("refusing to initialize\n", () => process.exit(7));
         return;

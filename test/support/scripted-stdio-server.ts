@@ -12,8 +12,8 @@ export const SCRIPTED_STDIO_SERVER = fileURLToPath(new URL("./scripted-stdio-ser
 
 /** Process-wide behaviour of one scripted server. */
 export interface ScriptedServerOptions {
-  /** `never`: never answer initialize; `exit`: exit with code 7 on initialize. */
-  readonly init?: "normal" | "never" | "exit";
+  /** `never`: never answer initialize; `exit`: exit with code 7; `dump-env`: print the env to stderr, then exit 7. */
+  readonly init?: "normal" | "never" | "exit" | "dump-env";
   /** Probability that a `tools/call` makes the process exit with code 3. */
   readonly crashRate?: number;
   /** Extra env entries for the caller's env spec (`NAME` or `KEY=VALUE`). */
