@@ -11,6 +11,8 @@ import { startScriptedHttpServer } from "../support/scripted-http-server.js";
 import { scriptedServer } from "../support/scripted-stdio-server.js";
 
 const SECRET = "tw-mgr-secret-5e6f7a8b9c";
+/** The mcp.json reference to the secret, as a user writes it. */
+const REF = ["$", "{TW_MGR_SECRET}"].join("");
 let leaks: LeakCheck;
 
 beforeAll(() => {
@@ -34,9 +36,9 @@ it("a crashing stdio server that prints its env, and an HTTP server that reflect
       leaky: {
         command: stdio.command,
         args: stdio.args,
-        env: { ...Object.fromEntries(stdio.env.map((e) => e.split(/=(.*)/s).slice(0, 2))), UPSTREAM_KEY: "${TW_MGR_SECRET}" },
+        env: { ...Object.fromEntries(stdio.env.map((e) => e.split(/=(.*)/s).slice(0, 2))), UPSTREAM_KEY: REF },
       },
-      reflective: { url: http.url, headers: { "X-Api-Key": "${TW_MGR_SECRET}" }, era: "legacy" },
+      reflective: { url: http.url, headers: { "X-Api-Key": REF }, era: "legacy" },
     },
   });
   const manager = createMcpManager(parseMcpConfig(text, { env: { TW_MGR_SECRET: SECRET } }), { client: { closeGraceMs: 200 } });
