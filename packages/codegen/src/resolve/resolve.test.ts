@@ -162,6 +162,18 @@ describe("live catalogues from the lock file", () => {
   });
 });
 
+describe("fromMCP(mcpServer)", () => {
+  it("takes the tools from the server declared in the design", () => {
+    const server = { kind: "mcp-server", name: "calc", version: "1.0.0", tools: [tool("add"), tool("sub")] };
+    const ir = resolveDesign(
+      design({ toolsets: [{ kind: "toolset", name: "calc", provider: { kind: "mcp", server: "calc" }, tools: [] }], servers: [server] }),
+      { file: "d.ts" },
+    );
+    expect(ir.toolsets[0]).toMatchObject({ source: "mcp-server", server: "calc" });
+    expect(ir.toolsets[0]?.tools.map((t) => t.id)).toEqual(["calc.add", "calc.sub"]);
+  });
+});
+
 describe("resolved IR", () => {
   it("computes names once and keeps the subset", () => {
     const ir = resolveDesign(
