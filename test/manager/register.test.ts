@@ -113,6 +113,25 @@ describe("mcp_register", () => {
     expect(() => readdirSync(join(projectDir, ".toolwright"))).toThrow();
   });
 
+  it("asks confirm before writing; a refusal is canceled and writes nothing", async () => {
+    manager = createMcpManager(parseMcpConfig("{}"));
+    const seen: string[] = [];
+    const tool = createMcpRegisterTool({
+      manager,
+      projectDir,
+      globalDir,
+      confirm: (request) => {
+        seen.push(`${request.name}:${request.scope}:${request.entry.command}`);
+        return false;
+      },
+    });
+    const result = await tool.call({ name: "dyn", scope: "project", type: "stdio", command: NODE, args: [DYNAMIC] });
+    expect(result.ok === false && result.failure.kind).toBe("canceled");
+    expect(seen).toEqual([`dyn:project:${NODE}`]);
+    expect(() => readdirSync(join(projectDir, ".toolwright"))).toThrow();
+    expect(manager.listServers()).toEqual([]);
+  });
+
   it("reports a server that fails to connect, with its stderr", async () => {
     manager = createMcpManager(parseMcpConfig("{}"));
     const tool = createMcpRegisterTool({ manager, projectDir, globalDir });

@@ -36,6 +36,16 @@ export interface McpRegisterToolOptions {
   readonly globalDir?: string;
   /** Environment for `${VAR}` expansion. Default `process.env`. */
   readonly env?: { readonly [key: string]: string | undefined };
+  /**
+   * Asked before anything is written: registering a server lets the agent start a program. A false
+   * answer (or a throw) is a `canceled` failure. Without it, every valid request is accepted.
+   */
+  readonly confirm?: (request: {
+    readonly name: string;
+    readonly scope: "project" | "global";
+    readonly file: string;
+    readonly entry: RawServerConfig;
+  }) => boolean | Promise<boolean>;
 }
 
 /** The built-in tool. */
@@ -133,6 +143,16 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
     const file =
       a.scope === "project" ? projectConfigPath(options.projectDir) : join(options.globalDir ?? globalConfigDir(env), "mcp.json");
     const entry = entryOf(a);
+    if (options.confirm) {
+      const allowed = await Promise.resolve()
+        .then(() => options.confirm?.({ name: a.name, scope: a.scope, file, entry }))
+        .catch(() => false);
+      if (allowed !== true)
+        return {
+          ok: false,
+          failure: failureFromFault({ type: "canceled", message: `registering "${a.name}" was not confirmed` }, context),
+        };
+    }
     let resolved: ReturnType<typeof resolveServerEntry>;
     let created: boolean;
     try {
