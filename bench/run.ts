@@ -4,7 +4,7 @@
  * bench/results/{latest|quick}.{md,json,svg}.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { type Machine, markdown, svgChart } from "./lib/report.ts";
@@ -61,6 +61,7 @@ async function toolwrightHttpBuilt(): Promise<boolean> {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const loadBefore = loadavg()[0] ?? 0;
   const notes: string[] = [];
   const rows: Row[] = [];
   const strayBefore = strayServers();
@@ -105,6 +106,9 @@ async function main(): Promise<void> {
   const stray = strayServers() - strayBefore;
   notes.push(`Children left after the run: ${liveChildren()} tracked, ${Math.max(0, stray)} stray server processes.`);
   const cpu = cpus()[0]?.model ?? "unknown cpu";
+  notes.push(
+    `Load average (1 min) ${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end on ${cpus().length} cores: other work on the machine adds noise; only same-run ratios are quoted.`,
+  );
   const machine: Machine = {
     node: process.version,
     cores: cpus().length,
