@@ -10,7 +10,7 @@ import type { AuthProvider } from "./auth/auth-provider.js";
 import type { Caller, CallOptions, CallRequest, CallResponse } from "./caller.js";
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
-import type { RpcMessage, RpcNotification } from "./protocol/json-rpc.js";
+import type { RpcNotification } from "./protocol/json-rpc.js";
 import {
   type ClientIdentity,
   callToolInSession,
@@ -18,11 +18,7 @@ import {
   type Era,
   type EraPreference,
   effectiveEra,
-  initializeLegacy,
   listToolsPaged,
-  notModern,
-  openListen,
-  probeModern,
   type RequestContext,
   type Session,
   sendRequest,
@@ -32,14 +28,15 @@ import {
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
-import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "./protocol/modern.js";
-import { createRpcPeer, type RequestHandler, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
+import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
+import { type RequestHandler, watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { redactFailureValues, redactFaultValues, redactValues, secretFragments } from "./transport/environment.js";
-import type { RedirectPolicy, WireFaultError } from "./transport/http-exchange.js";
+import { createHttpConnector, type HttpConnection } from "./transport/http-connection.js";
+import type { RedirectPolicy } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
-import { createStreamableHttpTransport, type StreamableHttpTransport } from "./transport/http-streamable.js";
-import { createLegacySseTransport, type LegacySseTransport } from "./transport/legacy-sse.js";
+
+export { clearHttpEraCache } from "./transport/http-connection.js";
 
 /** Options for `createHttpCaller`. */
 export interface HttpCallerOptions {
@@ -103,24 +100,7 @@ export interface HttpCaller extends Caller {
   close(): Promise<void>;
 }
 
-interface Connection {
-  readonly peer: RpcPeer;
-  readonly streamable: StreamableHttpTransport | undefined;
-  readonly sse: LegacySseTransport | undefined;
-  session: Session | undefined;
-  alive: boolean;
-  /** Modern era: the `Mcp-Param-*` plan of each listed tool. */
-  plans: Map<string, readonly ParamHeader[]> | undefined;
-  listen: AbortController | undefined;
-}
-
-/** Era found per endpoint, so later callers skip the probe or go straight to SSE. */
-const eraCache = new Map<string, "modern" | "legacy" | "sse">();
-
-/** Forgets cached era detections (tests, or after a server upgrade). */
-export function clearHttpEraCache(): void {
-  eraCache.clear();
-}
+type Connection = HttpConnection;
 
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the HTTP caller is closed" };
 
@@ -150,149 +130,27 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   /** Aborted by close(): ends a connect in progress. */
   const life = new AbortController();
 
-  function onNotification(conn: Connection, notification: RpcNotification): void {
-    if (notification.method === "notifications/tools/list_changed") conn.plans = undefined;
-    options.onNotification?.(notification);
-  }
-
-  function routingHeaders(conn: Connection, message: RpcMessage): { [name: string]: string } | undefined {
-    if (!("method" in message)) return undefined;
-    const params = message.params;
-    // Modern messages carry the protocol version in `_meta` (the discover probe too, before a session exists).
-    const modern =
-      conn.session?.era === "modern" || typeof (params?._meta as { [k: string]: unknown } | undefined)?.[META.protocolVersion] === "string";
-    if (!modern) return undefined;
-    const out = standardHeaders(message.method, params);
-    if (message.method === "tools/call" && typeof params?.name === "string") {
-      const plan = conn.plans?.get(params.name);
-      if (plan && plan.length > 0) Object.assign(out, paramHeaders(plan, params.arguments));
-    }
-    return out;
-  }
-
-  function streamableConnection(): Connection {
-    let conn: Connection | undefined;
-    const streamable = createStreamableHttpTransport({
-      url,
-      headers,
-      agent,
-      redirect,
-      auth: options.auth,
-      receive: (value) => peer.receive(value),
-      onNoise: warn,
-      headersFor: (message) => (conn ? routingHeaders(conn, message) : undefined),
-    });
-    const peer = createRpcPeer({
-      send: (message, context) => streamable.send(message, context),
-      onAbandon: (id) => streamable.abandon(id),
-      onNotification: (n) => conn && onNotification(conn, n),
-      onProtocolNoise: warn,
-      ...(options.handlers ? { handlers: options.handlers } : {}),
-    });
-    conn = { peer, streamable, sse: undefined, session: undefined, alive: true, plans: undefined, listen: undefined };
-    return conn;
-  }
-
-  async function sseConnection(signal: AbortSignal, timeoutMs: number): Promise<Outcome<Connection>> {
-    let conn: Connection | undefined;
-    const sse = createLegacySseTransport({
-      url,
-      headers,
-      agent,
-      redirect,
-      auth: options.auth,
-      receive: (value) => peer.receive(value),
-      onNoise: warn,
-      onClose: (fault) => {
-        if (!conn) return;
-        conn.alive = false;
-        if (current === conn) current = undefined;
-        peer.failAll(fault);
-      },
-    });
-    const peer = createRpcPeer({
-      send: (message) => sse.send(message),
-      onNotification: (n) => conn && onNotification(conn, n),
-      onProtocolNoise: warn,
-      ...(options.handlers ? { handlers: options.handlers } : {}),
-    });
-    conn = { peer, streamable: undefined, sse, session: undefined, alive: true, plans: undefined, listen: undefined };
-    try {
-      await sse.connect(signal, timeoutMs);
-    } catch (error) {
-      await sse.close();
-      return { ok: false, fault: (error as WireFaultError).fault ?? { type: "transport", code: "ESSE", message: String(error) } };
-    }
-    return { ok: true, value: conn };
-  }
-
-  async function dispose(conn: Connection): Promise<void> {
-    conn.alive = false;
-    conn.listen?.abort();
-    if (conn.streamable) await conn.streamable.close();
-    if (conn.sse) await conn.sse.close();
-    conn.peer.failAll(closedFault);
-  }
-
-  async function open(signal: AbortSignal): Promise<Outcome<Connection>> {
-    const started = Date.now();
-    const remaining = () => Math.max(1, connectTimeoutMs - (Date.now() - started));
-    const key = url.href;
-    const cached = eraCache.get(key);
-    if (cached === "sse" && era !== "modern" && options.legacySseFallback !== false) return openSse(signal, remaining);
-    const conn = streamableConnection();
-    const streamable = conn.streamable as StreamableHttpTransport;
-    if (era === "modern" || (era === "auto" && cached !== "legacy")) {
-      const probeMs = era === "modern" ? remaining() : Math.min(remaining(), options.probeTimeoutMs ?? 5000);
-      const probe = await probeModern(conn.peer, identity, { timeoutMs: probeMs, signal });
-      if (probe.kind === "modern") {
-        streamable.modern = true;
-        conn.session = probe.session;
-        eraCache.set(key, "modern");
-        if (wantsStream) startListen(conn);
-        return { ok: true, value: conn };
-      }
-      if (probe.kind === "fault" || era === "modern") {
-        await dispose(conn);
-        return { ok: false, fault: probe.kind === "fault" ? probe.fault : notModern(probe.fault) };
-      }
-    }
-    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: remaining(), signal });
-    if (!init.ok) {
-      await dispose(conn);
-      const status = statusOf(init.fault);
-      const modernError = init.fault.type === "rpc" && MODERN_ERROR_CODES.has(init.fault.code);
-      if (options.legacySseFallback !== false && (status === 400 || status === 404 || status === 405) && !modernError) {
-        return openSse(signal, remaining);
-      }
-      return init;
-    }
-    conn.session = init.value;
-    streamable.protocolVersion = init.value.protocolVersion;
-    eraCache.set(key, "legacy");
-    if (wantsStream) streamable.openNotificationStream();
-    return { ok: true, value: conn };
-  }
-
-  async function openSse(signal: AbortSignal, remaining: () => number): Promise<Outcome<Connection>> {
-    const opened = await sseConnection(signal, remaining());
-    if (!opened.ok) return opened;
-    const conn = opened.value;
-    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: remaining(), signal });
-    if (!init.ok) {
-      await dispose(conn);
-      return init;
-    }
-    conn.session = init.value;
-    eraCache.set(url.href, "sse");
-    return { ok: true, value: conn };
-  }
-
-  function startListen(conn: Connection): void {
-    conn.listen = openListen(conn.peer, context(conn), (fault) => {
-      if (conn.alive) warn(`subscriptions/listen ended: ${fault.message}`);
-    });
-  }
+  const connector = createHttpConnector({
+    url,
+    headers,
+    agent,
+    redirect,
+    auth: options.auth,
+    handlers: options.handlers,
+    identity,
+    era,
+    connectTimeoutMs,
+    probeTimeoutMs: options.probeTimeoutMs,
+    legacySseFallback: options.legacySseFallback !== false,
+    notificationStream: wantsStream,
+    warn,
+    onNotification: options.onNotification,
+    context: (conn) => context(conn),
+    onLost: (conn) => {
+      if (current === conn) current = undefined;
+    },
+  });
+  const dispose = (conn: Connection) => connector.dispose(conn);
 
   function context(conn: Connection): RequestContext {
     return {
@@ -314,7 +172,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     if (closed) return Promise.resolve({ ok: false, fault: closedFault });
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
     connecting ??= (async () => {
-      const outcome = await open(life.signal);
+      const outcome = await connector.open(life.signal);
       if (outcome.ok) {
         if (closed) {
           await dispose(outcome.value);
