@@ -199,3 +199,20 @@ describe("discoverServers", () => {
     expect(found[1]?.source).toBe(projectFile());
   });
 });
+
+describe("writeServerEntry", () => {
+  it("keeps tab indentation, key order and a missing trailing newline, and refuses to rewrite broken JSON", async () => {
+    const { writeServerEntry, detectIndent } = await import("../../packages/runtime/src/manager.js");
+    const file = projectFile();
+    write(file, '{\n\t"mcpServers": {\n\t\t"b": { "command": "b" },\n\t\t"a": { "command": "a" }\n\t},\n\t"collisionPolicy": "prefix"\n}');
+    writeServerEntry(file, "c", { command: "c", args: ["x"] });
+    const text = readFileSync(file, "utf8");
+    expect(detectIndent(text)).toBe("\t");
+    expect(text.endsWith("}")).toBe(true);
+    expect(Object.keys(JSON.parse(text).mcpServers)).toEqual(["b", "a", "c"]);
+    expect(JSON.parse(text).collisionPolicy).toBe("prefix");
+    write(file, "{ broken");
+    expect(() => writeServerEntry(file, "d", { command: "d" })).toThrow(McpConfigError);
+    expect(readFileSync(file, "utf8")).toBe("{ broken");
+  });
+});
