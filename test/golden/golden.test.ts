@@ -50,6 +50,25 @@ describe("golden cases", () => {
   });
 });
 
+describe("every example's committed src/gen is fresh (CI fails on stale generated code)", () => {
+  const examples = readdirSync(join(repo, "examples"), { withFileTypes: true })
+    .filter(
+      (e) =>
+        e.isDirectory() &&
+        existsSync(join(repo, "examples", e.name, "design.ts")) &&
+        existsSync(join(repo, "examples", e.name, "src", "gen")),
+    )
+    .map((e) => e.name)
+    .sort();
+
+  it.each(examples)("examples/%s (regenerate: toolwright gen examples/<name>/design.ts --out examples/<name>/src/gen)", async (name) => {
+    const files = await generateFrom(join(repo, "examples", name, "design.ts"));
+    const committed = join(repo, "examples", name, "src", "gen");
+    expect(listFiles(committed)).toEqual([...files.keys()]);
+    for (const [path, text] of files) expect(readFileSync(join(committed, path), "utf8"), path).toBe(text);
+  });
+});
+
 describe("examples/everything", () => {
   const design = join(repo, "examples", "everything", "design.ts");
   const committed = join(repo, "examples", "everything", "src", "gen");
