@@ -12,6 +12,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseBaseline, parseSummary, type ScenarioResult } from "./summary.js";
 
 const NODE20 = process.execPath; // the system Node, captured before anything changes PATH
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -30,19 +31,6 @@ const RUNS: readonly RunSpec[] = [
   { id: "2026-07-28", folder: "alpha12", args: ["--requirements", "2026-07-28"] },
   { id: "0.1.16", folder: "v0.1.16", args: ["--suite", "all"] },
 ];
-
-interface ScenarioResult {
-  readonly run: string;
-  readonly scenario: string;
-  readonly ok: boolean;
-  readonly checksPassed: number;
-  readonly checksFailed: number;
-  readonly warnings: number;
-  /** "scored", or why the requirement set does not score it (extension, added-after-release...). */
-  readonly scoring: string;
-  /** Failed in the parallel run, passed when re-run alone. */
-  readonly soloRerun?: boolean;
-}
 
 /** esbuild, found through tsx (a direct devDependency) so hoisting does not matter. */
 function esbuildBin(): string {
@@ -99,49 +87,6 @@ async function soloRerun(spec: RunSpec, scenario: string): Promise<boolean> {
   return /OVERALL: PASSED/.test(stdout + stderr);
 }
 
-const SCENARIO_LINE = /^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?$/;
-const UNSCORED_LINE = /^\s+[✓✗] (\S+) \(([^)]+)\)$/;
-
-/** Parses the harness's suite summary (stdout). */
-function parseSummary(run: string, stdout: string): ScenarioResult[] {
-  const unscored = new Map<string, string>();
-  for (const line of stdout.split("\n")) {
-    const m = UNSCORED_LINE.exec(line);
-    if (m?.[1] && m[2]) unscored.set(m[1], m[2]);
-  }
-  const out: ScenarioResult[] = [];
-  for (const line of stdout.split("\n")) {
-    const m = SCENARIO_LINE.exec(line.trim());
-    if (!m) continue;
-    const [, mark, scenario, passed, failed, warnings] = m as unknown as [string, string, string, string, string, string | undefined];
-    out.push({
-      run,
-      scenario,
-      ok: mark === "✓",
-      checksPassed: Number(passed),
-      checksFailed: Number(failed),
-      warnings: Number(warnings ?? 0),
-      scoring: unscored.get(scenario) ?? "scored",
-    });
-  }
-  return out;
-}
-
-/** baseline.txt: `<run-id> <scenario> <one-line reason>`; `#` starts a comment. */
-function readBaseline(): Map<string, string> {
-  const map = new Map<string, string>();
-  const file = join(HERE, "baseline.txt");
-  if (!existsSync(file)) return map;
-  for (const raw of readFileSync(file, "utf8").split("\n")) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
-    const [run, scenario, ...reason] = line.split(/\s+/);
-    if (!run || !scenario || reason.length === 0) throw new Error(`baseline.txt: "${line}" needs <run-id> <scenario> <reason>`);
-    map.set(`${run} ${scenario}`, reason.join(" "));
-  }
-  return map;
-}
-
 async function main(): Promise<number> {
   const only = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg] : []));
   const runs = only.length > 0 ? RUNS.filter((r) => only.includes(r.id)) : RUNS;
@@ -157,7 +102,8 @@ async function main(): Promise<number> {
     `--outfile=${CLIENT}`,
     "--log-level=warning",
   ]);
-  const baseline = readBaseline();
+  const baselineFile = join(HERE, "baseline.txt");
+  const baseline = existsSync(baselineFile) ? parseBaseline(readFileSync(baselineFile, "utf8")) : new Map<string, string>();
   const results: ScenarioResult[] = [];
   for (const spec of runs) {
     const { stdout, stderr, seconds, code } = await runHarness(spec.folder, spec.args, join(WORK, "results", spec.id));
