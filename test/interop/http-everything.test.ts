@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLeakCheck } from "../support/leak-check.js";
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
@@ -30,6 +31,7 @@ async function startEverything(mode: "streamableHttp" | "sse"): Promise<{ child:
     env: { PORT: String(port), PATH: process.env.PATH ?? "" },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  leaks.track([child.pid]);
   await new Promise<void>((resolve, reject) => {
     let text = "";
     const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start: ${text}`)), 15_000);
@@ -54,6 +56,14 @@ async function stop(child: ChildProcess | undefined): Promise<void> {
 
 let caller: HttpCaller | undefined;
 beforeEach(() => clearHttpEraCache());
+
+// Every caller, socket and timer this suite opened must be gone at the end, with no listener warning.
+const leaks = createLeakCheck();
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+});
 afterEach(async () => {
   await caller?.close();
   caller = undefined;

@@ -4,7 +4,8 @@
  * loop, tools with invalid `x-mcp-header` dropped, `subscriptions/listen`, and the auto fallback.
  */
 import { clearHttpEraCache, createHttpCaller, decodeHeaderValue, type HttpCaller } from "@toolwright/runtime/http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLeakCheck } from "../support/leak-check.js";
 import { type ScriptedHttpServer, type ScriptedTool, startScriptedHttpServer } from "../support/scripted-http-server.js";
 
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -12,6 +13,14 @@ let server: ScriptedHttpServer | undefined;
 let caller: HttpCaller | undefined;
 
 beforeEach(() => clearHttpEraCache());
+
+// Every caller, socket and timer this suite opened must be gone at the end, with no listener warning.
+const leaks = createLeakCheck();
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+});
 afterEach(async () => {
   await caller?.close();
   await server?.close();

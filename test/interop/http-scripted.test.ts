@@ -6,8 +6,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuthProvider } from "../../packages/runtime/src/auth/auth-provider.js";
+import { createLeakCheck } from "../support/leak-check.js";
 import { type ScriptedHttpServer, startScriptedHttpServer } from "../support/scripted-http-server.js";
 
 const slowTools = {
@@ -32,6 +33,14 @@ let server: ScriptedHttpServer | undefined;
 let caller: HttpCaller | undefined;
 
 beforeEach(() => clearHttpEraCache());
+
+// Every caller, socket and timer this suite opened must be gone at the end, with no listener warning.
+const leaks = createLeakCheck();
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+});
 afterEach(async () => {
   await caller?.close();
   await server?.close();

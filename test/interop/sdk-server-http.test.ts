@@ -9,8 +9,9 @@ import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createLeakCheck } from "../support/leak-check.js";
 
 interface Harness {
   readonly url: string;
@@ -103,6 +104,14 @@ async function startSdkServer(mode: "json" | "sse"): Promise<Harness> {
 let harness: Harness | undefined;
 let caller: HttpCaller | undefined;
 beforeEach(() => clearHttpEraCache());
+
+// Every caller, socket and timer this suite opened must be gone at the end, with no listener warning.
+const leaks = createLeakCheck();
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+});
 afterEach(async () => {
   await caller?.close();
   await harness?.close();
