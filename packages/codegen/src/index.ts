@@ -9,6 +9,8 @@ export { main } from "./cli.js";
 export type { GeneratedFile, Output } from "./emit/generated-file.js";
 export { createGeneratedFile, createOutput, fileHeader } from "./emit/generated-file.js";
 export { camelName, fileStem, pascalName, providerNames } from "./emit/names.js";
+export type { RuntimeSymbol } from "./emit/runtime-symbols.js";
+export { RUNTIME_CODEGEN, RUNTIME_ROOT, RUNTIME_SYMBOLS } from "./emit/runtime-symbols.js";
 export type { DesignLocation } from "./errors.js";
 export { DesignError, describeLocation, isDesignError } from "./errors.js";
 export { defaultPlugins, generate } from "./generate.js";

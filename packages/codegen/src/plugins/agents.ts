@@ -6,7 +6,7 @@ import { fileHeader } from "../emit/generated-file.js";
 import { printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign } from "../ir/ir.js";
 import { exportedNames } from "./index-file.js";
-import { type Plugin, RUNTIME_CODEGEN, RUNTIME_ROOT } from "./plugin.js";
+import type { Plugin } from "./plugin.js";
 import { specName } from "./specs.js";
 
 /** Emits one module per agent plus `agents/index.ts`. */
@@ -18,11 +18,11 @@ export const agentsPlugin: Plugin = {
     for (const agent of ir.agents) {
       const path = `agents/${agent.fileName}.gen.ts`;
       const f = out.file(path, fileHeader(ir.file, undefined));
-      const Caller = f.importType("Caller", RUNTIME_CODEGEN);
-      const Runtime = f.importType("Runtime", RUNTIME_CODEGEN);
-      const ToolSpec = f.importType("ToolSpec", RUNTIME_CODEGEN);
-      const createRuntime = f.importValue("createRuntime", RUNTIME_ROOT);
-      const RuntimeOptions = f.importType("RuntimeOptions", RUNTIME_ROOT);
+      const Caller = f.runtime("Caller");
+      const Runtime = f.runtime("Runtime");
+      const ToolSpec = f.runtime("ToolSpec");
+      const createRuntime = f.runtime("createRuntime");
+      const RuntimeOptions = f.runtime("RuntimeOptions");
       const used = agent.uses.length > 0;
       const label = JSON.stringify(agent.name);
       f.print(

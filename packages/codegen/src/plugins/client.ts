@@ -5,7 +5,7 @@
 import { fileHeader } from "../emit/generated-file.js";
 import { docText } from "../emit/literal.js";
 import type { IrDesign, IrTool } from "../ir/ir.js";
-import { type Plugin, RUNTIME_CODEGEN } from "./plugin.js";
+import type { Plugin } from "./plugin.js";
 import { specName, toolsetNames } from "./specs.js";
 
 function methodDoc(tool: IrTool): string {
@@ -20,10 +20,10 @@ export const clientPlugin: Plugin = {
     for (const ts of ir.toolsets) {
       const n = toolsetNames(ts);
       const f = out.file(`${ts.dirName}/client.gen.ts`, fileHeader(ir.file, ts.name));
-      const Caller = f.importType("Caller", RUNTIME_CODEGEN);
-      const CallOptions = f.importType("CallOptions", RUNTIME_CODEGEN);
-      const ToolResult = f.importType("ToolResult", RUNTIME_CODEGEN);
-      const invokeTool = f.importValue("invokeTool", RUNTIME_CODEGEN);
+      const Caller = f.runtime("Caller");
+      const CallOptions = f.runtime("CallOptions");
+      const ToolResult = f.runtime("ToolResult");
+      const invokeTool = f.runtime("invokeTool");
       const sig = ts.tools.map((tool) => ({
         tool,
         Payload: f.importType(`${tool.typeName}Payload`, "./types.gen.js"),
@@ -86,8 +86,8 @@ export const registerPlugin: Plugin = {
     for (const ts of ir.toolsets) {
       const n = toolsetNames(ts);
       const f = out.file(`${ts.dirName}/register.gen.ts`, fileHeader(ir.file, ts.name));
-      const Caller = f.importType("Caller", RUNTIME_CODEGEN);
-      const Runtime = f.importType("Runtime", RUNTIME_CODEGEN);
+      const Caller = f.runtime("Caller");
+      const Runtime = f.runtime("Runtime");
       const specs = f.importValue(n.specs, "./specs.gen.js");
       f.print(
         `/** Registers every tool of toolset ${JSON.stringify(ts.name)} with \`runtime\`, calling through \`caller\`. */`,

@@ -9,9 +9,3 @@ export interface Plugin {
   readonly name: string;
   emit(ir: IrDesign, out: Output): void | Promise<void>;
 }
-
-/** Where generated code takes runtime symbols from. */
-export const RUNTIME_CODEGEN = "@toolwright/runtime/codegen";
-
-/** The runtime's application entry point (createRuntime and its options). */
-export const RUNTIME_ROOT = "@toolwright/runtime";

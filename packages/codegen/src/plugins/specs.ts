@@ -6,7 +6,7 @@
 import { fileHeader } from "../emit/generated-file.js";
 import { docText, printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign, IrTool, IrToolset } from "../ir/ir.js";
-import { type Plugin, RUNTIME_CODEGEN } from "./plugin.js";
+import type { Plugin } from "./plugin.js";
 import { validatorName } from "./validators.js";
 
 /** The spec constant name for a tool: `getSumSpec`. */
@@ -36,8 +36,8 @@ export const specsPlugin: Plugin = {
     for (const ts of ir.toolsets) {
       const f = out.file(`${ts.dirName}/specs.gen.ts`, fileHeader(ir.file, ts.name));
       const n = toolsetNames(ts);
-      const ToolSpec = f.importType("ToolSpec", RUNTIME_CODEGEN);
-      const createDecoder = f.importValue("createDecoder", RUNTIME_CODEGEN);
+      const ToolSpec = f.runtime("ToolSpec");
+      const createDecoder = f.runtime("createDecoder");
       f.print(`/** The toolset name, as declared in the design. */`, `export const ${n.toolsetName} = ${JSON.stringify(ts.name)};`, "");
       for (const tool of ts.tools) {
         const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");

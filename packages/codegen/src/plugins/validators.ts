@@ -9,17 +9,18 @@ import { _ } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { fileHeader } from "../emit/generated-file.js";
+import { RUNTIME_CODEGEN, type RuntimeSymbol } from "../emit/runtime-symbols.js";
 import { DesignError } from "../errors.js";
 import type { IrDesign, IrSchema, IrTool, IrToolset } from "../ir/ir.js";
 import { createAjv } from "../resolve/schema.js";
-import { type Plugin, RUNTIME_CODEGEN } from "./plugin.js";
+import type { Plugin } from "./plugin.js";
 
 // ajv's standalone module is CommonJS; under NodeNext its default import may be the module object.
 type Standalone = (ajv: Ajv2020, refs: { readonly [name: string]: string }) => string;
 const standalone = ((standaloneCode as unknown as { default?: unknown }).default ?? standaloneCode) as unknown as Standalone;
 
 /** ajv run-time modules and the runtime symbols that replace them. */
-const RUNTIME_HELPERS: { readonly [module: string]: string } = {
+const RUNTIME_HELPERS: { readonly [module: string]: RuntimeSymbol } = {
   "ajv/dist/runtime/ucs2length": "ucs2length",
   "ajv/dist/runtime/equal": "deepEqual",
 };
@@ -75,7 +76,7 @@ export const validatorsPlugin: Plugin = {
         `${header}// Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.\n\n${js}`,
       );
       const dts = out.file(`${ts.dirName}/validators.gen.d.ts`, header);
-      const ValidateFunction = dts.importType("ValidateFunction", RUNTIME_CODEGEN);
+      const ValidateFunction = dts.runtime("ValidateFunction");
       for (const name of names) {
         dts.print(
           `/** Precompiled validator; errors are read by \`createDecoder\`. */`,

@@ -1,0 +1,13 @@
+import * as root from "@toolwright/runtime";
+import * as codegen from "@toolwright/runtime/codegen";
+import { describe, expect, it } from "vitest";
+import { RUNTIME_CODEGEN, RUNTIME_SYMBOLS } from "./runtime-symbols.js";
+
+const modules: { readonly [from: string]: object } = { [RUNTIME_CODEGEN]: codegen, "@toolwright/runtime": root };
+
+describe("runtime symbol table", () => {
+  it.each(Object.entries(RUNTIME_SYMBOLS).filter(([, s]) => !s.type))("value %s is exported where the table says", (name, symbol) => {
+    const mod = modules[symbol.from] as { readonly [key: string]: unknown };
+    expect(mod[name]).toBeDefined();
+  });
+});
