@@ -236,7 +236,9 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   /** Runs `fn` on a live connection; a lost session is re-initialized once and `fn` retried. */
   async function withConnection<T>(signal: AbortSignal | undefined, fn: (conn: Connection) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     for (let attempt = 0; ; attempt++) {
-      const conn = await ensure(signal);
+      // The common case needs no promise: a live connection is used as is.
+      const live = current?.alive && !closed ? current : undefined;
+      const conn: Outcome<Connection> = live ? { ok: true, value: live } : await ensure(signal);
       if (!conn.ok) return conn;
       const outcome = await fn(conn.value);
       if (!outcome.ok && attempt === 0 && sessionLost(conn.value, outcome.fault)) continue;
