@@ -220,7 +220,9 @@ function toolDoc(tool: IrTool, what: "Payload" | "Result"): string {
 
 /** Prints every type of one toolset. */
 export async function printToolsetTypes(ts: IrToolset): Promise<string> {
-  const registry: TypeRegistry = { defs: new Map(), pending: [], taken: new Set() };
+  // Names the toolset's other modules export: index.ts re-exports them all side by side.
+  const reserved = [`${ts.pascalName}Client`, `${ts.pascalName}Requests`, `${ts.pascalName}ToolRequest`];
+  const registry: TypeRegistry = { defs: new Map(), pending: [], taken: new Set(reserved) };
   for (const tool of ts.tools) {
     registry.taken.add(`${tool.typeName}Payload`);
     registry.taken.add(`${tool.typeName}Result`);
