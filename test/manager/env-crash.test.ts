@@ -130,3 +130,55 @@ describe("load with crashes", () => {
     expect((await manager.callTool("dyn.alpha")).ok).toBe(true);
   });
 });
+
+describe("a server that cannot start", () => {
+  it("is retried with backoff by later calls and given up after maxRestarts failed starts", async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "tw-starts-"));
+    const log = join(dir, "starts.log");
+    try {
+      // Each start appends a line, so the test counts spawns instead of timing them.
+      const script = `require('fs').appendFileSync(${JSON.stringify(log)}, 'x\\n'); console.error('cannot open database'); process.exit(4)`;
+      manager = createMcpManager(config({ bad: { command: NODE, args: ["-e", script] } }), {
+        maxRestarts: 2,
+        client: { restartDelayMs: 10_000 },
+      });
+      const [first] = await manager.start();
+      expect(first?.state).toBe("failed");
+      const spawns = () => readFileSync(log, "utf8").split("\n").filter(Boolean).length;
+      expect(spawns()).toBe(1);
+      // Inside the backoff window: the call fails at once with the last reason, and nothing is spawned.
+      const early = await manager.callTool("bad.anything");
+      expect(early.ok === false && early.failure.message).toMatch(/next attempt in \d+ ms/);
+      expect(early.ok === false && early.failure.stderrTail).toContain("cannot open database");
+      expect(spawns()).toBe(1);
+      await manager.stop();
+
+      // With a short backoff, calls retry the start until maxRestarts failed starts, then stop spawning.
+      manager = createMcpManager(config({ bad: { command: NODE, args: ["-e", script] } }), {
+        maxRestarts: 2,
+        client: { restartDelayMs: 5 },
+      });
+      await manager.start();
+      let last = "";
+      for (let i = 0; i < 40 && !last.includes("not restarted any more"); i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        const r = await manager.callTool("bad.anything");
+        last = r.ok ? "" : r.failure.message;
+      }
+      expect(last).toMatch(/not restarted any more .*connect\("bad"\)/);
+      const spawned = spawns();
+      expect(spawned).toBe(1 + 3);
+      await manager.callTool("bad.anything");
+      expect(spawns()).toBe(spawned);
+      // An explicit connect() tries again.
+      await manager.connect("bad");
+      expect(spawns()).toBe(spawned + 1);
+    } finally {
+      await manager?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

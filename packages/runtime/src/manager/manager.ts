@@ -31,6 +31,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   let prober: ReturnType<typeof setInterval> | undefined;
   let applying: Promise<unknown> = Promise.resolve();
   const maxRestarts = options.maxRestarts ?? 5;
+  const baseDelay = options.client?.restartDelayMs ?? 100;
+  const maxDelay = options.client?.maxRestartDelayMs ?? 5000;
 
   for (const [name, config] of Object.entries(initial.mcpServers)) slots.set(name, createSlot(name, config));
 
@@ -106,6 +108,10 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       if (stderrTail) slot.stderrTail = stderrTail;
       const connectMs = (connected ?? now) - started;
       slot.durations = { connectMs, listToolsMs: connected === undefined ? 0 : now - connected, totalMs: now - started };
+      // Automatic reconnects back off (and stop after maxRestarts) so a broken server is not respawned per call.
+      slot.connectFailures++;
+      slot.retryAt = Date.now() + Math.min(baseDelay * 2 ** (slot.connectFailures - 1), maxDelay);
+      if (slot.connectFailures > maxRestarts) slot.gaveUp = true;
       return status(slot);
     };
     slot.connecting = (async (): Promise<ServerStatus> => {
@@ -157,6 +163,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         connectedAt: new Date(),
         lastUsed: Date.now(),
         durations: { connectMs: connected - started, listToolsMs: listedAt - connected, totalMs: listedAt - started },
+        connectFailures: 0,
+        retryAt: 0,
       });
       syncRuntime(slot.name);
       notifyChange(slot.name, outcome.diff);
@@ -224,9 +232,16 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     const fail = (f: WireFault): CallResponse => ({ ok: false, failure: failureFromFault(f, context) });
     if (stopped) return fail(fault("the manager is stopped"));
     if (slot.config.enabled === false) return fail(fault(`server "${slot.name}" is disabled`));
-    if (slot.gaveUp)
-      return fail(fault(`server "${slot.name}" crashed ${slot.crashes} times; call connect("${slot.name}") to try again`, "EXIT"));
+    if (slot.gaveUp) {
+      const message = `server "${slot.name}" is not restarted any more (${slot.error ?? "failed"}); call connect("${slot.name}") to try again`;
+      return fail({ type: "transport", code: "EXIT", message, ...(slot.stderrTail ? { stderrTail: slot.stderrTail } : {}) });
+    }
     if (slot.state !== "connected" || !slot.client) {
+      const wait = slot.retryAt - Date.now();
+      if (slot.state === "failed" && wait > 0 && !slot.connecting) {
+        const message = `${slot.error ?? "connect failed"} (next attempt in ${wait} ms)`;
+        return fail({ type: "transport", code: "EXIT", message, ...(slot.stderrTail ? { stderrTail: slot.stderrTail } : {}) });
+      }
       const after = await connectSlot(slot);
       if (!after.connected) {
         return fail({
@@ -376,6 +391,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       if (!slot) throw new Error(`unknown server "${name}"`);
       if (slot.config.enabled === false) return status(slot);
       slot.crashes = 0;
+      slot.connectFailures = 0;
+      slot.retryAt = 0;
       return connectSlot(slot);
     },
     async disconnect(name) {

@@ -61,6 +61,9 @@ export interface ServerSlot {
   inFlight: number;
   lastUsed: number;
   crashes: number;
+  /** Consecutive failed connects, and when a call may try again (backoff for automatic reconnects). */
+  connectFailures: number;
+  retryAt: number;
   /** A crash was counted in this turn of the event loop (its other failed calls are the same crash). */
   crashCounted: boolean;
   gaveUp: boolean;
@@ -87,6 +90,8 @@ export function createSlot(name: string, config: ServerConfig): ServerSlot {
     lastUsed: Date.now(),
     crashes: 0,
     crashCounted: false,
+    connectFailures: 0,
+    retryAt: 0,
     gaveUp: false,
     refreshTimer: undefined,
     warnings: [],
