@@ -148,5 +148,9 @@ describe("redaction and JSON values", () => {
       valueOf: 1,
     };
     expect(toJsonValue(hostile)).toBe("[unserializable object]");
+    const proto = toJsonValue(JSON.parse('{"__proto__":{"polluted":true},"a":1}')) as { [key: string]: unknown };
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.keys(proto)).toEqual(["__proto__", "a"]);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });

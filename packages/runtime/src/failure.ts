@@ -260,7 +260,15 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
   if (!isObject(value)) return value;
   const out: { [key: string]: unknown } = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) ? REDACTED : redactSecrets(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) {
+    // defineProperty keeps a "__proto__" key as data instead of changing the prototype.
+    Object.defineProperty(out, k, {
+      value: isSecretKey(k) ? REDACTED : redactSecrets(v, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
 }
 
