@@ -171,6 +171,21 @@ describe("streamable HTTP, legacy era", () => {
     expect(get?.headers.accept).toBe("text/event-stream");
   });
 
+  it("reconnects a closed standalone GET stream after the server's retry, with Last-Event-ID", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools });
+    server.next({ http: "GET" }, { dropAfterPriming: { retryMs: 50 } });
+    const seen: string[] = [];
+    caller = createHttpCaller({ url: server.url, era: "legacy", onNotification: (n) => seen.push(n.method) });
+    await caller.connect();
+    await waitFor(() => server?.requests.filter((r) => r.method === "GET").length === 2);
+    const [first, second] = server.requests.filter((r) => r.method === "GET");
+    expect(first?.headers["last-event-id"]).toBeUndefined();
+    expect(second?.headers["last-event-id"]).toMatch(/^g\d+-0$/);
+    await new Promise((r) => setTimeout(r, 50));
+    server.broadcast({ method: "notifications/resources/list_changed" });
+    await waitFor(() => seen.includes("notifications/resources/list_changed"));
+  });
+
   it("tolerates a 405 on the GET stream", async () => {
     server = await startScriptedHttpServer({ tools: slowTools, getStream: false });
     const warnings: string[] = [];

@@ -313,12 +313,24 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     running.delete(id);
   }
 
-  function onGet(req: http.IncomingMessage, res: http.ServerResponse) {
+  function onGet(req: http.IncomingMessage, res: http.ServerResponse, directive?: Directive) {
     if (era === "modern" || options.getStream === false) return void res.writeHead(405, { allow: "POST" }).end();
     const last = req.headers["last-event-id"] as string | undefined;
     const sid = req.headers["mcp-session-id"] as string | undefined;
     if (options.sessions !== false && (sid === undefined || !sessions.has(sid))) return void res.writeHead(404).end();
     openSse(res, {});
+    if (directive?.dropAfterPriming) {
+      // SEP-1699 polling: prime the standalone stream with an id and a retry, then close it.
+      res.end(`id: g${++streamCounter}-0\nretry: ${directive.dropAfterPriming.retryMs}\ndata: \n\n`);
+      return;
+    }
+    if (last?.startsWith("g")) {
+      // A resumed standalone stream: nothing was buffered for it; it listens again.
+      const entry = { res, id: undefined };
+      listeners.add(entry);
+      res.on("close", () => listeners.delete(entry));
+      return;
+    }
     if (last !== undefined) {
       const stream = streams.get(last.slice(0, last.lastIndexOf("-")));
       if (!stream) return void res.end();
@@ -374,7 +386,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
         return;
       }
       if (req.method === "POST") void onPost(req, res, record, directive);
-      else if (req.method === "GET") onGet(req, res);
+      else if (req.method === "GET") onGet(req, res, directive);
       else if (req.method === "DELETE") {
         const sid = req.headers["mcp-session-id"] as string | undefined;
         if (era === "modern") return void res.writeHead(405).end();
