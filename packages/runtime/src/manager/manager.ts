@@ -131,12 +131,12 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       }
       const client = slot.client;
       const handshake = await client.connect();
-      connected = performance.now();
       if (slot.client !== client) return status(slot);
       if (!handshake.ok) {
         const failure = failureFromFault(handshake.fault, { tool: "initialize", server: slot.name });
         return fail(failure.message, failure.stderrTail);
       }
+      connected = performance.now();
       const listed = await client.listTools(slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
       const listedAt = performance.now();
       if (slot.client !== client) return status(slot);
