@@ -73,6 +73,7 @@ describe("OAuth provider with DPoP", () => {
   it("proves possession at the token endpoint (retrying once with the AS nonce) and on every request", async () => {
     const w = world();
     const p = createOAuthProvider({
+      allowInsecureHttp: true,
       serverUrl: SERVER,
       clientId: "c",
       redirectUri: "http://localhost/cb",
@@ -102,6 +103,7 @@ describe("OAuth provider with DPoP", () => {
   it("dpop: false keeps Bearer even when the AS supports DPoP", async () => {
     const w = world();
     const p = createOAuthProvider({
+      allowInsecureHttp: true,
       serverUrl: SERVER,
       clientId: "c",
       dpop: false,

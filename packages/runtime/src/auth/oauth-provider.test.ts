@@ -130,6 +130,7 @@ function standardWorld(overrides: Partial<FakeAs> = {}, prmExtra: { [key: string
 }
 function provider(world: ReturnType<typeof createFakeWorld>, extra: Partial<OAuthProviderOptions> = {}) {
   return createOAuthProvider({
+    allowInsecureHttp: true,
     serverUrl: SERVER,
     redirectUri: "http://localhost:3000/callback",
     authorizationHandler: world.authorizationHandler,
@@ -220,6 +221,50 @@ describe("discovery", () => {
     expect(await p.handleChallenge(challenge401(null))).toBe(false);
     expect(p.lastError?.code).toBe("pkce_unsupported");
     expect(world.authorizeRequests()).toHaveLength(0);
+  });
+});
+
+describe("safety rails", () => {
+  it("refuses plain-http AS endpoints off loopback unless allowed; loopback http is fine", async () => {
+    const world = standardWorld();
+    const strict = createOAuthProvider({
+      serverUrl: SERVER,
+      redirectUri: "http://localhost/cb",
+      authorizationHandler: world.authorizationHandler,
+      fetch: world.fetch,
+    });
+    expect(await strict.handleChallenge(challenge401(null))).toBe(false);
+    expect(strict.lastError?.message).toMatch(/authorization_endpoint http:\/\/as\.test must use https/);
+    expect(world.authorizeRequests()).toHaveLength(0);
+    const { isLoopback } = await import("./guards.js");
+    expect([
+      isLoopback("http://localhost:3000/x"),
+      isLoopback("http://127.0.0.1/"),
+      isLoopback("http://[::1]:80/"),
+      isLoopback("http://10.0.0.1/"),
+    ]).toEqual([true, true, true, false]);
+  });
+
+  it("an authorization step that never finishes fails after authorizationTimeoutMs instead of hanging", async () => {
+    const world = standardWorld();
+    const p = provider(world, { authorizationHandler: () => new Promise(() => {}), authorizationTimeoutMs: 20 });
+    expect(await p.handleChallenge(challenge401(null))).toBe(false);
+    expect(p.lastError?.message).toMatch(/no authorization response within 20 ms/);
+  });
+
+  it("a server that never answers fails after requestTimeoutMs instead of hanging", async () => {
+    const silent = (_input: string, init?: RequestInit) =>
+      new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(new Error("aborted"))));
+    const p = createOAuthProvider({
+      allowInsecureHttp: true,
+      serverUrl: SERVER,
+      grant: "client_credentials",
+      clientId: "c",
+      fetch: silent,
+      requestTimeoutMs: 20,
+    });
+    expect(await p.handleChallenge(challenge401(null))).toBe(false);
+    expect(p.lastError?.message).toMatch(/within 20 ms/);
   });
 });
 
@@ -403,6 +448,7 @@ describe("client_credentials", () => {
   it("with client_secret_basic", async () => {
     const world = standardWorld({ metadata: { token_endpoint_auth_methods_supported: ["client_secret_basic"] } });
     const p = createOAuthProvider({
+      allowInsecureHttp: true,
       serverUrl: SERVER,
       grant: "client_credentials",
       clientId: "cc",
@@ -422,6 +468,7 @@ describe("client_credentials", () => {
     const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
     const world = standardWorld({ metadata: { token_endpoint_auth_methods_supported: ["private_key_jwt"] } });
     const p = createOAuthProvider({
+      allowInsecureHttp: true,
       serverUrl: SERVER,
       grant: "client_credentials",
       clientId: "jwt-client",
@@ -442,6 +489,7 @@ describe("client_credentials", () => {
   it("jwt_bearer with a workload JWT: assertion and client_id sent, no authorization step", async () => {
     const world = standardWorld({ metadata: { grant_types_supported: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] } });
     const p = createOAuthProvider({
+      allowInsecureHttp: true,
       serverUrl: SERVER,
       grant: "jwt_bearer",
       clientId: "wif",
@@ -475,6 +523,7 @@ describe("client_credentials", () => {
       return world.fetch(input, init);
     };
     const p = createOAuthProvider({
+      allowInsecureHttp: true,
       serverUrl: SERVER,
       grant: "jwt_bearer",
       clientId: "xaa",
@@ -518,7 +567,11 @@ describe("client_credentials", () => {
 
   it("bad configuration is a clear error at creation", () => {
     expect(() => createOAuthProvider({ serverUrl: SERVER })).toThrow(/authorizationHandler is required/);
-    expect(() => createOAuthProvider({ serverUrl: SERVER, grant: "client_credentials" })).toThrow(/clientId is required/);
-    expect(() => createOAuthProvider({ serverUrl: SERVER, grant: "jwt_bearer", clientId: "x" })).toThrow(/assertion is required/);
+    expect(() => createOAuthProvider({ allowInsecureHttp: true, serverUrl: SERVER, grant: "client_credentials" })).toThrow(
+      /clientId is required/,
+    );
+    expect(() => createOAuthProvider({ allowInsecureHttp: true, serverUrl: SERVER, grant: "jwt_bearer", clientId: "x" })).toThrow(
+      /assertion is required/,
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   type ProtectedResourceMetadata,
 } from "./discovery.js";
 import { createDpopKey, createDpopProof } from "./dpop.js";
+import { fetchWithDeadline, requireSecureEndpoints, withDeadline } from "./guards.js";
 import { importPrivateKey, isJwtAlgorithm } from "./jwt.js";
 import { type AssertionKey, type ClientMetadata, registerClient, requestToken, type TokenDpop } from "./oauth-flows.js";
 import { bearerChallenge, createPkce, OAuthError, randomString, scopeList } from "./oauth-util.js";
@@ -76,6 +77,12 @@ export interface OAuthProviderOptions {
    * dpop_signing_alg_values_supported; false = never (Bearer only).
    */
   readonly dpop?: boolean;
+  /** Deadline for each HTTP exchange with the resource or authorization server. Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** Deadline for `authorizationHandler` (the user's part). Default 5 min. */
+  readonly authorizationTimeoutMs?: number;
+  /** Allow plain-http authorization servers off loopback (tests only). Default false. */
+  readonly allowInsecureHttp?: boolean;
   /** Told about every failed OAuth step (message has no secrets). */
   readonly onError?: (error: OAuthError) => void;
 }
@@ -92,7 +99,7 @@ export interface OAuthProvider extends AuthProvider {
 
 /** Creates an OAuth 2.1 provider for one MCP server. */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
-  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetchFn = fetchWithDeadline(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.requestTimeoutMs ?? 30_000);
   const store = options.store ?? createMemoryTokenStore();
   const grant = options.grant ?? "authorization_code";
   const maxAttempts = options.maxAttempts ?? 3;
@@ -153,6 +160,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     const cached = asCache.get(issuer);
     if (cached) return cached;
     const found = await discoverAuthorizationServer(fetchFn, issuer, { allowFallback: legacy, headers: discoveryHeaders });
+    if (!options.allowInsecureHttp) requireSecureEndpoints(found);
     asCache.set(issuer, found);
     return found;
   }
@@ -301,7 +309,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       ["resource", resource],
     ];
     for (const [key, value] of params) if (value !== undefined) url.searchParams.set(key, value);
-    const answer = await (options.authorizationHandler as (u: string) => Promise<AuthorizationResponse>)(url.href);
+    const timeoutMs = options.authorizationTimeoutMs ?? 300_000;
+    const handler = options.authorizationHandler as (u: string) => Promise<AuthorizationResponse>;
+    const answer = await withDeadline(handler(url.href), timeoutMs, `no authorization response within ${timeoutMs} ms`);
     if (typeof answer?.code !== "string" || answer.code === "")
       throw new OAuthError("authorization_failed", "authorization response has no code");
     if (answer.state !== state) throw new OAuthError("state_mismatch", "authorization response state does not match the request");
