@@ -9,7 +9,8 @@ import { OAuthError } from "./oauth-util.js";
 export function fetchWithDeadline(fetchFn: FetchLike, ms: number): FetchLike {
   return (input, init = {}) => {
     const deadline = AbortSignal.timeout(ms);
-    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    // AbortSignal.any needs Node >= 20.3; without it the deadline alone applies.
+    const signal = init.signal && typeof AbortSignal.any === "function" ? AbortSignal.any([init.signal, deadline]) : deadline;
     return fetchFn(input, { ...init, signal }).catch((error: unknown) => {
       if (deadline.aborted) throw new OAuthError("discovery_failed", `no answer from ${new URL(input).origin} within ${ms} ms`);
       throw error;
