@@ -33,3 +33,8 @@ export function printLiteral(value: unknown, indent = 0): string {
 export function docText(text: string): string {
   return text.replace(/\*\//g, "*\\/").replace(/\r?\n/g, "\n * ");
 }
+
+/** A quoted name for JSDoc: `"my-tool"`, with `*\/` and line breaks made harmless. */
+export function docName(name: string): string {
+  return docText(JSON.stringify(name));
+}

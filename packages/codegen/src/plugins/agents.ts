@@ -3,7 +3,7 @@
  * which registers ONLY the tools of the agent's subsets (goa-ai ignores subsets; we honour them).
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { printKey, printLiteral } from "../emit/literal.js";
+import { docName, printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign } from "../ir/ir.js";
 import { exportedNames } from "./index-file.js";
 import type { Plugin } from "./plugin.js";
@@ -24,7 +24,7 @@ export const agentsPlugin: Plugin = {
       const createRuntime = f.runtime("createRuntime");
       const RuntimeOptions = f.runtime("RuntimeOptions");
       const used = agent.uses.length > 0;
-      const label = JSON.stringify(agent.name);
+      const label = docName(agent.name);
       f.print(
         `/** Run policy of agent ${label}; durations are milliseconds. */`,
         `export const ${agent.camelName}RunPolicy = ${printLiteral(agent.runPolicy ?? {})} as const;`,

@@ -3,7 +3,7 @@
  * request builders (`<toolset>Requests`) that planners hand to `runtime.execute`.
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { docText } from "../emit/literal.js";
+import { docName, docText } from "../emit/literal.js";
 import type { IrDesign, IrTool } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 import { specName, toolsetNames } from "./specs.js";
@@ -30,7 +30,7 @@ export const clientPlugin: Plugin = {
         Result: f.importType(`${tool.typeName}Result`, "./types.gen.js"),
         spec: f.importValue(specName(tool), "./specs.gen.js"),
       }));
-      f.print(`/** Typed client for toolset ${JSON.stringify(ts.name)}. Every method validates locally, then calls; none throws. */`);
+      f.print(`/** Typed client for toolset ${docName(ts.name)}. Every method validates locally, then calls; none throws. */`);
       f.print(`export interface ${n.clientType} {`);
       for (const { tool, Payload, Result } of sig) {
         f.print(
@@ -40,7 +40,7 @@ export const clientPlugin: Plugin = {
       }
       f.print("}", "");
       f.print(
-        `/** Creates the typed client for toolset ${JSON.stringify(ts.name)} over \`caller\`. */`,
+        `/** Creates the typed client for toolset ${docName(ts.name)} over \`caller\`. */`,
         `export function ${n.client}(caller: ${Caller}): ${n.clientType} {`,
         "  return {",
         ...sig.map(({ tool, spec }) => `    ${tool.localName}: (payload, options) => ${invokeTool}(caller, ${spec}, payload, options),`),
@@ -58,7 +58,7 @@ export const clientPlugin: Plugin = {
         "  readonly arguments: P;",
         "}",
         "",
-        `/** Request builders for toolset ${JSON.stringify(ts.name)}, one per tool. */`,
+        `/** Request builders for toolset ${docName(ts.name)}, one per tool. */`,
         `export interface ${n.requestsType} {`,
       );
       for (const { tool, Payload } of rsig) {
@@ -90,7 +90,7 @@ export const registerPlugin: Plugin = {
       const Runtime = f.runtime("Runtime");
       const specs = f.importValue(n.specs, "./specs.gen.js");
       f.print(
-        `/** Registers every tool of toolset ${JSON.stringify(ts.name)} with \`runtime\`, calling through \`caller\`. */`,
+        `/** Registers every tool of toolset ${docName(ts.name)} with \`runtime\`, calling through \`caller\`. */`,
         `export function ${n.register}(runtime: ${Runtime}, caller: ${Caller}): void {`,
         `  runtime.registerToolset({ toolset: ${JSON.stringify(ts.name)}, specs: ${specs}, caller });`,
         "}",

@@ -4,7 +4,7 @@
  * and lookups by wire name, id and provider-safe name.
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { docText, printKey, printLiteral } from "../emit/literal.js";
+import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign, IrTool, IrToolset } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 import { validatorName } from "./validators.js";
@@ -73,7 +73,7 @@ export const specsPlugin: Plugin = {
         f.print("};", "");
       }
       f.print(
-        `/** Every spec of toolset ${JSON.stringify(ts.name)}, in design order. */`,
+        `/** Every spec of toolset ${docName(ts.name)}, in design order. */`,
         `export const ${n.specs}: readonly ${ToolSpec}[] = [${ts.tools.map(specName).join(", ")}];`,
         "",
         `/** Specs by wire name, typed per tool. */`,
@@ -83,7 +83,7 @@ export const specsPlugin: Plugin = {
         "",
         `const byKey: ReadonlyMap<string, ${ToolSpec}> = new Map(${n.specs}.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));`,
         "",
-        `/** Looks up a spec of toolset ${JSON.stringify(ts.name)} by wire name, id or provider-safe name. */`,
+        `/** Looks up a spec of toolset ${docName(ts.name)} by wire name, id or provider-safe name. */`,
         `export function ${n.find}(name: string): ${ToolSpec} | undefined {`,
         "  return byKey.get(name);",
         "}",

@@ -6,6 +6,7 @@
 import type { JsonSchema } from "@toolwright/dsl";
 import { compile } from "json-schema-to-typescript";
 import { fileHeader } from "../emit/generated-file.js";
+import { docName } from "../emit/literal.js";
 import { pascalName } from "../emit/names.js";
 import type { IrDesign, IrSchema, IrTool, IrToolset } from "../ir/ir.js";
 import { resolvePointer } from "../resolve/schema.js";
@@ -233,7 +234,7 @@ export async function printToolsetTypes(ts: IrToolset): Promise<string> {
     if (tool.output) parts.push(await typeFor(tool.output, `${tool.typeName}Result`, registry, toolDoc(tool, "Result")));
     else
       parts.push(
-        `/** What ${JSON.stringify(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\nexport type ${tool.typeName}Result = string;`,
+        `/** What ${docName(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\nexport type ${tool.typeName}Result = string;`,
       );
   }
   // Definitions may name further definitions; print until none are left.

@@ -2,8 +2,8 @@
 // source: test/golden/hostile-names/design.ts (toolset "my.weird-tools")
 
 import { type ToolSpec, createDecoder } from "@toolwright/runtime/codegen";
-import type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult, ConstructorPayload, ConstructorResult, DeletePayload, DeleteResult, ProtoPayload, ProtoResult, ToolPayload, ToolResult, U691cU7d22Payload, U691cU7d22Result, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult, _3dRenderPayload, _3dRenderResult } from "./types.gen.js";
-import { validateCafeCremePayload, validateClassNewPayload, validateConstructorPayload, validateDeletePayload, validateProtoPayload, validateToolPayload, validateU691cU7d22Payload, validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, validate_3dRenderPayload } from "./validators.gen.js";
+import type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult, ConstructorPayload, ConstructorResult, DeletePayload, DeleteResult, EndOfCommentPayload, EndOfCommentResult, ProtoPayload, ProtoResult, ToolPayload, ToolResult, U691cU7d22Payload, U691cU7d22Result, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult, _3dRenderPayload, _3dRenderResult } from "./types.gen.js";
+import { validateCafeCremePayload, validateClassNewPayload, validateConstructorPayload, validateDeletePayload, validateEndOfCommentPayload, validateProtoPayload, validateToolPayload, validateU691cU7d22Payload, validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, validate_3dRenderPayload } from "./validators.gen.js";
 
 /** The toolset name, as declared in the design. */
 export const myWeirdToolsToolsetName = "my.weird-tools";
@@ -137,6 +137,22 @@ export const u691cU7d22Spec: ToolSpec<U691cU7d22Payload, U691cU7d22Result> = {
   decodePayload: createDecoder<U691cU7d22Payload>(validateU691cU7d22Payload),
 };
 
+/** Spec of "end*\/of-comment": A name that would close a JSDoc comment. */
+export const endOfCommentSpec: ToolSpec<EndOfCommentPayload, EndOfCommentResult> = {
+  id: "my.weird-tools.end*/of-comment",
+  toolset: "my.weird-tools",
+  name: "end*/of-comment",
+  providerName: "my_weird-tools_end__of-comment",
+  description: "A name that would close a JSDoc comment.",
+  inputSchema: {
+    type: "object",
+    properties: {},
+    additionalProperties: false,
+  },
+  exampleJson: "{}",
+  decodePayload: createDecoder<EndOfCommentPayload>(validateEndOfCommentPayload),
+};
+
 /** Spec of "tool": Named like the runtime's ToolResult. */
 export const toolSpec: ToolSpec<ToolPayload, ToolResult> = {
   id: "my.weird-tools.tool",
@@ -169,7 +185,7 @@ export const veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpe
 };
 
 /** Every spec of toolset "my.weird-tools", in design order. */
-export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
+export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, endOfCommentSpec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
 
 /** Specs by wire name, typed per tool. */
 export const myWeirdToolsSpecMap = {
@@ -180,6 +196,7 @@ export const myWeirdToolsSpecMap = {
   constructor: constructor_Spec,
   "café-crème": cafeCremeSpec,
   "検索": u691cU7d22Spec,
+  "end*/of-comment": endOfCommentSpec,
   tool: toolSpec,
   very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name: veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec,
 } as const;

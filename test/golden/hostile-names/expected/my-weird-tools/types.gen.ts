@@ -74,6 +74,16 @@ export interface U691cU7d22Payload {
 export type U691cU7d22Result = string;
 
 /**
+ * Payload of "end* /of-comment": A name that would close a JSDoc comment.
+ */
+export interface EndOfCommentPayload {
+
+}
+
+/** What "end*\/of-comment" returns: its text content, joined by newlines (it declares no output schema). */
+export type EndOfCommentResult = string;
+
+/**
  * Payload of "tool": Named like the runtime's ToolResult.
  */
 export interface ToolPayload {

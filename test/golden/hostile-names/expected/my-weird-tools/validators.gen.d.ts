@@ -18,6 +18,8 @@ export declare const validateCafeCremePayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateU691cU7d22Payload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
+export declare const validateEndOfCommentPayload: ValidateFunction;
+/** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateToolPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload: ValidateFunction;
