@@ -119,7 +119,7 @@ describe("server-filesystem over stdio", () => {
   it("setRoots sends roots/list_changed and the server moves its sandbox", async () => {
     const features = createClientFeatures({ roots: { list: [{ uri: pathToFileURL(dirB).href }] } });
     const caller = start({ capabilities: features.capabilities, handlers: features.handlers });
-    features.addNotifier((method, params) => caller.notify(method, params).then(() => undefined));
+    features.addNotifier(caller.notify);
     expect(await waitAllowed(caller, dirB)).toContain(dirB);
     await features.setRoots([{ uri: pathToFileURL(dirC).href, name: "c" }]);
     const dirs = await waitAllowed(caller, dirC);

@@ -70,7 +70,7 @@ export interface ClientFeaturesOptions {
 }
 
 /** Sends a notification to the server (e.g. a caller's `notify`). */
-export type Notifier = (method: string, params?: { readonly [key: string]: unknown }) => void | Promise<void>;
+export type Notifier = (method: string, params?: { readonly [key: string]: unknown }) => unknown;
 
 /** The bundle: spread `capabilities`, `handlers` and `onNotification` into a caller's options. */
 export interface ClientFeatures {
