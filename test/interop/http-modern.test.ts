@@ -247,6 +247,18 @@ describe("HTTP, 2026-07-28 era", () => {
     await waitFor(() => seen.includes("notifications/tools/list_changed"));
   });
 
+  it("opens subscriptions/listen again after the listen stream drops", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, onNotification: () => {} });
+    server.next({ rpc: "subscriptions/listen" }, { destroy: true });
+    server.next({ rpc: "subscriptions/listen" }, { destroy: true });
+    await caller.connect();
+    // Each dropped listen is opened again (a new request id each time) after the retry delay.
+    await waitFor(() => server?.rpc("subscriptions/listen").length === 3, 8000);
+    const ids = server.rpc("subscriptions/listen").map((r) => r.body?.id);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it("auto mode falls back to initialize when the probe meets a legacy server, and caches the era", async () => {
     server = await startScriptedHttpServer({ era: "legacy", tools });
     caller = createHttpCaller({ url: server.url });

@@ -149,7 +149,10 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         },
         onExit: (fault: WireFault) => {
           if (fault.type === "transport" && fault.stderrTail) lastStderr = fault.stderrTail;
-          if (conn) conn.alive = false;
+          if (conn) {
+            conn.alive = false;
+            conn.listen?.abort();
+          }
           if (current === conn) current = undefined;
           if (!closed) {
             failures++;

@@ -342,17 +342,40 @@ export function listenFilter(capabilities: { readonly [key: string]: unknown }):
 
 /**
  * Opens a `subscriptions/listen` request (modern era) that stays open for the session's life; its
- * notifications reach the peer's notification handler. Abort the returned controller to end it.
+ * notifications reach the peer's notification handler. A listen that ends (stream dropped, server
+ * closed it) is opened again after `retryMs`, up to `maxRetries` times in a row; a listen that
+ * lasted longer than `retryMs * 10` resets the count. Abort the returned controller to end it.
  */
-export function openListen(peer: RpcPeer, ctx: RequestContext, onEnd: (fault: WireFault) => void): AbortController | undefined {
+export function openListen(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  onEnd: (fault: WireFault) => void,
+  retry: { readonly retryMs?: number; readonly maxRetries?: number } = {},
+): AbortController | undefined {
   const filter = listenFilter(ctx.session.handshake.capabilities);
   if (!filter) return undefined;
   const controller = new AbortController();
-  void sendRequest(peer, ctx, "subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: 0 }).then(
-    (outcome) => {
-      if (!outcome.ok && !controller.signal.aborted) onEnd(outcome.fault);
-    },
-  );
+  const retryMs = retry.retryMs ?? 1000;
+  const maxRetries = retry.maxRetries ?? 5;
+  let failures = 0;
+  const listen = () => {
+    const started = Date.now();
+    void sendRequest(peer, ctx, "subscriptions/listen", { notifications: filter }, { signal: controller.signal, timeoutMs: 0 }).then(
+      (outcome) => {
+        if (controller.signal.aborted) return;
+        if (!outcome.ok) onEnd(outcome.fault);
+        failures = Date.now() - started > retryMs * 10 ? 1 : failures + 1;
+        if (failures > maxRetries) return;
+        const timer = setTimeout(() => {
+          controller.signal.removeEventListener("abort", stop);
+          if (!controller.signal.aborted) listen();
+        }, retryMs);
+        const stop = () => clearTimeout(timer);
+        controller.signal.addEventListener("abort", stop, { once: true });
+      },
+    );
+  };
+  listen();
   return controller;
 }
 
