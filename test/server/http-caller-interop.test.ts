@@ -1,4 +1,4 @@
-// Toolwright's own HTTP caller against serveHttp: era detection (auto falls back to legacy),
+// Toolwright's own HTTP caller against serveHttp: era detection (auto finds 2026-07-28),
 // typed failures, progress, elicitation, and concurrent calls from several sessions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpCaller, type HttpCaller } from "../../packages/runtime/src/http.js";
@@ -30,14 +30,30 @@ function caller(options: Partial<Parameters<typeof createHttpCaller>[0]> = {}): 
 }
 
 describe("createHttpCaller against serveHttp", () => {
-  it("auto era detection settles on the legacy era and the 2025-11-25 handshake", async () => {
+  it("auto era detection finds the stateless 2026-07-28 era (server/discover answers)", async () => {
     const c = caller();
+    const hello = await c.connect();
+    expect(hello.ok).toBe(true);
+    expect(c.era).toBe("modern");
+    expect(c.sessionId).toBeUndefined();
+    const sum = await c.callTool({ name: "add", arguments: { a: 20, b: 22 } });
+    expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 42 });
+    const progress: number[] = [];
+    const slow = await c.callTool({ name: "slow", arguments: { steps: 2 } }, { onProgress: (p) => progress.push(p.progress) });
+    expect(slow.ok).toBe(true);
+    expect(progress).toEqual([1, 2]);
+    const unknown = await c.callTool({ name: "nope", arguments: {} });
+    expect(!unknown.ok && unknown.failure).toMatchObject({ kind: "invalid_call", rpc: { code: -32602 } });
+  });
+
+  it("a caller pinned to the legacy era gets a session and the 2025-11-25 handshake", async () => {
+    const c = caller({ era: "legacy" });
     const hello = await c.connect();
     expect(hello.ok).toBe(true);
     expect(c.era).toBe("legacy");
     expect(c.transport).toBe("streamable-http");
     expect(c.handshake?.protocolVersion).toBe("2025-11-25");
-    expect(c.sessionId).toBe(c.sessionId?.trim());
+    expect(c.sessionId).toMatch(/^[\x21-\x7e]+$/);
   });
 
   it("calls, lists, and maps failures to ToolFailure values", async () => {

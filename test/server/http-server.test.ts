@@ -284,3 +284,89 @@ describe("JSON response mode and serve()", () => {
     expect(() => parseServeArgs(["--host"])).toThrow(/--host needs a value/);
   });
 });
+
+describe("stateless 2026-07-28 requests, raw", () => {
+  const meta = (extra: object = {}) => ({
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    ...extra,
+  });
+  const post = (method: string, params: object, headers: { [k: string]: string } = {}) =>
+    fetch(http.url, {
+      method: "POST",
+      headers: { ...json, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+    });
+
+  it("server/discover answers without a session, with caching hints and serverInfo in _meta", async () => {
+    const res = await post("server/discover", { _meta: meta() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+    expect(((await res.json()) as { result: unknown }).result).toEqual({
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {} },
+      instructions: "Use add to add numbers.",
+      ttlMs: 0,
+      cacheScope: "public",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "demo-server", version: "1.2.3", title: "Demo" } },
+      resultType: "complete",
+    });
+  });
+
+  it("tools/list and tools/call carry resultType; logs flow only with a logLevel", async () => {
+    const list = (await (await post("tools/list", { _meta: meta() })).json()) as {
+      result: { tools: unknown[]; ttlMs: number; resultType: string };
+    };
+    expect(list.result).toMatchObject({ ttlMs: 0, cacheScope: "public", resultType: "complete" });
+    const quiet = await (await post("tools/call", { name: "log", arguments: {}, _meta: meta() }, { "Mcp-Name": "log" })).text();
+    expect(quiet).not.toContain("notifications/message");
+    expect(quiet).toContain('"resultType":"complete"');
+    const loud = await (
+      await post(
+        "tools/call",
+        { name: "log", arguments: {}, _meta: meta({ "io.modelcontextprotocol/logLevel": "info" }) },
+        { "Mcp-Name": "log" },
+      )
+    ).text();
+    expect(loud.match(/notifications\/message/g)).toHaveLength(2);
+  });
+
+  it.each([
+    ["header version differs from _meta", "server/discover", { _meta: meta() }, { "MCP-Protocol-Version": "2025-11-25" }, 400, -32020],
+    ["Mcp-Method differs from the body", "tools/list", { _meta: meta() }, { "Mcp-Method": "tools/call" }, 400, -32020],
+    ["Mcp-Name differs from the tool", "tools/call", { name: "add", arguments: {}, _meta: meta() }, { "Mcp-Name": "echo" }, 400, -32020],
+    ["missing _meta", "tools/list", {}, {}, 400, -32602],
+    [
+      "unsupported version in both",
+      "server/discover",
+      { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2099-01-01" }) },
+      { "MCP-Protocol-Version": "2099-01-01" },
+      400,
+      -32022,
+    ],
+    ["removed method", "ping", { _meta: meta() }, {}, 404, -32601],
+    [
+      "undeclared capability",
+      "tools/call",
+      { name: "ask", arguments: { message: "?" }, _meta: meta() },
+      { "Mcp-Name": "ask" },
+      400,
+      -32021,
+    ],
+  ] as const)("%s: HTTP %i", async (_label, method, params, headers, status, code) => {
+    const res = await post(method, params, headers);
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { id: unknown; error: { code: number } }).error.code).toBe(code);
+  });
+
+  it("unsupported versions list what the server speaks; GET and DELETE are 405", async () => {
+    const res = await post(
+      "server/discover",
+      { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "2099-01-01" }) },
+      { "MCP-Protocol-Version": "2099-01-01" },
+    );
+    expect(((await res.json()) as { error: { data: unknown } }).error.data).toEqual({ supported: ["2026-07-28"], requested: "2099-01-01" });
+    expect((await fetch(http.url, { headers: { Accept: "text/event-stream", "MCP-Protocol-Version": "2026-07-28" } })).status).toBe(405);
+    expect((await fetch(http.url, { method: "DELETE", headers: { "MCP-Protocol-Version": "2026-07-28" } })).status).toBe(405);
+  });
+});

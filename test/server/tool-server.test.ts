@@ -251,3 +251,32 @@ describe("protocol edges", () => {
     );
   });
 });
+
+describe("stateless 2026-07-28 requests on a session (stdio)", () => {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+  it("serves requests that carry the protocol in _meta, without initialize", async () => {
+    const { request } = open();
+    const discover = await request(1, "server/discover", { _meta: meta });
+    expect(discover.result).toMatchObject({ supportedVersions: ["2026-07-28"], resultType: "complete" });
+    const call = await request(2, "tools/call", { name: "add", arguments: { a: 1, b: 1 }, _meta: meta });
+    expect(call.result).toMatchObject({ structuredContent: { sum: 2 }, resultType: "complete" });
+  });
+
+  it("removed methods are -32601, unknown versions -32022, a missing capability -32021", async () => {
+    const { request } = open();
+    expect((await request(1, "ping", { _meta: meta })).error?.code).toBe(-32601);
+    const old = { ...meta, "io.modelcontextprotocol/protocolVersion": "2099-01-01" };
+    expect((await request(2, "tools/list", { _meta: old })).error?.code).toBe(-32022);
+    const ask = await request(3, "tools/call", { name: "ask", arguments: { message: "?" }, _meta: meta });
+    expect(ask.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+  });
+
+  it("after initialize, the session stays legacy even if _meta names a version", async () => {
+    const { request, init } = open();
+    await init();
+    const list = await request(1, "tools/list", { _meta: meta });
+    expect(list.result?.resultType).toBeUndefined();
+    expect((await request(2, "ping", { _meta: meta })).result).toEqual({});
+  });
+});

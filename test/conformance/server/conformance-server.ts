@@ -172,6 +172,17 @@ const handlers: { [name: string]: Handler } = {
     })) as { action?: string; content?: unknown };
     return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
   },
+  test_missing_capability: async (_args, ctx) => {
+    const result = (await ctx.request("sampling/createMessage", {
+      messages: [{ role: "user", content: { type: "text", text: "ping" } }],
+      maxTokens: 10,
+    })) as { content?: { text?: string } };
+    return text(`sampled: ${result.content?.text ?? ""}`);
+  },
+  test_logging_tool: async (_args, ctx) => {
+    for (const step of ["started", "working", "done"]) await ctx.log("info", `logging tool ${step}`);
+    return text("Logging tool completed");
+  },
   json_schema_2020_12_tool: (args) => text(`ok: ${JSON.stringify(args)}`),
   test_reconnection: async (_args, ctx) => {
     await sleep(20);

@@ -50,6 +50,8 @@ export const conformanceServer = mcpServer(
     t.tool("test_elicitation_sep1034_defaults", { description: "Elicitation with defaults on every primitive type", input: none });
     t.tool("test_elicitation_sep1330_enums", { description: "Elicitation with every enum variant", input: none });
     t.tool("json_schema_2020_12_tool", { description: "Tool with JSON Schema 2020-12 features", input: raw(JSON_SCHEMA_2020_12_INPUT) });
+    t.tool("test_missing_capability", { description: "Needs the client's sampling capability (2026-07-28 diagnostic)", input: none });
+    t.tool("test_logging_tool", { description: "Logs three messages (2026-07-28 diagnostic: none without a logLevel)", input: none });
     t.tool("test_reconnection", { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID", input: none });
   },
 );

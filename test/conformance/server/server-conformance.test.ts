@@ -56,39 +56,74 @@ function run(version: string, args: readonly string[]): Promise<string> {
   });
 }
 
-/** Runs the harness's active suite plus the extra scenarios; one outcome per scenario name. */
-async function runVersion(version: string, url: string): Promise<Map<string, Outcome>> {
+/** Runs the harness's active suite plus extra scenarios; one outcome per scenario name. */
+async function runVersion(version: string, url: string, extras: readonly string[], spec?: string): Promise<Map<string, Outcome>> {
   const out = new Map<string, Outcome>();
-  const suite = await run(version, ["--url", url, "--suite", "active"]);
+  const specArgs = spec ? ["--spec-version", spec] : [];
+  const suite = await run(version, ["--url", url, "--suite", "active", ...specArgs]);
   for (const m of suite.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?$/gm)) {
     out.set(m[1] as string, { passed: Number(m[2]), failed: Number(m[3]), warnings: Number(m[4] ?? 0) });
   }
-  for (const scenario of EXTRA_SCENARIOS) {
-    const single = await run(version, ["--url", url, "--scenario", scenario]);
+  for (const scenario of extras) {
+    const single = await run(version, ["--url", url, "--scenario", scenario, ...specArgs]);
     const m = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(single);
     if (m) out.set(scenario, { passed: Number(m[1]), failed: Number(m[3]), warnings: Number(m[4]) });
   }
   return out;
 }
 
+/** The ids of the checks a single scenario run reports as FAILURE or WARNING. */
+async function failingChecks(url: string, scenario: string, spec: string): Promise<string[]> {
+  const out = (await run("alpha12", ["--url", url, "--scenario", scenario, "--spec-version", spec])).replace(/\x1b\[[0-9;]*m/g, "");
+  return [...out.matchAll(/^\S+ \[(\S+)\s*\] (FAILURE|WARNING) /gm)].map((m) => m[1] as string);
+}
+
+/** 2026-07-28 (stateless) scenarios of the active suite that apply to tools. */
+const MODERN_SCENARIOS = [
+  "tools-list",
+  "tools-call-simple-text",
+  "tools-call-image",
+  "tools-call-audio",
+  "tools-call-embedded-resource",
+  "tools-call-mixed-content",
+  "tools-call-error",
+  "tools-call-with-progress",
+  "server-sse-multiple-streams",
+  "dns-rebinding-protection",
+] as const;
+const MODERN_EXTRAS = ["json-schema-2020-12", "http-header-validation"] as const;
+
 const CASES = [
   ...[...TOOL_SCENARIOS, ...EXTRA_SCENARIOS, "server-session-lifecycle"].map((s) => ["alpha12", s] as const),
   ...[...TOOL_SCENARIOS, ...EXTRA_SCENARIOS].map((s) => ["v0.1.16", s] as const),
+  ...[...MODERN_SCENARIOS, ...MODERN_EXTRAS].map((s) => ["alpha12@2026-07-28", s] as const),
 ];
 
 describe.skipIf(!installed)("official server scenarios (tools)", () => {
   let server: HttpServerHandle | undefined;
   const outcomes = new Map<string, Map<string, Outcome>>();
-  // Two harness versions, each run as one suite process plus two single scenarios.
+  let statelessFailures: string[] = [];
+  // Each harness run is a suite process plus a few single scenarios; the three run side by side.
   beforeAll(async () => {
     server = await serveHttp(createConformanceServer(), { port: 0, host: "127.0.0.1" });
     const url = server.url;
-    const [alpha, stable] = await Promise.all([runVersion("alpha12", url), runVersion("v0.1.16", url)]);
+    const [alpha, stable, modern, stateless] = await Promise.all([
+      runVersion("alpha12", url, EXTRA_SCENARIOS),
+      runVersion("v0.1.16", url, EXTRA_SCENARIOS),
+      runVersion("alpha12", url, MODERN_EXTRAS, "2026-07-28"),
+      failingChecks(url, "server-stateless", "2026-07-28"),
+    ]);
     outcomes.set("alpha12", alpha);
     outcomes.set("v0.1.16", stable);
+    outcomes.set("alpha12@2026-07-28", modern);
+    statelessFailures = stateless;
   }, 300_000);
   afterAll(async () => {
     await server?.close();
+  });
+
+  it("server-stateless (2026-07-28) fails only the check that needs input_required streaming (not implemented)", () => {
+    expect(statelessFailures).toEqual(["sep-2575-http-server-no-independent-requests-on-stream"]);
   });
 
   it.each(CASES)("%s %s", (version, scenario) => {

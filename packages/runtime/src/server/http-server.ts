@@ -8,7 +8,9 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
+import { MODERN_PROTOCOL_VERSIONS } from "../protocol/modern.js";
 import { checkHostAndOrigin, type HostPolicy, hostPolicy, readBody, sendError } from "./http-support.js";
+import { checkModernHeaders, isModernRequest } from "./modern.js";
 import { parseEventId, SseStream } from "./sse-stream.js";
 import type { ServerSession, ToolServer } from "./tool-server.js";
 
@@ -63,6 +65,8 @@ interface HttpSession {
 }
 
 const MAX_KEPT_STREAMS = 32;
+/** Modern errors answered with HTTP 400 (header mismatch, missing capability, unsupported version). */
+const MODERN_HTTP_400: ReadonlySet<number> = new Set([-32020, -32021, -32022]);
 
 function isResponse(message: RpcMessage): message is RpcMessage & { id: RpcId } {
   return !("method" in message) && "id" in message;
@@ -146,6 +150,56 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
     return [id, entry];
   }
 
+  // A stateless 2026-07-28 request: no session, headers checked against the body, one throwaway
+  // session per request. Closing the response cancels the call (the era's HTTP cancellation).
+  function handleModern(req: IncomingMessage, res: ServerResponse, value: unknown, canSse: boolean, canJson: boolean): void {
+    if (Array.isArray(value)) {
+      sendError(res, 400, -32600, "Invalid Request: batches are not allowed in 2026-07-28");
+      return;
+    }
+    const message = value as { id?: unknown; method?: unknown; params?: unknown };
+    const id = typeof message?.id === "string" || typeof message?.id === "number" ? message.id : undefined;
+    if (typeof message?.method !== "string" || id === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    const mismatch = checkModernHeaders(req.headers, message.method, message.params);
+    if (mismatch) {
+      res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: mismatch }));
+      return;
+    }
+    const useSse = canSse && (mode === "sse" || (mode === "auto" && message.method === "tools/call") || !canJson);
+    // The SSE stream opens lazily, on the first message that is not the answer: an answer that
+    // comes first goes out as JSON, with the HTTP status its error calls for.
+    let stream: SseStream | undefined;
+    let session: ServerSession | undefined;
+    const send = (out: RpcMessage, related: RpcId | undefined): boolean => {
+      if (related !== id || res.writableEnded) return false;
+      const final = isResponse(out) && out.id === id;
+      if (!stream && useSse && !final) {
+        stream = new SseStream({}, retryMs, false);
+        stream.attach(res);
+      }
+      if (stream) {
+        stream.write(out);
+        if (final) {
+          stream.finish();
+          session?.close();
+        }
+        return true;
+      }
+      if (!final) return false;
+      const code = (out as { error?: { code?: number } }).error?.code;
+      const status = code === -32601 ? 404 : code !== undefined && MODERN_HTTP_400.has(code) ? 400 : 200;
+      res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(out));
+      session?.close();
+      return true;
+    };
+    session = server.openSession({ send, era: "modern" });
+    res.once("close", () => session?.close());
+    session.receive(value);
+  }
+
   async function handlePost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const type = req.headers["content-type"] ?? "";
     if (!type.toLowerCase().includes("application/json")) {
@@ -167,6 +221,13 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
     }
     const messages: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
     const isInit = messages.some((m) => (m as { method?: unknown } | null)?.method === "initialize");
+    const headerVersion = req.headers["mcp-protocol-version"];
+    const modernHeader = typeof headerVersion === "string" && MODERN_PROTOCOL_VERSIONS.includes(headerVersion.trim());
+    const modernBody = messages.some((m) => isModernRequest((m as { params?: unknown } | null)?.params));
+    if (req.headers["mcp-session-id"] === undefined && (modernHeader || modernBody)) {
+      handleModern(req, res, body.value, canSse, canJson);
+      return;
+    }
     if (isInit && messages.length > 1) {
       sendError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
       return;
@@ -226,7 +287,17 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
     for (const m of messages) entry.session.receive(m);
   }
 
+  /** 2026-07-28 has no GET stream and no DELETE: a sessionless modern request gets 405. */
+  function modernOnly(req: IncomingMessage, res: ServerResponse): boolean {
+    const version = req.headers["mcp-protocol-version"];
+    if (req.headers["mcp-session-id"] !== undefined || typeof version !== "string" || !MODERN_PROTOCOL_VERSIONS.includes(version.trim()))
+      return false;
+    res.writeHead(405, { Allow: "POST" }).end();
+    return true;
+  }
+
   function handleGet(req: IncomingMessage, res: ServerResponse): void {
+    if (modernOnly(req, res)) return;
     if (options.getStream === false) {
       res.writeHead(405, { Allow: "POST, DELETE" }).end();
       return;
@@ -262,6 +333,7 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
   }
 
   function handleDelete(req: IncomingMessage, res: ServerResponse): void {
+    if (modernOnly(req, res)) return;
     const found = findSession(req, res);
     if (!found) return;
     endSession(found[0], found[1]);

@@ -6,7 +6,9 @@
  */
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
 import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
+import { META, MODERN_PROTOCOL_VERSIONS } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { isModernRequest, MISSING_CAPABILITY, modernScope } from "./modern.js";
 import { runToolCall } from "./tool-call.js";
 import type { LogLevel, ServerTool, ToolContext, ToolServerOptions } from "./types.js";
 
@@ -21,6 +23,12 @@ export interface SessionOptions {
   readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean;
   /** Ends the response stream of request `related` early (HTTP SSE polling); absent elsewhere. */
   readonly closeStream?: (related: RpcId) => void;
+  /**
+   * "auto" (default): legacy after `initialize`, stateless 2026-07-28 for requests whose `_meta`
+   * names a protocol version. "modern": every request must carry the 2026-07-28 `_meta` (HTTP
+   * without a session).
+   */
+  readonly era?: "auto" | "modern";
 }
 
 /** One client connection's state: negotiated version, log level, in-flight calls. */
@@ -53,6 +61,17 @@ const CAPABILITY_FOR: { readonly [method: string]: string } = {
   "roots/list": "roots",
 };
 const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
+const REMOVED_IN_MODERN = new Set(["initialize", "ping", "logging/setLevel", "notifications/initialized"]);
+
+/** What one request runs under: the session's negotiated state, or its own modern `_meta`. */
+interface Scope {
+  readonly modern: boolean;
+  readonly version: string;
+  readonly capabilities: { readonly [key: string]: unknown };
+  readonly clientInfo: Implementation | undefined;
+  /** Minimum level to send; undefined sends no log messages. */
+  readonly logLevel: LogLevel | undefined;
+}
 
 function checkTools(tools: readonly ServerTool<unknown>[]): Map<string, ServerTool<unknown>> {
   const byName = new Map<string, ServerTool<unknown>>();
@@ -151,16 +170,44 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     };
   }
 
-  function listTools(params: RpcRequest["params"]): unknown {
+  function listTools(params: RpcRequest["params"], scope: Scope): unknown {
     const size = options.pageSize ?? list.length;
     const offset = params?.cursor === undefined ? 0 : decodeCursor(params.cursor, list.length);
     const page = list.slice(offset, offset + size);
     const next = offset + size < list.length ? { nextCursor: encodeCursor(offset + size) } : {};
-    return { tools: page, ...next };
+    // 2026-07-28 lists carry caching hints; 0 ms because the list may change without a subscription.
+    return { tools: page, ...next, ...(scope.modern ? { ttlMs: 0, cacheScope: "public" } : {}) };
+  }
+
+  function discover(): unknown {
+    return {
+      supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+      capabilities: { tools: {} },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+      ttlMs: 0,
+      cacheScope: "public",
+      _meta: { [META.serverInfo]: info },
+    };
+  }
+
+  function scopeFor(state: SessionState, request: RpcRequest): Scope {
+    const modern = state.options.era === "modern" || (state.protocolVersion === undefined && isModernRequest(request.params));
+    if (!modern) {
+      return {
+        modern: false,
+        version: state.protocolVersion ?? newest,
+        capabilities: state.clientCapabilities,
+        clientInfo: state.clientInfo,
+        logLevel: state.logLevel,
+      };
+    }
+    const m = modernScope(request.params, LOG_LEVELS);
+    return { modern: true, version: m.version, capabilities: m.capabilities, clientInfo: m.clientInfo, logLevel: m.logLevel };
   }
 
   function clientRequest(
     state: SessionState,
+    scope: Scope,
     related: RpcId,
     signal: AbortSignal,
     method: string,
@@ -168,7 +215,15 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     timeoutMs: number,
   ): Promise<unknown> {
     const capability = CAPABILITY_FOR[method];
-    if (capability !== undefined && state.clientCapabilities[capability] === undefined) {
+    if (scope.modern) {
+      if (capability !== undefined && scope.capabilities[capability] === undefined) {
+        const data = { requiredCapabilities: { [capability]: {} } };
+        return Promise.reject(new RpcHandlerError(MISSING_CAPABILITY, `Missing required client capability: ${capability}`, data));
+      }
+      const why = `${method} needs an input_required round trip, which this server does not support in 2026-07-28 mode`;
+      return Promise.reject(new RpcHandlerError(-32601, why));
+    }
+    if (capability !== undefined && scope.capabilities[capability] === undefined) {
       return Promise.reject(new RpcHandlerError(-32601, `The client did not declare the "${capability}" capability needed for ${method}`));
     }
     if (signal.aborted) return Promise.reject(new RpcHandlerError(-32800, "Request cancelled"));
@@ -200,7 +255,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     });
   }
 
-  function callTool(state: SessionState, request: RpcRequest): Promise<unknown> | undefined {
+  function callTool(state: SessionState, request: RpcRequest, scope: Scope): Promise<unknown> | undefined {
     const params = request.params ?? {};
     const name = params.name;
     const tool = typeof name === "string" ? tools.get(name) : undefined;
@@ -214,9 +269,9 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       signal: controller.signal,
       requestId: request.id,
       sessionId: state.options.id,
-      protocolVersion: state.protocolVersion ?? newest,
-      clientInfo: state.clientInfo,
-      clientCapabilities: state.clientCapabilities,
+      protocolVersion: scope.version,
+      clientInfo: scope.clientInfo,
+      clientCapabilities: scope.capabilities,
       meta,
       async progress(progress, total, message) {
         if ((typeof token !== "string" && typeof token !== "number") || controller.signal.aborted) return;
@@ -232,7 +287,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         send(state, { jsonrpc: "2.0", method: "notifications/progress", params: body }, request.id);
       },
       async log(level, data, logger) {
-        if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(state.logLevel)) return;
+        const floor = scope.modern ? scope.logLevel : state.logLevel;
+        if (floor === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
         send(
           state,
           { jsonrpc: "2.0", method: "notifications/message", params: { level, data, ...(logger ? { logger } : {}) } },
@@ -240,7 +296,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         );
       },
       request: (method, body, opts) =>
-        clientRequest(state, request.id, controller.signal, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+        clientRequest(state, scope, request.id, controller.signal, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
       closeSseStream: () => state.options.closeStream?.(request.id),
     };
     return runToolCall(tool, params.arguments, ctx, (error) => report(error, `tool ${tool.name}`)).finally(() => {
@@ -250,16 +306,21 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     });
   }
 
-  function dispatch(state: SessionState, request: RpcRequest): unknown {
+  function dispatch(state: SessionState, request: RpcRequest, scope: Scope): unknown {
+    if (scope.modern) {
+      if (REMOVED_IN_MODERN.has(request.method))
+        throw new RpcHandlerError(-32601, `Method not found: ${request.method} (removed in ${scope.version})`);
+      if (request.method === "server/discover") return discover();
+    }
     switch (request.method) {
       case "initialize":
         return initialize(state, request.params);
       case "ping":
         return {};
       case "tools/list":
-        return listTools(request.params);
+        return listTools(request.params, scope);
       case "tools/call":
-        return callTool(state, request);
+        return callTool(state, request, scope);
       case "logging/setLevel": {
         const level = request.params?.level;
         if (!LOG_LEVELS.includes(level as LogLevel))
@@ -285,9 +346,13 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       }
     };
     try {
-      const result = dispatch(state, request);
-      if (result instanceof Promise) result.then((value) => answer({ result: value }), fail);
-      else answer({ result });
+      const scope = scopeFor(state, request);
+      // 2026-07-28 results say whether they are complete (MRTR); this server's always are.
+      const shape = (value: unknown) =>
+        scope.modern && typeof value === "object" && value !== null ? { ...value, resultType: "complete" } : value;
+      const result = dispatch(state, request, scope);
+      if (result instanceof Promise) result.then((value) => answer({ result: shape(value) }), fail);
+      else answer({ result: shape(result) });
     } catch (error) {
       fail(error);
     }
