@@ -74,6 +74,7 @@ async function runVersion(version: string, url: string, extras: readonly string[
 
 /** The ids of the checks a single scenario run reports as FAILURE or WARNING. */
 async function failingChecks(url: string, scenario: string, spec: string): Promise<string[]> {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the harness's ANSI colour codes.
   const out = (await run("alpha12", ["--url", url, "--scenario", scenario, "--spec-version", spec])).replace(/\x1b\[[0-9;]*m/g, "");
   return [...out.matchAll(/^\S+ \[(\S+)\s*\] (FAILURE|WARNING) /gm)].map((m) => m[1] as string);
 }
