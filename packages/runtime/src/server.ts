@@ -1,6 +1,7 @@
 /**
  * @toolwright/runtime/server: serve MCP tools (Node only, no dependencies). Generated server
- * scaffolds call `createToolServer` with their tools, then `serveStdio` or `serveHttp`.
+ * scaffolds call `createToolServer` with their tools, then `serve` (or `serveStdio` / `serveHttp`).
+ * Speaks 2024-11-05 … 2025-11-25 with `initialize`, and stateless 2026-07-28.
  * @packageDocumentation
  */
 

@@ -1,8 +1,9 @@
 /**
- * `serveHttp`: Streamable HTTP for a tool server (MCP 2025-03-26 … 2025-11-25). One endpoint takes
- * POST (JSON or SSE answers), GET (a standalone SSE stream, or a resume with Last-Event-ID) and
- * DELETE (ends the session). Sessions are keyed by `Mcp-Session-Id`; an unknown id gets 404.
- * Bound to loopback, it rejects foreign Host and Origin headers (DNS rebinding protection).
+ * `serveHttp`: Streamable HTTP for a tool server. Legacy era (2024-11-05 … 2025-11-25): one
+ * endpoint takes POST (JSON or SSE answers), GET (a standalone SSE stream, or a resume with
+ * Last-Event-ID) and DELETE (ends the session); sessions are keyed by `Mcp-Session-Id` and an
+ * unknown id gets 404. Stateless 2026-07-28 requests (protocol in `_meta`, no session) are served
+ * too. Bound to loopback, it rejects foreign Host and Origin headers (DNS rebinding protection).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

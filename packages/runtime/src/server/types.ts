@@ -55,7 +55,8 @@ export interface ToolContext {
   /**
    * Sends a server-to-client request (`sampling/createMessage`, `elicitation/create`, `roots/list`)
    * and resolves with its result. Rejects with an `RpcHandlerError` on an error answer, on abort, or
-   * after `timeoutMs` (default 60 s).
+   * after `timeoutMs` (default 60 s). A capability the client did not declare rejects at once
+   * (-32601; -32021 in 2026-07-28, where other requests are refused: no input_required support).
    */
   request(method: string, params?: { readonly [key: string]: unknown }, options?: { readonly timeoutMs?: number }): Promise<unknown>;
   /**
