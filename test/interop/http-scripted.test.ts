@@ -283,6 +283,33 @@ describe("timeouts, versions and trace context", () => {
 });
 
 describe("legacy HTTP+SSE transport", () => {
+  it("falls back from a 405 POST to the SSE stream, calls tools there, and answers auth challenges", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools, legacySse: true, requireBearer: "good" });
+    let token = "stale";
+    const challenges: string[] = [];
+    const auth: AuthProvider = {
+      authorize: () => ({ Authorization: `Bearer ${token}` }),
+      handleChallenge: async (c) => {
+        challenges.push(`${c.status} ${c.wwwAuthenticate}`);
+        token = "good";
+        return true;
+      },
+    };
+    caller = createHttpCaller({ url: server.sseUrl, auth });
+    const out = await caller.callTool({ name: "echo", arguments: { message: "over sse" } });
+    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "Echo: over sse" }] } });
+    expect(caller.transport).toBe("legacy-sse");
+    expect(challenges).toEqual(['401 Bearer realm="scripted"']);
+    const methods = server.requests.map((r) => `${r.method} ${r.url.split("?")[0]} ${r.body?.method ?? ""}`.trim());
+    expect(methods.slice(0, 5)).toEqual([
+      "POST /sse server/discover",
+      "POST /sse server/discover",
+      "POST /sse initialize",
+      "GET /sse",
+      "POST /messages initialize",
+    ]);
+  });
+
   it("refuses an endpoint event that points at another origin", async () => {
     const evil = http.createServer((req, res) => {
       if (req.method === "GET") {

@@ -83,6 +83,10 @@ export interface ScriptedHttpOptions {
   readonly tools?: { readonly [name: string]: ScriptedTool };
   /** Server capabilities. */
   readonly capabilities?: { readonly [key: string]: unknown };
+  /** Every request must carry `Authorization: Bearer <token>`, else 401 with `WWW-Authenticate`. */
+  readonly requireBearer?: string;
+  /** Serve the deprecated HTTP+SSE transport instead: GET `/sse` (endpoint event), POST `/messages`. */
+  readonly legacySse?: boolean;
   /** Consulted for each request that no queued directive matched (random faults for load tests). */
   readonly chaos?: (request: RecordedRequest) => Directive | undefined;
 }
@@ -91,6 +95,8 @@ export interface ScriptedHttpOptions {
 export interface ScriptedHttpServer {
   /** The MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
   readonly url: string;
+  /** The HTTP+SSE stream URL (`legacySse`), `http://127.0.0.1:<port>/sse`. */
+  readonly sseUrl: string;
   readonly requests: RecordedRequest[];
   /** POSTed JSON-RPC messages with this method (any method when omitted). */
   rpc(method?: string): RecordedRequest[];
@@ -346,6 +352,42 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     res.on("close", () => listeners.delete(entry));
   }
 
+  const sseStreams = new Map<string, http.ServerResponse>();
+
+  /** The deprecated HTTP+SSE transport: answers travel on the GET stream, POSTs get 202. */
+  function onLegacySse(req: http.IncomingMessage, res: http.ServerResponse, msg: RecordedRequest["body"]): void {
+    const path = new URL(req.url ?? "/", "http://x");
+    if (req.method === "GET" && path.pathname === "/sse") {
+      const sid = `sse-${++sessionCounter}`;
+      openSse(res, {});
+      sseStreams.set(sid, res);
+      res.on("close", () => sseStreams.delete(sid));
+      res.write(`event: endpoint\ndata: /messages?sessionId=${sid}\n\n`);
+      return;
+    }
+    if (req.method !== "POST" || path.pathname !== "/messages") return void res.writeHead(path.pathname === "/sse" ? 405 : 404).end();
+    const stream = sseStreams.get(path.searchParams.get("sessionId") ?? "");
+    if (!stream || !msg) return void res.writeHead(404).end();
+    res.writeHead(202).end();
+    const emit = (m: unknown) => stream.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+    if (msg.id === undefined || msg.method === undefined) {
+      if (msg.method === "notifications/cancelled") running.get(msg.params?.requestId)?.abort();
+      return;
+    }
+    if (msg.method === "tools/call") {
+      const controller = new AbortController();
+      running.set(msg.id, controller);
+      void runTool(msg.id, msg.params, emit, controller.signal).finally(() => running.delete(msg.id as string | number));
+      return;
+    }
+    const value = result(msg.method, msg.params);
+    emit(
+      value === undefined
+        ? { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } }
+        : { jsonrpc: "2.0", id: msg.id, result: value },
+    );
+  }
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -375,6 +417,10 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
         sessions.clear();
         return sendJson(res, 404, { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
       }
+      if (options.requireBearer !== undefined && req.headers.authorization !== `Bearer ${options.requireBearer}`) {
+        res.writeHead(401, { "www-authenticate": 'Bearer realm="scripted"' }).end();
+        return;
+      }
       if (directive?.status !== undefined) {
         res.writeHead(directive.status, {
           ...(directive.body === undefined ? {} : { "content-type": "application/json" }),
@@ -385,7 +431,8 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
         );
         return;
       }
-      if (req.method === "POST") void onPost(req, res, record, directive);
+      if (options.legacySse) onLegacySse(req, res, body);
+      else if (req.method === "POST") void onPost(req, res, record, directive);
       else if (req.method === "GET") onGet(req, res, directive);
       else if (req.method === "DELETE") {
         const sid = req.headers["mcp-session-id"] as string | undefined;
@@ -404,6 +451,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    sseUrl: `http://127.0.0.1:${port}/sse`,
     requests,
     sessions,
     rpc: (method) => requests.filter((r) => r.method === "POST" && (method === undefined || r.body?.method === method)),

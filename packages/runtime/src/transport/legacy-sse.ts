@@ -7,7 +7,7 @@ import type http from "node:http";
 import type { AuthProvider } from "../auth/auth-provider.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { httpExchange, parseRetryAfter, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
+import { type HttpResponse, httpExchange, parseRetryAfter, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createLegacySseTransport`. Header names are lower-case. */
@@ -47,6 +47,20 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
     return headers;
   }
 
+  /** Runs an exchange; on 401/403 hands the challenge to the auth provider and retries once if it says so. */
+  async function withChallenge(run: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    const res = await run();
+    if ((res.status !== 401 && res.status !== 403) || !options.auth) return res;
+    const retry = await options.auth.handleChallenge({
+      url: options.url.href,
+      status: res.status,
+      wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
+    });
+    if (!retry) return res;
+    res.body.resume();
+    return run();
+  }
+
   async function fail(
     status: number,
     statusMessage: string | undefined,
@@ -72,14 +86,16 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
       const onAbort = () => life.abort();
       signal.addEventListener("abort", onAbort, { once: true });
       try {
-        const res = await httpExchange({
-          method: "GET",
-          url: options.url,
-          headers: { ...(await authHeaders("GET")), accept: "text/event-stream" },
-          agent: false,
-          signal: life.signal,
-          redirect: options.redirect,
-        });
+        const res = await withChallenge(async () =>
+          httpExchange({
+            method: "GET",
+            url: options.url,
+            headers: { ...(await authHeaders("GET")), accept: "text/event-stream" },
+            agent: false,
+            signal: life.signal,
+            redirect: options.redirect,
+          }),
+        );
         if (res.status < 200 || res.status >= 300)
           throw new WireFaultError(await fail(res.status, res.body.statusMessage, res.body, res.headers["retry-after"]));
         if (!String(res.headers["content-type"] ?? "").includes("text/event-stream")) {
@@ -148,15 +164,18 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
       const controller = new AbortController();
       posts.add(controller);
       try {
-        const res = await httpExchange({
-          method: "POST",
-          url: endpoint,
-          headers: { ...(await authHeaders("POST")), "content-type": "application/json" },
-          body: JSON.stringify(message),
-          agent: options.agent,
-          signal: controller.signal,
-          redirect: options.redirect,
-        });
+        const target = endpoint;
+        const res = await withChallenge(async () =>
+          httpExchange({
+            method: "POST",
+            url: target,
+            headers: { ...(await authHeaders("POST")), "content-type": "application/json" },
+            body: JSON.stringify(message),
+            agent: options.agent,
+            signal: controller.signal,
+            redirect: options.redirect,
+          }),
+        );
         if (res.status < 200 || res.status >= 300)
           throw new WireFaultError(await fail(res.status, res.body.statusMessage, res.body, res.headers["retry-after"]));
         res.body.resume();
