@@ -157,26 +157,31 @@ export default design({ toolsets: [toolset("shop", fromExternalMCP("shop"), (t) 
 });
 
 describe("--watch", () => {
-  it("regenerates when the design changes, and stops on abort", async () => {
+  it("regenerates when the design or a local file it imports changes, and stops on abort", async () => {
     const dir = join(tmp, "watch");
-    mkdirSync(dir, { recursive: true });
-    const source = (tools: string[]) =>
+    mkdirSync(join(dir, "parts"), { recursive: true });
+    const part = (tools: string[]) => `export const names: string[] = ${JSON.stringify(tools)};\n`;
+    writeFileSync(join(dir, "parts", "names.ts"), part(["one"]));
+    const source = (extra: string) =>
       `import { design, fromExternalMCP, object, toolset } from "@toolwright/dsl";
-export default design({ toolsets: [toolset("w", fromExternalMCP("w"), (t) => { ${tools.map((n) => `t.tool("${n}", { input: object({}) });`).join(" ")} })] });\n`;
-    writeFileSync(join(dir, "design.ts"), source(["one"]));
+import { names } from "./parts/names.js";
+export default design({ toolsets: [toolset("w", fromExternalMCP("w"), (t) => { for (const n of [...names, ${JSON.stringify(extra)}]) t.tool(n, { input: object({}) }); })] });\n`;
+    writeFileSync(join(dir, "design.ts"), source("base"));
     const out = join(dir, "out");
     const stop = new AbortController();
     const r = run(["gen", rel(join(dir, "design.ts")), "--out", rel(out), "--watch"], stop.signal);
+    const client = () => (existsSync(join(out, "w", "client.gen.ts")) ? readFileSync(join(out, "w", "client.gen.ts"), "utf8") : "");
     const waitFor = async (check: () => boolean) => {
-      for (let i = 0; i < 200 && !check(); i++) await new Promise((f) => setTimeout(f, 50));
+      for (let i = 0; i < 300 && !check(); i++) await new Promise((f) => setTimeout(f, 50));
       expect(check()).toBe(true);
     };
-    await waitFor(() => r.out.length >= 1 && r.err.some((e) => e.includes("watching")));
-    expect(readFileSync(join(out, "w", "client.gen.ts"), "utf8")).not.toContain("two(");
-    writeFileSync(join(dir, "design.ts"), source(["one", "two"]));
-    await waitFor(
-      () => existsSync(join(out, "w", "client.gen.ts")) && readFileSync(join(out, "w", "client.gen.ts"), "utf8").includes("two("),
-    );
+    await waitFor(() => r.err.some((e) => e.includes("watching")));
+    expect(client()).toContain("one(");
+    writeFileSync(join(dir, "design.ts"), source("two"));
+    await waitFor(() => client().includes("two("));
+    writeFileSync(join(dir, "parts", "names.ts"), part(["one", "three"]));
+    await waitFor(() => client().includes("three("));
+    expect(r.out.filter((l) => l.startsWith("toolwright gen:")).length).toBeGreaterThanOrEqual(3);
     stop.abort();
     expect(await r.done).toBe(0);
   });

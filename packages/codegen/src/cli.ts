@@ -3,8 +3,8 @@
  * The `toolwright` command line. `main(argv)` runs in-process and returns the exit code:
  * 0 ok, 1 `--check` found stale files, 2 usage or design error.
  */
-import { watch as watchFs } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { type FSWatcher, watch as watchFs } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import yargs from "yargs";
 import { isDesignError } from "./errors.js";
@@ -39,7 +39,7 @@ function errorText(error: unknown): string {
   return `error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-async function genOnce(args: GenArgs, io: CliIo): Promise<number> {
+async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: number; readonly inputs: readonly string[] }> {
   const cwd = io.cwd ?? process.cwd();
   let summary: GenSummary;
   try {
@@ -47,7 +47,7 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<number> {
   } catch (error) {
     if (args.json) io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: errorText(error) }));
     else io.stderr(errorText(error));
-    return 2;
+    return { code: 2, inputs: [] };
   }
   const code = args.check && summary.stale.length > 0 ? 1 : 0;
   if (args.json) {
@@ -56,33 +56,46 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<number> {
     if (code === 1) for (const f of summary.stale) io.stderr(`stale: ${args.out}/${f}`);
     (code === 0 ? io.stdout : io.stderr)(summaryLine(summary, args.check));
   }
-  return code;
+  return { code, inputs: summary.inputs.map((f) => resolve(cwd, f)) };
 }
 
+/**
+ * Regenerates whenever the design, a local file it imports, or its lock changes. Watches the
+ * folder of each input (folders survive editors that save by rename); stops on abort or Ctrl-C.
+ */
 async function genWatch(args: GenArgs, io: CliIo): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const designPath = resolve(cwd, args.design);
-  await genOnce(args, io);
-  const names = new Set([basename(designPath), basename(lockPathFor(designPath))]);
+  const watched = new Set<string>([designPath, lockPathFor(designPath)]);
+  const watchers = new Map<string, FSWatcher>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const rerun = () => {
+    running = running.then(async () => track((await genOnce(args, io)).inputs));
+  };
+  const track = (inputs: readonly string[]) => {
+    for (const f of inputs) watched.add(f);
+    for (const dir of new Set([...watched].map((f) => dirname(f)))) {
+      if (watchers.has(dir)) continue;
+      const watcher = watchFs(dir, (_event, name) => {
+        if (name !== null && !watched.has(join(dir, String(name)))) return;
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(rerun, 100);
+      });
+      watchers.set(dir, watcher);
+    }
+  };
+  track((await genOnce(args, io)).inputs);
+  io.stderr(`toolwright gen --watch: watching ${args.design} and the files it imports (Ctrl-C to stop)`);
   return new Promise<number>((done) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let running: Promise<unknown> = Promise.resolve();
-    const watcher = watchFs(dirname(designPath), (_event, file) => {
-      if (file !== null && !names.has(String(file)) && !/\.[cm]?ts$/.test(String(file))) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        running = running.then(() => genOnce(args, io));
-      }, 100);
-    });
     const stop = () => {
       if (timer) clearTimeout(timer);
-      watcher.close();
+      for (const w of watchers.values()) w.close();
       void running.then(() => done(0));
     };
     if (io.signal?.aborted) stop();
     else io.signal?.addEventListener("abort", stop, { once: true });
     if (!io.signal) process.once("SIGINT", stop);
-    io.stderr(`toolwright gen --watch: watching ${args.design} (Ctrl-C to stop)`);
   });
 }
 
@@ -111,7 +124,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           .epilogue(EXIT_CODES),
       (a) => {
         const args: GenArgs = { design: a.design as string, out: a.out as string, check: a.check, watch: a.watch, json: a.json };
-        action = () => (args.watch ? genWatch(args, io) : genOnce(args, io));
+        action = async () => (args.watch ? genWatch(args, io) : (await genOnce(args, io)).code);
       },
     )
     .demandCommand(1, "name a command: gen")

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { generate } from "./generate.js";
-import { loadDesign } from "./load/load-design.js";
+import { designLabel, loadDesign } from "./load/load-design.js";
 import { resolveDesign } from "./resolve/resolve.js";
 import { checkOutput, writeOutput } from "./write.js";
 
@@ -32,6 +32,8 @@ export interface GenSummary {
   readonly removed: readonly string[];
   readonly stale: readonly string[];
   readonly ms: number;
+  /** The design and the local files it imports, relative to the working directory. */
+  readonly inputs: readonly string[];
 }
 
 /** Runs one generation (or check). Throws `DesignError` for design problems. */
@@ -55,6 +57,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     removed: report.removed,
     stale: report.stale,
     ms: Math.round(performance.now() - started),
+    inputs: loaded.inputs.map((f) => designLabel(f, cwd)),
   };
 }
 

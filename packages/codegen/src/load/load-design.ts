@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { relative, resolve, sep } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { DesignDecl, JsonSchema } from "@toolwright/dsl";
 import { register } from "tsx/esm/api";
 import { DesignError } from "../errors.js";
@@ -21,6 +21,8 @@ export interface LoadedDesign {
    * tracked by object identity inside the DSL, so another copy of the DSL would not see them.
    */
   readonly toJsonSchema: ((schema: unknown) => JsonSchema) | undefined;
+  /** Absolute paths of the design and every local file it imported (not node_modules); for `--watch`. */
+  readonly inputs: readonly string[];
 }
 
 let loads = 0;
@@ -46,7 +48,13 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   let mod: { default?: unknown };
   const url = pathToFileURL(path).href;
   // A fresh namespace per load, so `--watch` sees edits to the design and the files it imports.
-  const api = register({ namespace: `toolwright-${process.pid}-${++loads}` });
+  const inputs = new Set<string>([path]);
+  const onImport = (imported: string) => {
+    if (!imported.startsWith("file:")) return;
+    const file = fileURLToPath(imported.split("?")[0]!);
+    if (!file.split(sep).includes("node_modules")) inputs.add(file);
+  };
+  const api = register({ namespace: `toolwright-${process.pid}-${++loads}`, onImport });
   let toJsonSchema: LoadedDesign["toJsonSchema"];
   try {
     mod = (await api.import(url, import.meta.url)) as { default?: unknown };
@@ -69,7 +77,7 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   if (!isDesignDecl(value)) {
     throw new DesignError({ file: label }, "the default export is not a design; write `export default design({ toolsets: [...] })`");
   }
-  return { design: value, path, label, toJsonSchema };
+  return { design: value, path, label, toJsonSchema, inputs: [...inputs].sort() };
 }
 
 function firstLines(error: unknown): string {
