@@ -26,6 +26,7 @@ export function toolsetNames(ts: IrToolset) {
     requests: `${ts.camelName}Requests`,
     requestsType: `${ts.pascalName}Requests`,
     toolsetName: `${ts.camelName}ToolsetName`,
+    catalogue: `${ts.camelName}Catalogue`,
   };
 }
 
@@ -39,6 +40,13 @@ export const specsPlugin: Plugin = {
       const ToolSpec = f.runtime("ToolSpec");
       const createDecoder = f.runtime("createDecoder");
       f.print(`/** The toolset name, as declared in the design. */`, `export const ${n.toolsetName} = ${JSON.stringify(ts.name)};`, "");
+      if (ts.source === "lock") {
+        f.print(
+          "/** The pulled catalogue this toolset was generated from (`toolwright pull`); compare with the live server to detect drift. */",
+          `export const ${n.catalogue} = ${printLiteral({ server: ts.server, fingerprint: ts.fingerprint ?? null, tools: ts.tools.map((t) => t.name) })} as const;`,
+          "",
+        );
+      }
       for (const tool of ts.tools) {
         const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
         const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
