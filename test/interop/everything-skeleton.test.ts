@@ -15,6 +15,7 @@ import {
   getSumSpec,
   registerEverythingToolset,
 } from "../../examples/everything/src/gen/everything/index.js";
+import { createEverythingClient as createLockedClient, everythingCatalogue } from "../golden/lock-catalogue/expected/everything/index.js";
 
 const require = createRequire(import.meta.url);
 const entry = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
@@ -121,5 +122,34 @@ describe("server-everything through the generated client", () => {
     if (result.ok) expect(result.value).toContain("42");
     const byProvider = await runtime.execute({ tool: getSumSpec.providerName, arguments: { a: 1, b: 1 } });
     expect(byProvider.ok).toBe(true);
+  });
+});
+
+describe("server-everything through a client generated from a pulled lock (test/golden/lock-catalogue)", () => {
+  it("every tool of the snapshot answers through its typed method", async () => {
+    const client = createLockedClient(counting);
+    expect(everythingCatalogue.tools).toHaveLength(5);
+    const echo = await client.echo({ message: "locked" });
+    expect(echo).toMatchObject({ ok: true, value: "Echo: locked" });
+    const sum = await client.getSum({ a: 1, b: 2 });
+    if (!sum.ok) throw new Error(sum.failure.message);
+    expect(sum.value).toContain("3");
+    const weather = await client.getStructuredContent({ location: "New York" });
+    if (!weather.ok) throw new Error(weather.failure.message);
+    expect(typeof weather.value.temperature).toBe("number");
+    const annotated = await client.getAnnotatedMessage({ messageType: "success", includeImage: true });
+    if (!annotated.ok) throw new Error(annotated.failure.message);
+    expect(annotated.content.some((b) => b.type === "image")).toBe(true);
+    const long = await client.triggerLongRunningOperation({ duration: 0.2, steps: 2 });
+    if (!long.ok) throw new Error(long.failure.message);
+    expect(long.value).toMatch(/completed/i);
+  });
+
+  it("the inline override is what the client enforces (bounds the server does not have)", async () => {
+    const before = sent.length;
+    const result = await createLockedClient(counting).getSum({ a: 2e9, b: 1 });
+    expect(sent.length).toBe(before);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.failure.recovery.issues).toEqual([expect.objectContaining({ field: "a", constraint: "invalid_range" })]);
   });
 });
