@@ -14,7 +14,8 @@ export type RedirectPolicy = "same-origin" | "follow" | "error";
 export interface HttpExchangeOptions {
   readonly method: "GET" | "POST" | "DELETE";
   readonly url: URL;
-  readonly headers: { readonly [name: string]: string };
+  /** A fresh object per exchange: the exchange adds `content-length` to it in place. */
+  readonly headers: { [name: string]: string };
   readonly body?: string;
   /** Agent for the original origin; `false` opens a dedicated connection. */
   readonly agent?: http.Agent | false;
@@ -97,15 +98,20 @@ function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]:
     }
     const mod = url.protocol === "https:" ? https : http;
     const body = options.body;
-    const allHeaders = body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+    // `headers` is this exchange's own object (see httpExchange): set the length in place.
+    if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
     const t = target(url);
-    const req = mod.request({
-      ...t,
-      ...(url.username ? { auth: decodeURIComponent(`${url.username}:${url.password}`) } : {}),
+    const requestOptions: http.RequestOptions = {
+      protocol: t.protocol,
+      hostname: t.hostname,
+      port: t.port,
+      path: t.path,
       method: options.method,
-      headers: allHeaders,
-      ...(agent === undefined ? {} : { agent }),
-    });
+      headers,
+    };
+    if (agent !== undefined) requestOptions.agent = agent;
+    if (url.username) requestOptions.auth = decodeURIComponent(`${url.username}:${url.password}`);
+    const req = mod.request(requestOptions);
     const onAbort = () => req.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
     signal?.addEventListener("abort", onAbort, { once: true });
     handle?.watch(onAbort);
@@ -151,7 +157,8 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
   const max = options.maxRedirects ?? 5;
   const origin = options.url.origin;
   let url = options.url;
-  let headers: { [name: string]: string } = { ...options.headers };
+  // The caller hands over a fresh object per exchange; it is amended in place, never shared.
+  let headers = options.headers;
   let agent = options.agent;
   for (let hop = 0; ; hop++) {
     const res = await once(options, url, headers, agent);
