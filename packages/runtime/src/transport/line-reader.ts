@@ -52,7 +52,11 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
   let skipped = 0;
 
   function emit(line: Buffer): void {
-    let text = line.toString("utf8");
+    emitText(line.toString("utf8"));
+  }
+
+  function emitText(decoded: string): void {
+    let text = decoded;
     if (text.endsWith("\r")) text = text.slice(0, -1);
     if (text.trim() === "") return;
     let value: unknown;
@@ -70,6 +74,13 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
       let start = 0;
       while (start < chunk.length) {
         const nl = chunk.indexOf(10, start);
+        // Fast path: a whole line inside this chunk, nothing buffered, within the cap: decoded in place
+        // (no Buffer views, no part list). Anything else takes the general path below.
+        if (nl !== -1 && size === 0 && !skipping && nl - start <= maxBytes) {
+          if (nl > start) emitText(chunk.toString("utf8", start, nl));
+          start = nl + 1;
+          continue;
+        }
         const end = nl === -1 ? chunk.length : nl;
         const piece = chunk.subarray(start, end);
         if (!skipping) {
