@@ -123,11 +123,15 @@ async function memory() {
     const m = process.memoryUsage();
     return { rss: m.rss, heapUsed: m.heapUsed };
   };
-  // Load modules and open one throwaway connection so lazy imports are not charged to connections.
-  const warm = await openClient(task.client, task.transport, server.target);
-  await warm.connect();
-  await warm.call({ text: "warm" });
-  await warm.close();
+  // Load modules and run three throwaway connections first, so lazy imports and JIT code (feedback
+  // vectors, baseline code) are not charged to the connections being measured.
+  for (let i = 0; i < 3; i++) {
+    const warm = await openClient(task.client, task.transport, server.target);
+    await warm.connect();
+    await warm.listTools();
+    await warm.call({ text: "warm" });
+    await warm.close();
+  }
   const before = await settle();
   try {
     for (let i = 0; i < task.connections; i++) {
