@@ -129,6 +129,25 @@ describe("run policy", () => {
     expect(caller.calls).toHaveLength(1);
   });
 
+  it("time spent waiting for a confirmation does not count against the time budget", async () => {
+    let clock = 0;
+    const { runtime, caller } = setup({
+      policy: { timeBudgetMs: 1000 },
+      now: () => clock,
+      confirm: async () => {
+        clock += 5000; // a person takes five seconds to answer
+        return true;
+      },
+    });
+    expect((await runtime.execute({ tool: "util.wipe", arguments: { text: "a" } })).ok).toBe(true);
+    expect(runtime.usage().elapsedMs).toBe(0);
+    clock += 400;
+    expect((await runtime.execute({ tool: "util.echo", arguments: { text: "a" } })).ok).toBe(true);
+    clock += 700;
+    expect(failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } })).reason).toBe("time_budget");
+    expect(caller.calls).toHaveLength(2);
+  });
+
   it("tool timeout: passed to the caller as timeoutMs; the caller's timeout is tagged tool_timeout", async () => {
     const seen: CallOptions[] = [];
     const caller = callerFunc("slow", (_req, options) => {

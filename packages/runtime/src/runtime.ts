@@ -114,10 +114,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   async function confirmed(spec: ToolSpec, payload: unknown): Promise<boolean> {
     if (!options.confirm) return spec.requiresConfirmation !== true;
+    const resume = ledger.pause(); // waiting on a person does not spend the time budget
     try {
       return (await options.confirm(spec, payload)) === true;
     } catch {
       return false;
+    } finally {
+      resume();
     }
   }
 

@@ -9,7 +9,7 @@ export interface RunPolicy {
   readonly maxToolCalls?: number;
   /** Failed calls in a row; the next call fails with reason `max_consecutive_failures`. */
   readonly maxConsecutiveFailedToolCalls?: number;
-  /** Wall time for the run, from its first call. */
+  /** Active time for the run, from its first call; time spent waiting for a confirmation is not counted. */
   readonly timeBudgetMs?: number;
   /** Time allowed for one call (passed to the caller as `timeoutMs`, and enforced as a backstop). */
   readonly toolTimeoutMs?: number;
@@ -53,7 +53,7 @@ export interface RunUsage {
   readonly toolCalls: number;
   /** Failures in a row (any failure, sent or not; a success resets it). */
   readonly consecutiveFailures: number;
-  /** Milliseconds since the run's first call (0 before it). */
+  /** Active milliseconds since the run's first call (0 before it), excluding confirmation waits. */
   readonly elapsedMs: number;
 }
 
@@ -74,6 +74,8 @@ export interface RunLedger {
   /** Time allowed for the next call: the tool timeout, cut to what is left of the budget. */
   callTimeout(requested: number | undefined): { readonly timeoutMs: number | undefined; readonly budgetBound: boolean };
   recordSent(): void;
+  /** Pauses the budget clock while waiting on a person (confirmation); returns the resume function. */
+  pause(): () => void;
   recordOutcome(ok: boolean): void;
   reset(): void;
 }
@@ -83,7 +85,10 @@ export function createRunLedger(policy: RunPolicy, now: () => number = () => per
   let startedAt: number | undefined;
   let toolCalls = 0;
   let streak = 0;
-  const elapsed = () => (startedAt === undefined ? 0 : now() - startedAt);
+  let paused = 0; // ms excluded so far
+  let waits = 0; // confirmations in progress
+  let pausedAt = 0;
+  const elapsed = () => (startedAt === undefined ? 0 : now() - startedAt - paused - (waits > 0 ? now() - pausedAt : 0));
   return {
     policy,
     usage: () => ({ toolCalls, consecutiveFailures: streak, elapsedMs: elapsed() }),
@@ -116,6 +121,15 @@ export function createRunLedger(policy: RunPolicy, now: () => number = () => per
     recordSent() {
       toolCalls++;
     },
+    pause() {
+      if (waits++ === 0) pausedAt = now();
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        if (--waits === 0) paused += now() - pausedAt;
+      };
+    },
     recordOutcome(ok) {
       streak = ok ? 0 : streak + 1;
     },
@@ -123,6 +137,8 @@ export function createRunLedger(policy: RunPolicy, now: () => number = () => per
       startedAt = undefined;
       toolCalls = 0;
       streak = 0;
+      paused = 0;
+      waits = 0;
     },
   };
 }
