@@ -33,7 +33,7 @@ afterEach(async () => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 async function setup(serverOptions: ScriptedHttpOptions = {}, callerOptions: Partial<HttpCallerOptions> = {}) {

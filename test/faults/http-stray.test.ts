@@ -40,7 +40,7 @@ afterEach(async () => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 async function start(script: Script): Promise<{ caller: HttpCaller; warnings: string[] }> {

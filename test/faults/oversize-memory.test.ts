@@ -28,7 +28,7 @@ beforeAll(() => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 it("the line reader keeps nothing of a 256 MiB line over a 1 MiB cap, and reads the next message", () => {

@@ -20,7 +20,7 @@ beforeAll(() => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 it("stdio: 64 calls on one signal complete, then 64 hanging calls on one signal are all canceled by one abort", async () => {

@@ -25,7 +25,7 @@ afterEach(async () => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 function open(serverOptions: ScriptedServerOptions = {}, callerOptions: Partial<StdioCallerOptions> = {}) {

@@ -38,7 +38,7 @@ afterEach(async () => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 async function scripted() {

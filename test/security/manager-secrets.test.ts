@@ -21,7 +21,7 @@ beforeAll(() => {
 afterAll(async () => {
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 it("a crashing stdio server that prints its env, and an HTTP server that reflects the header: no status or failure holds the secret", async () => {

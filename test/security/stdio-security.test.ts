@@ -49,7 +49,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   const report = await leaks.check();
   leaks.dispose();
-  expect(report).toEqual({ processes: [], handles: [], warnings: [] });
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 function track<T extends StdioCaller>(c: T): T {

@@ -1,7 +1,7 @@
 /**
  * Leak checks for fault suites: child processes (by pid and by process group, read from /proc),
- * active handles (`process.getActiveResourcesInfo()` against a baseline), and
- * MaxListenersExceeded warnings.
+ * active handles (`process.getActiveResourcesInfo()` against a baseline), `process` listeners
+ * left behind, and MaxListenersExceeded warnings.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -13,6 +13,8 @@ export interface LeakReport {
   readonly handles: readonly string[];
   /** MaxListenersExceeded and other listener-leak warnings seen since the check started. */
   readonly warnings: readonly string[];
+  /** `process` events with more listeners than at the baseline (exit hooks left behind), as `event +n`. */
+  readonly listeners: readonly string[];
 }
 
 /** A leak check started before a suite. */
@@ -54,6 +56,10 @@ function readProcs(): ProcInfo[] {
   return out;
 }
 
+function countListeners(): Map<string | symbol, number> {
+  return new Map(process.eventNames().map((name) => [name, process.listenerCount(name)]));
+}
+
 function countHandles(): Map<string, number> {
   const counts = new Map<string, number>();
   for (const type of process.getActiveResourcesInfo()) counts.set(type, (counts.get(type) ?? 0) + 1);
@@ -83,6 +89,7 @@ export function isAlive(pid: number): boolean {
 /** Starts a leak check: call in `beforeAll`, then `check()` in `afterAll` after closing everything. */
 export function createLeakCheck(): LeakCheck {
   const baseline = countHandles();
+  const baselineListeners = countListeners();
   const pids = new Set<number>();
   const warnings: string[] = [];
   const onWarning = (warning: Error) => {
@@ -97,7 +104,13 @@ export function createLeakCheck(): LeakCheck {
       const extra = count - (baseline.get(type) ?? 0);
       if (extra > 0) handles.push(`${type} +${extra}`);
     }
-    return { processes: liveProcesses(pids), handles, warnings: [...warnings] };
+    const listeners: string[] = [];
+    for (const [name, count] of countListeners()) {
+      // Our own warning listener is the one expected extra.
+      const extra = count - (baselineListeners.get(name) ?? 0) - (name === "warning" ? 1 : 0);
+      if (extra > 0) listeners.push(`${String(name)} +${extra}`);
+    }
+    return { processes: liveProcesses(pids), handles, warnings: [...warnings], listeners };
   }
 
   return {
@@ -107,7 +120,7 @@ export function createLeakCheck(): LeakCheck {
     async check() {
       // Give exit events and socket closes a bounded moment to land.
       let last = report();
-      for (let i = 0; i < 100 && (last.processes.length > 0 || last.handles.length > 0); i++) {
+      for (let i = 0; i < 100 && (last.processes.length > 0 || last.handles.length > 0 || last.listeners.length > 0); i++) {
         await sleep(20);
         last = report();
       }
