@@ -174,6 +174,27 @@ describe("configured secret header values never leak", () => {
     if (!r.ok) for (const text of surfaces(r.failure, warnings)) expect(text).not.toContain(KEY);
   });
 
+  it("connect() outcomes are redacted too: an initialize error that reflects the key", async () => {
+    const url = await rawServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        const msg = JSON.parse(body || "{}");
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32000, message: `unknown key ${KEY}`, data: { token: TOKEN } } }),
+        );
+      });
+    });
+    const outcome = await caller({ url, headers: secretHeaders, env }).connect();
+    expect(outcome.ok).toBe(false);
+    expect(JSON.stringify(outcome)).toContain("unknown key");
+    expect(JSON.stringify(outcome)).not.toContain(KEY);
+    expect(JSON.stringify(outcome)).not.toContain(TOKEN);
+  });
+
   it("thrown construction errors name the header, never its value", () => {
     for (const headers of [
       { Authorization: `Bearer ${TOKEN}\r\nX-Injected: 1` },
