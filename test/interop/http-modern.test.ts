@@ -109,6 +109,16 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(call?.body?.params?._meta?.["com.example/tag"]).toBe("t1");
     expect(call?.body?.params?._meta?.traceparent).toMatch(/^00-/);
     expect(server.requests.filter((r) => r.method !== "POST")).toHaveLength(0);
+    expect(server.requests.every((r) => r.headers["mcp-session-id"] === undefined)).toBe(true);
+  });
+
+  it("ignores a session id a modern server echoes on the probe", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    server.next({ rpc: "server/discover" }, { headers: { "mcp-session-id": "should-be-ignored" } });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    expect((await caller.listTools()).ok).toBe(true);
+    expect(caller.sessionId).toBeUndefined();
+    expect(server.rpc("tools/list")[0]?.headers["mcp-session-id"]).toBeUndefined();
   });
 
   it("drops tools whose x-mcp-header declarations are invalid, with a warning", async () => {

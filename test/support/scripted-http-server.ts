@@ -22,7 +22,7 @@ export interface RecordedRequest {
 
 /** What to do wrong for one matching request (one-shot, in queue order). */
 export interface Directive {
-  /** Answer with this status instead (and `headers` / `body`). */
+  /** Answer with this status instead (and `headers` / `body`). `headers` alone are added to a normal JSON answer. */
   readonly status?: number;
   readonly headers?: { readonly [name: string]: string };
   readonly body?: unknown;
@@ -276,7 +276,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
           { jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } },
           sessionHeaders,
         );
-      return sendJson(res, 200, { jsonrpc: "2.0", id, result: value }, sessionHeaders);
+      return sendJson(res, 200, { jsonrpc: "2.0", id, result: value }, { ...sessionHeaders, ...directive?.headers });
     }
     const controller = new AbortController();
     running.set(id, controller);

@@ -192,6 +192,8 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
       const probe = await probeModern(conn.peer, identity, { timeoutMs: probeMs, signal });
       if (probe.kind === "modern") {
         streamable.modern = true;
+        // 2026-07-28 has no sessions: forget any id a server echoed on the probe.
+        streamable.resetSession();
         conn.session = probe.session;
         eraCache.set(key, "modern");
         if (o.notificationStream) {
