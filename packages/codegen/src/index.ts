@@ -14,7 +14,7 @@ export { RUNTIME_CODEGEN, RUNTIME_ROOT, RUNTIME_SYMBOLS } from "./emit/runtime-s
 export type { DesignLocation } from "./errors.js";
 export { DesignError, describeLocation, isDesignError } from "./errors.js";
 export { defaultPlugins, generate } from "./generate.js";
-export type { IrAgent, IrAgentUse, IrDesign, IrSchema, IrTool, IrToolset } from "./ir/ir.js";
+export type { IrAgent, IrAgentUse, IrAnnotations, IrDesign, IrMcpServer, IrRunPolicy, IrSchema, IrTool, IrToolset } from "./ir/ir.js";
 export type { LoadedDesign } from "./load/load-design.js";
 export { loadDesign } from "./load/load-design.js";
 export type { Plugin } from "./plugins/plugin.js";

@@ -11,6 +11,25 @@ export interface IrDesign {
   readonly file: string;
   readonly toolsets: readonly IrToolset[];
   readonly agents: readonly IrAgent[];
+  /** Servers the design implements (`mcpServer(...)`), for scaffold plugins. */
+  readonly mcpServers: readonly IrMcpServer[];
+}
+
+/** An MCP server the design implements. Its tools are resolved exactly like a toolset's. */
+export interface IrMcpServer {
+  readonly kind: "mcp-server";
+  readonly name: string;
+  readonly version: string;
+  readonly protocolVersion: string | undefined;
+  readonly title: string | undefined;
+  readonly description: string | undefined;
+  readonly instructions: string | undefined;
+  /** `calc-server` → `CalcServer` (for `CalcServerHandlers`, `serveCalcServer`). */
+  readonly pascalName: string;
+  readonly camelName: string;
+  /** The server's tools as a toolset named after the server (source `mcp-server`). */
+  readonly toolset: IrToolset;
+  toString(): string;
 }
 
 /** Where a toolset's catalogue came from. */

@@ -171,6 +171,24 @@ describe("fromMCP(mcpServer)", () => {
     );
     expect(ir.toolsets[0]).toMatchObject({ source: "mcp-server", server: "calc" });
     expect(ir.toolsets[0]?.tools.map((t) => t.id)).toEqual(["calc.add", "calc.sub"]);
+    expect(ir.mcpServers).toHaveLength(1);
+    expect(ir.mcpServers[0]).toMatchObject({ kind: "mcp-server", name: "calc", version: "1.0.0", pascalName: "Calc" });
+    expect(ir.mcpServers[0]?.toolset.tools.map((t) => [t.id, t.providerName])).toEqual([
+      ["calc.add", "calc_add"],
+      ["calc.sub", "calc_sub"],
+    ]);
+  });
+
+  it("a server's tool schemas are checked even when no toolset uses it", () => {
+    const server = {
+      kind: "mcp-server",
+      name: "srv",
+      version: "1",
+      tools: [tool("bad", { input: { type: "object", properties: { n: { type: "nope" } } } })],
+    };
+    const error = errorOf(design({ servers: [server] }));
+    expect(error.location).toEqual({ file: "designs/app.ts", server: "srv", tool: "bad" });
+    expect(error.message).toMatch(/^designs\/app\.ts server "srv" tool "bad": input schema: invalid schema/);
   });
 });
 

@@ -15,7 +15,18 @@ import {
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
-import type { IrAgent, IrAgentUse, IrAnnotations, IrDesign, IrRunPolicy, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
+import type {
+  IrAgent,
+  IrAgentUse,
+  IrAnnotations,
+  IrDesign,
+  IrMcpServer,
+  IrRunPolicy,
+  IrSchema,
+  IrTool,
+  IrToolset,
+  IrToolsetSource,
+} from "../ir/ir.js";
 import { exampleFromSchema } from "./example.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
 import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
@@ -90,7 +101,14 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
   });
 
   const agents = resolveAgents(design.agents ?? [], byName, file);
-  return Object.freeze({ kind: "design", file, toolsets: Object.freeze(toolsets), agents: Object.freeze(agents) });
+  const mcpServers = resolveMcpServers([...servers.values()], { ajv, file, toJson });
+  return Object.freeze({
+    kind: "design",
+    file,
+    toolsets: Object.freeze(toolsets),
+    agents: Object.freeze(agents),
+    mcpServers: Object.freeze(mcpServers),
+  });
 }
 
 function catalogueOf(
@@ -257,6 +275,48 @@ function annotationsOf(a: ToolDecl["annotations"]): IrAnnotations | undefined {
     if (typeof a[key] === "boolean") out[key] = a[key];
   }
   return Object.keys(out).length > 0 ? Object.freeze(out) : undefined;
+}
+
+function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[], ctx: Ctx): IrMcpServer[] {
+  const out: IrMcpServer[] = [];
+  for (const server of decls) {
+    if (server.kind !== "mcp-server") continue;
+    const pseudo = { kind: "toolset", name: server.name, provider: { kind: "mcp", server: server.name }, tools: server.tools } as const;
+    let ts: IrToolset;
+    try {
+      ts = resolveToolset(
+        pseudo as unknown as ToolsetDecl,
+        server.tools,
+        { source: "mcp-server", server: server.name, fingerprint: undefined },
+        ctx,
+      );
+    } catch (error) {
+      // Report the problem against the server declaration, not the pseudo toolset.
+      if (!(error instanceof DesignError)) throw error;
+      const { toolset: _toolset, ...rest } = error.location;
+      throw new DesignError({ ...rest, server: server.name }, error.problem, { cause: error });
+    }
+    const names = providerNames(ts.tools.map((t) => ({ id: t.id, toolset: ts.name, name: t.name })));
+    ts.tools.forEach((t, i) => {
+      (t as Mutable<IrTool>).providerName = names[i]!;
+    });
+    out.push(
+      Object.freeze({
+        kind: "mcp-server",
+        name: server.name,
+        version: server.version,
+        protocolVersion: server.protocolVersion,
+        title: (server as { title?: string }).title,
+        description: server.description,
+        instructions: (server as { instructions?: string }).instructions,
+        pascalName: pascalName(server.name),
+        camelName: camelName(server.name),
+        toolset: ts,
+        toString: () => `server ${server.name}`,
+      }),
+    );
+  }
+  return out;
 }
 
 function resolveAgents(decls: readonly AgentDecl[], toolsets: Map<string, IrToolset>, file: string): IrAgent[] {
