@@ -6,6 +6,7 @@ import {
   createInMemoryCaller,
   createRuntime,
   editDistance,
+  modelToolDefinitions,
   renderFailure,
   type ToolFailure,
   toolRequestFromModelCall,
@@ -126,6 +127,32 @@ describe("toolRequestFromModelCall", () => {
     expect(rejection(odd).reason).toBe("tool_unavailable");
     const hostile = toolRequestFromModelCall({ name: { toString: 1 } as unknown as string, arguments: { toJSON: 1 } }, runtime);
     expect(rejection(hostile).tool).toBe("(object name)");
+  });
+});
+
+describe("provider shapes", () => {
+  it("accepts OpenAI and Anthropic tool-call shapes", async () => {
+    const { runtime, files } = setup();
+    const openai = { id: "call_a", type: "function", function: { name: "files_read_text_file", arguments: '{"path":"/o"}' } };
+    const anthropic = { id: "toolu_b", type: "tool_use", name: "files_read_text_file", input: { path: "/a" } };
+    for (const call of [openai, anthropic]) {
+      const request = toolRequestFromModelCall(call as never, runtime);
+      expect(request.rejection).toBeUndefined();
+      expect((await runtime.execute(request)).ok).toBe(true);
+    }
+    expect(files.calls.map((c) => c.arguments)).toEqual([{ path: "/o" }, { path: "/a" }]);
+    expect(toolRequestFromModelCall(openai as never, runtime).callId).toBe("call_a");
+  });
+
+  it("offers the model provider-safe names that map back to the tools", () => {
+    const { runtime } = setup();
+    const defs = modelToolDefinitions(runtime.specs());
+    expect(defs.map((d) => d.name)).toEqual(["files_read_text_file", "files_write_file", "memory_create_entities", "a_b_x_y_3f2a"]);
+    for (const d of defs) {
+      expect(d.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(runtime.lookup(d.name)).toBeDefined();
+      expect(d.parameters).toEqual({ type: "object" });
+    }
   });
 });
 

@@ -71,8 +71,14 @@ export {
   withCallEvidence,
 } from "./failure-mapping.js";
 export { invokeTool, joinText, resultFromCall } from "./invoke.js";
-export type { ModelToolCall, ToolLookup, ToolRequest } from "./planner/model-call.js";
-export { closestToolNames, editDistance, toolRequestFromModelCall } from "./planner/model-call.js";
+export type { ModelToolCall, ModelToolDefinition, ToolLookup, ToolRequest } from "./planner/model-call.js";
+export {
+  closestToolNames,
+  editDistance,
+  modelToolDefinitions,
+  normalizeModelCall,
+  toolRequestFromModelCall,
+} from "./planner/model-call.js";
 export type { DesignRunPolicy, RunPolicy, RunUsage } from "./planner/policy.js";
 export { runPolicyFromDesign } from "./planner/policy.js";
 export type { RenderOptions } from "./planner/render.js";

@@ -16,6 +16,38 @@ export interface ModelToolCall {
   readonly arguments?: unknown;
 }
 
+/** A tool definition to offer a model: the provider-safe name, a description and the input JSON Schema. */
+export interface ModelToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: { readonly [key: string]: unknown };
+}
+
+/** The definitions to send a model provider for `specs` (names are the provider-safe names that map back). */
+export function modelToolDefinitions(specs: readonly ToolSpec[]): ModelToolDefinition[] {
+  return specs.map((spec) => ({
+    name: spec.providerName,
+    description: spec.description ?? spec.title ?? spec.id,
+    parameters: spec.inputSchema,
+  }));
+}
+
+/**
+ * Normalizes common provider shapes to a `ModelToolCall`: `{ id, name, arguments }`,
+ * OpenAI `{ id, function: { name, arguments } }`, Anthropic `{ id, name, input }`.
+ */
+export function normalizeModelCall(call: unknown): ModelToolCall {
+  const c = (typeof call === "object" && call !== null ? call : {}) as { [key: string]: unknown };
+  const fn = typeof c.function === "object" && c.function !== null ? (c.function as { [key: string]: unknown }) : undefined;
+  const name = fn?.name ?? c.name;
+  const args = fn ? fn.arguments : c.arguments !== undefined ? c.arguments : c.input;
+  return {
+    ...(typeof c.id === "string" ? { id: c.id } : {}),
+    name: name as string,
+    ...(args === undefined ? {} : { arguments: args }),
+  };
+}
+
 /** A request for `runtime.execute`. When `rejection` is set the call is never sent. */
 export interface ToolRequest {
   /** Tool id (`toolset.tool`), or the unknown name the model used. */
@@ -104,10 +136,11 @@ function parseArguments(raw: unknown): { ok: true; value: { readonly [key: strin
 }
 
 /**
- * Turns a model's tool call into a runtime request. Never throws: unknown names, malformed JSON,
+ * Turns a model's tool call (any shape `normalizeModelCall` knows) into a runtime request. Never throws: unknown names, malformed JSON,
  * non-object arguments and validator failures come back as `rejection`, and nothing is sent.
  */
-export function toolRequestFromModelCall(call: ModelToolCall, runtime: ToolLookup): ToolRequest {
+export function toolRequestFromModelCall(raw: ModelToolCall, runtime: ToolLookup): ToolRequest {
+  const call = normalizeModelCall(raw);
   const callId = typeof call?.id === "string" ? { callId: call.id } : {};
   const name = typeof call?.name === "string" ? call.name : `(${call?.name === null ? "null" : typeof call?.name} name)`;
   const base = { ...callId, modelName: name };
