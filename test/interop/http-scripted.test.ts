@@ -311,6 +311,23 @@ describe("legacy HTTP+SSE transport", () => {
     ]);
   });
 
+  it("fails in-flight calls when the event stream drops, and reconnects straight to SSE on the next call", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools, legacySse: true });
+    caller = createHttpCaller({ url: server.sseUrl, era: "legacy" });
+    expect((await caller.callTool({ name: "echo", arguments: { message: "1" } })).ok).toBe(true);
+    const pending = caller.callTool({ name: "wait", arguments: {} }, { timeoutMs: 30_000 });
+    await waitFor(() => server?.rpc("tools/call").length === 2);
+    server.dropSseStreams();
+    expect(await pending).toMatchObject({ ok: false, failure: { kind: "unavailable", retryable: true } });
+    const before = server.requests.length;
+    expect(await caller.callTool({ name: "echo", arguments: { message: "2" } })).toMatchObject({
+      ok: true,
+      result: { content: [{ text: "Echo: 2" }] },
+    });
+    // The era cache sends the reconnect straight to GET /sse: no Streamable HTTP attempt first.
+    expect(server.requests[before]?.method).toBe("GET");
+  });
+
   it("refuses an endpoint event that points at another origin", async () => {
     const evil = http.createServer((req, res) => {
       if (req.method === "GET") {

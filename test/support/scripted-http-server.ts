@@ -102,6 +102,8 @@ export interface ScriptedHttpServer {
   rpc(method?: string): RecordedRequest[];
   /** Queues a one-shot directive for the next request that matches. */
   next(match: Match, directive: Directive): void;
+  /** Destroys every open HTTP+SSE event stream (`legacySse`): a server restart as the client sees it. */
+  dropSseStreams(): void;
   /** Sends a notification on every open GET or listen stream. */
   broadcast(message: { readonly method: string; readonly params?: unknown }): void;
   /** Live sessions (legacy). */
@@ -456,6 +458,9 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     sessions,
     rpc: (method) => requests.filter((r) => r.method === "POST" && (method === undefined || r.body?.method === method)),
     next: (match, directive) => void queue.push({ match, directive }),
+    dropSseStreams() {
+      for (const res of sseStreams.values()) res.destroy();
+    },
     broadcast(message) {
       for (const l of listeners) {
         const params =
