@@ -73,6 +73,12 @@ describe("design errors name the file, toolset and tool", () => {
       /__proto__/,
     ],
     [
+      "meta that is not JSON",
+      design({ toolsets: [inline("a", [tool("x", { meta: { f: () => 1 } })])] }),
+      { toolset: "a", tool: "x" },
+      /meta: holds a function/,
+    ],
+    [
       "example mismatch",
       design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { type: "number" } }), examples: [{ n: "1" }] })])] }),
       { toolset: "a", tool: "x" },

@@ -261,11 +261,20 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
     tags: t.tags && t.tags.length > 0 ? Object.freeze([...t.tags]) : undefined,
     exampleJson,
     requiresConfirmation: t.requiresConfirmation,
-    meta: t.meta && Object.keys(t.meta).length > 0 ? normalizeSchema(t.meta) : undefined,
+    meta: metaOf(t.meta, loc),
     fieldDescriptions: Object.freeze(fieldDescriptions(input.json)),
     toString: () => `tool ${ts.name}.${t.name}`,
   };
   return tool;
+}
+
+function metaOf(meta: ToolDecl["meta"], loc: DesignLocation): JsonSchema | undefined {
+  if (!meta || Object.keys(meta).length === 0) return undefined;
+  try {
+    return normalizeSchema(meta);
+  } catch (error) {
+    throw new DesignError(loc, `meta: ${error instanceof Error ? error.message.replace(/^schema /, "") : String(error)}`);
+  }
 }
 
 function annotationsOf(a: ToolDecl["annotations"]): IrAnnotations | undefined {
