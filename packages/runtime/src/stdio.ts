@@ -2,6 +2,7 @@
  * @toolwright/runtime/stdio: the Node-only stdio transport.
  * @packageDocumentation
  */
+export type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
 export type { StdioCaller, StdioCallerOptions } from "./stdio-caller.js";
 export { createStdioCaller } from "./stdio-caller.js";
 export type { EnvSpec } from "./transport/environment.js";
