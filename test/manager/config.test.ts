@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   discoverServers,
   expandVariables,
@@ -14,6 +14,7 @@ import {
   parseMcpConfig,
   validateConfigFile,
 } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { tempDir } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
@@ -44,6 +45,17 @@ beforeEach(() => {
   globalDir = join(tmp.dir, "xdg", "toolwright");
 });
 afterEach(() => tmp.cleanup());
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("layers", () => {
   it("merges global and project files, the project winning by name, and records the source", () => {

@@ -3,8 +3,9 @@
  * config names it), and a killed server fails its in-flight call as `unavailable`, restarts on the
  * next call, and is restarted only up to a cap.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { alive, DYNAMIC, EVERYTHING, NODE } from "./helpers.js";
 
 let manager: McpManager | undefined;
@@ -15,6 +16,17 @@ afterEach(async () => {
 });
 
 const config = (servers: object) => parseMcpConfig(JSON.stringify({ mcpServers: servers }));
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("child environment", () => {
   it("a parent SECRET_TOKEN reaches the child only when the config names it", async () => {

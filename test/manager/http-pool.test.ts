@@ -3,8 +3,9 @@
  * away fails its health probe and is evicted; the next call rebuilds the connection once it is back.
  * Also: calls made while start() is still connecting wait for it instead of failing.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { DYNAMIC, NODE, startEverythingHttp } from "./helpers.js";
 
 let manager: McpManager | undefined;
@@ -15,6 +16,17 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.stop();
 });
 const status = (name: string) => manager?.listServers().find((s) => s.name === name);
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("HTTP eviction and rebuild", () => {
   it("evicts a vanished HTTP server on probe and reconnects on the next call after it returns", async () => {

@@ -2,9 +2,10 @@
  * The pool: lazy connect, idle reaping that never cuts a call in flight, health probes with their
  * own timeout (ping on legacy, tools/list on 2026), eviction and transparent rebuild, clean stop.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ServerClient } from "../../packages/runtime/src/manager.js";
 import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { alive, DYNAMIC, NODE } from "./helpers.js";
 
 let manager: McpManager | undefined;
@@ -17,6 +18,17 @@ afterEach(async () => {
 const config = (servers: object) => parseMcpConfig(JSON.stringify({ mcpServers: servers }));
 const dyn = (more: object = {}) => ({ command: NODE, args: [DYNAMIC], ...more });
 const status = (name = "dyn") => manager?.listServers().find((s) => s.name === name);
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("lazy connect", () => {
   it("connects nothing in start() and connects a server on its first call", async () => {

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   connectFromConfig,
   createMcpManager,
@@ -15,6 +15,7 @@ import {
   type McpManager,
   parseMcpConfig,
 } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { alive, DYNAMIC, EVERYTHING, NODE, startEverythingHttp, tempDir } from "./helpers.js";
 
 let manager: McpManager | undefined;
@@ -30,6 +31,17 @@ afterEach(async () => {
   await manager?.stop();
   manager = undefined;
   tmp.cleanup();
+});
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
 describe("mcp_register", () => {

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type ApplySummary,
   createMcpManager,
@@ -13,6 +13,7 @@ import {
   parseMcpConfig,
   watchManagerConfig,
 } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { alive, DYNAMIC, NODE, tempDir } from "./helpers.js";
 
 let manager: McpManager | undefined;
@@ -28,6 +29,17 @@ afterEach(async () => {
 
 const dyn = (more: object = {}) => ({ command: NODE, args: [DYNAMIC], ...more });
 const pidOf = (name: string) => manager?.listServers().find((s) => s.name === name)?.pid;
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("applyConfig", () => {
   it("reconnects only servers whose connection fields changed and returns their names", async () => {

@@ -8,7 +8,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime } from "../../packages/runtime/src/index.js";
 import { createMcpManager, loadMcpConfig, type McpManager } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { alive, EVERYTHING, MEMORY, NODE, startEverythingHttp, tempDir } from "./helpers.js";
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("manager start with real servers", () => {
   const tmp = tempDir();

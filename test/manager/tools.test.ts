@@ -2,8 +2,9 @@
  * list_changed refresh with allow/deny lists kept, collision policies, risk levels from
  * annotations, and the approval hook, against a small SDK-built stdio server of our own.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMcpManager, type McpManager, parseMcpConfig, type ToolsDiff } from "../../packages/runtime/src/manager.js";
+import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { DYNAMIC, NODE } from "./helpers.js";
 
 let manager: McpManager | undefined;
@@ -13,6 +14,17 @@ afterEach(async () => {
 });
 const config = (servers: object, extra: object = {}) => parseMcpConfig(JSON.stringify({ mcpServers: servers, ...extra }));
 const dyn = (more: object = {}) => ({ command: NODE, args: [DYNAMIC], ...more });
+
+// No child process, handle, listener or watcher may outlive this file's tests.
+let leaks: LeakCheck;
+beforeAll(() => {
+  leaks = createLeakCheck();
+});
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
+});
 
 describe("list_changed", () => {
   it("refreshes after the debounce, shows the new tool, and keeps the denied ones hidden", async () => {
