@@ -187,6 +187,17 @@ describe("streamable HTTP, legacy era", () => {
     await waitFor(() => seen.includes("notifications/resources/list_changed"));
   });
 
+  it("a request answered 202 gets its response on the standalone GET stream, opened on demand", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools });
+    caller = createHttpCaller({ url: server.url, era: "legacy" });
+    await caller.connect();
+    expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(0);
+    server.next({ rpc: "tools/call" }, { answerOnGet: true });
+    const out = await caller.callTool({ name: "echo", arguments: { message: "via get" } }, { timeoutMs: 5000 });
+    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "Echo: via get" }] } });
+    expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(1);
+  });
+
   it("tolerates a 405 on the GET stream", async () => {
     server = await startScriptedHttpServer({ tools: slowTools, getStream: false });
     const warnings: string[] = [];

@@ -36,6 +36,8 @@ export interface Directive {
   readonly drip?: { readonly intervalMs: number; readonly count: number };
   /** Never answer; the request is recorded and held until the client goes away. */
   readonly hang?: boolean;
+  /** Answer the POST with 202 and deliver the response on the standalone GET stream (old 2025-03-26 style). */
+  readonly answerOnGet?: boolean;
   /** Wait this long before handling the request normally. */
   readonly delayMs?: number;
   /** Drop the connection: destroy the socket without any answer. */
@@ -282,6 +284,12 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     }
     const controller = new AbortController();
     running.set(id, controller);
+    if (directive?.answerOnGet) {
+      res.writeHead(202, sessionHeaders).end();
+      await runTool(id, msg.params, (m) => toGetStream(`data: ${JSON.stringify(m)}\n\n`), controller.signal);
+      running.delete(id);
+      return;
+    }
     const useSse =
       directive?.sse || directive?.dropAfterPriming !== undefined || directive?.drip !== undefined || options.response === "sse";
     if (!useSse) {
@@ -352,6 +360,15 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     const entry = { res, id: undefined };
     listeners.add(entry);
     res.on("close", () => listeners.delete(entry));
+    for (const frame of forGet.splice(0)) res.write(frame);
+  }
+
+  /** Frames waiting for a standalone GET stream to open. */
+  const forGet: string[] = [];
+  function toGetStream(frame: string): void {
+    const open = [...listeners].filter((l) => l.id === undefined);
+    if (open.length === 0) forGet.push(frame);
+    for (const l of open) l.res.write(frame);
   }
 
   const sseStreams = new Map<string, http.ServerResponse>();

@@ -281,6 +281,8 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
       if (res.status < 200 || res.status >= 300) throw new WireFaultError(await failure(res, hadSession));
       if (res.status === 202 || res.status === 204) {
         res.body.resume();
+        // A request accepted without an answer: the answer can only come on the standalone GET stream.
+        if (id !== undefined && !transport.modern) transport.openNotificationStream();
         return;
       }
       if (isSse(res)) {
