@@ -239,3 +239,54 @@ describe("end to end: random model calls against a runtime with random server be
     );
   });
 });
+
+describe("run policy invariants over random episodes", () => {
+  it("never sends more than maxToolCalls, stops for good once a limit is hit, and counts what it sends", async () => {
+    const step = fc.record({
+      tool: fc.constantFrom("util.echo", "util.fail", "util.count", "nope"),
+      args: fc.oneof(fc.record({ text: fc.string() }), fc.record({ n: fc.integer() }), fc.jsonValue()),
+      parallel: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(step, { maxLength: 25 }),
+        async (maxCalls, maxFailed, steps) => {
+          const caller = createInMemoryCaller("mem", {
+            echo: () => ({ content: [{ type: "text", text: "ok" }] }),
+            fail: () => ({ content: [{ type: "text", text: "no" }], isError: true }),
+            count: () => ({ content: [{ type: "text", text: "1" }] }),
+          });
+          const runtime = createRuntime({ policy: { maxToolCalls: maxCalls, maxConsecutiveFailedToolCalls: maxFailed } });
+          runtime.registerToolset({
+            toolset: "util",
+            specs: [
+              spec("util", "echo", { text: "string" }),
+              spec("util", "fail", { text: "string" }),
+              spec("util", "count", { n: "integer" }),
+            ],
+            caller,
+          });
+          let stopped = false;
+          for (let i = 0; i < steps.length; i++) {
+            const s = steps[i] as (typeof steps)[number];
+            const batch = s.parallel ? [s, steps[i + 1] ?? s] : [s];
+            const results = await Promise.all(batch.map((b) => runtime.execute({ tool: b.tool, arguments: b.args })));
+            for (const r of results) {
+              if (!r.ok) check(r.failure);
+              const policyStop = !r.ok && (r.failure.reason === "max_tool_calls" || r.failure.reason === "max_consecutive_failures");
+              if (stopped) expect(policyStop).toBe(true); // once stopped, every later call is refused
+              if (policyStop) expect(r.ok ? undefined : r.failure.recovery.action).toBe("finish");
+            }
+            if (results.some((r) => !r.ok && (r.failure.reason === "max_tool_calls" || r.failure.reason === "max_consecutive_failures")))
+              stopped = true;
+            expect(caller.calls.length).toBeLessThanOrEqual(maxCalls);
+            expect(runtime.usage().toolCalls).toBe(caller.calls.length);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
