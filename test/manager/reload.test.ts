@@ -111,6 +111,14 @@ describe("config file watcher", () => {
     await vi.waitFor(() => expect(applied.length).toBe(2), { timeout: 10_000 });
     expect(applied[1]).toEqual({ added: [], removed: ["change", "add"], changed: [], updated: [] });
     expect(pidOf("keep")).toBe(before.keep);
+
+    // stop() closes the watcher: a later edit reaches nobody.
+    const errorsBefore = errors.length;
+    await manager.stop();
+    write({ keep: dyn(), another: dyn() });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(applied.length).toBe(2);
+    expect(errors).toHaveLength(errorsBefore);
   });
 
   it("picks up a project file created after the watcher started (no .toolwright/ at first)", async () => {
