@@ -70,7 +70,15 @@ function runHarness(
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    child.on("close", (code) => resolveRun({ stdout, stderr, seconds: (performance.now() - started) / 1000, code }));
+    // The harness kills each client after 30 s; a whole run that takes 3 minutes is stuck.
+    const watchdog = setTimeout(() => {
+      stderr += "\nconformance: harness run exceeded 180 s, killed\n";
+      child.kill("SIGKILL");
+    }, 180_000);
+    child.on("close", (code) => {
+      clearTimeout(watchdog);
+      resolveRun({ stdout, stderr, seconds: (performance.now() - started) / 1000, code });
+    });
   });
 }
 
