@@ -370,3 +370,66 @@ describe("stateless 2026-07-28 requests, raw", () => {
     expect((await fetch(http.url, { method: "DELETE", headers: { "MCP-Protocol-Version": "2026-07-28" } })).status).toBe(405);
   });
 });
+
+describe("Mcp-Param headers (SEP-2243)", () => {
+  it("checks x-mcp-header arguments against their headers, with strict Base64", async () => {
+    const { createToolServer } = await import("../../packages/runtime/src/server.js");
+    const server = createToolServer({
+      name: "params",
+      version: "1",
+      tools: [
+        {
+          name: "where",
+          inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+          handler: (args: { region: string }) => ({ content: [{ type: "text", text: args.region }] }),
+        },
+      ],
+    });
+    const handle = await serveHttp(server);
+    try {
+      const call = (region: string, header?: string) =>
+        fetch(handle.url, {
+          method: "POST",
+          headers: {
+            ...json,
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "where",
+            ...(header === undefined ? {} : { "Mcp-Param-Region": header }),
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: {
+              name: "where",
+              arguments: { region },
+              _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+            },
+          }),
+        });
+      expect((await call("eu", "eu")).status).toBe(200);
+      expect((await call("Zürich", `=?base64?${Buffer.from("Zürich").toString("base64")}?=`)).status).toBe(200);
+      for (const bad of [undefined, "us", "=?base64?SGVsbG8?=", "=?base64?SGVs!!!bG8=?="]) {
+        const res = await call("Hello", bad);
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32020);
+      }
+      expect(() =>
+        createToolServer({
+          name: "x",
+          version: "1",
+          tools: [
+            {
+              name: "t",
+              inputSchema: { type: "object", properties: { a: { type: "object", "x-mcp-header": "A" } } },
+              handler: () => ({ content: [] }),
+            },
+          ],
+        }),
+      ).toThrow(/tool "t": x-mcp-header "A" at properties.a is not on a string, integer or boolean/);
+    } finally {
+      await handle.close();
+    }
+  });
+});

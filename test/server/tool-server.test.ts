@@ -280,3 +280,54 @@ describe("stateless 2026-07-28 requests on a session (stdio)", () => {
     expect((await request(2, "ping", { _meta: meta })).result).toEqual({});
   });
 });
+
+describe("input_required rounds (2026-07-28)", () => {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+  };
+
+  it("a handler that asks for input answers input_required, then completes when replayed with the answer", async () => {
+    const { request } = open();
+    const first = await request(1, "tools/call", { name: "ask", arguments: { message: "Name?" }, _meta: meta });
+    expect(first.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { "request-1": { method: "elicitation/create", params: { message: "Name?" } } },
+    });
+    const state = first.result?.requestState as string;
+    expect(typeof state).toBe("string");
+    const second = await request(2, "tools/call", {
+      name: "ask",
+      arguments: { message: "Name?" },
+      inputResponses: { "request-1": { action: "accept", content: { name: "Ada" } }, extra: { ignored: true } },
+      requestState: state,
+      _meta: meta,
+    });
+    expect(second.result).toEqual({ content: [{ type: "text", text: "accept: Ada" }], resultType: "complete" });
+  });
+
+  it("an altered requestState, or one replayed with other arguments, is -32602", async () => {
+    const { request } = open();
+    const first = await request(1, "tools/call", { name: "ask", arguments: { message: "Name?" }, _meta: meta });
+    const state = first.result?.requestState as string;
+    const answer = { "request-1": { action: "accept", content: { name: "Eve" } } };
+    const tampered = await request(2, "tools/call", {
+      name: "ask",
+      arguments: { message: "Name?" },
+      inputResponses: answer,
+      requestState: `${state}x`,
+      _meta: meta,
+    });
+    expect(tampered.error?.code).toBe(-32602);
+    const otherArgs = await request(3, "tools/call", {
+      name: "ask",
+      arguments: { message: "Other?" },
+      inputResponses: answer,
+      requestState: state,
+      _meta: meta,
+    });
+    expect(otherArgs.error?.code).toBe(-32602);
+    const badShape = await request(4, "tools/call", { name: "ask", arguments: { message: "Name?" }, inputResponses: ["no"], _meta: meta });
+    expect(badShape.error?.code).toBe(-32602);
+  });
+});

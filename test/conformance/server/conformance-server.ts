@@ -44,6 +44,8 @@ export function toolsFromDecl(decl: McpServerDecl, handlers: { readonly [name: s
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 // A 44-byte WAV header with no samples: a valid, silent clip.
 const WAV = Buffer.from("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=", "base64").toString("base64");
+const nameSchema = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+type Elicited = { readonly action?: string; readonly content?: { readonly [key: string]: unknown } };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (value: string): ToolHandlerResult => ({ content: [{ type: "text", text: value }] });
 
@@ -183,6 +185,84 @@ const handlers: { [name: string]: Handler } = {
     for (const step of ["started", "working", "done"]) await ctx.log("info", `logging tool ${step}`);
     return text("Logging tool completed");
   },
+  test_input_required_result_elicitation: async (_args, ctx) => {
+    const answer = (await ctx.input("user_name", "elicitation/create", {
+      message: "What is your name?",
+      requestedSchema: nameSchema,
+    })) as Elicited;
+    return text(`Hello, ${String(answer.content?.name ?? "stranger")}!`);
+  },
+  test_input_required_result_request_state: async (_args, ctx) => {
+    const answer = (await ctx.input("confirm", "elicitation/create", {
+      message: "Please confirm",
+      requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+    })) as Elicited;
+    // Reaching here on a retry means the sealed requestState passed its integrity check.
+    return text(`state-ok: confirmed=${String(answer.content?.ok)}`);
+  },
+  test_input_required_result_multi_round: async (_args, ctx) => {
+    const step1 = (await ctx.input("step1", "elicitation/create", {
+      message: "Step 1: What is your name?",
+      requestedSchema: nameSchema,
+    })) as Elicited;
+    const step2 = (await ctx.input("step2", "elicitation/create", {
+      message: "Step 2: What is your favorite color?",
+      requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] },
+    })) as Elicited;
+    return text(`${String(step1.content?.name)} likes ${String(step2.content?.color)}`);
+  },
+  test_input_required_result_tampered_state: async (_args, ctx) => {
+    const answer = (await ctx.input("confirm", "elicitation/create", {
+      message: "Please confirm",
+      requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+    })) as Elicited;
+    return text(`confirmed=${String(answer.content?.ok)}`);
+  },
+  test_input_required_result_capabilities: async (_args, ctx) => {
+    const asks: Promise<unknown>[] = [];
+    if (ctx.clientCapabilities.elicitation !== undefined)
+      asks.push(ctx.input("name", "elicitation/create", { message: "Name?", requestedSchema: nameSchema }));
+    if (ctx.clientCapabilities.sampling !== undefined) {
+      asks.push(
+        ctx.input("greeting", "sampling/createMessage", {
+          messages: [{ role: "user", content: { type: "text", text: "Hi" } }],
+          maxTokens: 20,
+        }),
+      );
+    }
+    const answers = await Promise.all(asks);
+    return text(`answers: ${answers.length}`);
+  },
+  test_input_required_result_sampling: async (_args, ctx) => {
+    const answer = (await ctx.input("capital_question", "sampling/createMessage", {
+      messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+      maxTokens: 100,
+    })) as { content?: { text?: string } };
+    return text(`Sampling response: ${answer.content?.text ?? ""}`);
+  },
+  test_input_required_result_list_roots: async (_args, ctx) => {
+    const answer = (await ctx.input("client_roots", "roots/list", {})) as { roots?: { uri: string }[] };
+    return text(`Roots: ${(answer.roots ?? []).map((r) => r.uri).join(", ")}`);
+  },
+  test_input_required_result_multiple_inputs: async (_args, ctx) => {
+    const [name, greeting, roots] = await Promise.all([
+      ctx.input("user_name", "elicitation/create", { message: "What is your name?", requestedSchema: nameSchema }),
+      ctx.input("greeting", "sampling/createMessage", {
+        messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }],
+        maxTokens: 50,
+      }),
+      ctx.input("client_roots", "roots/list", {}),
+    ]);
+    return text(`got ${JSON.stringify({ name, greeting, roots }).length} bytes of answers`);
+  },
+  test_streaming_elicitation: async (_args, ctx) => {
+    const answer = (await ctx.request("elicitation/create", {
+      message: "Continue?",
+      requestedSchema: { type: "object", properties: { go: { type: "boolean" } } },
+    })) as Elicited;
+    return text(`streaming elicitation: ${answer.action}`);
+  },
+  test_header_param: (args) => text(`region: ${String(args.region)}`),
   json_schema_2020_12_tool: (args) => text(`ok: ${JSON.stringify(args)}`),
   test_reconnection: async (_args, ctx) => {
     await sleep(20);

@@ -52,6 +52,20 @@ export const conformanceServer = mcpServer(
     t.tool("json_schema_2020_12_tool", { description: "Tool with JSON Schema 2020-12 features", input: raw(JSON_SCHEMA_2020_12_INPUT) });
     t.tool("test_missing_capability", { description: "Needs the client's sampling capability (2026-07-28 diagnostic)", input: none });
     t.tool("test_logging_tool", { description: "Logs three messages (2026-07-28 diagnostic: none without a logLevel)", input: none });
+    // 2026-07-28 input_required (SEP-2322) tools: handlers await ctx.input and are replayed per round.
+    t.tool("test_input_required_result_elicitation", { description: "Asks for a name (input_required)", input: none });
+    t.tool("test_input_required_result_request_state", { description: "Asks for a confirmation with requestState", input: none });
+    t.tool("test_input_required_result_multi_round", { description: "Two rounds of questions", input: none });
+    t.tool("test_input_required_result_tampered_state", { description: "Rejects an altered requestState", input: none });
+    t.tool("test_input_required_result_capabilities", { description: "Asks only through declared capabilities", input: none });
+    t.tool("test_input_required_result_sampling", { description: "Asks the client's LLM (input_required)", input: none });
+    t.tool("test_input_required_result_list_roots", { description: "Asks for the client's roots (input_required)", input: none });
+    t.tool("test_input_required_result_multiple_inputs", { description: "Asks three questions at once", input: none });
+    t.tool("test_streaming_elicitation", { description: "Asks through elicitation mid-call", input: none });
+    t.tool("test_header_param", {
+      description: "Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)",
+      input: object({ region: string().describe("Where to run").with({ "x-mcp-header": "Region" }), note: string().optional() }),
+    });
     t.tool("test_reconnection", { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID", input: none });
   },
 );

@@ -196,7 +196,7 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
       session?.close();
       return true;
     };
-    session = server.openSession({ send, era: "modern" });
+    session = server.openSession({ send, era: "modern", httpHeaders: req.headers });
     res.once("close", () => session?.close());
     session.receive(value);
   }

@@ -3,7 +3,7 @@
  * capabilities and log level in `_meta`; there is no `initialize` and no session. This file checks
  * those fields and the routing headers; `tool-server.ts` and `http-server.ts` apply the results.
  */
-import { META, MODERN_PROTOCOL_VERSIONS } from "../protocol/modern.js";
+import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import type { LogLevel } from "./types.js";
 
@@ -116,6 +116,57 @@ export function checkModernHeaders(
       code: HEADER_MISMATCH,
       message: `Header mismatch: Mcp-Name ${JSON.stringify(one("mcp-name") ?? null)} differs from the body ${JSON.stringify(name)}`,
     };
+  }
+  return undefined;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+// Strict decoding: a `=?base64?…?=` value must be canonical Base64 of UTF-8; anything else is a
+// literal. Returns undefined for a malformed Base64 payload.
+function decodeParam(value: string): string | undefined {
+  const m = /^=\?base64\?(.*)\?=$/s.exec(value);
+  if (!m) return value;
+  const payload = m[1] as string;
+  if (!BASE64.test(payload)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(payload, "base64"));
+  } catch {
+    return undefined;
+  }
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let node = args;
+  for (const key of path) {
+    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+/**
+ * Checks the `Mcp-Param-*` headers of a `tools/call` against its arguments (SEP-2243): a value in
+ * the body needs its header, the header must decode (strict Base64 when wrapped) to the same text,
+ * and a header without a body value is a mismatch. Returns the -32020 error message, or undefined.
+ */
+export function checkParamHeaders(
+  plan: readonly ParamHeader[],
+  args: unknown,
+  headers: { readonly [name: string]: string | string[] | undefined },
+): string | undefined {
+  for (const param of plan) {
+    const raw = headers[param.header.toLowerCase()];
+    const header = typeof raw === "string" ? raw.trim() : undefined;
+    const body = valueAt(args, param.path);
+    if (body === undefined || body === null) {
+      if (header !== undefined) return `Header mismatch: ${param.header} is set but ${param.path.join(".")} is absent from the arguments`;
+      continue;
+    }
+    if (header === undefined) return `Header mismatch: ${param.header} is required because ${param.path.join(".")} is in the arguments`;
+    const decoded = decodeParam(header);
+    if (decoded === undefined) return `Header mismatch: ${param.header} holds malformed Base64`;
+    if (decoded !== String(body)) return `Header mismatch: ${param.header} does not match ${param.path.join(".")} in the arguments`;
   }
   return undefined;
 }

@@ -6,9 +6,10 @@
  */
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
 import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
-import { META, MODERN_PROTOCOL_VERSIONS } from "../protocol/modern.js";
+import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
-import { isModernRequest, MISSING_CAPABILITY, modernScope } from "./modern.js";
+import { createStateCodec, openRound } from "./input-required.js";
+import { checkParamHeaders, HEADER_MISMATCH, isModernRequest, MISSING_CAPABILITY, modernScope } from "./modern.js";
 import { runToolCall } from "./tool-call.js";
 import type { LogLevel, ServerTool, ToolContext, ToolServerOptions } from "./types.js";
 
@@ -21,6 +22,8 @@ export interface SessionOptions {
    * Returning `false` means the message cannot reach the client (a server-to-client request then fails at once).
    */
   readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean;
+  /** HTTP request headers of a stateless 2026-07-28 request, for `Mcp-Param-*` checks. */
+  readonly httpHeaders?: { readonly [name: string]: string | string[] | undefined };
   /** Ends the response stream of request `related` early (HTTP SSE polling); absent elsewhere. */
   readonly closeStream?: (related: RpcId) => void;
   /**
@@ -122,7 +125,15 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   }
   const info: Implementation = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
   const list = [...tools.values()].map(descriptor);
+  // Tools whose arguments are mirrored into Mcp-Param-* headers (x-mcp-header), checked per call.
+  const headerPlans = new Map<string, readonly ParamHeader[]>();
+  for (const tool of tools.values()) {
+    const plan = planToolHeaders(tool.inputSchema);
+    if (!plan.ok) throw new TypeError(`createToolServer: tool "${tool.name}": ${plan.reason}`);
+    if (plan.params.length > 0) headerPlans.set(tool.name, plan.params);
+  }
   const sessions = new Set<SessionState>();
+  const stateCodec = createStateCodec(options.stateSecret);
   const report = (error: unknown, where: string) => {
     try {
       options.onError?.(error, where);
@@ -215,14 +226,6 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     timeoutMs: number,
   ): Promise<unknown> {
     const capability = CAPABILITY_FOR[method];
-    if (scope.modern) {
-      if (capability !== undefined && scope.capabilities[capability] === undefined) {
-        const data = { requiredCapabilities: { [capability]: {} } };
-        return Promise.reject(new RpcHandlerError(MISSING_CAPABILITY, `Missing required client capability: ${capability}`, data));
-      }
-      const why = `${method} needs an input_required round trip, which this server does not support in 2026-07-28 mode`;
-      return Promise.reject(new RpcHandlerError(-32601, why));
-    }
     if (capability !== undefined && scope.capabilities[capability] === undefined) {
       return Promise.reject(new RpcHandlerError(-32601, `The client did not declare the "${capability}" capability needed for ${method}`));
     }
@@ -260,6 +263,23 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     const name = params.name;
     const tool = typeof name === "string" ? tools.get(name) : undefined;
     if (!tool) throw new RpcHandlerError(-32602, typeof name === "string" ? `Unknown tool: ${name}` : "tools/call needs a tool name");
+    const plan = headerPlans.get(tool.name);
+    if (scope.modern && plan && state.options.httpHeaders) {
+      const mismatch = checkParamHeaders(plan, params.arguments, state.options.httpHeaders);
+      if (mismatch) throw new RpcHandlerError(HEADER_MISMATCH, mismatch);
+    }
+    // 2026-07-28: inputs come from requestState/inputResponses; missing ones end the round.
+    const round = scope.modern ? openRound(stateCodec, tool.name, params) : undefined;
+    let autoKey = 0;
+    const ask = (key: string, method: string, body: { readonly [key: string]: unknown } | undefined, timeoutMs: number) => {
+      if (!round) return clientRequest(state, scope, request.id, controller.signal, method, body, timeoutMs);
+      const capability = CAPABILITY_FOR[method];
+      if (capability !== undefined && scope.capabilities[capability] === undefined) {
+        const data = { requiredCapabilities: { [capability]: {} } };
+        return Promise.reject(new RpcHandlerError(MISSING_CAPABILITY, `Missing required client capability: ${capability}`, data));
+      }
+      return round.ask(key, { method, ...(body ? { params: body } : {}) });
+    };
     const controller = new AbortController();
     state.calls.set(request.id, controller);
     const meta = (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown };
@@ -295,14 +315,23 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
           request.id,
         );
       },
-      request: (method, body, opts) =>
-        clientRequest(state, scope, request.id, controller.signal, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+      request: (method, body, opts) => ask(`request-${++autoKey}`, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+      input: (key, method, body) => ask(key, method, body, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
       closeSseStream: () => state.options.closeStream?.(request.id),
     };
-    return runToolCall(tool, params.arguments, ctx, (error) => report(error, `tool ${tool.name}`)).finally(() => {
+    const run = runToolCall(tool, params.arguments, ctx, (error) => report(error, `tool ${tool.name}`));
+    // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
+    const outcome: Promise<unknown> = round
+      ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED)]).then((value) => {
+          if (value !== INPUT_REQUIRED) return value;
+          controller.abort(INPUT_REQUIRED);
+          return round.result();
+        })
+      : run;
+    return outcome.finally(() => {
       state.calls.delete(request.id);
       // A cancelled call is not answered (MCP: the receiver SHOULD NOT respond).
-      if (controller.signal.aborted) throw CANCELLED;
+      if (controller.signal.aborted && controller.signal.reason !== INPUT_REQUIRED) throw CANCELLED;
     });
   }
 
@@ -349,7 +378,9 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       const scope = scopeFor(state, request);
       // 2026-07-28 results say whether they are complete (MRTR); this server's always are.
       const shape = (value: unknown) =>
-        scope.modern && typeof value === "object" && value !== null ? { ...value, resultType: "complete" } : value;
+        scope.modern && typeof value === "object" && value !== null && !("resultType" in value)
+          ? { ...value, resultType: "complete" }
+          : value;
       const result = dispatch(state, request, scope);
       if (result instanceof Promise) result.then((value) => answer({ result: shape(value) }), fail);
       else answer({ result: shape(result) });
@@ -454,3 +485,4 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
 }
 
 const CANCELLED = Symbol("cancelled");
+const INPUT_REQUIRED = Symbol("input required");

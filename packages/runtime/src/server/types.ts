@@ -60,6 +60,12 @@ export interface ToolContext {
    */
   request(method: string, params?: { readonly [key: string]: unknown }, options?: { readonly timeoutMs?: number }): Promise<unknown>;
   /**
+   * Asks the client for input under a stable `key`. Legacy era: the same as `request`. 2026-07-28:
+   * the call answers `input_required` and the handler is replayed with the answer when the client
+   * retries, so code before the first `input` must be safe to run again.
+   */
+  input(key: string, method: string, params?: { readonly [key: string]: unknown }): Promise<unknown>;
+  /**
    * HTTP only: ends this call's SSE stream now; the client resumes with GET + Last-Event-ID and gets
    * the rest there (SEP-1699 polling). Does nothing over stdio or JSON responses.
    */
@@ -96,6 +102,8 @@ export interface ToolServerOptions {
   readonly tools: readonly ServerTool<any>[];
   /** Tools per `tools/list` page; all on one page when absent. */
   readonly pageSize?: number;
+  /** Key for sealing 2026-07-28 `requestState`; random per process when absent (set it when several processes serve one endpoint). */
+  readonly stateSecret?: Uint8Array;
   /** Called with handler errors and protocol noise, for the server's own logs (stderr). */
   readonly onError?: (error: unknown, where: string) => void;
 }
