@@ -34,7 +34,17 @@ export function validatorName(typeName: string, which: "Payload" | "Result"): st
 export function validatorSource(ts: IrToolset, file: string): { readonly js: string; readonly names: readonly string[] } {
   const ajv = createAjv({ source: true, esm: true, lines: true, formats: _`formats` });
   const exports: { [name: string]: string } = {};
+  // Identical schemas (common for empty inputs) share one compiled function.
+  const byShape = new Map<string, string>();
+  const aliases: [string, string][] = [];
   const add = (tool: IrTool, schema: IrSchema, name: string, what: string) => {
+    const shape = JSON.stringify(schema.json);
+    const same = byShape.get(shape);
+    if (same !== undefined) {
+      aliases.push([name, same]);
+      return;
+    }
+    byShape.set(shape, name);
     try {
       ajv.addSchema(schema.json as object, name);
       ajv.getSchema(name);
@@ -61,7 +71,9 @@ export function validatorSource(ts: IrToolset, file: string): { readonly js: str
   if (/\bformats\b/.test(code.replace(/\bformats\d+\b/g, ""))) used.add("formats");
   code = code.replace(/^"use strict";\n?/, "");
   const imports = used.size > 0 ? `import { ${[...used].sort().join(", ")} } from ${JSON.stringify(RUNTIME_CODEGEN)};\n\n` : "";
-  return { js: `${imports}${code.trim()}\n`, names: Object.keys(exports) };
+  const aliasLines = aliases.map(([name, same]) => `export const ${name} = ${same};`).join("\n");
+  const names = [...Object.keys(exports), ...aliases.map(([name]) => name)];
+  return { js: `${imports}${code.trim()}\n${aliasLines === "" ? "" : `\n${aliasLines}\n`}`, names };
 }
 
 /** Emits `<toolset>/validators.gen.js` and its declaration file. */

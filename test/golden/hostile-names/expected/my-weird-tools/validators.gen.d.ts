@@ -12,11 +12,11 @@ export declare const validate_3dRenderPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateProtoPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
+export declare const validateU691cU7d22Payload: ValidateFunction;
+/** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateConstructorPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateCafeCremePayload: ValidateFunction;
-/** Precompiled validator; errors are read by `createDecoder`. */
-export declare const validateU691cU7d22Payload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateEndOfCommentPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
