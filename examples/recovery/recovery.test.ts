@@ -3,6 +3,7 @@
  * every step's failure kind and action, the recovery chosen, and nothing left running.
  */
 import { existsSync } from "node:fs";
+import type { RuntimeEvent } from "@toolwright/runtime";
 import { expect, it } from "vitest";
 import { type Episode, readTypeCorrections, runEpisode, type StepRecord } from "./episode.js";
 
@@ -17,7 +18,8 @@ function alive(pid: number): boolean {
 
 it("plays the episode: hallucination, wrong type, out-of-root, timeout, maxToolCalls", async () => {
   const seen: StepRecord[] = [];
-  const episode: Episode = await runEpisode({ onStep: (r) => seen.push(r) });
+  const events: RuntimeEvent[] = [];
+  const episode: Episode = await runEpisode({ onStep: (r) => seen.push(r), onEvent: (e) => events.push(e) });
   const by = (prefix: string) => {
     const step = episode.steps.find((s) => s.step.startsWith(prefix));
     if (!step) throw new Error(`no step ${prefix}`);
@@ -67,6 +69,16 @@ it("plays the episode: hallucination, wrong type, out-of-root, timeout, maxToolC
   expect(episode.usage.toolCalls).toBe(9);
 
   expect(seen).toEqual(episode.steps);
+  // Telemetry saw every model call (the planner-only combine step is not a call): one start, one end each.
+  const calls = episode.steps.filter((s) => s.call.name !== "(planner)");
+  expect(events.filter((e) => e.type === "call_started")).toHaveLength(calls.length);
+  const ends = events.filter((e) => e.type !== "call_started");
+  expect(ends.map((e) => e.type === "call_finished")).toEqual(calls.map((s) => s.outcome.ok));
+  expect(ends.filter((e) => e.type === "call_failed" && e.sent).map((e) => e.type === "call_failed" && e.kind)).toEqual([
+    "domain_rejection",
+    "timeout",
+    "domain_rejection",
+  ]);
   expect(episode.pids).toHaveLength(3);
   expect(episode.pids.filter(alive)).toEqual([]);
   expect(episode.dirs.filter((d) => existsSync(d))).toEqual([]);
