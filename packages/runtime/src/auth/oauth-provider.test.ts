@@ -408,6 +408,14 @@ describe("step-up, retries, refresh, migration", () => {
     const refresh = world.tokenRequests()[1];
     expect(refresh?.form).toMatchObject({ grant_type: "refresh_token", refresh_token: "r1", resource: SERVER });
     expect((await store.loadTokens(SERVER))?.refreshToken).toBe("r2");
+    // Concurrent requests with an expiring token share one refresh.
+    n = 0;
+    await p.signOut();
+    expect(await p.handleChallenge(challenge401(null))).toBe(true); // token t1, expires at once
+    const before = world.tokenRequests().length;
+    const headers = await Promise.all([1, 2, 3].map(() => p.authorize({ url: SERVER, method: "POST" })));
+    expect(world.tokenRequests().length - before).toBe(1);
+    expect(new Set(headers.map((h) => (h as { authorization: string }).authorization))).toEqual(new Set(["Bearer t2"]));
     // A second provider on the same store starts from the stored token without a new flow.
     const again = provider(world, { store });
     expect(await again.authorize({ url: SERVER, method: "POST" })).toEqual({ authorization: "Bearer t2" });

@@ -216,7 +216,16 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     return scopes.length > 0 ? scopes.join(" ") : undefined;
   }
 
-  async function refresh(): Promise<boolean> {
+  /** One refresh at a time: concurrent requests share it (a rotated refresh token is single-use). */
+  let refreshing: Promise<boolean> | undefined;
+  function refresh(): Promise<boolean> {
+    refreshing ??= refreshOnce().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  }
+
+  async function refreshOnce(): Promise<boolean> {
     const tokens = current;
     if (!tokens?.refreshToken) return false;
     try {
