@@ -108,7 +108,7 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
       finish({
         type: "transport",
         code: "EXIT",
-        message: `server process exited (${signal ? `signal ${signal}` : `code ${code}`})`,
+        message: `server process exited (${signal ? `signal ${signal}` : `code ${code}`})${stdoutEnded && signal === "SIGKILL" ? " after it closed stdout" : ""}`,
         exitCode: code,
         signal,
         stderrTail: stderr.text(),
@@ -117,6 +117,16 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
   });
   const reader = createLineReader(options.maxMessageBytes ?? 16 * 1024 * 1024, events);
   child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
+  // A server that closed stdout can never answer again: give it the grace period to exit on its own,
+  // then stop it, so in-flight calls fail and the next call restarts it instead of timing out forever.
+  let stdoutEnded = false;
+  child.stdout.once("end", () => {
+    stdoutEnded = true;
+    const timer = setTimeout(() => {
+      if (!exited) killGroup(child, "SIGKILL");
+    }, grace);
+    void gone.then(() => clearTimeout(timer));
+  });
   child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
   // Write errors (EPIPE after a crash) surface through "close"; never let them throw.
   child.stdin.on("error", () => {});
