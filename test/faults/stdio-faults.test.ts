@@ -80,6 +80,21 @@ describe("stdio server exits mid-call", () => {
     expect(isAlive(firstPid as number)).toBe(false);
   });
 
+  it("a server that closes stdout but keeps running is stopped: unavailable, not a timeout, then restarted", async () => {
+    const { caller, server } = open({}, { closeGraceMs: 200 });
+    await expectEcho(caller, "before");
+    const firstPid = caller.pid as number;
+    const r = await call(caller, "close_stdout", {}, 20_000);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.failure).toMatchObject({ kind: "unavailable", retryable: true });
+      expect(r.failure.message).toMatch(/closed stdout/);
+    }
+    expect(isAlive(firstPid)).toBe(false);
+    await expectEcho(caller, "after");
+    expect(server.pids()).toHaveLength(2);
+  });
+
   it("keeps a process-group grandchild from outliving close", async () => {
     const { caller } = open();
     const r = await call(caller, "grandchild");

@@ -6,7 +6,7 @@
  * SCRIPTED_INIT=never|exit|dump-env, SCRIPTED_CRASH_RATE (probability that a call exits the process).
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, closeSync } from "node:fs";
 
 const wireLog = process.env.SCRIPTED_WIRE_LOG;
 const initMode = process.env.SCRIPTED_INIT ?? "normal";
@@ -16,7 +16,10 @@ function log(entry) {
   if (wireLog) appendFileSync(wireLog, `${JSON.stringify({ pid: process.pid, ...entry })}\n`);
 }
 
+let stdoutClosed = false;
+
 function write(value) {
+  if (stdoutClosed) return;
   process.stdout.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
 }
 
@@ -94,6 +97,12 @@ const TOOLS = {
   grandchild: (id) => {
     const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
     result(id, text(String(child.pid), { pid: child.pid }));
+  },
+  /** Closes stdout (no answer can ever come) but keeps running. */
+  close_stdout: () => {
+    stdoutClosed = true;
+    closeSync(1);
+    setInterval(() => {}, 1000);
   },
   /** Answers with a JSON-RPC error. */
   fail: (id, args) =>
