@@ -1,5 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { agent, design, externalServer, fromExternalMCP, fromMCP, mcpServer, type ToolsetDecl, tool, toolset, use } from "./design.js";
+import { design, fromExternalMCP, fromMCP, type ToolsetDecl, tool, toolset } from "./design.js";
+import { agent, use } from "./design-agent.js";
+import { externalServer, mcpServer } from "./design-server.js";
 import { toMilliseconds } from "./duration.js";
 import { DslError } from "./errors.js";
 import { object } from "./schema-composite.js";

@@ -3,38 +3,23 @@
  * @packageDocumentation
  */
 export type {
-  AgentDecl,
-  ConnectionDecl,
   DesignDecl,
   ExternalMcpProvider,
-  ExternalServerDecl,
   McpProvider,
-  McpServerDecl,
-  McpServerInfo,
   PayloadOf,
-  RunPolicyDecl,
-  RunPolicyInput,
   ToolAnnotations,
   ToolDecl,
   ToolDefinition,
   ToolsetBuilder,
   ToolsetDecl,
   ToolsetProvider,
-  ToolsetUse,
   TypedToolDefinition,
 } from "./design.js";
-export {
-  agent,
-  design,
-  externalServer,
-  fromExternalMCP,
-  fromMCP,
-  mcpServer,
-  SERVER_PROTOCOL_VERSIONS,
-  tool,
-  toolset,
-  use,
-} from "./design.js";
+export { design, fromExternalMCP, fromMCP, tool, toolset } from "./design.js";
+export type { AgentDecl, RunPolicyDecl, RunPolicyInput, ToolsetUse } from "./design-agent.js";
+export { agent, use } from "./design-agent.js";
+export type { ConnectionDecl, ExternalServerDecl, McpServerDecl, McpServerInfo } from "./design-server.js";
+export { externalServer, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
 export type { Duration } from "./duration.js";
 export { toMilliseconds } from "./duration.js";
 export { DslError } from "./errors.js";

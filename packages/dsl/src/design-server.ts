@@ -1,0 +1,126 @@
+/**
+ * Server declarations: `mcpServer` (a server the design implements) and `externalServer` (a live
+ * server whose catalogue `toolwright pull` snapshots), with the connection details pull uses.
+ */
+
+import { collectTools, type ToolDecl, type ToolsetBuilder } from "./design.js";
+import { checkName } from "./design-tool.js";
+import { fail, isPlainObject, show } from "./errors.js";
+/**
+ * How `toolwright pull` reaches a live server: stdio (command) or streamable HTTP (url). This lives
+ * in the design (`externalServer(name, connection)`), next to the toolsets that use the server.
+ */
+export type ConnectionDecl =
+  | {
+      readonly command: string;
+      readonly args?: readonly string[];
+      /** `NAME` passes the variable through; `KEY=VALUE` sets a literal. */
+      readonly env?: readonly string[];
+      readonly cwd?: string;
+    }
+  | { readonly url: string; readonly headers?: { readonly [key: string]: string } };
+
+/** Protocol versions an `mcpServer` may pin. */
+export const SERVER_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** An MCP server the design implements: codegen emits a typed server scaffold for it. */
+export interface McpServerDecl {
+  readonly kind: "mcp-server";
+  readonly name: string;
+  readonly version: string;
+  readonly protocolVersion?: string;
+  readonly description?: string;
+  /** Human-readable name sent as `serverInfo.title`. */
+  readonly title?: string;
+  /** Sent as `instructions` in the initialize result. */
+  readonly instructions?: string;
+  readonly tools: readonly ToolDecl[];
+}
+
+/** A live server whose catalogue `toolwright pull` snapshots into the design's lock file. */
+export interface ExternalServerDecl {
+  readonly kind: "external-server";
+  readonly name: string;
+  readonly connection: ConnectionDecl;
+  /** Inline declarations that override single pulled tools. */
+  readonly overrides: readonly ToolDecl[];
+}
+
+/** What `mcpServer` accepts as its second argument. */
+export interface McpServerInfo {
+  readonly version: string;
+  readonly protocolVersion?: (typeof SERVER_PROTOCOL_VERSIONS)[number];
+  readonly description?: string;
+  readonly title?: string;
+  readonly instructions?: string;
+}
+
+/** Declares an MCP server implemented by this design; `build` declares its tools. */
+export function mcpServer(name: string, info: McpServerInfo, build?: ((t: ToolsetBuilder) => void) | readonly ToolDecl[]): McpServerDecl {
+  const where = `mcpServer(${show(name)})`;
+  checkName("mcpServer()", "the server name", name);
+  if (!isPlainObject(info)) fail(where, "the second argument must be { version, protocolVersion? }");
+  for (const key of Object.keys(info)) {
+    if (!["version", "protocolVersion", "description", "title", "instructions"].includes(key)) fail(where, `unknown option "${key}"`);
+  }
+  if (typeof info.version !== "string" || info.version === "") fail(where, 'version must be a non-empty string such as "1.0.0"');
+  if (info.protocolVersion !== undefined && !(SERVER_PROTOCOL_VERSIONS as readonly string[]).includes(info.protocolVersion)) {
+    fail(where, `protocolVersion ${show(info.protocolVersion)} is not supported (use one of ${SERVER_PROTOCOL_VERSIONS.join(", ")})`);
+  }
+  for (const key of ["description", "title", "instructions"] as const) {
+    if (info[key] !== undefined && typeof info[key] !== "string") fail(where, `${key} must be a string`);
+  }
+  let description = info.description;
+  const tools = collectTools(`mcpServer "${name}"`, build, (text) => {
+    description = text;
+  });
+  return Object.freeze({
+    ...info,
+    kind: "mcp-server",
+    name,
+    ...(description === undefined ? {} : { description }),
+    tools: Object.freeze(tools),
+  });
+}
+
+function checkConnection(where: string, connection: unknown): void {
+  if (!isPlainObject(connection)) fail(where, "the connection must be { command, args? } or { url, headers? }");
+  const strings = (what: string, v: unknown) => {
+    if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== "string"))) fail(where, `${what} must be an array of strings`);
+  };
+  if ("command" in connection) {
+    if ("url" in connection) fail(where, "give either command (stdio) or url (HTTP), not both");
+    if (typeof connection.command !== "string" || connection.command === "") fail(where, "command must be a non-empty string");
+    strings("args", connection.args);
+    strings("env", connection.env);
+    if (connection.cwd !== undefined && typeof connection.cwd !== "string") fail(where, "cwd must be a string");
+  } else if ("url" in connection) {
+    let url: URL | undefined;
+    try {
+      url = new URL(String(connection.url));
+    } catch {
+      fail(where, `url ${show(connection.url)} is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") fail(where, `url must use http or https; got ${url.protocol}`);
+    if (connection.headers !== undefined) {
+      if (!isPlainObject(connection.headers) || Object.values(connection.headers).some((v) => typeof v !== "string")) {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is the literal syntax users write.
+        fail(where, "headers must map names to strings (use ${VAR} for secrets)");
+      }
+    }
+  } else {
+    fail(where, "the connection needs command (stdio) or url (streamable HTTP)");
+  }
+}
+
+/** Declares a live server to pull a catalogue from; `build` may override single tools inline. */
+export function externalServer(
+  name: string,
+  connection: ConnectionDecl,
+  build?: ((t: ToolsetBuilder) => void) | readonly ToolDecl[],
+): ExternalServerDecl {
+  checkName("externalServer()", "the server name", name);
+  checkConnection(`externalServer(${show(name)})`, connection);
+  const overrides = collectTools(`externalServer "${name}"`, build, () => {});
+  return Object.freeze({ kind: "external-server", name, connection, overrides: Object.freeze(overrides) });
+}
