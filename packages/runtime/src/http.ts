@@ -2,6 +2,7 @@
  * @toolwright/runtime/http: the Node-only HTTP callers (Streamable HTTP, legacy HTTP+SSE, both eras).
  * @packageDocumentation
  */
+export { createFileTokenStore } from "./auth/file-token-store.js";
 export type { HttpCaller, HttpCallerOptions } from "./http-caller.js";
 export { clearHttpEraCache, createHttpCaller } from "./http-caller.js";
 export type { Era, EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
