@@ -11,6 +11,7 @@ import {
   failureFromToolError,
   type LogEntry,
   type Progress,
+  urlElicitationsRequired,
 } from "@toolwright/runtime";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -203,6 +204,23 @@ describe("server-everything over stdio: tools", () => {
     );
     expect(elicited).toEqual([{ mode: "url", message: expect.any(String), url: "https://example.test/consent", elicitationId: "el-1" }]);
     expect(texts(result.content).join("\n")).toContain("el-1");
+  });
+
+  it("URLElicitationRequiredError (-32042): the failure carries the URL elicitations, answered by the url handler", async () => {
+    elicited.length = 0;
+    const response = await full.callTool({
+      name: "trigger-url-elicitation",
+      arguments: { url: "https://example.test/consent", elicitationId: "el-2", errorPath: true },
+    });
+    expect(response.ok).toBe(false);
+    if (response.ok) return;
+    expect(response.failure.rpc?.code).toBe(-32042);
+    const wanted = urlElicitationsRequired(response.failure);
+    expect(wanted).toEqual([
+      { mode: "url", url: expect.stringMatching(/^https:\/\//), elicitationId: expect.any(String), message: expect.any(String) },
+    ]);
+    expect(await features.answerUrlElicitations(response.failure)).toBe(true);
+    expect(elicited).toEqual(wanted);
   });
 
   it("sampling: trigger-sampling-request goes through the createMessage hook", async () => {

@@ -38,7 +38,7 @@ export type {
   FormElicitation,
   UrlElicitation,
 } from "./client-features/elicitation.js";
-export { applySchemaDefaults } from "./client-features/elicitation.js";
+export { applySchemaDefaults, URL_ELICITATION_REQUIRED, urlElicitationsRequired } from "./client-features/elicitation.js";
 export type { Decoded, Decoder } from "./codec.js";
 export type { FailureKind, FailureReason, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
 export {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RpcMessage, RpcNotification } from "../protocol/json-rpc.js";
 import { createRpcPeer, type RpcPeer } from "../protocol/rpc-peer.js";
 import { type ClientFeatures, createClientFeatures } from "./client-features.js";
-import { applySchemaDefaults } from "./elicitation.js";
+import { applySchemaDefaults, urlElicitationsRequired } from "./elicitation.js";
 
 /** Two peers wired back to back: `server` sends requests, `client` answers with the features. */
 function pair(features: ClientFeatures | undefined) {
@@ -141,6 +141,51 @@ describe("elicitation", () => {
     expect(applySchemaDefaults({ properties: { a: { default: { x: 1 } }, b: { default: Number.NaN }, c: { default: "k" } } }, {})).toEqual({
       c: "k",
     });
+  });
+});
+
+describe("URLElicitationRequiredError (-32042)", () => {
+  const failure = (data: unknown, code = -32042) => ({ rpc: { code, data } });
+  it("extracts well-formed url elicitations and ignores everything else", () => {
+    const data = {
+      elicitations: [
+        { mode: "url", url: "https://a.test", elicitationId: "1", message: "m" },
+        { url: "https://b.test", elicitationId: "2" },
+        { mode: "form", url: "https://c.test", elicitationId: "3" },
+        { mode: "url", elicitationId: "4" },
+      ],
+    };
+    expect(urlElicitationsRequired(failure(data))).toEqual([
+      { mode: "url", url: "https://a.test", elicitationId: "1", message: "m" },
+      { mode: "url", url: "https://b.test", elicitationId: "2", message: "" },
+    ]);
+    expect(urlElicitationsRequired(failure(data, -32603))).toEqual([]);
+    expect(urlElicitationsRequired({})).toEqual([]);
+    expect(urlElicitationsRequired(failure({ elicitations: "no" }))).toEqual([]);
+  });
+
+  it("answerUrlElicitations is true only when every elicitation is accepted", async () => {
+    const seen: string[] = [];
+    const f = createClientFeatures({
+      elicitation: {
+        url: (r) => {
+          seen.push(r.elicitationId);
+          return { action: r.url.includes("ok") ? "accept" : "decline" };
+        },
+      },
+    });
+    const two = (u2: string) =>
+      failure({
+        elicitations: [
+          { url: "https://ok.test", elicitationId: "a" },
+          { url: u2, elicitationId: "b" },
+        ],
+      });
+    expect(await f.answerUrlElicitations(two("https://ok2.test"))).toBe(true);
+    expect(await f.answerUrlElicitations(two("https://no.test"))).toBe(false);
+    expect(seen).toEqual(["a", "b", "a", "b"]);
+    expect(await f.answerUrlElicitations(failure({ elicitations: [] }))).toBe(false);
+    expect(await createClientFeatures().answerUrlElicitations(two("https://ok.test"))).toBe(false);
   });
 });
 

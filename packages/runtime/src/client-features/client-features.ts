@@ -4,7 +4,7 @@
  */
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import { type RequestHandler, RpcHandlerError } from "../protocol/rpc-peer.js";
-import { createElicitationHandler, type ElicitationOptions, elicitationCapability } from "./elicitation.js";
+import { createElicitationHandler, type ElicitationOptions, elicitationCapability, urlElicitationsRequired } from "./elicitation.js";
 
 /** A root the client exposes: a `file://` URI and an optional display name. */
 export interface Root {
@@ -84,6 +84,11 @@ export interface ClientFeatures {
   rootsChanged(): Promise<void>;
   /** Registers where `notifications/roots/list_changed` goes; returns an unsubscribe function. */
   addNotifier(notifier: Notifier): () => void;
+  /**
+   * For a failure that is a URLElicitationRequiredError (-32042): asks the url handler about each
+   * elicitation. True when there was at least one and every one was accepted (the call may be retried).
+   */
+  answerUrlElicitations(failure: { readonly rpc?: { readonly code: number; readonly data?: unknown } | undefined }): Promise<boolean>;
 }
 
 const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -177,6 +182,16 @@ export function createClientFeatures(options: ClientFeaturesOptions = {}): Clien
     addNotifier(notifier) {
       notifiers.add(notifier);
       return () => notifiers.delete(notifier);
+    },
+    async answerUrlElicitations(failure) {
+      const url = options.elicitation?.url;
+      const wanted = urlElicitationsRequired(failure);
+      if (!url || wanted.length === 0) return false;
+      for (const request of wanted) {
+        const answer = await url(request, {});
+        if (answer?.action !== "accept") return false;
+      }
+      return true;
     },
   };
 }

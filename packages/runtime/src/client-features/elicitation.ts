@@ -124,3 +124,20 @@ export function createElicitationHandler(
     return { action: "accept", content: applySchemaDefaults(schema, result.content) };
   };
 }
+
+/** JSON-RPC code of URLElicitationRequiredError (2025-11-25). */
+export const URL_ELICITATION_REQUIRED = -32042;
+
+/** The URL elicitations a URLElicitationRequiredError (-32042) failure carries; empty for any other failure. */
+export function urlElicitationsRequired(failure: {
+  readonly rpc?: { readonly code: number; readonly data?: unknown } | undefined;
+}): UrlElicitation[] {
+  if (failure.rpc?.code !== URL_ELICITATION_REQUIRED) return [];
+  const list = (failure.rpc.data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item: unknown) => {
+    const e = item as { mode?: unknown; url?: unknown; elicitationId?: unknown; message?: unknown };
+    if (typeof e?.url !== "string" || typeof e.elicitationId !== "string" || (e.mode !== undefined && e.mode !== "url")) return [];
+    return [{ mode: "url" as const, url: e.url, elicitationId: e.elicitationId, message: typeof e.message === "string" ? e.message : "" }];
+  });
+}
