@@ -5,6 +5,7 @@ import {
   capText,
   failureFromFault,
   failureFromInvalidInput,
+  failureFromInvalidOutput,
   failureFromPolicy,
   failureFromToolError,
   renderFailure,
@@ -72,6 +73,25 @@ describe("renderFailure", () => {
     const text = renderFailure(unknown);
     expect(text).toMatch(/^Tool call failed: files_read \(invalid_call, tool_unavailable\)\./);
     expect(text).toContain("Closest tools: files_read_text_file");
+  });
+
+  it("shows non-text content of a rejection and the content of a malformed result", () => {
+    const rejected = failureFromToolError(
+      [
+        { type: "text", text: "chart failed" },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+      ],
+      at,
+    );
+    expect(renderFailure(rejected)).toContain("Error: chart failed\nOther content:\n[image image/png, 3 bytes]");
+    const malformed = failureFromInvalidOutput(
+      [{ field: "count", constraint: "missing_field" }],
+      [{ type: "text", text: '{"total":3}' }],
+      at,
+    );
+    const text = renderFailure(malformed);
+    expect(text).toContain("Result issues:\n- count is required but missing");
+    expect(text).toContain('Result content:\n{"total":3}');
   });
 
   it("never shows secrets from rpc data or the message", () => {

@@ -99,6 +99,12 @@ export function renderFailure(failure: ToolFailure, options: RenderOptions = {})
     if (guide.length > 0) lines.push("Field guidance:", ...guide);
   }
   if (failure.suggestions && failure.suggestions.length > 0) lines.push(`Closest tools: ${failure.suggestions.join(", ")}`);
+  const content = (failure.content ?? []) as readonly ContentBlock[];
+  if (failure.kind === "malformed_result" && content.length > 0) lines.push("Result content:", ...content.map(renderContentBlock));
+  else {
+    const media = content.filter((b) => typeof b !== "object" || b === null || b.type !== "text");
+    if (media.length > 0) lines.push("Other content:", ...media.map(renderContentBlock)); // text is already the message
+  }
   if (exampleJson !== undefined) lines.push(`Example input: ${exampleJson}`);
   if (Object.hasOwn(failure.recovery, "priorInput")) lines.push(`Rejected input: ${json(failure.recovery.priorInput)}`);
   lines.push(`Next: ${nextStep(failure, name)}`);
