@@ -7,6 +7,8 @@ export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
 export { createDecoder, issuesFromErrors } from "./codec.js";
 export type { FormatEntry } from "./codegen-helpers.js";
 export { deepEqual, formats, ucs2length } from "./codegen-helpers.js";
+export type { DriftOptions, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
+export { checkDrift } from "./drift.js";
 export { invokeTool } from "./invoke.js";
 export type { Runtime } from "./runtime.js";
 export type { ToolResult, ToolSpec } from "./tool-spec.js";

@@ -40,6 +40,8 @@ export type {
 } from "./client-features/elicitation.js";
 export { applySchemaDefaults, URL_ELICITATION_REQUIRED, urlElicitationsRequired } from "./client-features/elicitation.js";
 export type { Decoded, Decoder } from "./codec.js";
+export type { CatalogueFingerprints, DriftOptions, DriftReport, ExpectedCatalogue, FingerprintedTool, ToolDrift } from "./drift.js";
+export { canonicalJson, checkDrift, compareCatalogues, fingerprintCatalogue, fingerprintTool, sha256Hex } from "./drift.js";
 export type { FailureKind, FailureReason, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
 export {
   combineFailures,
