@@ -84,7 +84,7 @@ describe("gen", () => {
     expect(listAll(out)).toEqual(listAll(expected));
     for (const f of listAll(expected)) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(expected, f), "utf8"));
     const again = await exec("gen", design, "--out", rel(out));
-    expect(again.stdout).toMatch(/\(0 written, 8 unchanged\)/);
+    expect(again.stdout).toMatch(/\(0 written, 8 unchanged, nothing changed\)/);
     expect(listAll(out).some((f) => f.endsWith(".tmp"))).toBe(false);
   });
 
@@ -124,6 +124,47 @@ describe("gen", () => {
       exitCode: 2,
       error: expect.stringMatching(/nope\.ts: design file not found/),
     });
+  });
+});
+
+describe("re-run cache", () => {
+  it("answers an unchanged re-run without generating, and notices every kind of change", async () => {
+    const dir = join(tmp, "cache");
+    mkdirSync(join(dir, "parts"), { recursive: true });
+    writeFileSync(join(dir, "parts", "names.ts"), 'export const names: string[] = ["one"];\n');
+    writeFileSync(
+      join(dir, "design.ts"),
+      `import { design, fromExternalMCP, object, toolset } from "@toolwright/dsl";
+import { names } from "./parts/names.js";
+export default design({ toolsets: [toolset("c", fromExternalMCP("c"), (t) => { for (const n of names) t.tool(n, { input: object({}) }); })] });\n`,
+    );
+    const design = rel(join(dir, "design.ts"));
+    const out = rel(join(dir, "out"));
+    const gen = async (...extra: string[]) => JSON.parse((await exec("gen", design, "--out", out, "--json", ...extra)).stdout);
+    expect(await gen()).toMatchObject({ cached: false, written: expect.arrayContaining(["c/client.gen.ts"]) });
+    expect(await gen()).toMatchObject({
+      cached: true,
+      written: [],
+      tools: 1,
+      inputs: expect.arrayContaining([design, rel(join(dir, "parts", "names.ts"))]),
+    });
+    expect(await gen("--no-cache")).toMatchObject({ cached: false, written: [] });
+    // An imported file changes.
+    writeFileSync(join(dir, "parts", "names.ts"), 'export const names: string[] = ["one", "two"];\n');
+    expect(await gen()).toMatchObject({ cached: false, tools: 2 });
+    expect(await gen()).toMatchObject({ cached: true, tools: 2 });
+    // An output is edited or deleted by hand.
+    writeFileSync(join(dir, "out", "c", "types.gen.ts"), "// edited\n");
+    expect(await gen()).toMatchObject({ cached: false, written: ["c/types.gen.ts"] });
+    rmSync(join(dir, "out", "c", "index.ts"));
+    expect(await gen()).toMatchObject({ cached: false, written: ["c/index.ts"] });
+    // A lock appears next to the design.
+    writeFileSync(join(dir, "design.lock.json"), '{"version":1,"servers":{}}\n');
+    expect(await gen()).toMatchObject({ cached: false, written: [] });
+    // --check on an unchanged tree is answered from the cache too, and still catches edits.
+    expect(await gen("--check")).toMatchObject({ cached: true, exitCode: 0 });
+    writeFileSync(join(dir, "out", "c", "specs.gen.ts"), "// edited\n");
+    expect(await gen("--check")).toMatchObject({ cached: false, exitCode: 1, stale: ["c/specs.gen.ts"] });
   });
 });
 

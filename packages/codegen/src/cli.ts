@@ -32,6 +32,7 @@ interface GenArgs {
   readonly check: boolean;
   readonly watch: boolean;
   readonly json: boolean;
+  readonly cache: boolean;
 }
 
 function errorText(error: unknown): string {
@@ -43,7 +44,7 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
   const cwd = io.cwd ?? process.cwd();
   let summary: GenSummary;
   try {
-    summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd });
+    summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd, cache: args.cache });
   } catch (error) {
     if (args.json) io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: errorText(error) }));
     else io.stderr(errorText(error));
@@ -116,6 +117,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 and name the files if the output is stale" })
           .option("watch", { type: "boolean", default: false, describe: "Regenerate when the design or its lock changes" })
           .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
+          .option("cache", {
+            type: "boolean",
+            default: true,
+            describe:
+              "Skip the run when the design, its imports, its lock, the generator and the output are unchanged (--no-cache to force)",
+          })
           .check((a) => !(a.check && a.watch) || "--check and --watch cannot be used together")
           .example("$0 gen design.ts --out src/gen", "generate once")
           .example("$0 gen design.ts --out src/gen --check", "CI: fail when the generated code is stale")
@@ -123,7 +130,14 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           .example("$0 gen design.ts --out src/gen --json", "machine-readable summary")
           .epilogue(EXIT_CODES),
       (a) => {
-        const args: GenArgs = { design: a.design as string, out: a.out as string, check: a.check, watch: a.watch, json: a.json };
+        const args: GenArgs = {
+          design: a.design as string,
+          out: a.out as string,
+          check: a.check,
+          watch: a.watch,
+          json: a.json,
+          cache: a.cache,
+        };
         action = async () => (args.watch ? genWatch(args, io) : (await genOnce(args, io)).code);
       },
     )

@@ -3,11 +3,11 @@
  * writing is a `DesignError`, so nothing is written for a bad design.
  */
 
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { generate } from "./generate.js";
-import { designLabel, loadDesign } from "./load/load-design.js";
-import { resolveDesign } from "./resolve/resolve.js";
+import { freshEntry, saveEntry } from "./cache.js";
+import { designLabel } from "./load/design-label.js";
 import { checkOutput, writeOutput } from "./write.js";
 
 /** Options for one run. */
@@ -17,6 +17,8 @@ export interface GenOptions {
   /** Compare only; report stale files instead of writing. */
   readonly check?: boolean;
   readonly cwd?: string;
+  /** Skip the run when nothing changed since the last one (default true). See cache.ts. */
+  readonly cache?: boolean;
 }
 
 /** What one run did. Paths are relative to the output folder. */
@@ -34,30 +36,65 @@ export interface GenSummary {
   readonly ms: number;
   /** The design and the local files it imports, relative to the working directory. */
   readonly inputs: readonly string[];
+  /** True when nothing had changed and the run was answered from the cache. */
+  readonly cached: boolean;
 }
 
 /** Runs one generation (or check). Throws `DesignError` for design problems. */
 export async function runGen(options: GenOptions): Promise<GenSummary> {
   const started = performance.now();
   const cwd = options.cwd ?? process.cwd();
+  const outDir = resolve(cwd, options.out);
+  const designPath = resolve(cwd, options.design);
+  const useCache = options.cache !== false;
+  if (useCache && existsSync(designPath)) {
+    const label = designLabel(designPath, cwd);
+    const hit = freshEntry(designPath, outDir, label);
+    if (hit) {
+      const files = Object.keys(hit.outputs);
+      return {
+        design: label,
+        out: options.out,
+        toolsets: hit.toolsets,
+        tools: hit.tools,
+        agents: hit.agents,
+        files,
+        written: [],
+        unchanged: files,
+        removed: [],
+        stale: [],
+        ms: Math.round(performance.now() - started),
+        inputs: hit.localInputs,
+        cached: true,
+      };
+    }
+  }
+  // Loaded only on a cache miss: tsx, ajv and json-schema-to-typescript cost more to import than a cached run.
+  const [{ loadDesign }, { resolveDesign }, { generate }] = await Promise.all([
+    import("./load/load-design.js"),
+    import("./resolve/resolve.js"),
+    import("./generate.js"),
+  ]);
   const loaded = await loadDesign(options.design, cwd);
   const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema });
   const files = await generate(ir);
-  const outDir = resolve(cwd, options.out);
   const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
+  const counts = { toolsets: ir.toolsets.length, tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0), agents: ir.agents.length };
+  const inputs = loaded.inputs.map((f) => designLabel(f, cwd));
+  if (useCache && report.stale.length === 0)
+    saveEntry(loaded.path, outDir, { allInputs: loaded.allInputs, files, localInputs: inputs, ...counts });
   return {
     design: loaded.label,
     out: options.out,
-    toolsets: ir.toolsets.length,
-    tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0),
-    agents: ir.agents.length,
+    ...counts,
     files: [...files.keys()],
     written: report.written,
     unchanged: report.unchanged,
     removed: report.removed,
     stale: report.stale,
     ms: Math.round(performance.now() - started),
-    inputs: loaded.inputs.map((f) => designLabel(f, cwd)),
+    inputs,
+    cached: false,
   };
 }
 
@@ -73,6 +110,6 @@ export function summaryLine(s: GenSummary, check: boolean): string {
       ? `toolwright gen --check: ${counts} up to date in ${s.ms} ms (${s.out})`
       : `toolwright gen --check: ${plural(s.stale.length, "stale file")} in ${s.out}; run toolwright gen ${s.design} --out ${s.out}`;
   }
-  const removed = s.removed.length > 0 ? `, ${s.removed.length} removed` : "";
+  const removed = `${s.removed.length > 0 ? `, ${s.removed.length} removed` : ""}${s.cached ? ", nothing changed" : ""}`;
   return `toolwright gen: ${counts} (${s.written.length} written, ${s.unchanged.length} unchanged${removed}) in ${s.ms} ms -> ${s.out}`;
 }

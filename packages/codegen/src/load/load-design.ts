@@ -3,11 +3,12 @@
  * module namespace, so `--watch` sees edits.
  */
 import { existsSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { DesignDecl, JsonSchema } from "@toolwright/dsl";
 import { register } from "tsx/esm/api";
 import { DesignError } from "../errors.js";
+import { designLabel } from "./design-label.js";
 
 /** A loaded design and where it came from. */
 export interface LoadedDesign {
@@ -23,15 +24,11 @@ export interface LoadedDesign {
   readonly toJsonSchema: ((schema: unknown) => JsonSchema) | undefined;
   /** Absolute paths of the design and every local file it imported (not node_modules); for `--watch`. */
   readonly inputs: readonly string[];
+  /** Every file the load imported, node_modules included (the DSL too); for the re-run cache. */
+  readonly allInputs: readonly string[];
 }
 
 let loads = 0;
-
-/** The label used in headers and messages: the path relative to `cwd`, with `/` separators. */
-export function designLabel(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
-  return rel.split(sep).join("/");
-}
 
 /** True when `value` looks like the plain data `design(...)` returns. */
 export function isDesignDecl(value: unknown): value is DesignDecl {
@@ -49,9 +46,11 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   const url = pathToFileURL(path).href;
   // A fresh namespace per load, so `--watch` sees edits to the design and the files it imports.
   const inputs = new Set<string>([path]);
+  const allInputs = new Set<string>([path]);
   const onImport = (imported: string) => {
     if (!imported.startsWith("file:")) return;
     const file = fileURLToPath(imported.split("?")[0]!);
+    allInputs.add(file);
     if (!file.split(sep).includes("node_modules")) inputs.add(file);
   };
   const api = register({ namespace: `toolwright-${process.pid}-${++loads}`, onImport });
@@ -77,7 +76,7 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   if (!isDesignDecl(value)) {
     throw new DesignError({ file: label }, "the default export is not a design; write `export default design({ toolsets: [...] })`");
   }
-  return { design: value, path, label, toJsonSchema, inputs: [...inputs].sort() };
+  return { design: value, path, label, toJsonSchema, inputs: [...inputs].sort(), allInputs: [...allInputs].sort() };
 }
 
 function firstLines(error: unknown): string {
