@@ -154,9 +154,9 @@ describe("SSE faults", () => {
     const r = await caller.callTool({ name: "wait", arguments: {} }, { timeoutMs: 200 });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.failure).toMatchObject({ kind: "timeout", retryable: true });
-    for (let i = 0; i < 100 && server.rpc("notifications/cancelled").length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+    for (let i = 0; i < 500 && server.rpc("notifications/cancelled").length === 0; i++) await new Promise((res) => setTimeout(res, 10));
     expect(server.rpc("notifications/cancelled")).toHaveLength(1);
-    for (let i = 0; i < 100 && !server.rpc("tools/call")[0]?.closedEarly; i++) await new Promise((res) => setTimeout(res, 10));
+    for (let i = 0; i < 500 && !server.rpc("tools/call")[0]?.closedEarly; i++) await new Promise((res) => setTimeout(res, 10));
     expect(server.rpc("tools/call")[0]?.closedEarly).toBe(true);
     await expectEcho(caller, "after-drip");
   });

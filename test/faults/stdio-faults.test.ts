@@ -101,7 +101,7 @@ describe("stdio server exits mid-call", () => {
     const pid = r.ok ? (r.result.structuredContent as { pid: number }).pid : -1;
     expect(isAlive(pid)).toBe(true);
     await caller.close();
-    for (let i = 0; i < 50 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 250 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -133,7 +133,7 @@ describe("stdio server hangs", () => {
     await caller.connect();
     const controller = new AbortController();
     const pending = caller.callTool({ name: "hang", arguments: {} }, { signal: controller.signal });
-    for (let i = 0; i < 100 && wireIdOf(server, "hang") === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 500 && wireIdOf(server, "hang") === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     const r = await pending;
     expect(r.ok).toBe(false);
@@ -208,7 +208,7 @@ describe("stray responses", () => {
     const r = await call(caller, "late", {}, 100);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.failure.kind).toBe("timeout");
-    for (let i = 0; i < 100 && !noise.some((n) => /unknown id/.test(n)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 500 && !noise.some((n) => /unknown id/.test(n)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(noise.filter((n) => /unknown id/.test(n))).toHaveLength(1);
     const next = await call(caller, "echo", { tag: "fresh" });
     expect(next.ok && next.result.structuredContent).toEqual({ tag: "fresh" });

@@ -120,7 +120,7 @@ export function createLeakCheck(): LeakCheck {
     async check() {
       // Give exit events and socket closes a bounded moment to land.
       let last = report();
-      for (let i = 0; i < 100 && (last.processes.length > 0 || last.handles.length > 0 || last.listeners.length > 0); i++) {
+      for (let i = 0; i < 500 && (last.processes.length > 0 || last.handles.length > 0 || last.listeners.length > 0); i++) {
         await sleep(20);
         last = report();
       }
