@@ -149,6 +149,14 @@ describe("server-everything over Streamable HTTP", () => {
     expect(JSON.stringify(out.ok && out.result.content)).toContain("Ada");
   });
 
+  it("reads a resource and gets a prompt through request()", async () => {
+    caller = createHttpCaller({ url, era: "legacy" });
+    const prompt = await caller.request("prompts/get", { name: "simple-prompt" });
+    expect(prompt.ok && JSON.stringify(prompt.result)).toContain("messages");
+    const resource = await caller.request("resources/read", { uri: "demo://resource/static/document/architecture.md" });
+    expect(resource.ok && JSON.stringify(resource.result)).toContain("contents");
+  });
+
   it("a second caller to the same endpoint reuses the cached era (no probe) and works", async () => {
     caller = createHttpCaller({ url });
     expect((await caller.connect()).ok).toBe(true);

@@ -121,6 +121,23 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(server.rpc("tools/list")[0]?.headers["mcp-session-id"]).toBeUndefined();
   });
 
+  it("sends other requests (prompts/get, resources/read) with _meta and Mcp-Name", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    caller = createHttpCaller({ url: server.url, era: "modern" });
+    const prompt = await caller.request("prompts/get", { name: "greet" });
+    expect(prompt).toMatchObject({ ok: true, result: { messages: [{ content: { text: "prompt greet" } }] } });
+    const resource = await caller.request("resources/read", { uri: "file:///tmp/ü.txt" });
+    expect(resource).toMatchObject({ ok: true, result: { contents: [{ text: "scripted resource" }] } });
+    const [get] = server.rpc("prompts/get");
+    const [read] = server.rpc("resources/read");
+    expect(get?.headers["mcp-name"]).toBe("greet");
+    expect(decodeHeaderValue(String(read?.headers["mcp-name"]))).toBe("file:///tmp/ü.txt");
+    expect(read?.headers["mcp-method"]).toBe("resources/read");
+    expect(read?.body?.params?._meta?.[META_VERSION]).toBe("2026-07-28");
+    const unknown = await caller.request("nope/nothing");
+    expect(unknown).toMatchObject({ ok: false, failure: { httpStatus: 404, rpc: { code: -32601 } } });
+  });
+
   it("drops tools whose x-mcp-header declarations are invalid, with a warning", async () => {
     server = await startScriptedHttpServer({ era: "modern", tools });
     const warnings: string[] = [];

@@ -53,6 +53,10 @@ describe("stdio eras", () => {
     expect(params._meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(s.wire().map((m: { method?: string }) => m.method)).toEqual(["server/discover", "tools/call"]);
     expect((await caller.ping()).ok).toBe(true);
+    const discover = await caller.request("server/discover");
+    expect(discover).toMatchObject({ ok: true, result: { supportedVersions: ["2026-07-28"] } });
+    const unknown = await caller.request("nope/nothing", { x: 1 });
+    expect(unknown).toMatchObject({ ok: false, failure: { rpc: { code: -32601 }, tool: "nope/nothing" } });
   });
 
   it("modern: the MRTR loop calls the roots handler and echoes requestState", async () => {

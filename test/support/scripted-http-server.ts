@@ -197,6 +197,8 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       return era === "modern" ? { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: list } : { tools: list };
     }
     if (method === "ping") return {};
+    if (method === "prompts/get") return { messages: [{ role: "user", content: { type: "text", text: `prompt ${params?.name}` } }] };
+    if (method === "resources/read") return { contents: [{ uri: params?.uri, text: "scripted resource" }] };
     if (method === "server/discover")
       return {
         resultType: "complete",

@@ -89,6 +89,15 @@ export interface HttpCaller extends Caller {
     options?: CallOptions,
   ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
   ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /**
+   * Any other request (resources/read, prompts/get, completion/complete...) in the session's era:
+   * modern `_meta` and routing headers, -32022 retry and the MRTR loop included.
+   */
+  request(
+    method: string,
+    params?: { readonly [key: string]: unknown },
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
   /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
   notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
   readonly handshake: ServerHandshake | undefined;
@@ -282,6 +291,13 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     async listTools(callOptions: CallOptions = {}) {
       const outcome = await withConnection(callOptions.signal, (conn) => loadPlans(conn, callOptions));
       return outcome.ok ? { ok: true, tools: outcome.value } : fail(outcome.fault, "tools/list");
+    },
+    async request(method, params = {}, callOptions: CallOptions = {}) {
+      const outcome = await withConnection(callOptions.signal, async (conn) => {
+        const result = await sendRequest(conn.peer, context(conn), method, params, peerOptions(callOptions));
+        return result.ok ? { ok: true as const, value: result.result } : result;
+      });
+      return outcome.ok ? { ok: true, result: outcome.value } : fail(outcome.fault, method);
     },
     async ping(callOptions: CallOptions = {}) {
       const outcome = await withConnection(callOptions.signal, async (conn) => {

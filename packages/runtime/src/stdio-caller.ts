@@ -76,6 +76,12 @@ export interface StdioCaller extends Caller {
     options?: CallOptions,
   ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
   ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Any other request (resources/read, prompts/get...) in the session's era, MRTR loop included. */
+  request(
+    method: string,
+    params?: { readonly [key: string]: unknown },
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
   /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
   notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
   /** The handshake of the live connection, if any. */
@@ -264,6 +270,13 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
       const outcome = await listToolsPaged(conn.value.peer, sessionContext(conn.value), peerOptions(callOptions));
       return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
+    },
+    async request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = {}) {
+      const context = { tool: method, server };
+      const conn = await ensure(callOptions.signal);
+      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
+      const outcome = await sendRequest(conn.value.peer, sessionContext(conn.value), method, params, peerOptions(callOptions));
+      return outcome.ok ? { ok: true, result: outcome.result } : { ok: false, failure: fail(outcome.fault, context) };
     },
     async ping(callOptions: CallOptions = {}) {
       const context = { tool: "ping", server };
