@@ -11,7 +11,9 @@ import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { createStateCodec, openRound } from "./input-required.js";
 import { checkParamHeaders, HEADER_MISMATCH, isModernRequest, MISSING_CAPABILITY, modernScope } from "./modern.js";
 import { runToolCall } from "./tool-call.js";
-import type { LogLevel, ServerTool, ToolContext, ToolServerOptions } from "./types.js";
+import { CAPABILITY_FOR, checkTools, decodeCursor, descriptor, encodeCursor, LOG_LEVELS, REMOVED_IN_MODERN } from "./tool-catalog.js";
+import { createToolContext } from "./tool-context.js";
+import type { LogLevel, ToolServerOptions } from "./types.js";
 
 /** Options for one session. */
 export interface SessionOptions {
@@ -57,15 +59,6 @@ export interface ToolServer {
   notifyToolListChanged(): void;
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-const CAPABILITY_FOR: { readonly [method: string]: string } = {
-  "sampling/createMessage": "sampling",
-  "elicitation/create": "elicitation",
-  "roots/list": "roots",
-};
-const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
-const REMOVED_IN_MODERN = new Set(["initialize", "ping", "logging/setLevel", "notifications/initialized"]);
-
 /** What one request runs under: the session's negotiated state, or its own modern `_meta`. */
 interface Scope {
   readonly modern: boolean;
@@ -74,42 +67,6 @@ interface Scope {
   readonly clientInfo: Implementation | undefined;
   /** Minimum level to send; undefined sends no log messages. */
   readonly logLevel: LogLevel | undefined;
-}
-
-function checkTools(tools: readonly ServerTool<unknown>[]): Map<string, ServerTool<unknown>> {
-  const byName = new Map<string, ServerTool<unknown>>();
-  for (const tool of tools) {
-    if (typeof tool?.name !== "string" || tool.name === "") throw new TypeError("createToolServer: every tool needs a non-empty name");
-    if (byName.has(tool.name)) throw new TypeError(`createToolServer: tool "${tool.name}" is declared twice`);
-    if (tool.inputSchema?.type !== "object")
-      throw new TypeError(`createToolServer: tool "${tool.name}": inputSchema must have type "object"`);
-    if (typeof tool.handler !== "function") throw new TypeError(`createToolServer: tool "${tool.name}" has no handler function`);
-    byName.set(tool.name, tool);
-  }
-  return byName;
-}
-
-function descriptor(tool: ServerTool<unknown>): { [key: string]: unknown } {
-  const out: { [key: string]: unknown } = { name: tool.name };
-  if (tool.title !== undefined) out.title = tool.title;
-  if (tool.description !== undefined) out.description = tool.description;
-  out.inputSchema = tool.inputSchema;
-  if (tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
-  if (tool.annotations !== undefined) out.annotations = tool.annotations;
-  if (tool._meta !== undefined) out._meta = tool._meta;
-  return out;
-}
-
-function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString("base64url");
-}
-
-function decodeCursor(cursor: unknown, size: number): number {
-  if (typeof cursor !== "string") throw new RpcHandlerError(-32602, "Invalid cursor: expected a string");
-  const match = /^o:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  const offset = match ? Number(match[1]) : Number.NaN;
-  if (!Number.isSafeInteger(offset) || offset <= 0 || offset >= size) throw new RpcHandlerError(-32602, "Invalid cursor");
-  return offset;
 }
 
 /** Creates a tool server. Throws a `TypeError` for duplicate names or a non-object input schema. */
@@ -270,7 +227,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     }
     // 2026-07-28: inputs come from requestState/inputResponses; missing ones end the round.
     const round = scope.modern ? openRound(stateCodec, tool.name, params) : undefined;
-    let autoKey = 0;
+    const controller = new AbortController();
     const ask = (key: string, method: string, body: { readonly [key: string]: unknown } | undefined, timeoutMs: number) => {
       if (!round) return clientRequest(state, scope, request.id, controller.signal, method, body, timeoutMs);
       const capability = CAPABILITY_FOR[method];
@@ -280,45 +237,20 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       }
       return round.ask(key, { method, ...(body ? { params: body } : {}) });
     };
-    const controller = new AbortController();
     state.calls.set(request.id, controller);
-    const meta = (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown };
-    const token = meta.progressToken;
-    let lastProgress = Number.NEGATIVE_INFINITY;
-    const ctx: ToolContext = {
+    const ctx = createToolContext({
       signal: controller.signal,
       requestId: request.id,
       sessionId: state.options.id,
       protocolVersion: scope.version,
       clientInfo: scope.clientInfo,
       clientCapabilities: scope.capabilities,
-      meta,
-      async progress(progress, total, message) {
-        if ((typeof token !== "string" && typeof token !== "number") || controller.signal.aborted) return;
-        // Progress must increase; a stale or repeated value is dropped rather than sent.
-        if (!(progress > lastProgress)) return;
-        lastProgress = progress;
-        const body = {
-          progressToken: token,
-          progress,
-          ...(total === undefined ? {} : { total }),
-          ...(message === undefined ? {} : { message }),
-        };
-        send(state, { jsonrpc: "2.0", method: "notifications/progress", params: body }, request.id);
-      },
-      async log(level, data, logger) {
-        const floor = scope.modern ? scope.logLevel : state.logLevel;
-        if (floor === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
-        send(
-          state,
-          { jsonrpc: "2.0", method: "notifications/message", params: { level, data, ...(logger ? { logger } : {}) } },
-          request.id,
-        );
-      },
-      request: (method, body, opts) => ask(`request-${++autoKey}`, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
-      input: (key, method, body) => ask(key, method, body, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+      meta: (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown },
+      logFloor: () => (scope.modern ? scope.logLevel : state.logLevel),
+      notify: (method, body) => send(state, { jsonrpc: "2.0", method, params: body }, request.id),
+      ask,
       closeSseStream: () => state.options.closeStream?.(request.id),
-    };
+    });
     const run = runToolCall(tool, params.arguments, ctx, (error) => report(error, `tool ${tool.name}`));
     // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
     const outcome: Promise<unknown> = round

@@ -1,0 +1,68 @@
+/**
+ * Builds the `ToolContext` a handler receives from the pieces its session provides: where
+ * notifications go, how input is asked for, and which log level applies.
+ */
+import type { RpcId } from "../protocol/json-rpc.js";
+import type { Implementation } from "../protocol/mcp-types.js";
+import { DEFAULT_CLIENT_REQUEST_TIMEOUT_MS, LOG_LEVELS } from "./tool-catalog.js";
+import type { LogLevel, ToolContext } from "./types.js";
+
+/** What a session hands over to build one call's context. */
+export interface ContextParts {
+  readonly signal: AbortSignal;
+  readonly requestId: RpcId;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: { readonly [key: string]: unknown };
+  readonly meta: { readonly [key: string]: unknown };
+  /** The minimum level to send right now; undefined sends no log messages. */
+  readonly logFloor: () => LogLevel | undefined;
+  /** Sends a notification that belongs to this call. */
+  readonly notify: (method: string, params: { readonly [key: string]: unknown }) => void;
+  /** Asks the client for input under `key` (a server-to-client request, or an input_required round). */
+  readonly ask: (
+    key: string,
+    method: string,
+    params: { readonly [key: string]: unknown } | undefined,
+    timeoutMs: number,
+  ) => Promise<unknown>;
+  readonly closeSseStream: () => void;
+}
+
+/** Creates the context of one `tools/call`. */
+export function createToolContext(parts: ContextParts): ToolContext {
+  const token = parts.meta.progressToken;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  let autoKey = 0;
+  return {
+    signal: parts.signal,
+    requestId: parts.requestId,
+    sessionId: parts.sessionId,
+    protocolVersion: parts.protocolVersion,
+    clientInfo: parts.clientInfo,
+    clientCapabilities: parts.clientCapabilities,
+    meta: parts.meta,
+    async progress(progress, total, message) {
+      if ((typeof token !== "string" && typeof token !== "number") || parts.signal.aborted) return;
+      // Progress must increase; a stale or repeated value is dropped rather than sent.
+      if (!(progress > lastProgress)) return;
+      lastProgress = progress;
+      parts.notify("notifications/progress", {
+        progressToken: token,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    },
+    async log(level, data, logger) {
+      const floor = parts.logFloor();
+      if (floor === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(floor)) return;
+      parts.notify("notifications/message", { level, data, ...(logger ? { logger } : {}) });
+    },
+    // Automatic keys are stable across replays because a replayed handler asks in the same order.
+    request: (method, body, opts) => parts.ask(`request-${++autoKey}`, method, body, opts?.timeoutMs ?? DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+    input: (key, method, body) => parts.ask(key, method, body, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS),
+    closeSseStream: parts.closeSseStream,
+  };
+}
