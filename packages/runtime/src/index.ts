@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 export type { AuthChallenge, AuthProvider } from "./auth/auth-provider.js";
+export type { ClientMetadataDocumentOptions } from "./auth/cimd.js";
+export { clientMetadataDocument } from "./auth/cimd.js";
 export type { AuthorizationServerMetadata, FetchLike, ProtectedResourceMetadata } from "./auth/discovery.js";
 export { discoverAuthorizationServer, discoverProtectedResource } from "./auth/discovery.js";
 export type { ClientMetadata } from "./auth/oauth-flows.js";
