@@ -138,3 +138,31 @@ describe("the served process", () => {
     expect(lines[1]?.error?.code).toBe(-32700);
   });
 });
+
+describe("serveStdio in the stateless 2026-07-28 era (createStdioCaller era: modern)", () => {
+  let caller: StdioCaller;
+  beforeAll(async () => {
+    const handlers = new Map([["elicitation/create", async () => ({ action: "accept", content: { name: "Grace" } })]]);
+    caller = createStdioCaller({
+      name: "demo",
+      command: process.execPath,
+      args: [tsxCli, script],
+      cwd: root,
+      era: "modern",
+      handlers,
+      connectTimeoutMs: 20_000,
+    });
+  });
+  afterAll(async () => {
+    await caller.close();
+  });
+
+  it("calls tools without initialize, and answers input_required rounds through the caller's handlers", async () => {
+    const sum = await caller.callTool({ name: "add", arguments: { a: 5, b: 6 } });
+    expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 11 });
+    const ask = await caller.callTool({ name: "ask", arguments: { message: "Who?" } });
+    expect(ask.ok && ask.result.content).toEqual([{ type: "text", text: "accept: Grace" }]);
+    const listed = await caller.listTools();
+    expect(listed.ok && listed.tools).toHaveLength(9);
+  });
+});
