@@ -145,6 +145,9 @@ describe("HTTP, 2026-07-28 era", () => {
     const listed = await caller.listTools();
     expect(listed.ok && listed.tools.map((t) => t.name).sort()).toEqual(["confirm", "forever", "query", "wait"]);
     expect(warnings.join("\n")).toMatch(/"broken" dropped: .*list\.items/);
+    const refused = await caller.callTool({ name: "broken", arguments: { list: ["a"] } });
+    expect(refused).toMatchObject({ ok: false, failure: { kind: "invalid_call", rpc: { code: -32602 } } });
+    expect(server.rpc("tools/call")).toHaveLength(0);
   });
 
   it("retries once with a version from data.supported after -32022", async () => {

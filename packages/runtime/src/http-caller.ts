@@ -228,17 +228,20 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     const outcome = await listToolsPaged(conn.peer, context(conn), peerOptions(callOptions));
     if (!outcome.ok || conn.session?.era !== "modern") return outcome;
     const plans = new Map<string, readonly ParamHeader[]>();
+    const dropped = new Map<string, string>();
     const kept: ToolDescriptor[] = [];
     for (const tool of outcome.value) {
       const plan = planToolHeaders(tool.inputSchema);
       if (!plan.ok) {
         warn(`tool ${JSON.stringify(tool.name)} dropped: ${plan.reason}`);
+        dropped.set(tool.name, plan.reason);
         continue;
       }
       plans.set(tool.name, plan.params);
       kept.push(tool);
     }
     conn.plans = plans;
+    conn.dropped = dropped;
     return { ok: true, value: kept };
   }
 
@@ -284,6 +287,11 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
       const outcome = await withConnection(callOptions.signal, async (conn) => {
         if (conn.session?.era === "modern" && conn.plans === undefined) await loadPlans(conn, callOptions);
+        // A tool left out of the list is not callable: its parameter headers cannot be built.
+        const reason = conn.dropped?.get(request.name);
+        if (reason !== undefined) {
+          return { ok: false, fault: { type: "rpc", code: -32602, message: `tool ${request.name} is unavailable: ${reason}` } } as const;
+        }
         return callToolInSession(conn.peer, context(conn), request, traceMeta(options.traceContext), peerOptions(callOptions));
       });
       return outcome.ok ? { ok: true, result: outcome.value } : fail(outcome.fault, request.name);

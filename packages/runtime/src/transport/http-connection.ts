@@ -34,6 +34,8 @@ export interface HttpConnection {
   alive: boolean;
   /** Modern era: the `Mcp-Param-*` plan of each listed tool. */
   plans: Map<string, readonly ParamHeader[]> | undefined;
+  /** Modern era: tools left out of the list for invalid `x-mcp-header` declarations, with the reason. */
+  dropped: Map<string, string> | undefined;
   listen: AbortController | undefined;
 }
 
@@ -97,7 +99,10 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
   const { url, identity, era } = o;
 
   function onNotification(conn: HttpConnection, notification: RpcNotification): void {
-    if (notification.method === "notifications/tools/list_changed") conn.plans = undefined;
+    if (notification.method === "notifications/tools/list_changed") {
+      conn.plans = undefined;
+      conn.dropped = undefined;
+    }
     o.onNotification?.(notification);
   }
 
@@ -120,7 +125,7 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
       onProtocolNoise: o.warn,
       ...(o.handlers ? { handlers: o.handlers } : {}),
     });
-    conn = { peer, streamable, sse: undefined, session: undefined, alive: true, plans: undefined, listen: undefined };
+    conn = { peer, streamable, sse: undefined, session: undefined, alive: true, plans: undefined, dropped: undefined, listen: undefined };
     return conn;
   }
 
@@ -147,7 +152,7 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
       onProtocolNoise: o.warn,
       ...(o.handlers ? { handlers: o.handlers } : {}),
     });
-    conn = { peer, streamable: undefined, sse, session: undefined, alive: true, plans: undefined, listen: undefined };
+    conn = { peer, streamable: undefined, sse, session: undefined, alive: true, plans: undefined, dropped: undefined, listen: undefined };
     try {
       await sse.connect(signal, timeoutMs);
     } catch (error) {
