@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import yargs from "yargs";
 import { isDesignError } from "./errors.js";
+import { pullCommand } from "./pull/pull-command.js";
 import { lockPathFor } from "./resolve/lock.js";
 import { type GenSummary, runGen, summaryLine } from "./run-gen.js";
 
@@ -141,7 +142,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         action = async () => (args.watch ? genWatch(args, io) : (await genOnce(args, io)).code);
       },
     )
-    .demandCommand(1, "name a command: gen")
+    .command(
+      pullCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .demandCommand(1, "name a command: gen or pull")
     .strict()
     .help()
     .alias("h", "help")

@@ -9,7 +9,10 @@ import type { ToolDecl } from "@toolwright/dsl";
 /** One server's snapshot in the lock. */
 export interface LockedServer {
   readonly tools: readonly unknown[];
+  /** Fingerprint of the whole catalogue (`fingerprintCatalogue` in `@toolwright/runtime`). */
   readonly fingerprint?: string;
+  /** Fingerprint per pulled tool, by wire name; the runtime drift check compares against these. */
+  readonly fingerprints?: { readonly [tool: string]: string };
 }
 
 /** The lock file. */

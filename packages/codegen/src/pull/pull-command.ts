@@ -1,0 +1,81 @@
+/**
+ * The `toolwright pull <design>` command for the CLI: flags, help with examples, the one-line
+ * summary, `--json`, and exit codes (0 ok, 2 usage, design or server error).
+ */
+import type { Argv, CommandModule } from "yargs";
+import { isDesignError } from "../errors.js";
+import { PullError, type PullSummary, pullSummaryLine, runPull } from "./pull.js";
+
+/** Where the command prints (the CLI's `CliIo`, structurally). */
+interface PullIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd?: string;
+}
+
+interface PullArgs {
+  readonly design: string;
+  readonly server: readonly string[] | undefined;
+  readonly timeout: number;
+  readonly json: boolean;
+}
+
+function errorText(error: unknown): string {
+  if (isDesignError(error)) return `design error: ${error.message}`;
+  if (error instanceof PullError) return `error: ${error.message}`;
+  return `error: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Runs a pull and prints its outcome; returns the exit code. Never throws. */
+export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
+  let summary: PullSummary;
+  try {
+    summary = await runPull({
+      design: args.design,
+      ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
+      ...(args.server ? { servers: args.server } : {}),
+      timeoutMs: args.timeout,
+    });
+  } catch (error) {
+    const server = error instanceof PullError ? { server: error.server } : {};
+    if (args.json) io.stdout(JSON.stringify({ ok: false, command: "pull", exitCode: 2, ...server, error: errorText(error) }));
+    else io.stderr(errorText(error));
+    return 2;
+  }
+  if (args.json) io.stdout(JSON.stringify({ ok: true, command: "pull", exitCode: 0, ...summary }));
+  else {
+    for (const w of summary.warnings) io.stderr(`warning: ${w}`);
+    io.stdout(pullSummaryLine(summary));
+  }
+  return 0;
+}
+
+/** The yargs command; `setAction` receives the work to run after parsing. */
+export function pullCommand(io: PullIo, setAction: (action: () => Promise<number>) => void): CommandModule {
+  return {
+    command: "pull <design>",
+    describe: "Snapshot the tool catalogues of the design's externalServer(...) declarations into <design>.lock.json",
+    builder: (y: Argv) =>
+      y
+        .positional("design", {
+          type: "string",
+          demandOption: true,
+          describe: "TypeScript design file with externalServer(...) declarations",
+        })
+        .option("server", { type: "string", array: true, describe: "Pull only this server (repeatable); the lock keeps the others" })
+        .option("timeout", { type: "number", default: 20_000, describe: "Milliseconds allowed per server for connect and tools/list" })
+        .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
+        .check((a) => (Number.isFinite(a.timeout) && a.timeout > 0) || "--timeout must be a positive number of milliseconds")
+        .example("$0 pull design.ts", "pull every external server, write design.lock.json")
+        .example("$0 pull design.ts --server memory", "refresh one server's snapshot")
+        .example("$0 pull design.ts --json", "machine-readable summary (servers, tools, fingerprints, time)")
+        .epilogue(
+          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Exit codes: 0 ok, 2 usage, design or server error (the old lock is left untouched).",
+        ),
+    handler: (a) => {
+      const raw = a as unknown as { design: string; server?: (string | number)[]; timeout: number; json: boolean };
+      const args: PullArgs = { design: raw.design, server: raw.server?.map(String), timeout: raw.timeout, json: raw.json };
+      setAction(() => pullAction(args, io));
+    },
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * `toolwright pull`: connects to every `externalServer(...)` of a design (stdio or streamable
+ * HTTP), lists its tools through every page, and writes the design's lock file atomically. Any
+ * server failing leaves the old lock untouched.
+ */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { ExternalServerDecl } from "@toolwright/dsl";
+import type { Caller } from "@toolwright/runtime";
+import { createHttpCaller } from "@toolwright/runtime/http";
+import { createStdioCaller } from "@toolwright/runtime/stdio";
+import { DesignError } from "../errors.js";
+import { loadDesign } from "../load/load-design.js";
+import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
+import { lockEntryFromListing, type PulledServer, serializeLock } from "./lock-format.js";
+
+/** Options for `runPull`. */
+export interface PullOptions {
+  readonly design: string;
+  readonly cwd?: string;
+  /** Pull only these servers; the lock keeps the other servers' entries as they are. */
+  readonly servers?: readonly string[];
+  /** Time allowed per server for connect plus `tools/list`, in ms. Default 20 s. */
+  readonly timeoutMs?: number;
+}
+
+/** What one pulled server contributed. */
+export interface PulledServerSummary {
+  readonly name: string;
+  readonly transport: "stdio" | "http";
+  readonly tools: number;
+  readonly fingerprint: string;
+  readonly ms: number;
+}
+
+/** The result of a pull. */
+export interface PullSummary {
+  /** Lock file path relative to the working directory. */
+  readonly lock: string;
+  /** False when the lock already had exactly these bytes (nothing was written). */
+  readonly changed: boolean;
+  readonly servers: readonly PulledServerSummary[];
+  readonly tools: number;
+  /** Inline overrides that name no pulled tool (gen will reject them). */
+  readonly warnings: readonly string[];
+  readonly ms: number;
+}
+
+/** A server could not be pulled: it is down, timed out, or answered something that is not a catalogue. */
+export class PullError extends Error {
+  override readonly name = "PullError";
+  readonly server: string;
+  constructor(server: string, problem: string) {
+    super(`pull failed for server ${JSON.stringify(server)}: ${problem}`);
+    this.server = server;
+  }
+}
+
+/** Creates the caller for one server's connection; relative `cwd` and the default cwd are the design's folder. */
+function callerFor(server: ExternalServerDecl, designDir: string, timeoutMs: number): { caller: Caller; transport: "stdio" | "http" } {
+  const c = server.connection;
+  if ("url" in c) {
+    return {
+      transport: "http",
+      caller: createHttpCaller({
+        name: server.name,
+        url: c.url,
+        ...(c.headers ? { headers: c.headers } : {}),
+        connectTimeoutMs: timeoutMs,
+        timeoutMs,
+      }),
+    };
+  }
+  const cwd = c.cwd === undefined ? designDir : isAbsolute(c.cwd) ? c.cwd : resolve(designDir, c.cwd);
+  return {
+    transport: "stdio",
+    caller: createStdioCaller({
+      name: server.name,
+      command: c.command === "node" ? process.execPath : c.command,
+      args: [...(c.args ?? [])],
+      env: [...(c.env ?? [])],
+      cwd,
+      // No roots, sampling or elicitation: the catalogue pulled is the one a plain client sees.
+      capabilities: {},
+      connectTimeoutMs: timeoutMs,
+      timeoutMs,
+      restartDelayMs: 60_000,
+    }),
+  };
+}
+
+async function pullOne(
+  server: ExternalServerDecl,
+  designDir: string,
+  timeoutMs: number,
+): Promise<{ entry: PulledServer; summary: PulledServerSummary }> {
+  const started = performance.now();
+  const { caller, transport } = callerFor(server, designDir, timeoutMs);
+  try {
+    if (!caller.listTools) throw new PullError(server.name, "the caller cannot list tools");
+    const listed = await caller.listTools({ timeoutMs });
+    if (!listed.ok) throw new PullError(server.name, listed.failure.message);
+    let entry: PulledServer;
+    try {
+      entry = lockEntryFromListing(listed.tools);
+    } catch (error) {
+      throw new PullError(
+        server.name,
+        `tools/list answer is not a usable catalogue: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const ms = Math.round(performance.now() - started);
+    return { entry, summary: { name: server.name, transport, tools: entry.tools.length, fingerprint: entry.fingerprint, ms } };
+  } finally {
+    await caller.close?.().catch(() => undefined);
+  }
+}
+
+/** Writes `text` to `path` through a temporary file and a rename, so readers never see half a file. */
+function writeAtomic(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Pulls the catalogues of the design's external servers and writes `<design>.lock.json`.
+ * Throws `DesignError` (bad design, unknown server) or `PullError` (a server failed); then nothing is written.
+ */
+export async function runPull(options: PullOptions): Promise<PullSummary> {
+  const started = performance.now();
+  const cwd = options.cwd ?? process.cwd();
+  const loaded = await loadDesign(options.design, cwd);
+  const external = loaded.design.servers.filter((s): s is ExternalServerDecl => s.kind === "external-server");
+  if (external.length === 0) {
+    throw new DesignError(
+      { file: loaded.label },
+      "declares no externalServer(...) to pull from (use it with fromMCP(...) or list it in servers)",
+    );
+  }
+  const wanted = options.servers && options.servers.length > 0 ? new Set(options.servers) : undefined;
+  for (const name of wanted ?? []) {
+    if (!external.some((s) => s.name === name)) {
+      throw new DesignError(
+        { file: loaded.label },
+        `--server ${name}: no externalServer of that name (have: ${external.map((s) => s.name).join(", ")})`,
+      );
+    }
+  }
+  const lockPath = lockPathFor(loaded.path);
+  let previous: { readonly [name: string]: LockedServer } = {};
+  if (wanted) {
+    try {
+      previous = readLock(loaded.path)?.servers ?? {};
+    } catch (error) {
+      throw new DesignError(
+        { file: loaded.label },
+        `cannot keep the other servers: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const targets = external.filter((s) => !wanted || wanted.has(s.name));
+  const pulled = await Promise.allSettled(targets.map((s) => pullOne(s, dirname(loaded.path), timeoutMs)));
+  const failed = pulled.find((p): p is PromiseRejectedResult => p.status === "rejected");
+  if (failed) throw failed.reason;
+  const results = pulled.map((p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof pullOne>>>).value);
+  const servers: { [name: string]: LockedServer } = {};
+  for (const s of external) {
+    const fresh = results.find((r) => r.summary.name === s.name);
+    const kept = previous[s.name];
+    if (fresh) servers[s.name] = fresh.entry;
+    else if (kept) servers[s.name] = kept;
+  }
+  const warnings: string[] = [];
+  for (const s of targets) {
+    const names = new Set(servers[s.name]?.tools.map((t) => (t as { name: string }).name));
+    for (const o of s.overrides) {
+      if (!names.has(o.name))
+        warnings.push(`server ${JSON.stringify(s.name)}: inline override ${JSON.stringify(o.name)} names no pulled tool`);
+    }
+  }
+  const text = serializeLock(servers);
+  const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
+  if (changed) writeAtomic(lockPath, text);
+  const label = relative(cwd, lockPath).split(sep).join("/");
+  return {
+    lock: label,
+    changed,
+    servers: results.map((r) => r.summary),
+    tools: results.reduce((n, r) => n + r.summary.tools, 0),
+    warnings,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** One-line summary: `toolwright pull: 3 servers, 37 tools -> design.lock.json (1.2 s)`. */
+export function pullSummaryLine(s: PullSummary): string {
+  const servers = s.servers.map((x) => `${x.name} ${x.tools}`).join(", ");
+  const secs = (s.ms / 1000).toFixed(1);
+  const what = s.changed ? "wrote" : "unchanged";
+  return `toolwright pull: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools; ${what} ${s.lock} (${secs} s)`;
+}
