@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOAuthProvider, type OAuthProviderOptions } from "@toolwright/runtime";
-import { createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
+import { createHttpCaller, type HttpCaller, startLoopbackRedirect } from "@toolwright/runtime/http";
 import { afterEach, describe, expect, it } from "vitest";
 
 interface Seen {
@@ -49,7 +49,7 @@ async function world(options: { iss?: "correct" | "wrong" } = {}) {
   let tokens = 0;
   const as = await listen((req, res, body) => {
     const url = new URL(req.url ?? "/", "http://x");
-    const form = Object.fromEntries(new URLSearchParams(body));
+    const form = Object.fromEntries(req.method === "GET" ? url.searchParams : new URLSearchParams(body));
     seen.push({ method: req.method ?? "", path: `as:${url.pathname}`, auth: req.headers.authorization, form });
     if (url.pathname === "/.well-known/oauth-authorization-server") {
       return json(res, 200, {
@@ -167,8 +167,30 @@ describe("OAuth through createHttpCaller on 127.0.0.1", () => {
     expect(result.ok && result.result.content).toEqual([{ type: "text", text: "written" }]);
     const scopes = w.seen.filter((s) => s.path === "as:/authorize").map((s) => s.form?.scope);
     const tokenCodes = w.seen.filter((s) => s.path === "as:/token").map((s) => s.form?.code);
-    expect(scopes.length).toBe(tokenCodes.length);
-    expect(tokenCodes.at(-1)).toBe("code:mcp:read mcp:write");
+    expect(scopes).toEqual(["mcp:read", "mcp:read mcp:write"]);
+    expect(tokenCodes).toEqual(["code:mcp:read", "code:mcp:read mcp:write"]);
+  });
+
+  it("end to end with the loopback redirect receiver: the 'browser' follows the AS redirect to 127.0.0.1", async () => {
+    const w = await world();
+    const loopback = await startLoopbackRedirect({ open: async (url) => void (await fetch(url)) });
+    try {
+      const auth = createOAuthProvider({
+        serverUrl: w.url,
+        redirectUri: loopback.redirectUri,
+        authorizationHandler: (u) => loopback.authorizationHandler(u),
+      });
+      const c = createHttpCaller({ url: w.url, era: "legacy", auth, notificationStream: false });
+      callers.push(c);
+      const listed = await c.listTools();
+      expect(listed.ok && listed.tools.map((t) => t.name)).toEqual(["write"]);
+      const authorize = w.seen.find((s) => s.path === "as:/authorize");
+      expect(authorize?.form?.redirect_uri).toBe(loopback.redirectUri);
+      const token = w.seen.find((s) => s.path === "as:/token");
+      expect(token?.form).toMatchObject({ grant_type: "authorization_code", redirect_uri: loopback.redirectUri, code: "code:mcp:read" });
+    } finally {
+      await loopback.close();
+    }
   });
 
   it("a refused authorization (wrong iss) is an auth_required failure value, promptly", async () => {
