@@ -241,6 +241,17 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(server.rpc("tools/call")).toHaveLength(4);
   });
 
+  it("the maximum total timeout covers every input_required round, not each one", async () => {
+    server = await startScriptedHttpServer({ era: "modern", tools });
+    const handlers = new Map([
+      ["elicitation/create", async () => (await new Promise((r) => setTimeout(r, 200)), { action: "accept", content: {} })],
+    ]);
+    caller = createHttpCaller({ url: server.url, era: "modern", handlers, notificationStream: false });
+    const out = await caller.callTool({ name: "confirm", arguments: {} }, { timeoutMs: 5000, maxTotalTimeoutMs: 100 });
+    expect(out).toMatchObject({ ok: false, failure: { kind: "timeout" } });
+    expect(server.rpc("tools/call")).toHaveLength(1);
+  });
+
   it("fails clearly when the server asks for input the client has no handler for", async () => {
     server = await startScriptedHttpServer({ era: "modern", tools });
     caller = createHttpCaller({ url: server.url, era: "modern" });

@@ -210,11 +210,23 @@ export async function sendRequest(
   let reissued = false;
   let rounds = 0;
   let extra: { inputResponses?: unknown; requestState?: string } = {};
+  const started = Date.now();
   for (;;) {
+    // The maximum total covers every round and retry of this request, not each one.
+    let roundOptions = options;
+    if (options.maxTotalTimeoutMs !== undefined) {
+      const left = options.maxTotalTimeoutMs - (Date.now() - started);
+      if (left <= 0)
+        return {
+          ok: false,
+          fault: { type: "timeout", phase: "request", message: `${method} exceeded its maximum total of ${options.maxTotalTimeoutMs} ms` },
+        };
+      roundOptions = { ...options, maxTotalTimeoutMs: left };
+    }
     const base = params._meta as { [key: string]: unknown } | undefined;
     const meta = modern ? { ...base, ...protocolMeta(session.protocolVersion, identity.capabilities, identity.clientInfo) } : base;
     const body = meta === undefined ? { ...params, ...extra } : { ...params, ...extra, _meta: meta };
-    const outcome = await peer.request(method, body, options);
+    const outcome = await peer.request(method, body, roundOptions);
     if (!outcome.ok) {
       const f = outcome.fault;
       if (modern && f.type === "rpc" && f.code === -32022 && !retriedVersion) {
