@@ -15,7 +15,11 @@ import {
   getSumSpec,
   registerEverythingToolset,
 } from "../../examples/everything/src/gen/everything/index.js";
-import { createEverythingClient as createLockedClient, everythingCatalogue } from "../golden/lock-catalogue/expected/everything/index.js";
+import {
+  checkEverythingDrift,
+  createEverythingClient as createLockedClient,
+  everythingCatalogue,
+} from "../golden/lock-catalogue/expected/everything/index.js";
 
 const require = createRequire(import.meta.url);
 const entry = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
@@ -128,7 +132,7 @@ describe("server-everything through the generated client", () => {
 describe("server-everything through a client generated from a pulled lock (test/golden/lock-catalogue)", () => {
   it("every tool of the snapshot answers through its typed method", async () => {
     const client = createLockedClient(counting);
-    expect(everythingCatalogue.tools).toHaveLength(5);
+    expect(Object.keys(everythingCatalogue.tools)).toHaveLength(5);
     const echo = await client.echo({ message: "locked" });
     expect(echo).toMatchObject({ ok: true, value: "Echo: locked" });
     const sum = await client.getSum({ a: 1, b: 2 });
@@ -151,5 +155,23 @@ describe("server-everything through a client generated from a pulled lock (test/
     expect(sent.length).toBe(before);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.failure.recovery.issues).toEqual([expect.objectContaining({ field: "a", constraint: "invalid_range" })]);
+  });
+});
+
+describe("drift check generated for the pulled catalogue", () => {
+  it("the fingerprints generated from the lock match the live server's tools", async () => {
+    const locked = Object.keys(everythingCatalogue.tools);
+    const report = await checkEverythingDrift(stdio, { policy: "fail", tools: locked });
+    expect(report).toMatchObject({ ok: true, drift: [] });
+  });
+
+  it("tools the lock does not have are reported per tool (the fixture snapshot holds 5 of them)", async () => {
+    const warnings: string[] = [];
+    const report = await checkEverythingDrift(stdio, { onWarning: (m) => warnings.push(m) });
+    expect(report.ok).toBe(true);
+    expect(report.drift.length).toBeGreaterThan(0);
+    expect(report.drift.every((d) => d.change === "added")).toBe(true);
+    expect(report.drift.map((d) => d.tool)).toContain("get-tiny-image");
+    expect(warnings.length).toBe(report.drift.length);
   });
 });

@@ -18,6 +18,10 @@ export const RUNTIME_SYMBOLS = {
   ToolResult: { from: RUNTIME_CODEGEN, type: true },
   ToolSpec: { from: RUNTIME_CODEGEN, type: true },
   ValidateFunction: { from: RUNTIME_CODEGEN, type: true },
+  DriftOptions: { from: RUNTIME_CODEGEN, type: true },
+  DriftReport: { from: RUNTIME_CODEGEN, type: true },
+  ExpectedCatalogue: { from: RUNTIME_CODEGEN, type: true },
+  checkDrift: { from: RUNTIME_CODEGEN, type: false },
   createDecoder: { from: RUNTIME_CODEGEN, type: false },
   invokeTool: { from: RUNTIME_CODEGEN, type: false },
   // Called by precompiled validators (validators.gen.js) in place of ajv's own helpers.

@@ -44,8 +44,10 @@ export interface IrToolset {
   /** Server the runtime calls for this toolset. */
   readonly server: string;
   readonly source: IrToolsetSource;
-  /** Lock fingerprint for live catalogues. */
+  /** Lock fingerprint for live catalogues (the server's, over all its tools). */
   readonly fingerprint: string | undefined;
+  /** Per-tool fingerprints of the pulled `tools/list` entries (runtime `fingerprintTool`), for drift checks. */
+  readonly toolFingerprints: { readonly [tool: string]: string } | undefined;
   /** Output folder under `--out`: `everything`. */
   readonly dirName: string;
   /** `Everything` (for `createEverythingClient`). */

@@ -95,6 +95,17 @@ export const registerPlugin: Plugin = {
         `  runtime.registerToolset({ toolset: ${JSON.stringify(ts.name)}, specs: ${specs}, caller });`,
         "}",
       );
+      if (ts.source === "lock" && ts.toolFingerprints) {
+        const checkDrift = f.runtime("checkDrift");
+        const catalogue = f.importValue(n.catalogue, "./specs.gen.js");
+        f.print(
+          "",
+          `/** Lists the live server's tools and reports, per tool, drift from the pulled lock (warn or fail by \`options.policy\`). */`,
+          `export function ${n.checkDrift}(caller: ${Caller}, options?: ${f.runtime("DriftOptions")}): Promise<${f.runtime("DriftReport")}> {`,
+          `  return ${checkDrift}(caller, ${catalogue}, options);`,
+          "}",
+        );
+      }
     }
   },
 };

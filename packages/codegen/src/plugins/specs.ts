@@ -27,6 +27,7 @@ export function toolsetNames(ts: IrToolset) {
     requestsType: `${ts.pascalName}Requests`,
     toolsetName: `${ts.camelName}ToolsetName`,
     catalogue: `${ts.camelName}Catalogue`,
+    checkDrift: `check${ts.pascalName}Drift`,
   };
 }
 
@@ -40,10 +41,11 @@ export const specsPlugin: Plugin = {
       const ToolSpec = f.runtime("ToolSpec");
       const createDecoder = f.runtime("createDecoder");
       f.print(`/** The toolset name, as declared in the design. */`, `export const ${n.toolsetName} = ${JSON.stringify(ts.name)};`, "");
-      if (ts.source === "lock") {
+      if (ts.source === "lock" && ts.toolFingerprints) {
+        const ExpectedCatalogue = f.runtime("ExpectedCatalogue");
         f.print(
-          "/** The pulled catalogue this toolset was generated from (`toolwright pull`); compare with the live server to detect drift. */",
-          `export const ${n.catalogue} = ${printLiteral({ server: ts.server, fingerprint: ts.fingerprint ?? null, tools: ts.tools.map((t) => t.name) })} as const;`,
+          "/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */",
+          `export const ${n.catalogue}: ${ExpectedCatalogue} = ${printLiteral({ server: ts.server, fingerprint: ts.fingerprint ?? null, tools: ts.toolFingerprints })};`,
           "",
         );
       }

@@ -12,6 +12,7 @@ import {
   type ToolDecl,
   type ToolsetDecl,
 } from "@toolwright/dsl";
+import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
@@ -76,8 +77,8 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     const loc = { file, toolset: decl.name };
     if (typeof decl.name !== "string" || decl.name === "") throw new DesignError({ file }, "a toolset has an empty name");
     if (byName.has(decl.name)) throw new DesignError(loc, "duplicate toolset name");
-    const { tools, source, server, fingerprint } = catalogueOf(decl, servers, getLock, file, options.designPath);
-    const ts = resolveToolset(decl, tools, { source, server, fingerprint }, { ajv, file, toJson });
+    const { tools, ...origin } = catalogueOf(decl, servers, getLock, file, options.designPath);
+    const ts = resolveToolset(decl, tools, origin, { ajv, file, toJson });
     for (const [map, key, what] of [
       [dirs, ts.dirName, "output folder"],
       [pascals, ts.pascalName, "identifier"],
@@ -117,10 +118,11 @@ function catalogueOf(
   getLock: (loc: DesignLocation) => LockFile | undefined,
   file: string,
   designPath: string | undefined,
-): { tools: readonly ToolDecl[]; source: IrToolsetSource; server: string; fingerprint: string | undefined } {
+): { tools: readonly ToolDecl[] } & Origin {
   const loc = { file, toolset: decl.name };
   const provider = decl.provider;
-  if (provider?.kind === "external-mcp") return { tools: decl.tools, source: "inline", server: provider.server, fingerprint: undefined };
+  if (provider?.kind === "external-mcp")
+    return { tools: decl.tools, source: "inline", server: provider.server, fingerprint: undefined, toolFingerprints: undefined };
   if (provider?.kind !== "mcp") throw new DesignError(loc, "provider must be fromExternalMCP(...) or fromMCP(...)");
   const server = servers.get(provider.server);
   if (!server) {
@@ -130,7 +132,13 @@ function catalogueOf(
     );
   }
   if (server.kind === "mcp-server")
-    return { tools: [...server.tools, ...decl.tools], source: "mcp-server", server: server.name, fingerprint: undefined };
+    return {
+      tools: [...server.tools, ...decl.tools],
+      source: "mcp-server",
+      server: server.name,
+      fingerprint: undefined,
+      toolFingerprints: undefined,
+    };
   const lockName = designPath === undefined ? "the design's lock file" : lockPathFor(designPath).split(/[\\/]/).pop()!;
   const entry = getLock(loc)?.servers[server.name];
   if (!entry) {
@@ -149,7 +157,24 @@ function catalogueOf(
   for (const o of overrides.values()) {
     if (!pulledNames.has(o.name)) throw new DesignError({ ...loc, tool: o.name }, "overrides a tool the pulled catalogue does not have");
   }
-  return { tools, source: "lock", server: server.name, fingerprint: entry.fingerprint };
+  // Drift is judged against what the server listed at pull time, so overrides do not change these.
+  const listed = entry.tools.filter((t): t is FingerprintedTool => typeof (t as { name?: unknown })?.name === "string");
+  const computed = fingerprintCatalogue(listed);
+  return {
+    tools,
+    source: "lock",
+    server: server.name,
+    fingerprint: entry.fingerprint ?? computed.fingerprint,
+    toolFingerprints: computed.tools,
+  };
+}
+
+/** Where a toolset's tools came from. */
+interface Origin {
+  readonly source: IrToolsetSource;
+  readonly server: string;
+  readonly fingerprint: string | undefined;
+  readonly toolFingerprints: { readonly [tool: string]: string } | undefined;
 }
 
 /** What resolving one toolset needs. */
@@ -159,14 +184,9 @@ interface Ctx {
   readonly toJson: (schema: unknown) => JsonSchema;
 }
 
-function resolveToolset(
-  decl: ToolsetDecl,
-  decls: readonly ToolDecl[],
-  origin: { source: IrToolsetSource; server: string; fingerprint: string | undefined },
-  ctx: Ctx,
-): IrToolset {
+function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: Origin, ctx: Ctx): IrToolset {
   const { file } = ctx;
-  const { source, server, fingerprint } = origin;
+  const { source, server, fingerprint, toolFingerprints } = origin;
   const tools: IrTool[] = [];
   const ts: IrToolset = {
     kind: "toolset",
@@ -175,6 +195,7 @@ function resolveToolset(
     server,
     source,
     fingerprint,
+    toolFingerprints,
     dirName: fileStem(decl.name),
     pascalName: pascalName(decl.name),
     // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".
@@ -296,7 +317,7 @@ function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[
       ts = resolveToolset(
         pseudo as unknown as ToolsetDecl,
         server.tools,
-        { source: "mcp-server", server: server.name, fingerprint: undefined },
+        { source: "mcp-server", server: server.name, fingerprint: undefined, toolFingerprints: undefined },
         ctx,
       );
     } catch (error) {

@@ -7,4 +7,4 @@ export type { EverythingClient } from "./client.gen.js";
 export { createEverythingClient } from "./client.gen.js";
 export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";
 export { everythingRequests } from "./requests.gen.js";
-export { registerEverythingToolset } from "./register.gen.js";
+export { checkEverythingDrift, registerEverythingToolset } from "./register.gen.js";

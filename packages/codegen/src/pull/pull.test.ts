@@ -1,0 +1,159 @@
+/**
+ * `toolwright pull` through the CLI's `main(argv)`: a real server over stdio (server-memory) and a
+ * real HTTP server (the runtime's own tool server on 127.0.0.1:0); dead servers, servers that send
+ * garbage, and hangs fail with exit 2 naming the server and leave the old lock byte for byte.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fingerprintCatalogue } from "@toolwright/runtime";
+import { createToolServer, type HttpServerHandle, serveHttp } from "@toolwright/runtime/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli.js";
+
+const repo = fileURLToPath(new URL("../../../..", import.meta.url));
+const memoryBin = join(repo, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+let tmp: string;
+let http: HttpServerHandle;
+
+async function exec(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: repo });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+/** Writes a design with the given externalServer calls (JS expressions) and returns its path. */
+function writeDesign(name: string, servers: string): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "design.ts");
+  writeFileSync(
+    path,
+    `import { design, externalServer } from "@toolwright/dsl";\nexport default design({ toolsets: [], servers: [${servers}] });\n`,
+  );
+  return path;
+}
+
+/** A stdio "server" script: reads lines, answers with `answer(message)` (JSON or raw text). */
+function writeScript(name: string, body: string): string {
+  const path = join(tmp, `${name}.mjs`);
+  writeFileSync(
+    path,
+    `import { createInterface } from "node:readline";\nconst rl = createInterface({ input: process.stdin });\nconst send = (m) => process.stdout.write((typeof m === "string" ? m : JSON.stringify(m)) + "\\n");\nrl.on("line", (line) => { const m = JSON.parse(line); ${body} });\n`,
+  );
+  return path;
+}
+
+const init = `if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "x", version: "1" } } });`;
+
+beforeAll(async () => {
+  const build = spawnSync(join(repo, "node_modules", ".bin", "tsc"), ["-b", "packages/dsl", "packages/runtime"], { cwd: repo, encoding: "utf8" });
+  expect(build.status, build.stdout).toBe(0);
+  mkdirSync(join(repo, ".tmp"), { recursive: true });
+  tmp = mkdtempSync(join(repo, ".tmp", "pull-"));
+  const server = createToolServer({
+    name: "calc",
+    version: "1.0.0",
+    pageSize: 1, // forces pull through several tools/list pages
+    tools: [
+      { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } } }, handler: () => ({ content: [] }) },
+      { name: "sub", inputSchema: { type: "object" }, annotations: { readOnlyHint: true }, handler: () => ({ content: [] }) },
+      { name: "mul", inputSchema: { type: "object" }, outputSchema: { type: "object" }, handler: () => ({ structuredContent: {} }) },
+    ],
+  });
+  http = await serveHttp(server, { port: 0, host: "127.0.0.1" });
+}, 120_000);
+
+afterAll(async () => {
+  await http?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("toolwright pull", () => {
+  it("pulls a real stdio server and a paged HTTP server into one sorted, fingerprinted lock", async () => {
+    const design = writeDesign(
+      "ok",
+      `externalServer("memory", { command: "node", args: [${JSON.stringify(memoryBin)}], env: ["MEMORY_FILE_PATH=${join(tmp, "m.jsonl")}"] }),
+       externalServer("calc", { url: ${JSON.stringify(http.url)} })`,
+    );
+    const r = await exec("pull", design, "--json");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ ok: true, command: "pull", changed: true, tools: 12 });
+    expect(summary.servers.map((s: { name: string; transport: string; tools: number }) => [s.name, s.transport, s.tools])).toEqual([
+      ["memory", "stdio", 9],
+      ["calc", "http", 3],
+    ]);
+    const text = readFileSync(join(tmp, "ok", "design.lock.json"), "utf8");
+    const lock = JSON.parse(text);
+    expect(Object.keys(lock)).toEqual(["servers", "version"]);
+    expect(Object.keys(lock.servers)).toEqual(["calc", "memory"]);
+    expect(lock.servers.calc.tools.map((t: { name: string }) => t.name)).toEqual(["add", "mul", "sub"]);
+    // The lock's fingerprints are exactly what the runtime computes from the tools it holds.
+    const fp = fingerprintCatalogue(lock.servers.calc.tools);
+    expect(lock.servers.calc.fingerprint).toBe(fp.fingerprint);
+    expect(lock.servers.calc.fingerprints).toEqual(fp.tools);
+    expect(lock.servers.memory.fingerprints.read_graph).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // Deterministic: a second pull produces the same bytes and reports nothing changed.
+    const again = await exec("pull", design);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^toolwright pull: 2 servers \(memory 9, calc 3\), 12 tools; unchanged .*design\.lock\.json \(\d+\.\d s\)$/);
+    expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(text);
+    // --server refreshes one server and keeps the other entry as it was.
+    const one = await exec("pull", design, "--server", "calc", "--json");
+    expect(JSON.parse(one.stdout).servers.map((s: { name: string }) => s.name)).toEqual(["calc"]);
+    expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(text);
+  }, 60_000);
+
+  const OLD_LOCK = '{ "version": 1, "servers": {} }\n';
+  const failing: [string, () => string, RegExp][] = [
+    ["a dead server (exits at once)", () => `externalServer("dead", { command: "node", args: ["-e", "process.exit(3)"] })`, /server "dead"/],
+    [
+      "a server whose tools/list is garbage",
+      () => `externalServer("junk", { command: "node", args: [${JSON.stringify(writeScript("junk", `${init} else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "ok", inputSchema: { type: "object" } }, { inputSchema: 5 }] } });`))}] })`,
+      /pull failed for server "junk": tools\/list answer is not a usable catalogue: tools\[1\] has no name/,
+    ],
+    [
+      "a server that prints non-JSON and never answers",
+      () => `externalServer("noise", { command: "node", args: [${JSON.stringify(writeScript("noise", `send("hello, I am not JSON-RPC");`))}] })`,
+      /pull failed for server "noise"/,
+    ],
+    [
+      "an HTTP endpoint nobody listens on",
+      () => `externalServer("gone", { url: "http://127.0.0.1:9/mcp" })`,
+      /pull failed for server "gone"/,
+    ],
+  ];
+
+  it.each(failing)("%s: exit 2, the server named, the old lock untouched, no temp file", async (label, server, message) => {
+    const name = label.replace(/\W+/g, "-");
+    const design = writeDesign(name, `externalServer("fine", { command: "node", args: [${JSON.stringify(memoryBin)}], env: ["MEMORY_FILE_PATH=${join(tmp, "m2.jsonl")}"] }), ${server()}`);
+    const lockPath = join(tmp, name, "design.lock.json");
+    writeFileSync(lockPath, OLD_LOCK);
+    const r = await exec("pull", design, "--timeout", "3000");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.split("\n")).toHaveLength(1);
+    expect(readFileSync(lockPath, "utf8")).toBe(OLD_LOCK);
+    expect(readdirSync(join(tmp, name)).sort()).toEqual(["design.lock.json", "design.ts"]);
+    const json = await exec("pull", design, "--timeout", "3000", "--json");
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, command: "pull", exitCode: 2 });
+  }, 60_000);
+
+  it("usage and design errors exit 2 and write nothing", async () => {
+    const none = writeDesign("none", "");
+    const r = await exec("pull", none);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/design error: .*declares no externalServer/);
+    expect(existsSync(join(tmp, "none", "design.lock.json"))).toBe(false);
+    const unknown = await exec("pull", none, "--bogus");
+    expect(unknown.code).toBe(2);
+    const help = await exec("pull", "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Examples:/);
+    expect(help.stdout).toMatch(/Exit codes: 0 ok, 2/);
+  });
+});
