@@ -80,3 +80,30 @@ it("a 64 MiB stdio answer over a 1 MiB cap fails its call without growing memory
     server.dispose();
   }
 }, 60_000);
+
+it("64 MiB of stderr is kept in a bounded ring: the tail is capped and memory does not grow", async () => {
+  const server = scriptedServer();
+  const caller = createStdioCaller({
+    name: "noisy",
+    command: server.command,
+    args: server.args,
+    env: server.env,
+    stderrBytes: 4096,
+    closeGraceMs: 200,
+  });
+  try {
+    await caller.connect();
+    const before = external();
+    const r = await caller.callTool({ name: "stderr_flood", arguments: { mib: 64 } });
+    const after = external();
+    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "flooded" }]);
+    const tail = caller.stderrTail();
+    expect(tail.length).toBeLessThanOrEqual(4096);
+    expect(tail).toContain("flood done");
+    expect(after - before).toBeLessThan(32 * MiB);
+  } finally {
+    await caller.close();
+    leaks.track(server.pids());
+    server.dispose();
+  }
+}, 60_000);

@@ -93,6 +93,19 @@ const TOOLS = {
   argv: (id) => result(id, text(JSON.stringify(process.argv), { argv: process.argv.slice(2), cwd: process.cwd() })),
   /** Writes `text` to stderr, then answers. */
   stderr: (id, args) => process.stderr.write(String(args.text ?? ""), () => result(id, text("wrote stderr"))),
+  /** Writes `mib` MiB to stderr (1 MiB chunks, respecting backpressure), then answers. */
+  stderr_flood: (id, args) => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x65);
+    let left = Number(args.mib ?? 16);
+    const next = () => {
+      while (left > 0) {
+        left--;
+        if (!process.stderr.write(chunk)) return void process.stderr.once("drain", next);
+      }
+      process.stderr.write("\nflood done\n", () => result(id, text("flooded")));
+    };
+    next();
+  },
   /** Starts a long-lived grandchild in this process group and returns its pid. */
   grandchild: (id) => {
     const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
