@@ -49,7 +49,10 @@ function writeScript(name: string, body: string): string {
 const init = `if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "x", version: "1" } } });`;
 
 beforeAll(async () => {
-  const build = spawnSync(join(repo, "node_modules", ".bin", "tsc"), ["-b", "packages/dsl", "packages/runtime"], { cwd: repo, encoding: "utf8" });
+  const build = spawnSync(join(repo, "node_modules", ".bin", "tsc"), ["-b", "packages/dsl", "packages/runtime"], {
+    cwd: repo,
+    encoding: "utf8",
+  });
   expect(build.status, build.stdout).toBe(0);
   mkdirSync(join(repo, ".tmp"), { recursive: true });
   tmp = mkdtempSync(join(repo, ".tmp", "pull-"));
@@ -100,7 +103,9 @@ describe("toolwright pull", () => {
     // Deterministic: a second pull produces the same bytes and reports nothing changed.
     const again = await exec("pull", design);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^toolwright pull: 2 servers \(memory 9, calc 3\), 12 tools; unchanged .*design\.lock\.json \(\d+\.\d s\)$/);
+    expect(again.stdout).toMatch(
+      /^toolwright pull: 2 servers \(memory 9, calc 3\), 12 tools; unchanged .*design\.lock\.json \(\d+\.\d s\)$/,
+    );
     expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(text);
     // --server refreshes one server and keeps the other entry as it was.
     const one = await exec("pull", design, "--server", "calc", "--json");
@@ -110,15 +115,21 @@ describe("toolwright pull", () => {
 
   const OLD_LOCK = '{ "version": 1, "servers": {} }\n';
   const failing: [string, () => string, RegExp][] = [
-    ["a dead server (exits at once)", () => `externalServer("dead", { command: "node", args: ["-e", "process.exit(3)"] })`, /server "dead"/],
+    [
+      "a dead server (exits at once)",
+      () => `externalServer("dead", { command: "node", args: ["-e", "process.exit(3)"] })`,
+      /server "dead"/,
+    ],
     [
       "a server whose tools/list is garbage",
-      () => `externalServer("junk", { command: "node", args: [${JSON.stringify(writeScript("junk", `${init} else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "ok", inputSchema: { type: "object" } }, { inputSchema: 5 }] } });`))}] })`,
+      () =>
+        `externalServer("junk", { command: "node", args: [${JSON.stringify(writeScript("junk", `${init} else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "ok", inputSchema: { type: "object" } }, { inputSchema: 5 }] } });`))}] })`,
       /pull failed for server "junk": tools\/list answer is not a usable catalogue: tools\[1\] has no name/,
     ],
     [
       "a server that prints non-JSON and never answers",
-      () => `externalServer("noise", { command: "node", args: [${JSON.stringify(writeScript("noise", `send("hello, I am not JSON-RPC");`))}] })`,
+      () =>
+        `externalServer("noise", { command: "node", args: [${JSON.stringify(writeScript("noise", `send("hello, I am not JSON-RPC");`))}] })`,
       /pull failed for server "noise"/,
     ],
     [
@@ -128,20 +139,27 @@ describe("toolwright pull", () => {
     ],
   ];
 
-  it.each(failing)("%s: exit 2, the server named, the old lock untouched, no temp file", async (label, server, message) => {
-    const name = label.replace(/\W+/g, "-");
-    const design = writeDesign(name, `externalServer("fine", { command: "node", args: [${JSON.stringify(memoryBin)}], env: ["MEMORY_FILE_PATH=${join(tmp, "m2.jsonl")}"] }), ${server()}`);
-    const lockPath = join(tmp, name, "design.lock.json");
-    writeFileSync(lockPath, OLD_LOCK);
-    const r = await exec("pull", design, "--timeout", "3000");
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.split("\n")).toHaveLength(1);
-    expect(readFileSync(lockPath, "utf8")).toBe(OLD_LOCK);
-    expect(readdirSync(join(tmp, name)).sort()).toEqual(["design.lock.json", "design.ts"]);
-    const json = await exec("pull", design, "--timeout", "3000", "--json");
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, command: "pull", exitCode: 2 });
-  }, 60_000);
+  it.each(failing)(
+    "%s: exit 2, the server named, the old lock untouched, no temp file",
+    async (label, server, message) => {
+      const name = label.replace(/\W+/g, "-");
+      const design = writeDesign(
+        name,
+        `externalServer("fine", { command: "node", args: [${JSON.stringify(memoryBin)}], env: ["MEMORY_FILE_PATH=${join(tmp, "m2.jsonl")}"] }), ${server()}`,
+      );
+      const lockPath = join(tmp, name, "design.lock.json");
+      writeFileSync(lockPath, OLD_LOCK);
+      const r = await exec("pull", design, "--timeout", "3000");
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.split("\n")).toHaveLength(1);
+      expect(readFileSync(lockPath, "utf8")).toBe(OLD_LOCK);
+      expect(readdirSync(join(tmp, name)).sort()).toEqual(["design.lock.json", "design.ts"]);
+      const json = await exec("pull", design, "--timeout", "3000", "--json");
+      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, command: "pull", exitCode: 2 });
+    },
+    60_000,
+  );
 
   it("usage and design errors exit 2 and write nothing", async () => {
     const none = writeDesign("none", "");
