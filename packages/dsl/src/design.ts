@@ -153,6 +153,8 @@ export function toolset(name: string, provider: ToolsetProvider, build?: (t: Too
 export function toolset<const N extends string>(provider: ToolsetProvider, tools: readonly ToolDecl<N>[]): ToolsetDecl<N>;
 /** Declares a toolset named after its provider (the suite, or the server). */
 export function toolset(provider: ToolsetProvider, build?: (t: ToolsetBuilder) => void): ToolsetDecl;
+/** Declares a toolset from a build callback or an array of tools (when the kind is only known at run time). */
+export function toolset(name: string, provider: ToolsetProvider, build?: ((t: ToolsetBuilder) => void) | readonly ToolDecl[]): ToolsetDecl;
 export function toolset(...args: unknown[]): ToolsetDecl {
   const named = typeof args[0] === "string";
   const provider = named ? args[1] : args[0];
