@@ -128,6 +128,35 @@ describe("stdio server hangs", () => {
     expect(server.pids()).toHaveLength(1);
   });
 
+  it("progress keep-alives forever: resetTimeoutOnProgress is capped by maxTotalTimeoutMs, cancel is sent, later calls work", async () => {
+    const { caller, server } = open();
+    let seen = 0;
+    const r = await caller.callTool(
+      { name: "progress_forever", arguments: { everyMs: 20 } },
+      {
+        timeoutMs: 150,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeoutMs: 600,
+        onProgress: () => {
+          seen++;
+          // A throwing progress callback must not break the session either.
+          if (seen === 2) throw new Error("planner bug in onProgress");
+        },
+      },
+    );
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure).toMatchObject({ kind: "timeout", retryable: true });
+    expect(seen).toBeGreaterThan(2);
+    // Progress reset the 150 ms timeout, so the call ran on to the 600 ms total cap (far past 150 ms).
+    const waited = r.ok ? 0 : Number(/within (\d+) ms/.exec(r.failure.message)?.[1]);
+    expect(waited).toBeGreaterThan(550);
+    const id = wireIdOf(server, "progress_forever");
+    for (let i = 0; i < 500 && server.received("notifications/cancelled").length === 0; i++)
+      await new Promise((res) => setTimeout(res, 10));
+    expect(server.received("notifications/cancelled").map((c) => c.msg?.params?.requestId)).toEqual([id]);
+    await expectEcho(caller, "after-progress");
+  });
+
   it("cancels on abort with notifications/cancelled on the wire", async () => {
     const { caller, server } = open();
     await caller.connect();

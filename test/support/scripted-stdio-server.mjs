@@ -79,6 +79,19 @@ const TOOLS = {
     result(id, text("first"));
     result(id, text("second"));
   },
+  /** Sends progress every `everyMs` and never answers; stops when the client cancels. */
+  progress_forever: (id, args, params) => {
+    const token = params?._meta?.progressToken;
+    let n = 0;
+    const timer = setInterval(
+      () => {
+        if (token !== undefined)
+          write({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++n } });
+      },
+      Number(args.everyMs ?? 20),
+    );
+    waitingForCancel.set(id, () => clearInterval(timer));
+  },
   /** Answers only after the client cancels this call. */
   late: (id) => waitingForCancel.set(id, () => result(id, text("late answer"))),
   /** Sends a server-to-client request and returns the client's answer as structured content. */
@@ -180,7 +193,7 @@ function handle(msg) {
         write({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: `Unknown tool: ${name}` } });
         return;
       }
-      tool(msg.id, args);
+      tool(msg.id, args, msg.params);
       return;
     }
     default:
