@@ -16,7 +16,14 @@ writeFileSync(
   `export * from "${dist}/index.js";\nexport { createStdioCaller } from "${dist}/stdio.js";\nexport { createHttpCaller } from "${dist}/http.js";\n`,
 );
 const { build } = await import("esbuild");
-await build({ entryPoints: [`${cache}/bundle-entry.mjs`], bundle: true, format: "esm", platform: "node", outfile: `${cache}/runtime-bundle.mjs`, logLevel: "error" });
+await build({
+  entryPoints: [`${cache}/bundle-entry.mjs`],
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  outfile: `${cache}/runtime-bundle.mjs`,
+  logLevel: "error",
+});
 
 const sets = {
   "toolwright modules (root + stdio + http)": ["@toolwright/runtime", "@toolwright/runtime/stdio", "@toolwright/runtime/http"],
@@ -32,7 +39,12 @@ const results = {};
 for (let r = 0; r < reps; r++) {
   for (const [name, mods] of Object.entries(sets)) {
     const code = `const b=process.memoryUsage().rss;const t=performance.now();${mods.map((m) => `await import(${JSON.stringify(m)});`).join("")}console.log(JSON.stringify({ms:performance.now()-t,mib:(process.memoryUsage().rss-b)/1048576}))`;
-    const out = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: root, env: { PATH: process.env.PATH ?? "" }, encoding: "utf8", timeout: 30_000 });
+    const out = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     const m = JSON.parse(out.stdout.trim());
     (results[name] ??= { ms: [], mib: [] }).ms.push(m.ms);
     results[name].mib.push(m.mib);
@@ -43,5 +55,7 @@ console.log(`| Import (in-process, median of ${reps}) | ms | × SDK | RSS MiB | 
 for (const [name, v] of Object.entries(results)) {
   const ms = median(v.ms);
   const mib = median(v.mib);
-  console.log(`| ${name} | ${ms.toFixed(1)} | ${(ms / median(sdk.ms)).toFixed(2)}× | ${mib.toFixed(2)} | ${(mib / median(sdk.mib)).toFixed(2)}× |`);
+  console.log(
+    `| ${name} | ${ms.toFixed(1)} | ${(ms / median(sdk.ms)).toFixed(2)}× | ${mib.toFixed(2)} | ${(mib / median(sdk.mib)).toFixed(2)}× |`,
+  );
 }

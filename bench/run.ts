@@ -26,7 +26,8 @@ const quick = argv.includes("--quick");
 const onlyArg = argv.find((a) => a.startsWith("--only="));
 const only = new Set(onlyArg ? onlyArg.slice(7).split(",") : SECTIONS);
 const config = configFor(quick);
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const t0 = performance.now();
+const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}\n`);
 
 process.on("SIGINT", () => {
   killAll();

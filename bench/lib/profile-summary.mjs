@@ -32,5 +32,31 @@ const pct = (us) => ((us / total) * 100).toFixed(1).padStart(5);
 console.log(`total sampled ${(total / 1000).toFixed(0)} ms`);
 console.log("-- self time by function");
 for (const [k, us] of [...fn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(us)}%  ${k}`);
+// Inclusive time: a node's self time plus its descendants', counted once per function per stack.
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const inclusive = new Map();
+for (const [id, us] of self) {
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const cf = byId.get(cur).callFrame;
+    const where = cf.url
+      ? cf.url
+          .replace(/^file:\/\//, "")
+          .replace(/.*node_modules\//, "nm/")
+          .replace(/.*\/work\/main\//, "")
+      : "(native)";
+    const key = `${cf.functionName || "(anonymous)"} ${where}:${cf.lineNumber + 1}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + us);
+  }
+}
+console.log("-- inclusive time by function (project code)");
+for (const [k, us] of [...inclusive]
+  .filter(([k]) => process.env.ALL || k.includes("packages/"))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`${pct(us)}%  ${k}`);
 console.log("-- self time by file");
 for (const [k, us] of [...files].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${pct(us)}%  ${k}`);

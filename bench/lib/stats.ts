@@ -46,6 +46,17 @@ export function makeRow(base: Omit<Row, "median" | "min" | "max" | "label" | "vs
   };
 }
 
+/**
+ * The ratio of `row` to `base`: the median of per-repetition ratios when both have one value per
+ * repetition (repetitions are interleaved, so pairing cancels machine drift), else the ratio of medians.
+ */
+export function ratioOf(row: Row, base: Row): number | undefined {
+  if (row.values.length > 0 && row.values.length === base.values.length && base.values.every((v) => v > 0)) {
+    return median(row.values.map((v, i) => v / (base.values[i] as number)));
+  }
+  return base.median > 0 ? row.median / base.median : undefined;
+}
+
 /** Fills `vsFloor` and `vsSdk` for every row that has a floor or SDK sibling. */
 export function addRatios(rows: Row[]): void {
   const key = (r: Row) => `${r.section}|${r.measure}|${r.server}`;
@@ -54,8 +65,10 @@ export function addRatios(rows: Row[]): void {
   for (const r of rows) {
     const floor = by.get(`${key(r)}|raw`);
     const sdk = by.get(`${key(r)}|sdk`);
-    if (floor && floor.median > 0) r.vsFloor = r.median / floor.median;
-    if (sdk && sdk.median > 0) r.vsSdk = r.median / sdk.median;
+    const vsFloor = floor ? ratioOf(r, floor) : undefined;
+    const vsSdk = sdk ? ratioOf(r, sdk) : undefined;
+    if (vsFloor !== undefined) r.vsFloor = vsFloor;
+    if (vsSdk !== undefined) r.vsSdk = vsSdk;
   }
 }
 

@@ -2,7 +2,7 @@
  * The targets from issue 7, checked against rows measured in the same run. Each target gives the
  * ratio it quotes, the limit, and whether the run meets it (undefined when not measured).
  */
-import { findRow, type Row } from "./stats.ts";
+import { findRow, ratioOf as pairedRatio, type Row } from "./stats.ts";
 
 /** One checked target. */
 export interface TargetCheck {
@@ -55,14 +55,8 @@ export function checkTargets(rows: readonly Row[], inFlight: { stdio: number; ht
     check("HTTP MaxListenersExceeded warnings per session (max over all HTTP runs)", "Toolwright count", maxWarnings, "==", 0),
     check("Import time over bare node", "Toolwright / SDK", importTime?.vsSdk, "<=", 0.2),
     check("Import RSS over bare node", "Toolwright / SDK", importRss?.vsSdk, "<=", 0.25),
-    check(
-      "Heap per extra connection",
-      "Toolwright / SDK",
-      heap && sdkHeap && sdkHeap.median > 0 ? heap.median / sdkHeap.median : undefined,
-      "<=",
-      0.5,
-    ),
+    check("Heap per extra connection", "Toolwright / SDK", heap && sdkHeap ? pairedRatio(heap, sdkHeap) : undefined, "<=", 0.5),
     check("Codegen, 1,000 tools", "toolwright gen / json-schema-to-typescript alone", gen?.vsFloor, "<=", 1.5),
-    check("Codegen unchanged re-run", "re-run / first run", rerun && gen ? rerun.median / gen.median : undefined, "<=", 0.2),
+    check("Codegen unchanged re-run", "re-run / first run", rerun && gen ? pairedRatio(rerun, gen) : undefined, "<=", 0.2),
   ];
 }

@@ -22,18 +22,18 @@ export function configFor(quick: boolean): BenchConfig {
   return quick
     ? {
         quick,
-        reps: 2,
+        reps: 1,
         stdioSequential: 500,
-        stdioConcurrent: 2_000,
+        stdioConcurrent: 3_000,
         stdioInFlight: 64,
-        httpSequential: 150,
-        httpConcurrent: 300,
+        httpSequential: 100,
+        httpConcurrent: 200,
         httpInFlight: 32,
-        coldReps: 2,
-        importReps: 3,
+        coldReps: 1,
+        importReps: 2,
         memoryReps: 1,
         validationPayloads: 20_000,
-        codegenTools: 100,
+        codegenTools: 50,
         codegenReps: 1,
       }
     : {

@@ -108,7 +108,7 @@ export async function measureTransports(config: BenchConfig, withHttp: boolean, 
           server: s.server,
           calls: s.calls,
           concurrency: s.concurrency,
-          warmup: Math.min(s.calls, Math.max(200, Math.floor(s.calls / 5))),
+          warmup: config.quick ? Math.min(s.calls, 50) : Math.min(s.calls, Math.max(200, Math.floor(s.calls / 5))),
         };
         const r = await worker<LatencyResult>(task, { pinned: s.pinned });
         const key = `${s.section}|${s.measure}|${s.server}|${client}`;
