@@ -149,6 +149,29 @@ describe("server-everything over Streamable HTTP", () => {
     expect(JSON.stringify(out.ok && out.result.content)).toContain("Ada");
   });
 
+  it("answers roots/list and sampling/createMessage requests from the server over HTTP", async () => {
+    const asked: string[] = [];
+    const handlers = new Map<string, (params: unknown) => unknown>([
+      ["roots/list", () => (asked.push("roots"), { roots: [{ uri: "file:///tmp/tw-root", name: "tw" }] })],
+      [
+        "sampling/createMessage",
+        () => (
+          asked.push("sampling"),
+          { role: "assistant", content: { type: "text", text: "sampled!" }, model: "test-model", stopReason: "endTurn" }
+        ),
+      ],
+    ]);
+    caller = createHttpCaller({ url, era: "legacy", handlers, capabilities: { roots: {}, sampling: {} } });
+    const listed = await caller.listTools();
+    const names = listed.ok ? listed.tools.map((t) => t.name) : [];
+    expect(names).toEqual(expect.arrayContaining(["get-roots-list", "trigger-sampling-request"]));
+    const roots = await caller.callTool({ name: "get-roots-list", arguments: {} });
+    expect(JSON.stringify(roots.ok && roots.result.content)).toContain("file:///tmp/tw-root");
+    const sampled = await caller.callTool({ name: "trigger-sampling-request", arguments: { prompt: "hi", maxTokens: 10 } });
+    expect(JSON.stringify(sampled.ok && sampled.result.content)).toContain("sampled!");
+    expect(asked).toEqual(expect.arrayContaining(["roots", "sampling"]));
+  });
+
   it("reads a resource and gets a prompt through request()", async () => {
     caller = createHttpCaller({ url, era: "legacy" });
     const prompt = await caller.request("prompts/get", { name: "simple-prompt" });
