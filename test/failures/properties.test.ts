@@ -59,6 +59,7 @@ const wireFault: fc.Arbitrary<WireFault> = fc.oneof(
       code: fc.oneof(fc.integer({ min: -32768, max: -32000 }), fc.integer()),
       message: fc.string(),
       data: fc.oneof(fc.jsonValue(), secretish),
+      httpStatus: fc.constantFrom(400, 404), // a JSON-RPC error that came as an HTTP error body
     },
     { requiredKeys: ["type", "code", "message"] },
   ),
