@@ -150,10 +150,20 @@ export function issuesFromErrors(errors: readonly ValidatorError[], input: unkno
   return issues;
 }
 
-/** Wraps a precompiled validate function as a decoder. */
+/** Wraps a precompiled validate function as a decoder. Never throws. */
 export function createDecoder<T>(validate: ValidateFunction): Decoder<T> {
   return (value) => {
-    if (validate(value)) return { ok: true, value: value as T };
+    let valid: boolean;
+    try {
+      valid = validate(value);
+    } catch (error) {
+      // A validator for a recursive schema recurses with the data: a hostile 100,000-level value
+      // overflows the stack. That value is invalid, never a thrown error.
+      const why =
+        error instanceof RangeError ? "a value nested less deeply (validation overflowed the stack)" : "a value the validator can check";
+      return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: why }] };
+    }
+    if (valid) return { ok: true, value: value as T };
     return { ok: false, issues: issuesFromErrors(validate.errors ?? [], value) };
   };
 }
