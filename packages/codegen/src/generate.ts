@@ -8,6 +8,7 @@ import { agentsPlugin } from "./plugins/agents.js";
 import { clientPlugin, registerPlugin } from "./plugins/client.js";
 import { indexPlugin } from "./plugins/index-file.js";
 import type { Plugin } from "./plugins/plugin.js";
+import { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
 import { specsPlugin } from "./plugins/specs.js";
 import { typesPlugin } from "./plugins/types.js";
 import { validatorsPlugin } from "./plugins/validators.js";
@@ -21,6 +22,7 @@ export const defaultPlugins: readonly Plugin[] = [
   registerPlugin,
   agentsPlugin,
   indexPlugin,
+  serverScaffoldPlugin,
 ];
 
 /** Generates every file for `ir`. Returns path (relative to `--out`, `/`-separated) → text, sorted. */

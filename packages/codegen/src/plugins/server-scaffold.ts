@@ -1,0 +1,163 @@
+/**
+ * Server scaffold plugin: for each `mcpServer(...)` of the design, `servers/<server>/` holds the
+ * tools' types and precompiled validators, and `server.gen.ts` with a typed handler interface (one
+ * method per tool: typed payload in, typed result out), `create<Server>Server(handlers)` (the
+ * runtime tool server with input and output decoders) and `serve<Server>Server(handlers, options)`
+ * for stdio or streamable HTTP.
+ */
+import { fileHeader } from "../emit/generated-file.js";
+import { docText, printKey, printLiteral } from "../emit/literal.js";
+import { fileStem } from "../emit/names.js";
+import type { IrDesign, IrMcpServer, IrTool } from "../ir/ir.js";
+import { exportedNames } from "./index-file.js";
+import type { Plugin } from "./plugin.js";
+import { typesPlugin } from "./types.js";
+import { validatorName, validatorsPlugin } from "./validators.js";
+
+/** The runtime entry point scaffolds import from. */
+const RUNTIME_SERVER = "@toolwright/runtime/server";
+
+/** Public names of a server's scaffold: `calc` and `calc-server` both give `createCalcServer`. */
+export function serverNames(server: IrMcpServer) {
+  const base = server.pascalName.endsWith("Server") && server.pascalName !== "Server" ? server.pascalName.slice(0, -6) : server.pascalName;
+  return {
+    dir: `servers/${fileStem(server.name)}`,
+    handlers: `${base}ServerHandlers`,
+    create: `create${base}Server`,
+    serve: `serve${base}Server`,
+    info: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerInfo`,
+    options: `${base}ServerOptions`,
+  };
+}
+
+function wireAnnotations(tool: IrTool): { [key: string]: boolean } | undefined {
+  const a = tool.annotations;
+  if (!a) return undefined;
+  const out: { [key: string]: boolean } = {};
+  if (a.readOnly !== undefined) out.readOnlyHint = a.readOnly;
+  if (a.destructive !== undefined) out.destructiveHint = a.destructive;
+  if (a.idempotent !== undefined) out.idempotentHint = a.idempotent;
+  if (a.openWorld !== undefined) out.openWorldHint = a.openWorld;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["emit"]>[1]): void {
+  const n = serverNames(server);
+  const ts = server.toolset;
+  const f = out.file(`${n.dir}/server.gen.ts`, fileHeader(ir.file, undefined));
+  const rt = (name: string) => f.importValue(name, RUNTIME_SERVER);
+  const rtType = (name: string) => f.importType(name, RUNTIME_SERVER);
+  const CallToolResult = rtType("CallToolResult");
+  const ToolContext = rtType("ToolContext");
+  const hasText = ts.tools.some((t) => !t.output);
+  const info: [string, unknown][] = [
+    ["name", server.name],
+    ["version", server.version],
+  ];
+  if (server.title !== undefined) info.push(["title", server.title]);
+  if (server.protocolVersion !== undefined) info.push(["protocolVersion", server.protocolVersion]);
+  if (server.instructions !== undefined) info.push(["instructions", server.instructions]);
+  f.print(
+    `/** Name, version and protocol version of server ${JSON.stringify(server.name)}, as declared in the design. */`,
+    `export const ${n.info} = {`,
+    ...info.map(([k, v]) => `  ${printKey(k)}: ${printLiteral(v, 2)},`),
+    "} as const;",
+    "",
+  );
+  const resultType = (tool: IrTool) => {
+    const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
+    return tool.output ? `${rtType("StructuredResult")}<${Result}> | ${CallToolResult}` : `${Result} | ${CallToolResult}`;
+  };
+  f.print(
+    `/**`,
+    ` * ${docText(`The handlers a ${JSON.stringify(server.name)} server implementation provides: one per tool. Payloads arrive validated; structured results are validated against the output schema before they are sent. Tools without an output schema may return plain text.`)}`,
+    ` */`,
+    `export interface ${n.handlers} {`,
+  );
+  for (const tool of ts.tools) {
+    const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
+    const R = resultType(tool);
+    const doc = tool.description ?? tool.title ?? `Handles ${JSON.stringify(tool.name)}.`;
+    f.print(`  /** ${docText(doc)} */`, `  ${tool.localName}(payload: ${Payload}, ctx: ${ToolContext}): ${R} | Promise<${R}>;`);
+  }
+  f.print("}", "");
+  if (hasText) {
+    f.print(
+      "/** Plain text from a handler becomes one text content block. */",
+      `function asResult(value: string | ${CallToolResult}): ${CallToolResult} {`,
+      `  return typeof value === "string" ? { content: [{ type: "text", text: value }] } : value;`,
+      "}",
+      "",
+    );
+  }
+  const ToolServerOptions = rtType("ToolServerOptions");
+  const createDecoder = rt("createDecoder");
+  f.print(
+    `/** Options for ${n.create}: everything of \`createToolServer\` except the declared name, version and tools. */`,
+    `export type ${n.options} = Omit<${ToolServerOptions}, "name" | "version" | "tools">;`,
+    "",
+    `/** Creates the ${JSON.stringify(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
+    `export function ${n.create}(handlers: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
+    `  return ${rt("createToolServer")}({`,
+    `    ...${n.info},`,
+    "    ...options,",
+    "    tools: [",
+  );
+  for (const tool of ts.tools) {
+    const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
+    const fields: [string, unknown][] = [["name", tool.name]];
+    if (tool.title !== undefined) fields.push(["title", tool.title]);
+    if (tool.description !== undefined) fields.push(["description", tool.description]);
+    fields.push(["inputSchema", tool.input.json]);
+    if (tool.output) fields.push(["outputSchema", tool.output.json]);
+    const annotations = wireAnnotations(tool);
+    if (annotations) fields.push(["annotations", annotations]);
+    if (tool.meta !== undefined) fields.push(["_meta", tool.meta]);
+    f.print("      {", ...fields.map(([k, v]) => `        ${printKey(k)}: ${printLiteral(v, 8)},`));
+    const validatePayload = f.importValue(validatorName(tool.typeName, "Payload"), "./validators.gen.js");
+    f.print(`        decodePayload: ${createDecoder}<${Payload}>(${validatePayload}),`);
+    if (tool.output) {
+      const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
+      const validateResult = f.importValue(validatorName(tool.typeName, "Result"), "./validators.gen.js");
+      f.print(`        decodeResult: ${createDecoder}<${Result}>(${validateResult}),`);
+      f.print(`        handler: (payload: ${Payload}, ctx: ${ToolContext}) => handlers.${tool.localName}(payload, ctx),`);
+    } else {
+      f.print(
+        `        handler: async (payload: ${Payload}, ctx: ${ToolContext}) => asResult(await handlers.${tool.localName}(payload, ctx)),`,
+      );
+    }
+    f.print("      },");
+  }
+  f.print("    ],", "  });", "}", "");
+  f.print(
+    `/**`,
+    ` * Serves ${JSON.stringify(server.name)} over stdio (the default) or streamable HTTP, e.g.`,
+    ` * \`${n.serve}(handlers, parseServeArgs(process.argv.slice(2)))\` for \`--http --port 3000\`.`,
+    ` */`,
+    `export function ${n.serve}(handlers: ${n.handlers}, options?: ${rtType("ServeOptions")}, serverOptions?: ${n.options}): Promise<${rtType("ServeHandle")}> {`,
+    `  return ${rt("serve")}(${n.create}(handlers, serverOptions), options);`,
+    "}",
+  );
+}
+
+/** Emits `servers/<server>/` for every `mcpServer` of the design. */
+export const serverScaffoldPlugin: Plugin = {
+  name: "server-scaffold",
+  async emit(ir: IrDesign, out) {
+    for (const server of ir.mcpServers) {
+      const n = serverNames(server);
+      // The server's own types and validators, printed by the same plugins as a toolset's.
+      const sub: IrDesign = { ...ir, toolsets: [{ ...server.toolset, dirName: n.dir }], agents: [], mcpServers: [] };
+      await typesPlugin.emit(sub, out);
+      await validatorsPlugin.emit(sub, out);
+      emitServer(ir, server, out);
+      const index = out.file(`${n.dir}/index.ts`, fileHeader(ir.file, undefined));
+      for (const module of ["types", "server"]) {
+        const { types, values } = exportedNames(out.text(`${n.dir}/${module}.gen.ts`) ?? "");
+        const from = JSON.stringify(`./${module}.gen.js`);
+        if (types.length > 0) index.print(`export type { ${types.sort().join(", ")} } from ${from};`);
+        if (values.length > 0) index.print(`export { ${values.sort().join(", ")} } from ${from};`);
+      }
+    }
+  },
+};

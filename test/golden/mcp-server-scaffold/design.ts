@@ -1,0 +1,34 @@
+/**
+ * Golden case: an `mcpServer` with its scaffold. The server's tools get types, precompiled
+ * validators and `servers/calc/server.gen.ts` (typed handlers, createCalcServer, serveCalcServer);
+ * a toolset over the same server gets the usual typed client, so the server can be called by its
+ * own generated client.
+ */
+import { array, design, fromMCP, integer, mcpServer, number, object, string, toolset } from "@toolwright/dsl";
+
+export const calc = mcpServer(
+  "calc",
+  { version: "1.2.0", protocolVersion: "2025-11-25", title: "Calculator", instructions: "Small arithmetic." },
+  (t) => {
+    t.tool("add", {
+      title: "Add",
+      description: "Adds two numbers",
+      input: object({ a: number().describe("First addend"), b: number().describe("Second addend") }),
+      output: object({ sum: number() }),
+      annotations: { readOnly: true, idempotent: true },
+      examples: [{ a: 1, b: 2 }],
+    });
+    t.tool("divide", {
+      description: "Divides a by b; text result",
+      input: object({ a: number(), b: number() }),
+    });
+    t.tool("split-words", {
+      description: "Splits text into at most `limit` words",
+      input: object({ text: string({ minLength: 1 }), limit: integer({ minimum: 1, maximum: 100 }).optional() }),
+      output: object({ words: array(string()), count: integer() }),
+      meta: { "example.com/category": "text" },
+    });
+  },
+);
+
+export default design({ toolsets: [toolset("calc", fromMCP(calc))] });
