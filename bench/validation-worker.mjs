@@ -17,7 +17,7 @@ if (task.mode === "sdk") {
   check = (v) => validator(v).valid;
 } else {
   const mod = await import(pathToFileURL(task.module).href);
-  const validate = mod.default;
+  const validate = mod[task.exportName ?? "default"];
   if (task.mode === "toolwright") {
     const { createDecoder } = await import("@toolwright/runtime/codegen");
     const decode = createDecoder(validate);
