@@ -82,6 +82,9 @@ export function editDistance(a: string, b: string): number {
 
 const fold = (s: string) => s.toLowerCase().replace(/[-_.\s/]+/g, "_");
 
+/** Longest prefix of a model-supplied name compared for suggestions (provider names are at most 64). */
+const MAX_COMPARED_NAME = 128;
+
 function similarToken(a: string, b: string): boolean {
   if (a === b) return true;
   let prefix = 0;
@@ -95,7 +98,8 @@ function similarToken(a: string, b: string): boolean {
  * lacks, then by edit distance to the nearest of its provider name, id and wire name.
  */
 export function closestToolNames(name: string, specs: readonly ToolSpec[], limit = 3): string[] {
-  const wanted = fold(name);
+  // Edit distance is quadratic: a hostile 100 kB "name" from a model must not stall the planner.
+  const wanted = fold(name.slice(0, MAX_COMPARED_NAME));
   const words = wanted.split("_").filter((w) => w !== "");
   const scored = specs.map((spec) => {
     const names = [spec.providerName, spec.id, spec.name].map(fold);
@@ -114,7 +118,7 @@ export function toolUnavailable(name: string, specs: readonly ToolSpec[]): ToolF
   const hint = suggestions.length > 0 ? "" : " No tools are registered.";
   return failureFromPolicy(
     "tool_unavailable",
-    `There is no tool named ${JSON.stringify(name)}.${hint}`,
+    `There is no tool named ${JSON.stringify(name.length > MAX_COMPARED_NAME ? `${name.slice(0, MAX_COMPARED_NAME)}…` : name)}.${hint}`,
     { tool: name, server: "" },
     { suggestions },
   );
