@@ -1,0 +1,110 @@
+/**
+ * Round trip: the server generated from an `mcpServer` declaration (test/golden/mcp-server-scaffold)
+ * is served over stdio (a real child process through tsx) and streamable HTTP (127.0.0.1, port 0),
+ * and called by its own generated client through createStdioCaller / createHttpCaller. Inputs are
+ * validated before the handler runs; structured outputs are validated before they are sent.
+ */
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Caller } from "@toolwright/runtime";
+import { createHttpCaller } from "@toolwright/runtime/http";
+import type { ServeHandle } from "@toolwright/runtime/server";
+import { createStdioCaller } from "@toolwright/runtime/stdio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calcSpecs, createCalcClient } from "../golden/mcp-server-scaffold/expected/calc/index.js";
+import { calcServerInfo, serveCalcServer } from "../golden/mcp-server-scaffold/expected/servers/calc/index.js";
+import { calcHandlers, handlerCalls } from "./fixtures/scaffold-calc-handlers.js";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const require = createRequire(import.meta.url);
+const tsxCli = fileURLToPath(new URL("dist/cli.mjs", `file://${require.resolve("tsx/package.json")}`));
+const script = fileURLToPath(new URL("./fixtures/scaffold-calc-serve.ts", import.meta.url));
+
+let http: ServeHandle | undefined;
+const callers: Caller[] = [];
+
+beforeAll(async () => {
+  // The stdio child imports @toolwright/runtime through its package exports (dist).
+  const build = spawnSync(join(repo, "node_modules", ".bin", "tsc"), ["-b", "packages/dsl", "packages/runtime"], {
+    cwd: repo,
+    encoding: "utf8",
+  });
+  expect(build.status, build.stdout).toBe(0);
+  http = await serveCalcServer(calcHandlers, { transport: "http", port: 0, host: "127.0.0.1" });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(callers.map((c) => c.close?.()));
+  await http?.close();
+});
+
+const transports: [string, () => Caller][] = [
+  [
+    "stdio",
+    () => createStdioCaller({ name: "calc", command: process.execPath, args: [tsxCli, script], cwd: repo, connectTimeoutMs: 30_000 }),
+  ],
+  ["streamable HTTP", () => createHttpCaller({ name: "calc", url: http?.url as string })],
+];
+
+describe.each(transports)("generated calc server over %s, called by its generated client", (label, make) => {
+  let caller: Caller;
+  beforeAll(() => {
+    caller = make();
+    callers.push(caller);
+  });
+
+  it("lists exactly the declared tools with their schemas and annotations", async () => {
+    const listed = await caller.listTools?.({ timeoutMs: 30_000 });
+    if (!listed?.ok) throw new Error(`list failed: ${listed?.failure.message}`);
+    expect(listed.tools.map((t) => t.name)).toEqual(calcSpecs.map((s) => s.name));
+    for (const spec of calcSpecs) {
+      const t = listed.tools.find((x) => x.name === spec.name);
+      expect(t?.inputSchema).toEqual(spec.inputSchema);
+      expect(t?.outputSchema).toEqual(spec.outputSchema);
+    }
+    expect(listed.tools[0]?.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+    expect(listed.tools[2]?._meta).toEqual({ "example.com/category": "text" });
+  });
+
+  it("typed calls round-trip: structured results decode, text results join", async () => {
+    const calc = createCalcClient(caller);
+    const sum = await calc.add({ a: 1.5, b: 2 }, { timeoutMs: 30_000 });
+    expect(sum.ok && sum.value).toEqual({ sum: 3.5 });
+    const half = await calc.divide({ a: 1, b: 2 });
+    expect(half.ok && half.value).toBe("0.5");
+    const words = await calc.splitWords({ text: "one two  three", limit: 2 });
+    expect(words.ok && words.value).toEqual({ words: ["one", "two"], count: 2 });
+    const zero = await calc.divide({ a: 1, b: 0 });
+    expect(zero.ok).toBe(false);
+    expect(!zero.ok && zero.failure.message).toContain("Cannot divide by zero");
+  });
+
+  it("the server validates input before the handler runs (field issues in _meta)", async () => {
+    const before = handlerCalls.length;
+    const raw = await caller.callTool({ name: "split-words", arguments: { text: "", limit: 500 } });
+    // In-process (HTTP) the handler's own log shows it never ran.
+    if (label === "streamable HTTP") expect(handlerCalls.length).toBe(before);
+    expect(raw.ok && raw.result.isError).toBe(true);
+    const issues = (raw.ok && (raw.result._meta?.["io.toolwright/issues"] as { field: string; constraint: string }[])) || [];
+    expect(issues.map((i) => `${i.field}:${i.constraint}`).sort()).toEqual(["limit:invalid_range", "text:invalid_length"]);
+  });
+
+  it("the server validates structured output against the output schema", async () => {
+    const raw = await caller.callTool({ name: "split-words", arguments: { text: "BAD" } });
+    expect(raw.ok && raw.result.isError).toBe(true);
+    expect(raw.ok && raw.result.structuredContent).toBeUndefined();
+    if (label === "streamable HTTP") expect(handlerCalls.at(-1)).toBe("split-words");
+  });
+});
+
+it("serverInfo comes from the declaration", () => {
+  expect(calcServerInfo).toEqual({
+    name: "calc",
+    version: "1.2.0",
+    title: "Calculator",
+    protocolVersion: "2025-11-25",
+    instructions: "Small arithmetic.",
+  });
+});
