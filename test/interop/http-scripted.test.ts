@@ -151,6 +151,28 @@ describe("streamable HTTP, legacy era", () => {
     expect(down).toMatchObject({ ok: false, failure: { kind: "unavailable", httpStatus: 503, retryable: true } });
   });
 
+  it("fails at once, not by timeout, on a 200 whose body is not an answer to the request", async () => {
+    server = await startScriptedHttpServer({ tools: slowTools });
+    caller = createHttpCaller({ url: server.url, era: "legacy", timeoutMs: 30_000 });
+    await caller.connect();
+    server.next({ rpc: "tools/call" }, { status: 200, headers: { "content-type": "text/html" }, body: "<html>proxy login</html>" });
+    const html = await caller.callTool({ name: "echo", arguments: {} });
+    expect(html).toMatchObject({ ok: false, failure: { kind: "malformed_result" } });
+    if (!html.ok) expect(html.failure.message).toContain("text/html");
+    server.next({ rpc: "tools/call" }, { status: 200, body: { jsonrpc: "2.0", id: 999_999, result: {} } });
+    const other = await caller.callTool({ name: "echo", arguments: {} });
+    expect(other).toMatchObject({ ok: false, failure: { kind: "malformed_result" } });
+    server.next({ rpc: "tools/call" }, { status: 200, body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: "bad id" } } });
+    const orphan = await caller.callTool({ name: "echo", arguments: {} });
+    expect(orphan).toMatchObject({ ok: false, failure: { rpc: { code: -32600 } } });
+    expect(await caller.callTool({ name: "echo", arguments: { message: "fine" } })).toMatchObject({ ok: true });
+  });
+
+  it("names a bad URL without echoing it", () => {
+    expect(() => createHttpCaller({ url: "not a url?key=secret" })).toThrow("createHttpCaller: url is not a valid absolute URL");
+    expect(() => createHttpCaller({ url: "ftp://127.0.0.1/x" })).toThrow(/must be http\(s\)/);
+  });
+
   it("reports a refused connection as a retryable unavailable failure", async () => {
     const port = await freePort();
     caller = createHttpCaller({ url: `http://127.0.0.1:${port}/mcp` });

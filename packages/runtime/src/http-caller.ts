@@ -115,7 +115,13 @@ const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "t
 
 /** Creates a caller for an MCP server over HTTP. Nothing is sent until the first call or `connect()`. */
 export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
-  const url = new URL(options.url);
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    // The URL itself is not echoed: it may carry a key in its query.
+    throw new Error("createHttpCaller: url is not a valid absolute URL");
+  }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`createHttpCaller: url must be http(s), got ${url.protocol}`);
   const headers = prepareHeaders(options.headers, options.env ?? process.env);
   const server = options.name ?? url.host;

@@ -299,8 +299,38 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         return;
       }
       const text = await readBody(res.body);
-      if (text.trim() === "") return;
-      inboundText(text);
+      if (text.trim() === "") {
+        if (id === undefined) return;
+        throw new WireFaultError({
+          type: "transport",
+          code: "EPROTO",
+          message: `HTTP ${res.status} with an empty body answered a request`,
+        });
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        const type = String(res.headers["content-type"] ?? "no content-type");
+        throw new WireFaultError({ type: "transport", code: "EPROTO", message: `the response body (${type}) is not JSON` });
+      }
+      // A JSON-RPC error with a null id (the server could not read our id) is this request's answer.
+      const orphan = value as { id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } } | null;
+      if (id !== undefined && orphan && !Array.isArray(orphan) && orphan.id === null && typeof orphan.error?.code === "number") {
+        const e = orphan.error;
+        throw new WireFaultError({
+          type: "rpc",
+          code: e.code as number,
+          message: String(e.message ?? ""),
+          ...(e.data === undefined ? {} : { data: e.data }),
+        });
+      }
+      if (Array.isArray(value)) for (const item of value) inbound(item);
+      else inbound(value);
+      // Without this, a 200 that answers something else would leave the call waiting for its timeout.
+      if (id !== undefined && !entry.answered && !entry.controller.aborted) {
+        throw new WireFaultError({ type: "transport", code: "EPROTO", message: "the JSON answer carried no response for this request" });
+      }
     } finally {
       if (id !== undefined && inflight.get(id) === entry) inflight.delete(id);
     }
