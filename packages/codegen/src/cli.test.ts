@@ -59,6 +59,12 @@ describe("usage", () => {
     expect(r.stdout).toMatch(/Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error/);
   });
 
+  it("--version prints the package version", async () => {
+    const r = await exec("--version");
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it.each([
     [[]],
     [["frobnicate"]],

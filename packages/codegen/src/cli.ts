@@ -4,6 +4,7 @@
  * 0 ok, 1 `--check` found stale files, 2 usage or design error.
  */
 import { type FSWatcher, watch as watchFs } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import yargs from "yargs";
@@ -24,6 +25,16 @@ const defaultIo: CliIo = {
   stdout: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
   stderr: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
 };
+
+/** This package's version, for `--version`. */
+function codegenVersion(): string {
+  try {
+    const manifest = createRequire(import.meta.url)("../package.json") as { version?: unknown };
+    return typeof manifest.version === "string" ? manifest.version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
 
 const EXIT_CODES = "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error.";
 
@@ -151,7 +162,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     .strict()
     .help()
     .alias("h", "help")
-    .version(false)
+    .version(codegenVersion())
     .epilogue(EXIT_CODES)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false);
