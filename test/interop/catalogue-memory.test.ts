@@ -7,10 +7,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { ToolResult } from "@toolwright/runtime";
+import { checkDrift, type ToolResult } from "@toolwright/runtime";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMemoryDrift, createMemoryClient, type MemoryClient, memorySpecs } from "../../examples/catalogues/src/gen/memory/index.js";
+import { memoryCatalogue as goldenCatalogue } from "../golden/live-catalogue/expected/memory/index.js";
 
 const require = createRequire(import.meta.url);
 const bin = join(dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")), "dist/index.js");
@@ -42,6 +43,10 @@ describe("server-memory through the generated client", () => {
   it("the live catalogue matches the lock (no drift under the fail policy)", async () => {
     const report = await checkMemoryDrift(caller, { policy: "fail" });
     expect(report).toEqual({ ok: true, server: "memory", drift: [] });
+  });
+
+  it("the live-catalogue golden lock (with an inline override) also matches the live server", async () => {
+    expect(await checkDrift(caller, goldenCatalogue, { policy: "fail" })).toEqual({ ok: true, server: "memory", drift: [] });
   });
 
   it("calls every tool with typed results", async () => {
