@@ -223,6 +223,31 @@ describe("transport rules, raw", () => {
     expect(await status({ "Content-Type": "text/plain" })).toBe(415);
   });
 
+  it("initialize beyond maxSessions is 503 until a session ends", async () => {
+    const small = await serveHttp(createDemoServer(), { maxSessions: 1 });
+    try {
+      const init = () =>
+        fetch(small.url, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+          }),
+        });
+      const first = await init();
+      expect(first.status).toBe(200);
+      expect((await init()).status).toBe(503);
+      const id = first.headers.get("mcp-session-id") as string;
+      expect((await fetch(small.url, { method: "DELETE", headers: { "Mcp-Session-Id": id } })).status).toBe(200);
+      expect((await init()).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("a body over the limit is 413", async () => {
     const small = await serveHttp(createDemoServer(), { maxBodyBytes: 100 });
     try {

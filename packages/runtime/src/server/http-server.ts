@@ -37,6 +37,8 @@ export interface HttpServeOptions {
   readonly retryMs?: number;
   /** Offer the standalone GET stream. Default true; false answers GET with 405. */
   readonly getStream?: boolean;
+  /** Open sessions allowed at once; an `initialize` beyond it gets 503. Default 1000. */
+  readonly maxSessions?: number;
 }
 
 /** A running HTTP server. */
@@ -235,6 +237,10 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
     }
     let found: [string, HttpSession] | undefined;
     if (isInit) {
+      if (sessions.size >= (options.maxSessions ?? 1000)) {
+        sendError(res, 503, -32000, "Service Unavailable: too many open sessions");
+        return;
+      }
       const entry = openSession();
       found = [entry.session.id as string, entry];
     } else {
