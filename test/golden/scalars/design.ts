@@ -5,7 +5,7 @@ const scalars = toolset("scalars", fromExternalMCP("scalar-server"), (t) => {
   t.tool("make_user", {
     description: "Creates a user.",
     input: object({
-      email: string({ format: "email" }).describe("Login e-mail"),
+      email: string({ format: "email" }).describe("Login e-mail").examples("ada@example.com"),
       handle: string({ pattern: "^[a-z][a-z0-9_]{2,15}$", minLength: 3, maxLength: 16 }),
       born: string({ format: "date" }).optional(),
       age: integer({ minimum: 0, maximum: 150 }).optional(),

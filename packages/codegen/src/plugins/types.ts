@@ -124,6 +124,11 @@ function constraintTags(node: Node): string[] {
     if (value === undefined || (typeof value === "object" && value !== null)) continue;
     tags.push(`@${key} ${typeof value === "string" && key !== "format" && key !== "pattern" ? JSON.stringify(value) : String(value)}`);
   }
+  const examples = node.examples;
+  if (Array.isArray(examples) && examples.length > 0) {
+    const text = JSON.stringify(examples[0]);
+    if (text !== undefined && text.length <= 120) tags.push(`@example ${text}`);
+  }
   return tags;
 }
 

@@ -22,6 +22,7 @@ export const makeUserSpec: ToolSpec<MakeUserPayload, MakeUserResult> = {
         type: "string",
         format: "email",
         description: "Login e-mail",
+        examples: ["ada@example.com"],
       },
       handle: {
         type: "string",

@@ -8,6 +8,7 @@ export interface MakeUserPayload {
   /**
    * Login e-mail
    * @format email
+   * @example "ada@example.com"
    */
   email: string
   /**

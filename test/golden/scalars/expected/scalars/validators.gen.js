@@ -5,7 +5,7 @@
 import { formats, ucs2length } from "@toolwright/runtime/codegen";
 
 export const validateMakeUserPayload = validate20;
-const schema31 = {"type":"object","properties":{"email":{"type":"string","format":"email","description":"Login e-mail"},"handle":{"type":"string","pattern":"^[a-z][a-z0-9_]{2,15}$","minLength":3,"maxLength":16},"born":{"type":"string","format":"date"},"age":{"type":"integer","minimum":0,"maximum":150},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.01},"admin":{"type":"boolean","description":"Grants every permission"},"role":{"type":"string","enum":["reader","writer","owner"]}},"required":["email","handle","role"],"additionalProperties":false};
+const schema31 = {"type":"object","properties":{"email":{"type":"string","format":"email","description":"Login e-mail","examples":["ada@example.com"]},"handle":{"type":"string","pattern":"^[a-z][a-z0-9_]{2,15}$","minLength":3,"maxLength":16},"born":{"type":"string","format":"date"},"age":{"type":"integer","minimum":0,"maximum":150},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.01},"admin":{"type":"boolean","description":"Grants every permission"},"role":{"type":"string","enum":["reader","writer","owner"]}},"required":["email","handle","role"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 const func65 = ucs2length;
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
