@@ -239,6 +239,20 @@ describe("protocol edges", () => {
     expect(sent).toHaveLength(2);
   });
 
+  it("notifyToolListChanged reaches initialized sessions only", async () => {
+    const server = createDemoServer();
+    const a = open(server);
+    const b = open(server);
+    await a.init();
+    server.notifyToolListChanged();
+    expect(a.sent.some((x) => x.message.method === "notifications/tools/list_changed" && x.related === undefined)).toBe(true);
+    expect(b.sent).toEqual([]);
+    a.session.close();
+    const before = a.sent.length;
+    server.notifyToolListChanged();
+    expect(a.sent).toHaveLength(before);
+  });
+
   it("createToolServer rejects bad tool lists with clear errors", () => {
     const handler = () => ({ content: [] });
     const t = { name: "x", inputSchema: { type: "object" }, handler };
