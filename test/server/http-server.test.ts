@@ -189,6 +189,33 @@ describe("transport rules, raw", () => {
     expect(rest).not.toContain(`id: ${lastId}\n`);
   });
 
+  it("a client that drops the POST stream mid-call resumes it and gets the rest (a disconnect is not a cancel)", async () => {
+    const id = await initialize();
+    const headers = { ...json, "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" };
+    const controller = new AbortController();
+    const call = await fetch(http.url, {
+      method: "POST",
+      headers,
+      signal: controller.signal,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "slow", arguments: { steps: 4 }, _meta: { progressToken: "t" } },
+      }),
+    });
+    const reader = (call.body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    while (!seen.includes('"progress":1')) seen += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const lastId = [...seen.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]).at(-1) as string;
+    const resumed = await fetch(http.url, { headers: { Accept: "text/event-stream", "Mcp-Session-Id": id, "Last-Event-ID": lastId } });
+    const rest = await resumed.text();
+    expect(rest).toContain('"text":"done after 4 steps"');
+    expect(rest).toContain('"progress":4');
+    expect(rest).not.toContain('"progress":1,');
+  });
+
   it("GET opens one standalone stream per session; a second is 409", async () => {
     const id = await initialize();
     const controller = new AbortController();
