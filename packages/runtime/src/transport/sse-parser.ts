@@ -24,9 +24,27 @@ export interface SseParser {
   readonly pending: number;
 }
 
-/** Creates an SSE parser that calls `onEvent` for each event with data. */
-export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
-  let buffer = "";
+/** Limits for `createSseParser`. */
+export interface SseParserOptions {
+  /** Longest line, and largest event data, in characters. Default 16 Mi. Longer ones are dropped. */
+  readonly maxChars?: number;
+  /** Called when a line or an event went over `maxChars` and was dropped. */
+  readonly onOversize?: () => void;
+}
+
+/**
+ * Creates an SSE parser that calls `onEvent` for each event with data. Memory is bounded by
+ * `maxChars`, and each character is scanned once however the stream is chunked.
+ */
+export function createSseParser(onEvent: (event: SseEvent) => void, options: SseParserOptions = {}): SseParser {
+  const maxChars = options.maxChars ?? 16 * 1024 * 1024;
+  // The unterminated line, in pieces: joining on every push would copy and rescan it (quadratic).
+  let parts: string[] = [];
+  let partsLength = 0;
+  // The current line, or the current event's data, went over the cap: drop it.
+  let skippingLine = false;
+  let dropEvent = false;
+  let dataLength = 0;
   let eventType = "";
   let data: string[] = [];
   let lastEventId: string | undefined;
@@ -37,10 +55,12 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
   function line(text: string): void {
     if (text === "") {
       // An empty data buffer (a priming event is `data:` with nothing) dispatches nothing.
-      const joined = data.join("\n");
+      const joined = dropEvent ? "" : data.join("\n");
       const type = eventType || "message";
       eventType = "";
       data = [];
+      dataLength = 0;
+      dropEvent = false;
       if (joined !== "") onEvent({ event: type, data: joined, id: lastEventId });
       return;
     }
@@ -51,7 +71,13 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
     if (value.charCodeAt(0) === 32) value = value.slice(1);
     switch (field) {
       case "data":
-        data.push(value);
+        dataLength += value.length + 1;
+        if (dataLength > maxChars) {
+          if (!dropEvent) options.onOversize?.();
+          dropEvent = true;
+          data = [];
+        }
+        if (!dropEvent) data.push(value);
         return;
       case "event":
         eventType = value;
@@ -75,28 +101,45 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
       return retryMs;
     },
     get pending() {
-      return buffer.length;
+      return partsLength;
     },
     push(text) {
-      let start = 0;
-      let chunk = buffer + text;
-      buffer = "";
-      if (skipLf && chunk.charCodeAt(0) === 10) chunk = chunk.slice(1);
+      let start = skipLf && text.charCodeAt(0) === 10 ? 1 : 0;
       skipLf = false;
-      for (let i = 0; i < chunk.length; i++) {
-        const c = chunk.charCodeAt(i);
+      for (let i = start; i < text.length; i++) {
+        const c = text.charCodeAt(i);
         if (c !== 10 && c !== 13) continue;
-        line(chunk.slice(start, i));
+        const piece = text.slice(start, i);
+        if (skippingLine || partsLength + piece.length > maxChars) {
+          // A dropped line may have been part of an event's data: that event is incomplete.
+          if (!skippingLine) options.onOversize?.();
+          dropEvent = true;
+        } else {
+          line(parts.length === 0 ? piece : parts.join("") + piece);
+        }
+        parts = [];
+        partsLength = 0;
+        skippingLine = false;
         if (c === 13) {
-          if (i + 1 < chunk.length) {
-            if (chunk.charCodeAt(i + 1) === 10) i++;
+          if (i + 1 < text.length) {
+            if (text.charCodeAt(i + 1) === 10) i++;
           } else {
             skipLf = true;
           }
         }
         start = i + 1;
       }
-      buffer = chunk.slice(start);
+      const rest = text.slice(start);
+      if (skippingLine || rest === "") return;
+      if (partsLength + rest.length > maxChars) {
+        skippingLine = true;
+        parts = [];
+        partsLength = 0;
+        options.onOversize?.();
+        return;
+      }
+      parts.push(rest);
+      partsLength += rest.length;
     },
   };
 }
