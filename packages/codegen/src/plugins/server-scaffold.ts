@@ -17,6 +17,9 @@ import { validatorName, validatorsPlugin } from "./validators.js";
 /** The runtime entry point scaffolds import from. */
 const RUNTIME_SERVER = "@toolwright/runtime/server";
 
+/** The dialect every resolved schema is in. */
+const DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
 /** Public names of a server's scaffold: `calc` and `calc-server` both give `createCalcServer`. */
 export function serverNames(server: IrMcpServer) {
   const base = server.pascalName.endsWith("Server") && server.pascalName !== "Server" ? server.pascalName.slice(0, -6) : server.pascalName;
@@ -108,8 +111,9 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     const fields: [string, unknown][] = [["name", tool.name]];
     if (tool.title !== undefined) fields.push(["title", tool.title]);
     if (tool.description !== undefined) fields.push(["description", tool.description]);
-    fields.push(["inputSchema", tool.input.json]);
-    if (tool.output) fields.push(["outputSchema", tool.output.json]);
+    // Schemas in the IR are normalized to JSON Schema 2020-12; the wire copy says so explicitly.
+    fields.push(["inputSchema", { $schema: DIALECT, ...tool.input.json }]);
+    if (tool.output) fields.push(["outputSchema", { $schema: DIALECT, ...tool.output.json }]);
     const annotations = wireAnnotations(tool);
     if (annotations) fields.push(["annotations", annotations]);
     if (tool.meta !== undefined) fields.push(["_meta", tool.meta]);

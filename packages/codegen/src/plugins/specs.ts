@@ -5,30 +5,16 @@
  */
 import { fileHeader } from "../emit/generated-file.js";
 import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
-import type { IrDesign, IrTool, IrToolset } from "../ir/ir.js";
+import { toolsetNames } from "../emit/toolset-names.js";
+import type { IrDesign, IrTool } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 import { validatorName } from "./validators.js";
+
+export { toolsetNames };
 
 /** The spec constant name for a tool: `getSumSpec`. */
 export function specName(tool: IrTool): string {
   return `${tool.localName}Spec`;
-}
-
-/** Names of the toolset-level exports. */
-export function toolsetNames(ts: IrToolset) {
-  return {
-    specs: `${ts.camelName}Specs`,
-    specMap: `${ts.camelName}SpecMap`,
-    find: `find${ts.pascalName}Spec`,
-    client: `create${ts.pascalName}Client`,
-    clientType: `${ts.pascalName}Client`,
-    register: `register${ts.pascalName}Toolset`,
-    requests: `${ts.camelName}Requests`,
-    requestsType: `${ts.pascalName}Requests`,
-    toolsetName: `${ts.camelName}ToolsetName`,
-    catalogue: `${ts.camelName}Catalogue`,
-    checkDrift: `check${ts.pascalName}Drift`,
-  };
 }
 
 /** Emits `<toolset>/specs.gen.ts`. */

@@ -168,6 +168,13 @@ describe("live catalogues from the lock file", () => {
   });
 });
 
+describe("per-tool names never shadow toolset-level exports", () => {
+  it("a tool called find-<toolset> gets a distinct spec name", () => {
+    const ir = resolveDesign(design({ toolsets: [inline("docs", [tool("find-docs"), tool("docs")])] }), { file: "d.ts" });
+    expect(ir.toolsets[0]?.tools.map((t) => t.localName)).toEqual(["findDocs_", "docs"]);
+  });
+});
+
 describe("fromMCP(mcpServer)", () => {
   it("takes the tools from the server declared in the design", () => {
     const server = { kind: "mcp-server", name: "calc", version: "1.0.0", tools: [tool("add"), tool("sub")] };

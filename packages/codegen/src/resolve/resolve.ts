@@ -15,6 +15,7 @@ import {
 import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
+import { toolsetNames } from "../emit/toolset-names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
 import type {
   IrAgent,
@@ -205,12 +206,15 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
   };
   const seen = new Map<string, string>();
   const locals = new Map<string, string>();
+  const toolsetExports = new Set(Object.values(toolsetNames(ts)));
   for (const t of decls) {
     const loc = { file, toolset: decl.name, tool: String(t?.name) };
     if (typeof t?.name !== "string" || t.name === "") throw new DesignError({ file, toolset: decl.name }, "a tool has an empty name");
     if (seen.has(t.name)) throw new DesignError(loc, "duplicate tool name");
     seen.set(t.name, t.name);
     const tool = resolveTool(t, ts, ctx, loc);
+    // `<tool>Spec` must not shadow a toolset-level export (a tool "find-x" in toolset "x" → findXSpec).
+    if (toolsetExports.has(`${tool.localName}Spec`)) (tool as Mutable<IrTool>).localName = `${tool.localName}_`;
     const clash = locals.get(tool.localName) ?? locals.get(`type:${tool.typeName}`);
     if (clash !== undefined) {
       throw new DesignError(

@@ -2,8 +2,8 @@
 // source: test/golden/hostile-names/design.ts (toolset "my.weird-tools")
 
 import { type ToolSpec, createDecoder } from "@toolwright/runtime/codegen";
-import type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult, ConstructorPayload, ConstructorResult, DeletePayload, DeleteResult, EndOfCommentPayload, EndOfCommentResult, ProtoPayload, ProtoResult, ToolPayload, ToolResult, U691cU7d22Payload, U691cU7d22Result, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult, _3dRenderPayload, _3dRenderResult } from "./types.gen.js";
-import { validateCafeCremePayload, validateClassNewPayload, validateConstructorPayload, validateDeletePayload, validateEndOfCommentPayload, validateProtoPayload, validateToolPayload, validateU691cU7d22Payload, validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, validate_3dRenderPayload } from "./validators.gen.js";
+import type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult, ConstructorPayload, ConstructorResult, DeletePayload, DeleteResult, EndOfCommentPayload, EndOfCommentResult, FindMyWeirdToolsPayload, FindMyWeirdToolsResult, ProtoPayload, ProtoResult, ToolPayload, ToolResult, U691cU7d22Payload, U691cU7d22Result, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult, _3dRenderPayload, _3dRenderResult } from "./types.gen.js";
+import { validateCafeCremePayload, validateClassNewPayload, validateConstructorPayload, validateDeletePayload, validateEndOfCommentPayload, validateFindMyWeirdToolsPayload, validateProtoPayload, validateToolPayload, validateU691cU7d22Payload, validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, validate_3dRenderPayload } from "./validators.gen.js";
 
 /** The toolset name, as declared in the design. */
 export const myWeirdToolsToolsetName = "my.weird-tools";
@@ -153,6 +153,22 @@ export const endOfCommentSpec: ToolSpec<EndOfCommentPayload, EndOfCommentResult>
   decodePayload: createDecoder<EndOfCommentPayload>(validateEndOfCommentPayload),
 };
 
+/** Spec of "find-my.weird-tools": Would be findMyWeirdToolsSpec, the lookup's name. */
+export const findMyWeirdTools_Spec: ToolSpec<FindMyWeirdToolsPayload, FindMyWeirdToolsResult> = {
+  id: "my.weird-tools.find-my.weird-tools",
+  toolset: "my.weird-tools",
+  name: "find-my.weird-tools",
+  providerName: "my_weird-tools_find-my_weird-tools",
+  description: "Would be findMyWeirdToolsSpec, the lookup's name.",
+  inputSchema: {
+    type: "object",
+    properties: {},
+    additionalProperties: false,
+  },
+  exampleJson: "{}",
+  decodePayload: createDecoder<FindMyWeirdToolsPayload>(validateFindMyWeirdToolsPayload),
+};
+
 /** Spec of "tool": Named like the runtime's ToolResult. */
 export const toolSpec: ToolSpec<ToolPayload, ToolResult> = {
   id: "my.weird-tools.tool",
@@ -185,7 +201,7 @@ export const veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpe
 };
 
 /** Every spec of toolset "my.weird-tools", in design order. */
-export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, endOfCommentSpec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
+export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, endOfCommentSpec, findMyWeirdTools_Spec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
 
 /** Specs by wire name, typed per tool. */
 export const myWeirdToolsSpecMap = {
@@ -197,6 +213,7 @@ export const myWeirdToolsSpecMap = {
   "café-crème": cafeCremeSpec,
   "検索": u691cU7d22Spec,
   "end*/of-comment": endOfCommentSpec,
+  "find-my.weird-tools": findMyWeirdTools_Spec,
   tool: toolSpec,
   very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name: veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec,
 } as const;

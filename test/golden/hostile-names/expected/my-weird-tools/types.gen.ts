@@ -84,6 +84,16 @@ export interface EndOfCommentPayload {
 export type EndOfCommentResult = string;
 
 /**
+ * Payload of "find-my.weird-tools": Would be findMyWeirdToolsSpec, the lookup's name.
+ */
+export interface FindMyWeirdToolsPayload {
+
+}
+
+/** What "find-my.weird-tools" returns: its text content, joined by newlines (it declares no output schema). */
+export type FindMyWeirdToolsResult = string;
+
+/**
  * Payload of "tool": Named like the runtime's ToolResult.
  */
 export interface ToolPayload {

@@ -20,6 +20,8 @@ export declare const validateCafeCremePayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateEndOfCommentPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
+export declare const validateFindMyWeirdToolsPayload: ValidateFunction;
+/** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateToolPayload: ValidateFunction;
 /** Precompiled validator; errors are read by `createDecoder`. */
 export declare const validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload: ValidateFunction;

@@ -302,5 +302,6 @@ validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 export const validateConstructorPayload = validateClassNewPayload;
 export const validateCafeCremePayload = validateClassNewPayload;
 export const validateEndOfCommentPayload = validateClassNewPayload;
+export const validateFindMyWeirdToolsPayload = validateClassNewPayload;
 export const validateToolPayload = validateClassNewPayload;
 export const validateVeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload = validateClassNewPayload;
