@@ -171,6 +171,20 @@ describe("SSE faults", () => {
     await expectEcho(caller, "after-destroy");
   });
 
+  it("a JSON answer over the 16 MiB body limit: a clear malformed_result, and the next call works", async () => {
+    const { server, caller } = await setup();
+    await caller.connect();
+    const huge = JSON.stringify({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "x".repeat(17 * 1024 * 1024) }] } });
+    server.next({ rpc: "tools/call" }, { status: 200, body: huge });
+    const r = await echo(caller, "x");
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.failure.kind).toBe("malformed_result");
+      expect(r.failure.message).toMatch(/larger than/);
+    }
+    await expectEcho(caller, "after-oversize");
+  });
+
   it("a server that never answers initialize: connect timeout → unavailable", async () => {
     const { server, caller } = await setup({}, { connectTimeoutMs: 200 });
     server.next({ rpc: "initialize" }, { hang: true });
