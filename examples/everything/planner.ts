@@ -5,8 +5,9 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { createRuntime } from "@toolwright/runtime";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
-import { createEverythingClient, type GetSumPayload } from "./src/gen/everything/index.js";
+import { createEverythingClient, everythingRequests, type GetSumPayload, registerEverythingToolset } from "./src/gen/everything/index.js";
 
 /** The path of server-everything's entry point, resolved from this package's node_modules. */
 export function serverEverythingEntry(): string {
@@ -41,6 +42,16 @@ async function main(): Promise<number> {
     } else {
       failures++;
       console.log("get-structured-content failed:", weather.failure);
+    }
+
+    // The same tools through the runtime registry, as a planner loop would call them.
+    const runtime = createRuntime();
+    registerEverythingToolset(runtime, caller);
+    const viaRuntime = await runtime.execute(everythingRequests.getSum({ a: 1, b: 1 }));
+    if (viaRuntime.ok) console.log(`runtime.execute(everything.get-sum) -> ${String(viaRuntime.value)}`);
+    else {
+      failures++;
+      console.log("runtime.execute failed:", viaRuntime.failure);
     }
 
     // A payload the generated validator rejects: caught locally, never sent to the server.
