@@ -313,6 +313,21 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(server.rpc("server/discover")).toHaveLength(1);
   });
 
+  it("a cached legacy era that stops working is forgotten: the next connect probes again", async () => {
+    server = await startScriptedHttpServer({ era: "legacy", tools });
+    caller = createHttpCaller({ url: server.url });
+    expect((await caller.connect()).ok).toBe(true);
+    await caller.close();
+    // Same endpoint, now answering initialize with an error: the cached "legacy" must not stick.
+    server.next({ rpc: "initialize" }, { status: 500 });
+    caller = createHttpCaller({ url: server.url, legacySseFallback: false });
+    expect((await caller.connect()).ok).toBe(false);
+    await caller.close();
+    caller = createHttpCaller({ url: server.url });
+    expect((await caller.connect()).ok).toBe(true);
+    expect(server.rpc("server/discover")).toHaveLength(2);
+  });
+
   it("pinned to modern, a legacy server is a clear failure", async () => {
     server = await startScriptedHttpServer({ era: "legacy", tools });
     caller = createHttpCaller({ url: server.url, era: "modern" });

@@ -184,7 +184,14 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     return { ok: true, value: conn };
   }
 
+  /** Opens a connection; a failed open forgets the cached era, so the next attempt detects afresh. */
   async function open(signal: AbortSignal): Promise<Outcome<HttpConnection>> {
+    const outcome = await detect(signal);
+    if (!outcome.ok) eraCache.delete(url.href);
+    return outcome;
+  }
+
+  async function detect(signal: AbortSignal): Promise<Outcome<HttpConnection>> {
     const started = Date.now();
     const remaining = () => Math.max(1, o.connectTimeoutMs - (Date.now() - started));
     const key = url.href;
