@@ -61,8 +61,9 @@ describe.each(transports)("generated calc server over %s, called by its generate
     expect(listed.tools.map((t) => t.name)).toEqual(calcSpecs.map((s) => s.name));
     for (const spec of calcSpecs) {
       const t = listed.tools.find((x) => x.name === spec.name);
-      expect(t?.inputSchema).toEqual(spec.inputSchema);
-      expect(t?.outputSchema).toEqual(spec.outputSchema);
+      const dialect = "https://json-schema.org/draft/2020-12/schema";
+      expect(t?.inputSchema).toEqual({ $schema: dialect, ...spec.inputSchema });
+      expect(t?.outputSchema).toEqual(spec.outputSchema && { $schema: dialect, ...spec.outputSchema });
     }
     expect(listed.tools[0]?.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
     expect(listed.tools[2]?._meta).toEqual({ "example.com/category": "text" });

@@ -49,7 +49,7 @@ type Elicited = { readonly action?: string; readonly content?: { readonly [key: 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (value: string): ToolHandlerResult => ({ content: [{ type: "text", text: value }] });
 
-const handlers: { [name: string]: Handler } = {
+export const handlers: { [name: string]: Handler } = {
   test_simple_text: () => text("This is a simple text response for testing."),
   test_image_content: () => ({ content: [{ type: "image", data: PNG_1X1, mimeType: "image/png" }] }),
   test_audio_content: () => ({ content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] }),

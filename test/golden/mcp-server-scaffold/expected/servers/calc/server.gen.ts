@@ -45,6 +45,7 @@ export function createCalcServer(handlers: CalcServerHandlers, options: CalcServ
         title: "Add",
         description: "Adds two numbers",
         inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
           type: "object",
           properties: {
             a: {
@@ -60,6 +61,7 @@ export function createCalcServer(handlers: CalcServerHandlers, options: CalcServ
           additionalProperties: false,
         },
         outputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
           type: "object",
           properties: {
             sum: {
@@ -81,6 +83,7 @@ export function createCalcServer(handlers: CalcServerHandlers, options: CalcServ
         name: "divide",
         description: "Divides a by b; text result",
         inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
           type: "object",
           properties: {
             a: {
@@ -100,6 +103,7 @@ export function createCalcServer(handlers: CalcServerHandlers, options: CalcServ
         name: "split-words",
         description: "Splits text into at most `limit` words",
         inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
           type: "object",
           properties: {
             text: {
@@ -116,6 +120,7 @@ export function createCalcServer(handlers: CalcServerHandlers, options: CalcServ
           additionalProperties: false,
         },
         outputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
           type: "object",
           properties: {
             words: {
