@@ -167,6 +167,21 @@ describe("toolwright pull", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/design error: .*declares no externalServer/);
     expect(existsSync(join(tmp, "none", "design.lock.json"))).toBe(false);
+    for (const [name, body] of [
+      ["throws", 'throw new Error("boom in design");\nexport default 1;\n'],
+      ["syntax", "export default design({ toolsets: [ ;\n"],
+    ] as const) {
+      mkdirSync(join(tmp, name), { recursive: true });
+      writeFileSync(join(tmp, name, "design.ts"), body);
+      const bad = await exec("pull", join(tmp, name, "design.ts"));
+      expect(bad.code, name).toBe(2);
+      expect(bad.stderr, name).toMatch(/^design error: .*design\.ts: cannot load design/);
+      expect(existsSync(join(tmp, name, "design.lock.json")), name).toBe(false);
+    }
+    const wrongServer = writeDesign("wrong-server", `externalServer("a", { command: "node" })`);
+    const ws = await exec("pull", wrongServer, "--server", "b");
+    expect(ws.code).toBe(2);
+    expect(ws.stderr).toMatch(/--server b: no externalServer of that name \(have: a\)/);
     const unknown = await exec("pull", none, "--bogus");
     expect(unknown.code).toBe(2);
     const help = await exec("pull", "--help");
