@@ -161,6 +161,17 @@ describe("toolwright pull", () => {
     60_000,
   );
 
+  it("an inline override naming no pulled tool is a warning (the lock is still written)", async () => {
+    const design = writeDesign(
+      "override",
+      `externalServer("calc", { url: ${JSON.stringify(http.url)} }, (t) => { t.tool("add", { input: { type: "object" } }); t.tool("nope", { input: { type: "object" } }); })`,
+    );
+    const r = await exec("pull", design);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('warning: server "calc": inline override "nope" names no pulled tool');
+    expect(JSON.parse(readFileSync(join(tmp, "override", "design.lock.json"), "utf8")).servers.calc.tools).toHaveLength(3);
+  });
+
   it("usage and design errors exit 2 and write nothing", async () => {
     const none = writeDesign("none", "");
     const r = await exec("pull", none);
