@@ -223,9 +223,17 @@ export async function sendRequest(
         };
       roundOptions = { ...options, maxTotalTimeoutMs: left };
     }
-    const base = params._meta as { [key: string]: unknown } | undefined;
-    const meta = modern ? { ...base, ...protocolMeta(session.protocolVersion, identity.capabilities, identity.clientInfo) } : base;
-    const body = meta === undefined ? { ...params, ...extra } : { ...params, ...extra, _meta: meta };
+    let body: { readonly [key: string]: unknown } = params;
+    if (modern) {
+      const base = params._meta as { [key: string]: unknown } | undefined;
+      body = {
+        ...params,
+        ...extra,
+        _meta: { ...base, ...protocolMeta(session.protocolVersion, identity.capabilities, identity.clientInfo) },
+      };
+    } else if (rounds > 0) {
+      body = { ...params, ...extra };
+    }
     const outcome = await peer.request(method, body, roundOptions);
     if (!outcome.ok) {
       const f = outcome.fault;
@@ -295,7 +303,7 @@ export async function callToolInSession(
   trace: { readonly [key: string]: unknown } | undefined,
   options: PeerRequestOptions,
 ): Promise<Outcome<CallToolResult>> {
-  const meta = trace === undefined && request.meta === undefined ? undefined : { ...trace, ...request.meta };
+  const meta = request.meta === undefined ? trace : { ...trace, ...request.meta };
   const params =
     meta === undefined
       ? { name: request.name, arguments: request.arguments }
