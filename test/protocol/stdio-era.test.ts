@@ -114,6 +114,15 @@ describe("stdio eras", () => {
     expect(methods.slice(0, 2)).toEqual(["server/discover", "initialize"]);
   });
 
+  it("a call after close() is a failure value, not a throw", async () => {
+    const s = scriptedServer();
+    cleanups.push(() => s.dispose());
+    const closedCaller = createStdioCaller({ command: s.command, args: s.args, env: s.env });
+    await closedCaller.close();
+    expect(await closedCaller.callTool({ name: "echo", arguments: {} })).toMatchObject({ ok: false, failure: { kind: "unavailable" } });
+    expect(s.pids()).toEqual([]);
+  });
+
   it("legacy is the stdio default: no probe", async () => {
     const s = scriptedServer();
     cleanups.push(() => s.dispose());

@@ -220,7 +220,8 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   }
 
   function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
-    if (closed) throw new Error(`stdio caller for ${server} is closed`);
+    // A call after close() is a failure value like any other, never a throw.
+    if (closed) return Promise.resolve({ ok: false, fault: { type: "transport", code: "ECLOSED", message: "the stdio caller is closed" } });
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
     connecting ??= open(signal).finally(() => {
       connecting = undefined;
