@@ -85,6 +85,13 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
     async connect(signal, timeoutMs) {
       const onAbort = () => life.abort();
       signal.addEventListener("abort", onAbort, { once: true });
+      // The deadline covers the GET's response headers too: a server that accepts the connection and
+      // never answers must not hold connect() forever.
+      let timedOut = false;
+      const deadline = setTimeout(() => {
+        timedOut = true;
+        life.abort();
+      }, timeoutMs);
       try {
         const res = await withChallenge(async () =>
           httpExchange({
@@ -153,7 +160,11 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             if (!closed) options.onClose(fault);
           });
         });
+      } catch (error) {
+        if (timedOut) throw new WireFaultError({ type: "timeout", phase: "connect", message: `no endpoint event within ${timeoutMs} ms` });
+        throw error;
       } finally {
+        clearTimeout(deadline);
         signal.removeEventListener("abort", onAbort);
       }
     },
