@@ -16,6 +16,8 @@ import { previouslyGenerated, safeJoin } from "./write.js";
 export interface CacheEntry {
   readonly version: 1;
   readonly generator: string;
+  /** The design label printed in headers (depends on the working directory). */
+  readonly source: string;
   /** Absolute input path → content hash ("" when the file did not exist). */
   readonly inputs: { readonly [path: string]: string };
   /** Output path (relative to --out) → content hash. */
@@ -93,7 +95,7 @@ export function freshEntry(designPath: string, outDir: string, source: string): 
   } catch {
     return undefined;
   }
-  if (entry.version !== 1 || entry.generator !== generatorFingerprint()) return undefined;
+  if (entry.version !== 1 || entry.generator !== generatorFingerprint() || entry.source !== source) return undefined;
   for (const [path, hash] of Object.entries(entry.inputs)) if (hashFile(path) !== hash) return undefined;
   for (const [path, hash] of Object.entries(entry.outputs)) if (hashFile(safeJoin(outDir, path)) !== hash) return undefined;
   const onDisk = previouslyGenerated(outDir, source);
@@ -124,6 +126,7 @@ export function saveEntry(
   const entry: CacheEntry = {
     version: 1,
     generator: generatorFingerprint(),
+    source: run.source,
     inputs,
     outputs,
     toolsets: run.toolsets,

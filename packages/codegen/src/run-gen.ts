@@ -82,7 +82,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const counts = { toolsets: ir.toolsets.length, tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0), agents: ir.agents.length };
   const inputs = loaded.inputs.map((f) => designLabel(f, cwd));
   if (useCache && report.stale.length === 0)
-    saveEntry(loaded.path, outDir, { allInputs: loaded.allInputs, files, localInputs: inputs, ...counts });
+    saveEntry(loaded.path, outDir, { source: loaded.label, allInputs: loaded.allInputs, files, localInputs: inputs, ...counts });
   return {
     design: loaded.label,
     out: options.out,
