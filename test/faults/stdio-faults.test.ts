@@ -105,6 +105,19 @@ describe("stdio server exits mid-call", () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it("a command that is a directory, or that exits at once, is unavailable with the cause", async () => {
+    const dir = createStdioCaller({ name: "dir", command: "/tmp" });
+    const quits = createStdioCaller({
+      name: "quits",
+      command: process.execPath,
+      args: ["-e", "process.stderr.write('bye'); process.exit(0)"],
+    });
+    const [a, b] = await Promise.all([call(dir, "echo"), call(quits, "echo")]);
+    await Promise.all([dir.close(), quits.close()]);
+    expect(a).toMatchObject({ ok: false, failure: { kind: "unavailable", retryable: false } });
+    expect(b).toMatchObject({ ok: false, failure: { kind: "unavailable", exitCode: 0, stderrTail: "bye" } });
+  });
+
   it("reports a missing command as unavailable without retry", async () => {
     const caller = createStdioCaller({ name: "missing", command: "/nonexistent/toolwright-no-such-server" });
     const r = await call(caller, "echo");
