@@ -109,6 +109,7 @@ export function saveEntry(
   designPath: string,
   outDir: string,
   run: {
+    source: string;
     allInputs: readonly string[];
     files: ReadonlyMap<string, string>;
     toolsets: number;

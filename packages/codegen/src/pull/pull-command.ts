@@ -18,6 +18,7 @@ interface PullArgs {
   readonly server: readonly string[] | undefined;
   readonly timeout: number;
   readonly json: boolean;
+  readonly check: boolean;
 }
 
 function errorText(error: unknown): string {
@@ -35,6 +36,7 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
       ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
       ...(args.server ? { servers: args.server } : {}),
       timeoutMs: args.timeout,
+      check: args.check,
     });
   } catch (error) {
     const server = error instanceof PullError ? { server: error.server } : {};
@@ -42,12 +44,15 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
     else io.stderr(errorText(error));
     return 2;
   }
-  if (args.json) io.stdout(JSON.stringify({ ok: true, command: "pull", exitCode: 0, ...summary }));
+  const code = args.check && summary.changed ? 1 : 0;
+  if (args.json) io.stdout(JSON.stringify({ ok: code === 0, command: "pull", exitCode: code, ...summary }));
   else {
     for (const w of summary.warnings) io.stderr(`warning: ${w}`);
-    io.stdout(pullSummaryLine(summary));
+    if (args.check)
+      for (const d of summary.drift) io.stderr(`drift: server ${JSON.stringify(d.server)}: tool ${JSON.stringify(d.tool)} ${d.change}`);
+    (code === 0 ? io.stdout : io.stderr)(pullSummaryLine(summary, args.check));
   }
-  return 0;
+  return code;
 }
 
 /** The yargs command; `setAction` receives the work to run after parsing. */
@@ -65,16 +70,28 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         .option("server", { type: "string", array: true, describe: "Pull only this server (repeatable); the lock keeps the others" })
         .option("timeout", { type: "number", default: 20_000, describe: "Milliseconds allowed per server for connect and tools/list" })
         .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
+        .option("check", {
+          type: "boolean",
+          default: false,
+          describe: "Write nothing; exit 1 when the lock is stale, naming each added, removed or changed tool",
+        })
         .check((a) => (Number.isFinite(a.timeout) && a.timeout > 0) || "--timeout must be a positive number of milliseconds")
         .example("$0 pull design.ts", "pull every external server, write design.lock.json")
         .example("$0 pull design.ts --server memory", "refresh one server's snapshot")
+        .example("$0 pull design.ts --check", "CI: fail when the live servers no longer match the lock")
         .example("$0 pull design.ts --json", "machine-readable summary (servers, tools, fingerprints, time)")
         .epilogue(
-          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Exit codes: 0 ok, 2 usage, design or server error (the old lock is left untouched).",
+          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Exit codes: 0 ok, 1 --check found a stale lock, 2 usage, design or server error (the old lock is left untouched).",
         ),
     handler: (a) => {
-      const raw = a as unknown as { design: string; server?: (string | number)[]; timeout: number; json: boolean };
-      const args: PullArgs = { design: raw.design, server: raw.server?.map(String), timeout: raw.timeout, json: raw.json };
+      const raw = a as unknown as { design: string; server?: (string | number)[]; timeout: number; json: boolean; check: boolean };
+      const args: PullArgs = {
+        design: raw.design,
+        server: raw.server?.map(String),
+        timeout: raw.timeout,
+        json: raw.json,
+        check: raw.check,
+      };
       setAction(() => pullAction(args, io));
     },
   };

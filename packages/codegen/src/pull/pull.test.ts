@@ -107,6 +107,29 @@ describe("toolwright pull", () => {
       /^toolwright pull: 2 servers \(memory 9, calc 3\), 12 tools; unchanged .*design\.lock\.json \(\d+\.\d s\)$/,
     );
     expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(text);
+    // --check: up to date now; after the lock is edited, exit 1 naming each drifted tool, lock untouched.
+    const upToDate = await exec("pull", design, "--check");
+    expect(upToDate.code).toBe(0);
+    expect(upToDate.stdout).toMatch(/^toolwright pull --check: .*; up to date /);
+    const edited = JSON.parse(text);
+    edited.servers.calc.tools = edited.servers.calc.tools.filter((t: { name: string }) => t.name !== "sub");
+    delete edited.servers.calc.fingerprints.sub;
+    edited.servers.calc.fingerprints.add = "sha256:old";
+    const editedText = `${JSON.stringify(edited, null, 2)}\n`;
+    writeFileSync(join(tmp, "ok", "design.lock.json"), editedText);
+    const stale = await exec("pull", design, "--check");
+    expect(stale.code).toBe(1);
+    expect(stale.stderr.split("\n").slice(0, 2)).toEqual(['drift: server "calc": tool "add" changed', 'drift: server "calc": tool "sub" added']);
+    expect(stale.stderr).toMatch(/; stale .*design\.lock\.json/);
+    expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(editedText);
+    const staleJson = JSON.parse((await exec("pull", design, "--check", "--json")).stdout);
+    expect(staleJson).toMatchObject({ ok: false, exitCode: 1, changed: true });
+    expect(staleJson.drift).toEqual([
+      { server: "calc", tool: "add", change: "changed", expected: "sha256:old", actual: lock.servers.calc.fingerprints.add },
+      { server: "calc", tool: "sub", change: "added", actual: lock.servers.calc.fingerprints.sub },
+    ]);
+    expect((await exec("pull", design)).code).toBe(0);
+    expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(text);
     // --server refreshes one server and keeps the other entry as it was.
     const one = await exec("pull", design, "--server", "calc", "--json");
     expect(JSON.parse(one.stdout).servers.map((s: { name: string }) => s.name)).toEqual(["calc"]);
@@ -198,6 +221,6 @@ describe("toolwright pull", () => {
     const help = await exec("pull", "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Examples:/);
-    expect(help.stdout).toMatch(/Exit codes: 0 ok, 2/);
+    expect(help.stdout).toMatch(/Exit codes: 0 ok, 1 --check found a stale lock, 2/);
   });
 });

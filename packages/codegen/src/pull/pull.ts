@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
-import type { Caller } from "@toolwright/runtime";
+import { type Caller, compareCatalogues, fingerprintCatalogue, type ToolDrift } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { DesignError } from "../errors.js";
@@ -22,6 +22,13 @@ export interface PullOptions {
   readonly servers?: readonly string[];
   /** Time allowed per server for connect plus `tools/list`, in ms. Default 20 s. */
   readonly timeoutMs?: number;
+  /** Write nothing; report whether the lock is stale and which tools drifted (CI). */
+  readonly check?: boolean;
+}
+
+/** One drifted tool of one server, as `--check` and `--json` report it. */
+export interface LockDrift extends ToolDrift {
+  readonly server: string;
 }
 
 /** What one pulled server contributed. */
@@ -37,8 +44,10 @@ export interface PulledServerSummary {
 export interface PullSummary {
   /** Lock file path relative to the working directory. */
   readonly lock: string;
-  /** False when the lock already had exactly these bytes (nothing was written). */
+  /** False when the lock already had exactly these bytes (nothing was written). With `check`: true means stale. */
   readonly changed: boolean;
+  /** Per-tool fingerprint differences from the previous lock (a server missing from it counts as all added). */
+  readonly drift: readonly LockDrift[];
   readonly servers: readonly PulledServerSummary[];
   readonly tools: number;
   /** Inline overrides that name no pulled tool (gen will reject them). */
@@ -154,10 +163,11 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   }
   const lockPath = lockPathFor(loaded.path);
   let previous: { readonly [name: string]: LockedServer } = {};
-  if (wanted) {
-    try {
-      previous = readLock(loaded.path)?.servers ?? {};
-    } catch (error) {
+  try {
+    previous = readLock(loaded.path)?.servers ?? {};
+  } catch (error) {
+    // A corrupt lock only matters when its other entries must be kept; otherwise pull replaces it.
+    if (wanted) {
       throw new DesignError(
         { file: loaded.label },
         `cannot keep the other servers: ${error instanceof Error ? error.message : String(error)}`,
@@ -173,7 +183,7 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   const servers: { [name: string]: LockedServer } = {};
   for (const s of external) {
     const fresh = results.find((r) => r.summary.name === s.name);
-    const kept = previous[s.name];
+    const kept = wanted ? previous[s.name] : undefined;
     if (fresh) servers[s.name] = fresh.entry;
     else if (kept) servers[s.name] = kept;
   }
@@ -185,13 +195,20 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
         warnings.push(`server ${JSON.stringify(s.name)}: inline override ${JSON.stringify(o.name)} names no pulled tool`);
     }
   }
+  const drift: LockDrift[] = [];
+  for (const r of results) {
+    const old = previous[r.summary.name];
+    const oldPrints = old ? (old.fingerprints ?? fingerprintCatalogue(old.tools.filter(hasName)).tools) : {};
+    for (const d of compareCatalogues(oldPrints, r.entry.fingerprints)) drift.push({ server: r.summary.name, ...d });
+  }
   const text = serializeLock(servers);
   const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
-  if (changed) writeAtomic(lockPath, text);
+  if (changed && !options.check) writeAtomic(lockPath, text);
   const label = relative(cwd, lockPath).split(sep).join("/");
   return {
     lock: label,
     changed,
+    drift,
     servers: results.map((r) => r.summary),
     tools: results.reduce((n, r) => n + r.summary.tools, 0),
     warnings,
@@ -199,10 +216,14 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   };
 }
 
-/** One-line summary: `toolwright pull: 3 servers, 37 tools -> design.lock.json (1.2 s)`. */
-export function pullSummaryLine(s: PullSummary): string {
+function hasName(tool: unknown): tool is { readonly name: string } {
+  return typeof (tool as { name?: unknown } | null)?.name === "string";
+}
+
+/** One-line summary: `toolwright pull: 3 servers (a 13, b 14, c 9), 36 tools; wrote design.lock.json (1.2 s)`. */
+export function pullSummaryLine(s: PullSummary, check = false): string {
   const servers = s.servers.map((x) => `${x.name} ${x.tools}`).join(", ");
   const secs = (s.ms / 1000).toFixed(1);
-  const what = s.changed ? "wrote" : "unchanged";
-  return `toolwright pull: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools; ${what} ${s.lock} (${secs} s)`;
+  const what = check ? (s.changed ? "stale" : "up to date") : s.changed ? "wrote" : "unchanged";
+  return `toolwright pull${check ? " --check" : ""}: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools; ${what} ${s.lock} (${secs} s)`;
 }
