@@ -119,7 +119,10 @@ describe("toolwright pull", () => {
     writeFileSync(join(tmp, "ok", "design.lock.json"), editedText);
     const stale = await exec("pull", design, "--check");
     expect(stale.code).toBe(1);
-    expect(stale.stderr.split("\n").slice(0, 2)).toEqual(['drift: server "calc": tool "add" changed', 'drift: server "calc": tool "sub" added']);
+    expect(stale.stderr.split("\n").slice(0, 2)).toEqual([
+      'drift: server "calc": tool "add" changed',
+      'drift: server "calc": tool "sub" added',
+    ]);
     expect(stale.stderr).toMatch(/; stale .*design\.lock\.json/);
     expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(editedText);
     const staleJson = JSON.parse((await exec("pull", design, "--check", "--json")).stdout);
