@@ -17,8 +17,15 @@ export type ConnectionDecl =
       /** `NAME` passes the variable through; `KEY=VALUE` sets a literal. */
       readonly env?: readonly string[];
       readonly cwd?: string;
+      /** Client capabilities pull announces (servers may list more tools to clients with roots, sampling or elicitation). Default: none. */
+      readonly capabilities?: { readonly [key: string]: unknown };
     }
-  | { readonly url: string; readonly headers?: { readonly [key: string]: string } };
+  | {
+      readonly url: string;
+      readonly headers?: { readonly [key: string]: string };
+      /** Client capabilities pull announces. Default: none. */
+      readonly capabilities?: { readonly [key: string]: unknown };
+    };
 
 /** Protocol versions an `mcpServer` may pin. */
 export const SERVER_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -88,6 +95,9 @@ function checkConnection(where: string, connection: unknown): void {
   const strings = (what: string, v: unknown) => {
     if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== "string"))) fail(where, `${what} must be an array of strings`);
   };
+  if (connection.capabilities !== undefined && !isPlainObject(connection.capabilities)) {
+    fail(where, "capabilities must be an object such as { roots: {}, sampling: {} }");
+  }
   if ("command" in connection) {
     if ("url" in connection) fail(where, "give either command (stdio) or url (HTTP), not both");
     if (typeof connection.command !== "string" || connection.command === "") fail(where, "command must be a non-empty string");
