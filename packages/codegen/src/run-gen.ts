@@ -17,7 +17,7 @@ export interface GenOptions {
   /** Compare only; report stale files instead of writing. */
   readonly check?: boolean;
   readonly cwd?: string;
-  /** Skip the run when nothing changed since the last one (default true). See cache.ts. */
+  /** Skip the run when nothing changed since the last one (default true; false skips the lookup). See cache.ts. */
   readonly cache?: boolean;
 }
 
@@ -81,7 +81,8 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
   const counts = { toolsets: ir.toolsets.length, tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0), agents: ir.agents.length };
   const inputs = loaded.inputs.map((f) => designLabel(f, cwd));
-  if (useCache && report.stale.length === 0)
+  // Recorded even under --no-cache (which only skips the lookup), so the next plain run is fast.
+  if (report.stale.length === 0)
     saveEntry(loaded.path, outDir, { source: loaded.label, allInputs: loaded.allInputs, files, localInputs: inputs, ...counts });
   return {
     design: loaded.label,
