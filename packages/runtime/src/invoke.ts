@@ -2,8 +2,14 @@
  * The typed call path shared by generated clients and the runtime registry: validate the payload
  * locally, call, then map `isError`, decode structured content, and keep every content block.
  */
-import type { Caller, CallOptions } from "./caller.js";
-import { failureFromInvalidInput, failureFromInvalidOutput, failureFromToolError, withCallEvidence } from "./failure-mapping.js";
+import type { Caller, CallOptions, CallResponse } from "./caller.js";
+import {
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromInvalidOutput,
+  failureFromToolError,
+  withCallEvidence,
+} from "./failure-mapping.js";
 import type { CallToolResult } from "./protocol/mcp-types.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
@@ -47,6 +53,10 @@ export function resultFromCall<R>(spec: ToolSpec<unknown, R>, server: string, re
   return { ok: true, value: joinText({ content }) as R, content, structured: result.structuredContent };
 }
 
+function callerFault(message: string, tool: string, caller: Caller) {
+  return failureFromFault({ type: "rpc", code: -32603, message }, { tool, server: caller.server });
+}
+
 /** Validates `payload`, calls the tool through `caller`, and returns a typed result. Never throws. */
 export async function invokeTool<P, R>(
   caller: Caller,
@@ -61,7 +71,19 @@ export async function invokeTool<P, R>(
       failure: failureFromInvalidInput(decoded.issues, payload, spec.exampleJson, { tool: spec.id, server: caller.server }),
     };
   }
-  const response = await caller.callTool({ name: spec.name, arguments: payload as { readonly [key: string]: unknown } }, options);
+  let response: CallResponse;
+  try {
+    response = await caller.callTool({ name: spec.name, arguments: payload as { readonly [key: string]: unknown } }, options);
+  } catch (error) {
+    // A third-party caller (callerFunc) may throw; the typed path still answers with a value.
+    response = {
+      ok: false,
+      failure: callerFault(`the caller threw: ${error instanceof Error ? error.message : String(error)}`, spec.id, caller),
+    };
+  }
+  if (typeof response !== "object" || response === null || typeof response.ok !== "boolean") {
+    response = { ok: false, failure: callerFault("the caller returned no response", spec.id, caller) };
+  }
   if (!response.ok) return { ok: false, failure: withCallEvidence({ ...response.failure, tool: spec.id }, payload, spec.exampleJson) };
   return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result, payload);
 }
