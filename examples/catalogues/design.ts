@@ -14,6 +14,16 @@ const servers = "../../node_modules/@modelcontextprotocol";
 /** server-everything over stdio; pulled without client capabilities (so no roots/sampling/elicitation tools). */
 export const everything = externalServer("everything", { command: "node", args: [`${servers}/server-everything/dist/index.js`, "stdio"] });
 
+/**
+ * server-everything again, pulled as a client that declares roots, sampling and elicitation: the
+ * server then also lists get-roots-list and the sampling and elicitation triggers.
+ */
+export const everythingWithFeatures = externalServer("everything-features", {
+  command: "node",
+  args: [`${servers}/server-everything/dist/index.js`, "stdio"],
+  capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } },
+});
+
 /** server-filesystem over stdio, sandboxed to this folder at pull time (the root is an argument; pass your own at run time). */
 export const filesystem = externalServer("filesystem", { command: "node", args: [`${servers}/server-filesystem/dist/index.js`, "."] });
 
@@ -25,5 +35,10 @@ export const memory = externalServer("memory", {
 });
 
 export default design({
-  toolsets: [toolset("everything", fromMCP(everything)), toolset("filesystem", fromMCP(filesystem)), toolset("memory", fromMCP(memory))],
+  toolsets: [
+    toolset("everything", fromMCP(everything)),
+    toolset("everything-features", fromMCP(everythingWithFeatures)),
+    toolset("filesystem", fromMCP(filesystem)),
+    toolset("memory", fromMCP(memory)),
+  ],
 });

@@ -75,6 +75,7 @@ function callerFor(server: ExternalServerDecl, designDir: string, timeoutMs: num
         name: server.name,
         url: c.url,
         ...(c.headers ? { headers: c.headers } : {}),
+        capabilities: c.capabilities ?? {},
         connectTimeoutMs: timeoutMs,
         timeoutMs,
       }),
@@ -89,8 +90,8 @@ function callerFor(server: ExternalServerDecl, designDir: string, timeoutMs: num
       args: [...(c.args ?? [])],
       env: [...(c.env ?? [])],
       cwd,
-      // No roots, sampling or elicitation: the catalogue pulled is the one a plain client sees.
-      capabilities: {},
+      // By default no roots, sampling or elicitation: the catalogue a plain client sees.
+      capabilities: c.capabilities ?? {},
       connectTimeoutMs: timeoutMs,
       timeoutMs,
       restartDelayMs: 60_000,
