@@ -215,6 +215,10 @@ describe("toolwright pull", () => {
       expect(bad.stderr, name).toMatch(/^design error: .*design\.ts: cannot load design/);
       expect(existsSync(join(tmp, name, "design.lock.json")), name).toBe(false);
     }
+    const badCaps = writeDesign("bad-caps", `externalServer("a", { command: "node", capabilities: 5 })`);
+    const bc = await exec("pull", badCaps);
+    expect(bc.code).toBe(2);
+    expect(bc.stderr).toMatch(/capabilities must be an object/);
     const wrongServer = writeDesign("wrong-server", `externalServer("a", { command: "node" })`);
     const ws = await exec("pull", wrongServer, "--server", "b");
     expect(ws.code).toBe(2);
