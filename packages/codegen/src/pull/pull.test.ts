@@ -198,6 +198,17 @@ describe("toolwright pull", () => {
     expect(JSON.parse(readFileSync(join(tmp, "override", "design.lock.json"), "utf8")).servers.calc.tools).toHaveLength(3);
   });
 
+  it("a header naming an unset variable fails naming the server, without the other header values", async () => {
+    const design = writeDesign(
+      "header",
+      `externalServer("calc", { url: ${JSON.stringify(http.url)}, headers: { authorization: "Bearer \${TW_PULL_TEST_UNSET}" } })`,
+    );
+    const r = await exec("pull", design);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: pull failed for server "calc": header authorization: environment variable TW_PULL_TEST_UNSET is not set');
+    expect(existsSync(join(tmp, "header", "design.lock.json"))).toBe(false);
+  });
+
   it("usage and design errors exit 2 and write nothing", async () => {
     const none = writeDesign("none", "");
     const r = await exec("pull", none);

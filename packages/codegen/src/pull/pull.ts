@@ -105,7 +105,14 @@ async function pullOne(
   timeoutMs: number,
 ): Promise<{ entry: PulledServer; summary: PulledServerSummary }> {
   const started = performance.now();
-  const { caller, transport } = callerFor(server, designDir, timeoutMs);
+  let made: ReturnType<typeof callerFor>;
+  try {
+    made = callerFor(server, designDir, timeoutMs);
+  } catch (error) {
+    // Bad connection settings (e.g. a header naming an unset variable) are this server's failure.
+    throw new PullError(server.name, error instanceof Error ? error.message : String(error));
+  }
+  const { caller, transport } = made;
   try {
     if (!caller.listTools) throw new PullError(server.name, "the caller cannot list tools");
     const listed = await caller.listTools({ timeoutMs });
