@@ -209,6 +209,21 @@ describe("toolwright pull", () => {
     expect(existsSync(join(tmp, "header", "design.lock.json"))).toBe(false);
   });
 
+  it("a server that dies shows its last stderr lines, with configured secrets redacted", async () => {
+    const script = writeScript("dies", "");
+    writeFileSync(script, "console.error('cannot start: token ' + process.env.TW_PULL_SECRET + ' rejected');\nprocess.exit(4);\n");
+    const design = writeDesign(
+      "dies",
+      `externalServer("dies", { command: "node", args: [${JSON.stringify(script)}], env: ["TW_PULL_SECRET=s3cret-value-42"] })`,
+    );
+    const r = await exec("pull", design);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: pull failed for server "dies": .*exited \(code 4\) \(stderr: cannot start: token \[redacted\] rejected\)$/,
+    );
+    expect(r.stderr).not.toContain("s3cret-value-42");
+  });
+
   it("usage and design errors exit 2 and write nothing", async () => {
     const none = writeDesign("none", "");
     const r = await exec("pull", none);

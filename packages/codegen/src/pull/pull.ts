@@ -116,7 +116,11 @@ async function pullOne(
   try {
     if (!caller.listTools) throw new PullError(server.name, "the caller cannot list tools");
     const listed = await caller.listTools({ timeoutMs });
-    if (!listed.ok) throw new PullError(server.name, listed.failure.message);
+    if (!listed.ok) {
+      // The last stderr lines (already redacted by the runtime) usually say why a server died.
+      const tail = listed.failure.stderrTail?.trim().split("\n").slice(-3).join(" | ");
+      throw new PullError(server.name, `${listed.failure.message}${tail ? ` (stderr: ${tail})` : ""}`);
+    }
     let entry: PulledServer;
     try {
       entry = lockEntryFromListing(listed.tools);
