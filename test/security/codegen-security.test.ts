@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCRIPTED_STDIO_SERVER as scriptedServerPath } from "../support/scripted-stdio-server.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const tsc = join(repo, "node_modules", ".bin", "tsc");
@@ -28,8 +29,13 @@ interface Run {
 
 /** Runs `toolwright gen` in a child with a memory cap; async so in-process servers keep answering. */
 function gen(design: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return run(["gen", design, "--out", out], env);
+}
+
+/** Runs the `toolwright` CLI in a child with a memory cap. */
+function run(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=768", cli, "gen", design, "--out", out], {
+    const child = spawn(process.execPath, ["--max-old-space-size=768", cli, ...argv], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -102,6 +108,42 @@ export default design({
     expect(existsSync(absoluteName)).toBe(false);
     expect(existsSync(join(root, "..", "x"))).toBe(false);
     const check = typecheck("names-out");
+    expect(check.output).toBe("");
+    expect(check.status).toBe(0);
+  }, 300_000);
+
+  it("a pulled catalogue with hostile tool names and schemas: gen stays inside --out and compiles", async () => {
+    const hostileTools = [
+      ...["../../escape", absoluteName, "__proto__", "constructor", "toString", "x".repeat(200), "工具", "🔥fire", "C:\\evil", "a/b"].map(
+        (name) => ({ name, description: "*/ evil(); /*", inputSchema: { type: "object", properties: { q: { type: "string" } } } }),
+      ),
+      {
+        name: "deep-out",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { __proto__x: { type: "string" }, "a-b": { type: "number" } } },
+      },
+    ];
+    const list = JSON.stringify(hostileTools);
+    writeFileSync(
+      join(root, "pulled.design.ts"),
+      `import { design, externalServer, fromMCP, toolset } from "@toolwright/dsl";
+const server = externalServer("hostile", { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(scriptedServerPath)}], env: [${JSON.stringify(`SCRIPTED_LIST=${list}`)}] });
+export default design({ toolsets: [toolset("hostile", fromMCP(server))] });
+`,
+    );
+    const pulled = await run(["pull", "pulled.design.ts"]);
+    expect(pulled.output).not.toMatch(/error/i);
+    expect(pulled.status).toBe(0);
+    const run2 = await gen("pulled.design.ts", "pulled-out");
+    expect(run2.status).toBe(0);
+    expect(run2.output).toMatch(/11 tools/);
+    const outside = filesUnder(root).filter(
+      (f) => f.startsWith("pulled") && !f.startsWith("pulled-out/") && !/^pulled\.design\.(ts|lock\.json)$/.test(f),
+    );
+    expect(outside).toEqual([]);
+    expect(existsSync(absoluteName)).toBe(false);
+    expect(existsSync(join(root, "..", "escape"))).toBe(false);
+    const check = typecheck("pulled-out");
     expect(check.output).toBe("");
     expect(check.status).toBe(0);
   }, 300_000);

@@ -3,7 +3,8 @@
  * A scriptable, misbehaving MCP stdio server for fault tests. Plain JavaScript so it starts fast.
  * Each `tools/call` picks its misbehaviour by tool name (see TOOLS below); process-wide behaviour
  * comes from env: SCRIPTED_WIRE_LOG (append every inbound message, one JSON per line),
- * SCRIPTED_INIT=never|exit|dump-env, SCRIPTED_CRASH_RATE (probability that a call exits the process).
+ * SCRIPTED_INIT=never|exit|dump-env, SCRIPTED_CRASH_RATE (probability that a call exits the process),
+ * SCRIPTED_LIST (a JSON array of tool descriptors that tools/list returns instead of TOOLS).
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, closeSync } from "node:fs";
@@ -179,7 +180,12 @@ function handle(msg) {
       result(msg.id, {});
       return;
     case "tools/list":
-      result(msg.id, { tools: Object.keys(TOOLS).map((name) => ({ name, inputSchema: { type: "object" } })) });
+      // SCRIPTED_LIST: a JSON array of tool descriptors to list instead (hostile catalogues for pull).
+      result(msg.id, {
+        tools: process.env.SCRIPTED_LIST
+          ? JSON.parse(process.env.SCRIPTED_LIST)
+          : Object.keys(TOOLS).map((name) => ({ name, inputSchema: { type: "object" } })),
+      });
       return;
     case "tools/call": {
       const name = msg.params?.name;
