@@ -2,7 +2,8 @@
  * Golden case: an `mcpServer` with its scaffold. The server's tools get types, precompiled
  * validators and `servers/calc/server.gen.ts` (typed handlers, createCalcServer, serveCalcServer);
  * a toolset over the same server gets the usual typed client, so the server can be called by its
- * own generated client.
+ * own generated client. `hostile.server` and `empty` cover sanitized method names and a server
+ * with no tools.
  */
 import { array, design, fromMCP, integer, mcpServer, number, object, string, toolset } from "@toolwright/dsl";
 
@@ -31,4 +32,12 @@ export const calc = mcpServer(
   },
 );
 
-export default design({ toolsets: [toolset("calc", fromMCP(calc))] });
+/** Hostile names: reserved words and dots become safe method names; a server with no tools still compiles. */
+const hostile = mcpServer("hostile.server", { version: "0.1.0" }, (t) => {
+  t.tool("constructor", { input: object({}) });
+  t.tool("class", { input: object({ "weird-key": string() }), output: object({ ok: string() }) });
+  t.tool("get.thing", { input: object({}) });
+});
+const empty = mcpServer("empty", { version: "0.0.1" });
+
+export default design({ toolsets: [toolset("calc", fromMCP(calc))], servers: [hostile, empty] });

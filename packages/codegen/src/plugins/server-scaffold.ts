@@ -50,8 +50,8 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   const f = out.file(`${n.dir}/server.gen.ts`, fileHeader(ir.file, undefined));
   const rt = (name: string) => f.importValue(name, RUNTIME_SERVER);
   const rtType = (name: string) => f.importType(name, RUNTIME_SERVER);
-  const CallToolResult = rtType("CallToolResult");
-  const ToolContext = rtType("ToolContext");
+  const CallToolResult = () => rtType("CallToolResult");
+  const ToolContext = () => rtType("ToolContext");
   const hasText = ts.tools.some((t) => !t.output);
   const info: [string, unknown][] = [
     ["name", server.name],
@@ -69,7 +69,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   );
   const resultType = (tool: IrTool) => {
     const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
-    return tool.output ? `${rtType("StructuredResult")}<${Result}> | ${CallToolResult}` : `${Result} | ${CallToolResult}`;
+    return tool.output ? `${rtType("StructuredResult")}<${Result}> | ${CallToolResult()}` : `${Result} | ${CallToolResult()}`;
   };
   f.print(
     `/**`,
@@ -81,26 +81,26 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
     const R = resultType(tool);
     const doc = tool.description ?? tool.title ?? `Handles ${JSON.stringify(tool.name)}.`;
-    f.print(`  /** ${docText(doc)} */`, `  ${tool.localName}(payload: ${Payload}, ctx: ${ToolContext}): ${R} | Promise<${R}>;`);
+    f.print(`  /** ${docText(doc)} */`, `  ${tool.localName}(payload: ${Payload}, ctx: ${ToolContext()}): ${R} | Promise<${R}>;`);
   }
   f.print("}", "");
   if (hasText) {
     f.print(
       "/** Plain text from a handler becomes one text content block. */",
-      `function asResult(value: string | ${CallToolResult}): ${CallToolResult} {`,
+      `function asResult(value: string | ${CallToolResult()}): ${CallToolResult()} {`,
       `  return typeof value === "string" ? { content: [{ type: "text", text: value }] } : value;`,
       "}",
       "",
     );
   }
   const ToolServerOptions = rtType("ToolServerOptions");
-  const createDecoder = rt("createDecoder");
+  const createDecoder = () => rt("createDecoder");
   f.print(
     `/** Options for ${n.create}: everything of \`createToolServer\` except the declared name, version and tools. */`,
     `export type ${n.options} = Omit<${ToolServerOptions}, "name" | "version" | "tools">;`,
     "",
     `/** Creates the ${JSON.stringify(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
-    `export function ${n.create}(handlers: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
+    `export function ${n.create}(${ts.tools.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
     `  return ${rt("createToolServer")}({`,
     `    ...${n.info},`,
     "    ...options,",
@@ -119,15 +119,15 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     if (tool.meta !== undefined) fields.push(["_meta", tool.meta]);
     f.print("      {", ...fields.map(([k, v]) => `        ${printKey(k)}: ${printLiteral(v, 8)},`));
     const validatePayload = f.importValue(validatorName(tool.typeName, "Payload"), "./validators.gen.js");
-    f.print(`        decodePayload: ${createDecoder}<${Payload}>(${validatePayload}),`);
+    f.print(`        decodePayload: ${createDecoder()}<${Payload}>(${validatePayload}),`);
     if (tool.output) {
       const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
       const validateResult = f.importValue(validatorName(tool.typeName, "Result"), "./validators.gen.js");
-      f.print(`        decodeResult: ${createDecoder}<${Result}>(${validateResult}),`);
-      f.print(`        handler: (payload: ${Payload}, ctx: ${ToolContext}) => handlers.${tool.localName}(payload, ctx),`);
+      f.print(`        decodeResult: ${createDecoder()}<${Result}>(${validateResult}),`);
+      f.print(`        handler: (payload: ${Payload}, ctx: ${ToolContext()}) => handlers.${tool.localName}(payload, ctx),`);
     } else {
       f.print(
-        `        handler: async (payload: ${Payload}, ctx: ${ToolContext}) => asResult(await handlers.${tool.localName}(payload, ctx)),`,
+        `        handler: async (payload: ${Payload}, ctx: ${ToolContext()}) => asResult(await handlers.${tool.localName}(payload, ctx)),`,
       );
     }
     f.print("      },");
