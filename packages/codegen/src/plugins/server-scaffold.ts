@@ -8,6 +8,7 @@
 import { fileHeader } from "../emit/generated-file.js";
 import { docText, printKey, printLiteral } from "../emit/literal.js";
 import { fileStem } from "../emit/names.js";
+import { DesignError } from "../errors.js";
 import type { IrDesign, IrMcpServer, IrTool } from "../ir/ir.js";
 import { exportedNames } from "./index-file.js";
 import type { Plugin } from "./plugin.js";
@@ -148,8 +149,17 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
 export const serverScaffoldPlugin: Plugin = {
   name: "server-scaffold",
   async emit(ir: IrDesign, out) {
+    const dirs = new Map<string, string>();
     for (const server of ir.mcpServers) {
       const n = serverNames(server);
+      const clash = dirs.get(n.dir);
+      if (clash !== undefined) {
+        throw new DesignError(
+          { file: ir.file, server: server.name },
+          `its output folder ${n.dir} collides with server ${JSON.stringify(clash)}; rename one`,
+        );
+      }
+      dirs.set(n.dir, server.name);
       // The server's own types and validators, printed by the same plugins as a toolset's.
       const sub: IrDesign = { ...ir, toolsets: [{ ...server.toolset, dirName: n.dir }], agents: [], mcpServers: [] };
       await typesPlugin.emit(sub, out);
