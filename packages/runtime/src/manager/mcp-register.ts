@@ -34,7 +34,10 @@ export interface McpRegisterToolOptions {
   readonly projectDir: string;
   /** Directory holding the global `mcp.json` (scope `global`). */
   readonly globalDir?: string;
-  /** Environment for `${VAR}` expansion. Default `process.env`. */
+  /**
+   * Variables an agent's `${VAR}` references may expand from. Default: none. The arguments come from
+   * the agent, so the parent's environment is never reachable unless the embedder hands it over.
+   */
   readonly env?: { readonly [key: string]: string | undefined };
   /**
    * Asked before anything is written: registering a server lets the agent start a program. A false
@@ -157,7 +160,9 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
     let created: boolean;
     try {
       // Resolve before writing: an unset variable must not leave a half-usable entry behind.
-      resolved = resolveServerEntry(a.name, entry, { file, env });
+      // Untrusted input: expanding from process.env would let the agent route any parent secret
+      // (past the child-env allowlist) to a program or URL of its choice.
+      resolved = resolveServerEntry(a.name, entry, { file, env: options.env ?? {} });
       created = writeServerEntry(file, a.name, entry, { replace: a.replace === true }).created;
     } catch (error) {
       const message = error instanceof McpConfigError ? error.message : `cannot write ${file}: ${(error as Error).message}`;
