@@ -46,6 +46,19 @@ const transports: [string, () => Caller][] = [
     () => createStdioCaller({ name: "calc", command: process.execPath, args: [tsxCli, script], cwd: repo, connectTimeoutMs: 30_000 }),
   ],
   ["streamable HTTP", () => createHttpCaller({ name: "calc", url: http?.url as string })],
+  [
+    "stdio, stateless 2026-07-28",
+    () =>
+      createStdioCaller({
+        name: "calc",
+        command: process.execPath,
+        args: [tsxCli, script],
+        cwd: repo,
+        connectTimeoutMs: 30_000,
+        era: "modern",
+      }),
+  ],
+  ["streamable HTTP, stateless 2026-07-28", () => createHttpCaller({ name: "calc", url: http?.url as string, era: "modern" })],
 ];
 
 describe.each(transports)("generated calc server over %s, called by its generated client", (label, make) => {
@@ -86,7 +99,7 @@ describe.each(transports)("generated calc server over %s, called by its generate
     const before = handlerCalls.length;
     const raw = await caller.callTool({ name: "split-words", arguments: { text: "", limit: 500 } });
     // In-process (HTTP) the handler's own log shows it never ran.
-    if (label === "streamable HTTP") expect(handlerCalls.length).toBe(before);
+    if (label.startsWith("streamable HTTP")) expect(handlerCalls.length).toBe(before);
     expect(raw.ok && raw.result.isError).toBe(true);
     const issues = (raw.ok && (raw.result._meta?.["io.toolwright/issues"] as { field: string; constraint: string }[])) || [];
     expect(issues.map((i) => `${i.field}:${i.constraint}`).sort()).toEqual(["limit:invalid_range", "text:invalid_length"]);
@@ -96,7 +109,7 @@ describe.each(transports)("generated calc server over %s, called by its generate
     const raw = await caller.callTool({ name: "split-words", arguments: { text: "BAD" } });
     expect(raw.ok && raw.result.isError).toBe(true);
     expect(raw.ok && raw.result.structuredContent).toBeUndefined();
-    if (label === "streamable HTTP") expect(handlerCalls.at(-1)).toBe("split-words");
+    if (label.startsWith("streamable HTTP")) expect(handlerCalls.at(-1)).toBe("split-words");
   });
 });
 
