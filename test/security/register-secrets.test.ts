@@ -30,7 +30,7 @@ afterAll(async () => {
   expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
-it("an agent's variable references in headers or url never expands from the parent environment", async () => {
+it("an agent's variable references in headers or url never expand from the parent environment", async () => {
   const server = await startScriptedHttpServer({ tools: { echo: { run: () => ({ content: [] }) } } });
   const manager = createMcpManager(parseMcpConfig("{}"));
   try {
