@@ -138,6 +138,16 @@ const EXAMPLE = JSON.stringify({ name: "memory", scope: "project", type: "stdio"
 export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegisterTool {
   async function call(args: unknown): Promise<ToolResult<RegisterOutcome>> {
     const issues = checkArgs(args);
+    // Without a person confirming, an agent must not exempt the server it adds from approval.
+    if (!options.confirm && (args as { autoApprove?: unknown } | null)?.autoApprove === true) {
+      issues.push({
+        field: "autoApprove",
+        constraint: "invalid_enum_value",
+        allowed: [false],
+        actual: true,
+        expected: "false: autoApprove needs a confirm hook (an agent cannot exempt its own server from approval)",
+      });
+    }
     if (issues.length > 0)
       return { ok: false, failure: failureFromInvalidInput(issues, args, EXAMPLE, { tool: MCP_REGISTER_TOOL, server: "toolwright" }) };
     const a = args as { [key: string]: unknown } & { name: string; scope: "project" | "global" };
