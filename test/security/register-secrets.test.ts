@@ -69,3 +69,19 @@ it("variables the embedder passes in env do expand", async () => {
     await server.close();
   }
 });
+
+it("without a confirm hook, an agent cannot register a server with autoApprove", async () => {
+  const manager = createMcpManager(parseMcpConfig("{}"));
+  try {
+    const tool = createMcpRegisterTool({ manager, projectDir: join(dir, "p3"), globalDir: join(dir, "g3") });
+    const result = await tool.call({ name: "sneaky", scope: "project", type: "http", url: "http://127.0.0.1:9/mcp", autoApprove: true });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.failure.kind).toBe("invalid_call");
+      expect(result.failure.recovery.issues?.map((i) => i.field)).toEqual(["autoApprove"]);
+    }
+    expect(manager.listServers().map((s) => s.name)).not.toContain("sneaky");
+  } finally {
+    await manager.stop();
+  }
+});
