@@ -14,7 +14,7 @@ import { checkTargets } from "./lib/targets.ts";
 import { measureCodegen } from "./sections/codegen.ts";
 import { configFor } from "./sections/config.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
-import { measureColdStart, measureTransports } from "./sections/transport.ts";
+import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
@@ -34,7 +34,7 @@ process.on("SIGINT", () => {
   process.exit(130);
 });
 
-/** Server processes from this benchmark still alive (Linux /proc scan; 0 elsewhere). */
+/** Workers and servers of this run still alive (Linux /proc scan for the run tag; 0 elsewhere). */
 function strayServers(): number {
   if (!existsSync("/proc")) return 0;
   let n = 0;
@@ -42,7 +42,7 @@ function strayServers(): number {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmd.includes("bench/servers/") || cmd.includes("bench/worker.mjs")) n++;
+      if (cmd.includes(RUN_TAG)) n++;
     } catch {
       // gone already
     }
@@ -65,7 +65,6 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   const notes: string[] = [];
   const rows: Row[] = [];
-  const strayBefore = strayServers();
   const withHttp = await toolwrightHttpBuilt();
   if (!withHttp) notes.push("HTTP section skipped: @toolwright/runtime/http (createHttpCaller) is not built yet.");
   notes.push(`Children run with a minimal environment: ${Object.keys(minimalEnv()).join(", ")} only.`);
@@ -101,8 +100,10 @@ async function main(): Promise<void> {
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight });
   killAll();
-  const stray = strayServers() - strayBefore;
-  notes.push(`Children left after the run: ${liveChildren()} tracked, ${Math.max(0, stray)} stray server processes.`);
+  // Give servers whose stdin just closed a moment to exit before looking for strays.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const stray = strayServers();
+  notes.push(`Children left after the run: ${liveChildren()} tracked, ${stray} worker or server processes of this run still alive.`);
   const cpu = cpus()[0]?.model ?? "unknown cpu";
   notes.push(
     `Load average (1 min) ${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end on ${cpus().length} cores: other work on the machine adds noise; only same-run ratios are quoted.`,

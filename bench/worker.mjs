@@ -15,6 +15,9 @@ const SERVERS = {
   "sdk-http-sse": { script: here("./servers/sdk-echo-http.mjs"), args: ["sse"] },
 };
 
+// Servers carry the run's tag as an ignored argument, so the runner can find strays of its own run.
+const tag = task.runTag ? [`--bench-run=${task.runTag}`] : [];
+
 let maxListenerWarnings = 0;
 process.on("warning", (w) => {
   if (w.name === "MaxListenersExceededWarning") maxListenerWarnings++;
@@ -23,7 +26,7 @@ process.on("warning", (w) => {
 /** Starts an HTTP server child and waits for its `LISTEN <port>` line (bounded by a 10 s timer). */
 function startHttpServer(name) {
   const spec = SERVERS[name];
-  const child = spawn(process.execPath, [spec.script, ...spec.args], { env: minimalEnv(), stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [spec.script, ...spec.args, ...tag], { env: minimalEnv(), stdio: ["pipe", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 10_000);
     let out = "";
@@ -52,7 +55,7 @@ function startHttpServer(name) {
 async function target(serverName) {
   if (serverName.endsWith("-stdio")) {
     const spec = SERVERS[serverName];
-    return { target: { command: process.execPath, args: [spec.script, ...spec.args] }, close: async () => {} };
+    return { target: { command: process.execPath, args: [spec.script, ...spec.args, ...tag] }, close: async () => {} };
   }
   const server = await startHttpServer(serverName);
   return { target: { url: server.url }, close: server.close };

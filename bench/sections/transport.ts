@@ -8,6 +8,8 @@ import { type ClientKind, makeRow, type Row } from "../lib/stats.ts";
 import { type BenchConfig, CLIENTS } from "./config.ts";
 
 const WORKER = fileURLToPath(new URL("../worker.mjs", import.meta.url));
+/** Tags this run's workers and servers (an ignored argument) so strays can be told from other runs. */
+export const RUN_TAG = `${process.pid}-${Date.now().toString(36)}`;
 
 interface LatencyResult {
   readonly calls: number;
@@ -20,7 +22,7 @@ interface LatencyResult {
 /** Runs one worker task. */
 export async function worker<T>(task: Record<string, unknown>, options: { pinned?: boolean; gc?: boolean } = {}): Promise<T> {
   const flags = ["--no-warnings", ...(options.gc ? ["--expose-gc"] : [])];
-  const finished = await run(process.execPath, [...flags, WORKER, JSON.stringify(task)], {
+  const finished = await run(process.execPath, [...flags, WORKER, JSON.stringify({ ...task, runTag: RUN_TAG })], {
     timeoutMs: 180_000,
     ...(options.pinned ? { pinned: true } : {}),
   });
