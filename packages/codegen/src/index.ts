@@ -18,6 +18,11 @@ export type { IrAgent, IrAgentUse, IrAnnotations, IrDesign, IrMcpServer, IrRunPo
 export type { LoadedDesign } from "./load/load-design.js";
 export { loadDesign } from "./load/load-design.js";
 export type { Plugin } from "./plugins/plugin.js";
+export { serverNames, serverScaffoldPlugin } from "./plugins/server-scaffold.js";
+export type { PulledServer } from "./pull/lock-format.js";
+export { lockEntryFromListing, serializeLock } from "./pull/lock-format.js";
+export type { LockDrift, PulledServerSummary, PullOptions, PullSummary } from "./pull/pull.js";
+export { PullError, pullSummaryLine, runPull } from "./pull/pull.js";
 export type { LockedServer, LockFile } from "./resolve/lock.js";
 export { lockPathFor, readLock } from "./resolve/lock.js";
 export type { ResolveOptions } from "./resolve/resolve.js";
