@@ -1,6 +1,6 @@
 /**
  * The lock file `toolwright pull` writes (`<design>.lock.json`, read by `resolve/lock.ts`):
- * `{ version: 1, servers: { <name>: { fingerprint, fingerprints: { <tool>: fp }, tools: [...] } } }`.
+ * `{ version: 1, servers: { <name>: { fingerprint, fingerprints: { <tool>: fp }, serverInfo?, tools: [...] } } }`.
  * Tools are sorted by name, every object's keys are sorted, and the text ends with a newline, so the
  * same catalogue always gives the same bytes. Fingerprints come from `@toolwright/runtime` so the
  * runtime drift check computes exactly the same values.
@@ -13,6 +13,8 @@ export interface PulledServer extends LockedServer {
   readonly fingerprint: string;
   readonly fingerprints: { readonly [tool: string]: string };
   readonly tools: readonly { readonly name: string; readonly [key: string]: unknown }[];
+  /** `serverInfo` from the handshake, for humans reading the lock; not part of any fingerprint. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
 }
 
 function sortKeys(value: unknown): unknown {

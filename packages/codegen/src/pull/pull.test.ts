@@ -100,6 +100,8 @@ describe("toolwright pull", () => {
     expect(lock.servers.calc.fingerprint).toBe(fp.fingerprint);
     expect(lock.servers.calc.fingerprints).toEqual(fp.tools);
     expect(lock.servers.memory.fingerprints.read_graph).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(lock.servers.memory.serverInfo).toEqual({ name: "memory-server", version: expect.any(String) });
+    expect(lock.servers.calc.serverInfo).toEqual({ name: "calc", version: "1.0.0" });
     // Deterministic: a second pull produces the same bytes and reports nothing changed.
     const again = await exec("pull", design);
     expect(again.code).toBe(0);

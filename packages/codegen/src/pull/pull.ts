@@ -130,6 +130,11 @@ async function pullOne(
         `tools/list answer is not a usable catalogue: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
+    // Provenance for readers of the lock (not fingerprinted): which server build was pulled.
+    const info = (caller as { readonly handshake?: { readonly serverInfo?: { name?: unknown; version?: unknown } } }).handshake?.serverInfo;
+    if (typeof info?.name === "string" && typeof info.version === "string") {
+      entry = { ...entry, serverInfo: { name: info.name, version: info.version } };
+    }
     const ms = Math.round(performance.now() - started);
     return { entry, summary: { name: server.name, transport, tools: entry.tools.length, fingerprint: entry.fingerprint, ms } };
   } finally {
