@@ -58,8 +58,10 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
   try {
     summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd, cache: args.cache });
   } catch (error) {
-    if (args.json) io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: errorText(error) }));
-    else io.stderr(errorText(error));
+    if (args.json) {
+      const location = isDesignError(error) ? { location: error.location, problem: error.problem } : {};
+      io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: errorText(error), ...location }));
+    } else io.stderr(errorText(error));
     return { code: 2, inputs: [] };
   }
   const code = args.check && summary.stale.length > 0 ? 1 : 0;
