@@ -129,6 +129,8 @@ describe("gen", () => {
       ok: false,
       exitCode: 2,
       error: expect.stringMatching(/nope\.ts: design file not found/),
+      location: { file: "nope.ts" },
+      problem: "design file not found",
     });
   });
 });
