@@ -1,5 +1,12 @@
 /**
  * @toolwright/runtime/http: the Node-only HTTP callers (Streamable HTTP, legacy HTTP+SSE, both eras).
+ *
+ * ```ts
+ * const caller = createHttpCaller({ url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer ${TOKEN}" } });
+ * const out = await caller.callTool({ name: "echo", arguments: { message: "hi" } }, { timeoutMs: 5_000 });
+ * if (!out.ok) console.error(out.failure.kind, out.failure.message);
+ * await caller.close();
+ * ```
  * @packageDocumentation
  */
 export { createFileTokenStore } from "./auth/file-token-store.js";
