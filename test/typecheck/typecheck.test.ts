@@ -23,6 +23,12 @@ describe("generated code type-checks strictly", () => {
     expect(run.status).toBe(0);
   }, 120_000);
 
+  it("generated code also compiles with isolatedDeclarations (library authors' setting)", () => {
+    const run = spawnSync(tsc, ["--noEmit", "-p", "test/typecheck/tsconfig.isolated.json"], { cwd: repo, encoding: "utf8" });
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  }, 120_000);
+
   it("the check would catch an error (a deliberately wrong file fails)", () => {
     const run = spawnSync(tsc, ["--noEmit", "-p", "test/typecheck/tsconfig.negative.json"], { cwd: repo, encoding: "utf8" });
     expect(run.status).not.toBe(0);

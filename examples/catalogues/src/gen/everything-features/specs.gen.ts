@@ -600,7 +600,25 @@ export const triggerUrlElicitationSpec: ToolSpec<TriggerUrlElicitationPayload, T
 export const everythingFeaturesSpecs: readonly ToolSpec[] = [echoSpec, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getRootsListSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerElicitationRequestSpec, triggerLongRunningOperationSpec, triggerSamplingRequestSpec, triggerUrlElicitationSpec];
 
 /** Specs by wire name, typed per tool. */
-export const everythingFeaturesSpecMap = {
+export const everythingFeaturesSpecMap: {
+  readonly echo: typeof echoSpec;
+  readonly "get-annotated-message": typeof getAnnotatedMessageSpec;
+  readonly "get-env": typeof getEnvSpec;
+  readonly "get-resource-links": typeof getResourceLinksSpec;
+  readonly "get-resource-reference": typeof getResourceReferenceSpec;
+  readonly "get-roots-list": typeof getRootsListSpec;
+  readonly "get-structured-content": typeof getStructuredContentSpec;
+  readonly "get-sum": typeof getSumSpec;
+  readonly "get-tiny-image": typeof getTinyImageSpec;
+  readonly "gzip-file-as-resource": typeof gzipFileAsResourceSpec;
+  readonly "simulate-research-query": typeof simulateResearchQuerySpec;
+  readonly "toggle-simulated-logging": typeof toggleSimulatedLoggingSpec;
+  readonly "toggle-subscriber-updates": typeof toggleSubscriberUpdatesSpec;
+  readonly "trigger-elicitation-request": typeof triggerElicitationRequestSpec;
+  readonly "trigger-long-running-operation": typeof triggerLongRunningOperationSpec;
+  readonly "trigger-sampling-request": typeof triggerSamplingRequestSpec;
+  readonly "trigger-url-elicitation": typeof triggerUrlElicitationSpec;
+} = {
   echo: echoSpec,
   "get-annotated-message": getAnnotatedMessageSpec,
   "get-env": getEnvSpec,
@@ -618,7 +636,7 @@ export const everythingFeaturesSpecMap = {
   "trigger-long-running-operation": triggerLongRunningOperationSpec,
   "trigger-sampling-request": triggerSamplingRequestSpec,
   "trigger-url-elicitation": triggerUrlElicitationSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingFeaturesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

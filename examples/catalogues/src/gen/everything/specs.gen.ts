@@ -466,7 +466,21 @@ export const triggerLongRunningOperationSpec: ToolSpec<TriggerLongRunningOperati
 export const everythingSpecs: readonly ToolSpec[] = [echoSpec, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerLongRunningOperationSpec];
 
 /** Specs by wire name, typed per tool. */
-export const everythingSpecMap = {
+export const everythingSpecMap: {
+  readonly echo: typeof echoSpec;
+  readonly "get-annotated-message": typeof getAnnotatedMessageSpec;
+  readonly "get-env": typeof getEnvSpec;
+  readonly "get-resource-links": typeof getResourceLinksSpec;
+  readonly "get-resource-reference": typeof getResourceReferenceSpec;
+  readonly "get-structured-content": typeof getStructuredContentSpec;
+  readonly "get-sum": typeof getSumSpec;
+  readonly "get-tiny-image": typeof getTinyImageSpec;
+  readonly "gzip-file-as-resource": typeof gzipFileAsResourceSpec;
+  readonly "simulate-research-query": typeof simulateResearchQuerySpec;
+  readonly "toggle-simulated-logging": typeof toggleSimulatedLoggingSpec;
+  readonly "toggle-subscriber-updates": typeof toggleSubscriberUpdatesSpec;
+  readonly "trigger-long-running-operation": typeof triggerLongRunningOperationSpec;
+} = {
   echo: echoSpec,
   "get-annotated-message": getAnnotatedMessageSpec,
   "get-env": getEnvSpec,
@@ -480,7 +494,7 @@ export const everythingSpecMap = {
   "toggle-simulated-logging": toggleSimulatedLoggingSpec,
   "toggle-subscriber-updates": toggleSubscriberUpdatesSpec,
   "trigger-long-running-operation": triggerLongRunningOperationSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -680,7 +680,22 @@ export const writeFileSpec: ToolSpec<WriteFilePayload, WriteFileResult> = {
 export const filesystemSpecs: readonly ToolSpec[] = [createDirectorySpec, directoryTreeSpec, editFileSpec, getFileInfoSpec, listAllowedDirectoriesSpec, listDirectorySpec, listDirectoryWithSizesSpec, moveFileSpec, readFileSpec, readMediaFileSpec, readMultipleFilesSpec, readTextFileSpec, searchFilesSpec, writeFileSpec];
 
 /** Specs by wire name, typed per tool. */
-export const filesystemSpecMap = {
+export const filesystemSpecMap: {
+  readonly create_directory: typeof createDirectorySpec;
+  readonly directory_tree: typeof directoryTreeSpec;
+  readonly edit_file: typeof editFileSpec;
+  readonly get_file_info: typeof getFileInfoSpec;
+  readonly list_allowed_directories: typeof listAllowedDirectoriesSpec;
+  readonly list_directory: typeof listDirectorySpec;
+  readonly list_directory_with_sizes: typeof listDirectoryWithSizesSpec;
+  readonly move_file: typeof moveFileSpec;
+  readonly read_file: typeof readFileSpec;
+  readonly read_media_file: typeof readMediaFileSpec;
+  readonly read_multiple_files: typeof readMultipleFilesSpec;
+  readonly read_text_file: typeof readTextFileSpec;
+  readonly search_files: typeof searchFilesSpec;
+  readonly write_file: typeof writeFileSpec;
+} = {
   create_directory: createDirectorySpec,
   directory_tree: directoryTreeSpec,
   edit_file: editFileSpec,
@@ -695,7 +710,7 @@ export const filesystemSpecMap = {
   read_text_file: readTextFileSpec,
   search_files: searchFilesSpec,
   write_file: writeFileSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(filesystemSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

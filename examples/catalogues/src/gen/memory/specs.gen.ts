@@ -698,7 +698,17 @@ export const searchNodesSpec: ToolSpec<SearchNodesPayload, SearchNodesResult> = 
 export const memorySpecs: readonly ToolSpec[] = [addObservationsSpec, createEntitiesSpec, createRelationsSpec, deleteEntitiesSpec, deleteObservationsSpec, deleteRelationsSpec, openNodesSpec, readGraphSpec, searchNodesSpec];
 
 /** Specs by wire name, typed per tool. */
-export const memorySpecMap = {
+export const memorySpecMap: {
+  readonly add_observations: typeof addObservationsSpec;
+  readonly create_entities: typeof createEntitiesSpec;
+  readonly create_relations: typeof createRelationsSpec;
+  readonly delete_entities: typeof deleteEntitiesSpec;
+  readonly delete_observations: typeof deleteObservationsSpec;
+  readonly delete_relations: typeof deleteRelationsSpec;
+  readonly open_nodes: typeof openNodesSpec;
+  readonly read_graph: typeof readGraphSpec;
+  readonly search_nodes: typeof searchNodesSpec;
+} = {
   add_observations: addObservationsSpec,
   create_entities: createEntitiesSpec,
   create_relations: createRelationsSpec,
@@ -708,7 +718,7 @@ export const memorySpecMap = {
   open_nodes: openNodesSpec,
   read_graph: readGraphSpec,
   search_nodes: searchNodesSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(memorySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -131,11 +131,15 @@ export const getStructuredContentSpec: ToolSpec<GetStructuredContentPayload, Get
 export const everythingSpecs: readonly ToolSpec[] = [echoSpec, getSumSpec, getStructuredContentSpec];
 
 /** Specs by wire name, typed per tool. */
-export const everythingSpecMap = {
+export const everythingSpecMap: {
+  readonly echo: typeof echoSpec;
+  readonly "get-sum": typeof getSumSpec;
+  readonly "get-structured-content": typeof getStructuredContentSpec;
+} = {
   echo: echoSpec,
   "get-sum": getSumSpec,
   "get-structured-content": getStructuredContentSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -47,9 +47,11 @@ export const triggerLongRunningOperationSpec: ToolSpec<TriggerLongRunningOperati
 export const everythingSpecs: readonly ToolSpec[] = [triggerLongRunningOperationSpec];
 
 /** Specs by wire name, typed per tool. */
-export const everythingSpecMap = {
+export const everythingSpecMap: {
+  readonly "trigger-long-running-operation": typeof triggerLongRunningOperationSpec;
+} = {
   "trigger-long-running-operation": triggerLongRunningOperationSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -75,10 +75,13 @@ export const listAllowedDirectoriesSpec: ToolSpec<ListAllowedDirectoriesPayload,
 export const filesSpecs: readonly ToolSpec[] = [readTextFileSpec, listAllowedDirectoriesSpec];
 
 /** Specs by wire name, typed per tool. */
-export const filesSpecMap = {
+export const filesSpecMap: {
+  readonly read_text_file: typeof readTextFileSpec;
+  readonly list_allowed_directories: typeof listAllowedDirectoriesSpec;
+} = {
   read_text_file: readTextFileSpec,
   list_allowed_directories: listAllowedDirectoriesSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(filesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

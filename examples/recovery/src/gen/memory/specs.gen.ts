@@ -134,11 +134,15 @@ export const searchNodesSpec: ToolSpec<SearchNodesPayload, SearchNodesResult> = 
 export const memorySpecs: readonly ToolSpec[] = [createEntitiesSpec, createRelationsSpec, searchNodesSpec];
 
 /** Specs by wire name, typed per tool. */
-export const memorySpecMap = {
+export const memorySpecMap: {
+  readonly create_entities: typeof createEntitiesSpec;
+  readonly create_relations: typeof createRelationsSpec;
+  readonly search_nodes: typeof searchNodesSpec;
+} = {
   create_entities: createEntitiesSpec,
   create_relations: createRelationsSpec,
   search_nodes: searchNodesSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(memorySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -82,11 +82,15 @@ export const delete_Spec: ToolSpec<DeletePayload, DeleteResult> = {
 export const docsSpecs: readonly ToolSpec[] = [searchSpec, readSpec, delete_Spec];
 
 /** Specs by wire name, typed per tool. */
-export const docsSpecMap = {
+export const docsSpecMap: {
+  readonly search: typeof searchSpec;
+  readonly read: typeof readSpec;
+  readonly "delete": typeof delete_Spec;
+} = {
   search: searchSpec,
   read: readSpec,
   "delete": delete_Spec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(docsSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

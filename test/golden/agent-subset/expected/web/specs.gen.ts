@@ -33,9 +33,11 @@ export const fetchSpec: ToolSpec<FetchPayload, FetchResult> = {
 export const webSpecs: readonly ToolSpec[] = [fetchSpec];
 
 /** Specs by wire name, typed per tool. */
-export const webSpecMap = {
+export const webSpecMap: {
+  readonly fetch: typeof fetchSpec;
+} = {
   fetch: fetchSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(webSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

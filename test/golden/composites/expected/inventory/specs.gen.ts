@@ -108,9 +108,11 @@ export const putItemsSpec: ToolSpec<PutItemsPayload, PutItemsResult> = {
 export const inventorySpecs: readonly ToolSpec[] = [putItemsSpec];
 
 /** Specs by wire name, typed per tool. */
-export const inventorySpecMap = {
+export const inventorySpecMap: {
+  readonly put_items: typeof putItemsSpec;
+} = {
   put_items: putItemsSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(inventorySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -204,7 +204,19 @@ export const veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpe
 export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, endOfCommentSpec, findMyWeirdTools_Spec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
 
 /** Specs by wire name, typed per tool. */
-export const myWeirdToolsSpecMap = {
+export const myWeirdToolsSpecMap: {
+  readonly "delete": typeof delete_Spec;
+  readonly "class.new": typeof classNewSpec;
+  readonly "3d-render": typeof _3dRenderSpec;
+  readonly ["__proto__"]: typeof protoSpec;
+  readonly constructor: typeof constructor_Spec;
+  readonly "café-crème": typeof cafeCremeSpec;
+  readonly "検索": typeof u691cU7d22Spec;
+  readonly "end*/of-comment": typeof endOfCommentSpec;
+  readonly "find-my.weird-tools": typeof findMyWeirdTools_Spec;
+  readonly tool: typeof toolSpec;
+  readonly very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name: typeof veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec;
+} = {
   "delete": delete_Spec,
   "class.new": classNewSpec,
   "3d-render": _3dRenderSpec,
@@ -216,7 +228,7 @@ export const myWeirdToolsSpecMap = {
   "find-my.weird-tools": findMyWeirdTools_Spec,
   tool: toolSpec,
   very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name: veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(myWeirdToolsSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

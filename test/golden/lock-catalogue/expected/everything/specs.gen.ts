@@ -212,13 +212,19 @@ export const triggerLongRunningOperationSpec: ToolSpec<TriggerLongRunningOperati
 export const everythingSpecs: readonly ToolSpec[] = [echoSpec, getAnnotatedMessageSpec, getStructuredContentSpec, getSumSpec, triggerLongRunningOperationSpec];
 
 /** Specs by wire name, typed per tool. */
-export const everythingSpecMap = {
+export const everythingSpecMap: {
+  readonly echo: typeof echoSpec;
+  readonly "get-annotated-message": typeof getAnnotatedMessageSpec;
+  readonly "get-structured-content": typeof getStructuredContentSpec;
+  readonly "get-sum": typeof getSumSpec;
+  readonly "trigger-long-running-operation": typeof triggerLongRunningOperationSpec;
+} = {
   echo: echoSpec,
   "get-annotated-message": getAnnotatedMessageSpec,
   "get-structured-content": getStructuredContentSpec,
   "get-sum": getSumSpec,
   "trigger-long-running-operation": triggerLongRunningOperationSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -129,11 +129,15 @@ export const splitWordsSpec: ToolSpec<SplitWordsPayload, SplitWordsResult> = {
 export const calcSpecs: readonly ToolSpec[] = [addSpec, divideSpec, splitWordsSpec];
 
 /** Specs by wire name, typed per tool. */
-export const calcSpecMap = {
+export const calcSpecMap: {
+  readonly add: typeof addSpec;
+  readonly divide: typeof divideSpec;
+  readonly "split-words": typeof splitWordsSpec;
+} = {
   add: addSpec,
   divide: divideSpec,
   "split-words": splitWordsSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(calcSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

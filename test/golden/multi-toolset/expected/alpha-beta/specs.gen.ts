@@ -27,9 +27,11 @@ export const statusSpec: ToolSpec<StatusPayload, StatusResult> = {
 export const alphaBetaSpecs: readonly ToolSpec[] = [statusSpec];
 
 /** Specs by wire name, typed per tool. */
-export const alphaBetaSpecMap = {
+export const alphaBetaSpecMap: {
+  readonly status: typeof statusSpec;
+} = {
   status: statusSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(alphaBetaSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -59,10 +59,13 @@ export const betaStatusSpec: ToolSpec<BetaStatusPayload, BetaStatusResult> = {
 export const alphaSpecs: readonly ToolSpec[] = [statusSpec, betaStatusSpec];
 
 /** Specs by wire name, typed per tool. */
-export const alphaSpecMap = {
+export const alphaSpecMap: {
+  readonly status: typeof statusSpec;
+  readonly beta_status: typeof betaStatusSpec;
+} = {
   status: statusSpec,
   beta_status: betaStatusSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(alphaSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

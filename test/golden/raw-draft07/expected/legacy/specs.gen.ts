@@ -64,9 +64,11 @@ export const plotSpec: ToolSpec<PlotPayload, PlotResult> = {
 export const legacySpecs: readonly ToolSpec[] = [plotSpec];
 
 /** Specs by wire name, typed per tool. */
-export const legacySpecMap = {
+export const legacySpecMap: {
+  readonly plot: typeof plotSpec;
+} = {
   plot: plotSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(legacySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -141,11 +141,15 @@ export const linkedSpec: ToolSpec<LinkedPayload, LinkedResult> = {
 export const filesSpecs: readonly ToolSpec[] = [shipSpec, mkdirsSpec, linkedSpec];
 
 /** Specs by wire name, typed per tool. */
-export const filesSpecMap = {
+export const filesSpecMap: {
+  readonly ship: typeof shipSpec;
+  readonly mkdirs: typeof mkdirsSpec;
+  readonly linked: typeof linkedSpec;
+} = {
   ship: shipSpec,
   mkdirs: mkdirsSpec,
   linked: linkedSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(filesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

@@ -109,10 +109,13 @@ export const pingSpec: ToolSpec<PingPayload, PingResult> = {
 export const scalarsSpecs: readonly ToolSpec[] = [makeUserSpec, pingSpec];
 
 /** Specs by wire name, typed per tool. */
-export const scalarsSpecMap = {
+export const scalarsSpecMap: {
+  readonly make_user: typeof makeUserSpec;
+  readonly ping: typeof pingSpec;
+} = {
   make_user: makeUserSpec,
   ping: pingSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(scalarsSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 

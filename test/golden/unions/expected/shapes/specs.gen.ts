@@ -104,9 +104,11 @@ export const areaSpec: ToolSpec<AreaPayload, AreaResult> = {
 export const shapesSpecs: readonly ToolSpec[] = [areaSpec];
 
 /** Specs by wire name, typed per tool. */
-export const shapesSpecMap = {
+export const shapesSpecMap: {
+  readonly area: typeof areaSpec;
+} = {
   area: areaSpec,
-} as const;
+};
 
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(shapesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
