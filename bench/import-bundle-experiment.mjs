@@ -46,7 +46,8 @@ for (let r = 0; r < reps; r++) {
       timeout: 30_000,
     });
     const m = JSON.parse(out.stdout.trim());
-    (results[name] ??= { ms: [], mib: [] }).ms.push(m.ms);
+    if (!results[name]) results[name] = { ms: [], mib: [] };
+    results[name].ms.push(m.ms);
     results[name].mib.push(m.mib);
   }
 }
