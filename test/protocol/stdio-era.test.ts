@@ -114,12 +114,12 @@ describe("stdio eras", () => {
     expect(methods.slice(0, 2)).toEqual(["server/discover", "initialize"]);
   });
 
-  it("a call after close() is a failure value, not a throw", async () => {
+  it("a call started after close() is a programmer error and throws, spawning nothing", async () => {
     const s = scriptedServer();
     cleanups.push(() => s.dispose());
     const closedCaller = createStdioCaller({ command: s.command, args: s.args, env: s.env });
     await closedCaller.close();
-    expect(await closedCaller.callTool({ name: "echo", arguments: {} })).toMatchObject({ ok: false, failure: { kind: "unavailable" } });
+    await expect(closedCaller.callTool({ name: "echo", arguments: {} })).rejects.toThrow(/closed/);
     expect(s.pids()).toEqual([]);
   });
 

@@ -42,6 +42,23 @@ export interface Caller {
   close?(): Promise<void>;
 }
 
+/**
+ * Thrown when a caller is used after `close()`. That is a programmer error, the one case that
+ * throws instead of returning a failure value; calls in flight at close time still resolve.
+ */
+export class CallerClosedError extends Error {
+  readonly code = "ERR_TOOLWRIGHT_CALLER_CLOSED";
+  constructor(readonly server: string) {
+    super(`the caller for ${server} is closed`);
+    this.name = "CallerClosedError";
+  }
+}
+
+/** True for a `CallerClosedError` (checked by code, so copies of the class from other bundles match). */
+export function isCallerClosedError(error: unknown): error is CallerClosedError {
+  return (error as { code?: unknown } | null)?.code === "ERR_TOOLWRIGHT_CALLER_CLOSED";
+}
+
 /** Adapts a function to the `Caller` contract. */
 export function callerFunc(
   server: string,

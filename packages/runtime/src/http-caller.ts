@@ -7,7 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { AuthProvider } from "./auth/auth-provider.js";
-import type { Caller, CallOptions, CallRequest, CallResponse } from "./caller.js";
+import { type Caller, CallerClosedError, type CallOptions, type CallRequest, type CallResponse } from "./caller.js";
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
 import type { RpcNotification } from "./protocol/json-rpc.js";
@@ -184,7 +184,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
    * runs on the caller's own life signal; a call's signal only stops that call's wait.
    */
   function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
-    if (closed) return Promise.resolve({ ok: false, fault: closedFault });
+    // Using a caller after close() is a programmer error, the one case that throws.
+    if (closed) return Promise.reject(new CallerClosedError(server));
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
     connecting ??= (async () => {
       const outcome = await connector.open(life.signal);

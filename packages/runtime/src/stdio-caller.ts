@@ -2,7 +2,7 @@
  * `createStdioCaller`: an MCP caller for a server started as a child process. Connects lazily,
  * restarts a crashed server with backoff on the next call, and fails in-flight calls as values.
  */
-import type { Caller, CallOptions, CallRequest, CallResponse } from "./caller.js";
+import { type Caller, CallerClosedError, type CallOptions, type CallRequest, type CallResponse } from "./caller.js";
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
 import type { RpcNotification } from "./protocol/json-rpc.js";
@@ -220,8 +220,9 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   }
 
   function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
-    // A call after close() is a failure value like any other, never a throw.
-    if (closed) return Promise.resolve({ ok: false, fault: { type: "transport", code: "ECLOSED", message: "the stdio caller is closed" } });
+    // Using a caller after close() is a programmer error, the one case that throws. Calls already
+    // in flight when close() runs still resolve as failure values.
+    if (closed) return Promise.reject(new CallerClosedError(server));
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
     connecting ??= open(signal).finally(() => {
       connecting = undefined;
