@@ -169,7 +169,17 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       },
     );
     const peer = createRpcPeer({
-      send: (message) => proc.send(message),
+      send: (message) => {
+        try {
+          proc.send(message);
+        } catch (error) {
+          // stdin is gone before "close" arrived (EPIPE after a crash): the connection is dead now.
+          // Keeping it current would fail every retry at once, in microtasks that never let "close" run.
+          if (conn) conn.alive = false;
+          if (current === conn) current = undefined;
+          throw error;
+        }
+      },
       ...(options.onNotification ? { onNotification: options.onNotification } : {}),
       ...(options.handlers ? { handlers: options.handlers } : {}),
       ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
