@@ -45,6 +45,7 @@ it("10,000 calls with 64 in flight against a server that crashes at random: none
   const unexpected: string[] = [];
   let attempts = 0;
   let unavailable = 0;
+  const reasons = new Map<string, number>();
   let next = 0;
 
   async function one(i: number): Promise<void> {
@@ -63,6 +64,8 @@ it("10,000 calls with 64 in flight against a server that crashes at random: none
         return;
       }
       unavailable++;
+      const reason = r.failure.message.replace(/\d+/g, "N");
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     }
     unexpected.push(`call ${i}: still unavailable after ${MAX_ATTEMPTS} attempts`);
   }
@@ -85,7 +88,8 @@ it("10,000 calls with 64 in flight against a server that crashes at random: none
   console.info(
     `[stdio-load] calls=${CALLS} attempts=${attempts} crashes(faults injected)=${crashes} unavailable-then-retried=${unavailable} lost=${successes.filter((s) => s !== 1).length} leaked=${report.processes.length + report.handles.length + report.listeners.length}`,
   );
-  expect(unexpected).toEqual([]);
+  if (successes.some((n) => n !== 1)) console.info("[stdio-load] retry reasons", [...reasons]);
+  expect(unexpected.slice(0, 5)).toEqual([]);
   expect(successes.every((s) => s === 1)).toBe(true);
   // Each attempt resolved exactly once: attempts counted when issued equal resolutions counted when settled.
   expect(resolutions.reduce((a, b) => a + b, 0)).toBe(attempts);
