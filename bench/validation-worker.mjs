@@ -27,10 +27,18 @@ if (task.mode === "sdk") {
   }
 }
 const setupMs = performance.now() - t0;
-// Not timed: one pass so every path is warm, then the timed pass.
+// Not timed: a warm-up over the first 2,000 payloads. Then three timed passes over all of them,
+// each after a full GC (the payload set is large; collecting it mid-pass is what made runs noisy);
+// the median pass is reported.
 let valid = 0;
 for (let i = 0; i < Math.min(data.length, 2000); i++) check(data[i]);
-const t1 = performance.now();
-for (let i = 0; i < data.length; i++) if (check(data[i])) valid++;
-const runMs = performance.now() - t1;
+const passes = [];
+for (let pass = 0; pass < 3; pass++) {
+  globalThis.gc?.();
+  valid = 0;
+  const t1 = performance.now();
+  for (let i = 0; i < data.length; i++) if (check(data[i])) valid++;
+  passes.push(performance.now() - t1);
+}
+const runMs = passes.sort((a, b) => a - b)[1];
 process.stdout.write(`RESULT ${JSON.stringify({ setupMs, runMs, valid, total: data.length })}\n`);

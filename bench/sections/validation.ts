@@ -85,7 +85,7 @@ export async function measureValidation(config: BenchConfig, log: (line: string)
     for (const client of CLIENTS) {
       const finished = await run(
         process.execPath,
-        [WORKER, JSON.stringify({ mode: client, payloads: config.validationPayloads, module, exportName })],
+        ["--expose-gc", WORKER, JSON.stringify({ mode: client, payloads: config.validationPayloads, module, exportName })],
         {
           timeoutMs: 120_000,
         },
