@@ -4,14 +4,14 @@
 
 import { formats } from "@toolwright/runtime/codegen";
 
-export const validateEchoPayload = validate20;
-const schema31 = {"properties":{"message":{"description":"Message to echo","type":"string"}},"required":["message"],"type":"object"};
+export const validateEchoPayload = validate0;
+const schema0 = {"properties":{"message":{"description":"Message to echo","type":"string"}},"required":["message"],"type":"object"};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -52,18 +52,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetAnnotatedMessagePayload = validate21;
-const schema32 = {"properties":{"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"},"messageType":{"description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"],"type":"string"}},"required":["messageType"],"type":"object"};
+export const validateGetAnnotatedMessagePayload = validate1;
+const schema1 = {"properties":{"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"},"messageType":{"description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"],"type":"string"}},"required":["messageType"],"type":"object"};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -106,7 +106,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "error") || (data1 === "success")) || (data1 === "debug"))){
-const err3 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema32.properties.messageType.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema1.properties.messageType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -127,18 +127,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"includeImage":true,"messageType":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"includeImage":true,"messageType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetEnvPayload = validate22;
-const schema33 = {"properties":{},"type":"object"};
+export const validateGetEnvPayload = validate2;
+const schema2 = {"properties":{},"type":"object"};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -155,18 +155,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetResourceLinksPayload = validate23;
-const schema34 = {"properties":{"count":{"default":3,"description":"Number of resource links to return (1-10)","maximum":10,"minimum":1,"type":"number"}},"type":"object"};
+export const validateGetResourceLinksPayload = validate3;
+const schema3 = {"properties":{"count":{"default":3,"description":"Number of resource links to return (1-10)","maximum":10,"minimum":1,"type":"number"}},"type":"object"};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -220,18 +220,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"count":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"count":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetResourceReferencePayload = validate24;
-const schema35 = {"properties":{"resourceId":{"default":1,"description":"ID of the text resource to fetch","type":"number"},"resourceType":{"default":"Text","enum":["Text","Blob"],"type":"string"}},"type":"object"};
+export const validateGetResourceReferencePayload = validate4;
+const schema4 = {"properties":{"resourceId":{"default":1,"description":"ID of the text resource to fetch","type":"number"},"resourceType":{"default":"Text","enum":["Text","Blob"],"type":"string"}},"type":"object"};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -264,7 +264,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!((data1 === "Text") || (data1 === "Blob"))){
-const err2 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/enum",keyword:"enum",params:{allowedValues: schema35.properties.resourceType.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/enum",keyword:"enum",params:{allowedValues: schema4.properties.resourceType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -285,18 +285,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"resourceId":true,"resourceType":true},"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":{"resourceId":true,"resourceType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetStructuredContentPayload = validate25;
-const schema36 = {"properties":{"location":{"description":"Choose city","enum":["New York","Chicago","Los Angeles"],"type":"string"}},"required":["location"],"type":"object"};
+export const validateGetStructuredContentPayload = validate5;
+const schema5 = {"properties":{"location":{"description":"Choose city","enum":["New York","Chicago","Los Angeles"],"type":"string"}},"required":["location"],"type":"object"};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -327,7 +327,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!(((data0 === "New York") || (data0 === "Chicago")) || (data0 === "Los Angeles"))){
-const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema36.properties.location.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema5.properties.location.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -348,18 +348,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetStructuredContentResult = validate26;
-const schema37 = {"additionalProperties":false,"properties":{"conditions":{"description":"Weather conditions description","type":"string"},"humidity":{"description":"Humidity percentage","type":"number"},"temperature":{"description":"Temperature in celsius","type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"};
+export const validateGetStructuredContentResult = validate6;
+const schema6 = {"additionalProperties":false,"properties":{"conditions":{"description":"Weather conditions description","type":"string"},"humidity":{"description":"Humidity percentage","type":"number"},"temperature":{"description":"Temperature in celsius","type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -456,18 +456,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetSumPayload = validate27;
-const schema38 = {"properties":{"a":{"description":"First number","type":"number"},"b":{"description":"Second number","type":"number"}},"required":["a","b"],"type":"object"};
+export const validateGetSumPayload = validate7;
+const schema7 = {"properties":{"a":{"description":"First number","type":"number"},"b":{"description":"Second number","type":"number"}},"required":["a","b"],"type":"object"};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -530,19 +530,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"a":true,"b":true},"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":{"a":true,"b":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGzipFileAsResourcePayload = validate28;
-const schema39 = {"properties":{"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","description":"URL or data URI of the file content to compress","format":"uri","type":"string"},"name":{"default":"README.md.gz","description":"Name of the output file","type":"string"},"outputType":{"default":"resourceLink","description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.","enum":["resourceLink","resource"],"type":"string"}},"type":"object"};
+export const validateGzipFileAsResourcePayload = validate8;
+const schema8 = {"properties":{"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","description":"URL or data URI of the file content to compress","format":"uri","type":"string"},"name":{"default":"README.md.gz","description":"Name of the output file","type":"string"},"outputType":{"default":"resourceLink","description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.","enum":["resourceLink","resource"],"type":"string"}},"type":"object"};
 const formats0 = formats.uri;
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate8.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -600,7 +600,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((data2 === "resourceLink") || (data2 === "resource"))){
-const err4 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/enum",keyword:"enum",params:{allowedValues: schema39.properties.outputType.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/enum",keyword:"enum",params:{allowedValues: schema8.properties.outputType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -621,18 +621,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate8.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"data":true,"name":true,"outputType":true},"dynamicProps":false,"dynamicItems":false};
+validate8.evaluated = {"props":{"data":true,"name":true,"outputType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSimulateResearchQueryPayload = validate29;
-const schema40 = {"properties":{"ambiguous":{"default":false,"description":"Simulate an ambiguous query that requires clarification (triggers input_required status)","type":"boolean"},"topic":{"description":"The research topic to investigate","type":"string"}},"required":["topic"],"type":"object"};
+export const validateSimulateResearchQueryPayload = validate9;
+const schema9 = {"properties":{"ambiguous":{"default":false,"description":"Simulate an ambiguous query that requires clarification (triggers input_required status)","type":"boolean"},"topic":{"description":"The research topic to investigate","type":"string"}},"required":["topic"],"type":"object"};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -685,18 +685,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"ambiguous":true,"topic":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"ambiguous":true,"topic":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTriggerLongRunningOperationPayload = validate30;
-const schema41 = {"properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}},"type":"object"};
+export const validateTriggerLongRunningOperationPayload = validate10;
+const schema10 = {"properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}},"type":"object"};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate10.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -739,10 +739,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};
+validate10.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetTinyImagePayload = validateGetEnvPayload;
 export const validateToggleSimulatedLoggingPayload = validateGetEnvPayload;

@@ -2,14 +2,14 @@
 // source: examples/catalogues/design.ts (toolset "filesystem")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateCreateDirectoryPayload = validate20;
-const schema31 = {"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"};
+export const validateCreateDirectoryPayload = validate0;
+const schema0 = {"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50,18 +50,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateDirectoryResult = validate21;
-const schema32 = {"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"};
+export const validateCreateDirectoryResult = validate1;
+const schema1 = {"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -114,18 +114,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDirectoryTreePayload = validate22;
-const schema33 = {"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"};
+export const validateDirectoryTreePayload = validate2;
+const schema2 = {"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -194,18 +194,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"excludePatterns":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":{"excludePatterns":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFilePayload = validate23;
-const schema34 = {"properties":{"dryRun":{"default":false,"description":"Preview changes using git-style diff format","type":"boolean"},"edits":{"items":{"properties":{"newText":{"description":"Text to replace with","type":"string"},"oldText":{"description":"Text to search for - must match exactly","type":"string"}},"required":["oldText","newText"],"type":"object"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"};
+export const validateEditFilePayload = validate3;
+const schema3 = {"properties":{"dryRun":{"default":false,"description":"Preview changes using git-style diff format","type":"boolean"},"edits":{"items":{"properties":{"newText":{"description":"Text to replace with","type":"string"},"oldText":{"description":"Text to search for - must match exactly","type":"string"}},"required":["oldText","newText"],"type":"object"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -343,18 +343,18 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"dryRun":true,"edits":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"dryRun":true,"edits":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateListAllowedDirectoriesPayload = validate24;
-const schema35 = {"properties":{},"type":"object"};
+export const validateListAllowedDirectoriesPayload = validate4;
+const schema4 = {"properties":{},"type":"object"};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -371,18 +371,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateListDirectoryWithSizesPayload = validate25;
-const schema36 = {"properties":{"path":{"type":"string"},"sortBy":{"default":"name","description":"Sort entries by name or size","enum":["name","size"],"type":"string"}},"required":["path"],"type":"object"};
+export const validateListDirectoryWithSizesPayload = validate5;
+const schema5 = {"properties":{"path":{"type":"string"},"sortBy":{"default":"name","description":"Sort entries by name or size","enum":["name","size"],"type":"string"}},"required":["path"],"type":"object"};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -425,7 +425,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!((data1 === "name") || (data1 === "size"))){
-const err3 = {instancePath:instancePath+"/sortBy",schemaPath:"#/properties/sortBy/enum",keyword:"enum",params:{allowedValues: schema36.properties.sortBy.enum},message:"must be equal to one of the allowed values"};
+const err3 = {instancePath:instancePath+"/sortBy",schemaPath:"#/properties/sortBy/enum",keyword:"enum",params:{allowedValues: schema5.properties.sortBy.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -446,18 +446,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"path":true,"sortBy":true},"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":{"path":true,"sortBy":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateMoveFilePayload = validate26;
-const schema37 = {"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"};
+export const validateMoveFilePayload = validate6;
+const schema6 = {"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate6.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -520,18 +520,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"destination":true,"source":true},"dynamicProps":false,"dynamicItems":false};
+validate6.evaluated = {"props":{"destination":true,"source":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadFilePayload = validate27;
-const schema38 = {"properties":{"head":{"description":"If provided, returns only the first N lines of the file","type":"number"},"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"}},"required":["path"],"type":"object"};
+export const validateReadFilePayload = validate7;
+const schema7 = {"properties":{"head":{"description":"If provided, returns only the first N lines of the file","type":"number"},"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"}},"required":["path"],"type":"object"};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -596,18 +596,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"head":true,"path":true,"tail":true},"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":{"head":true,"path":true,"tail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadMediaFileResult = validate28;
-const schema39 = {"additionalProperties":false,"properties":{"content":{"items":{"anyOf":[{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"enum":["image","audio"],"type":"string"}},"required":["type","data","mimeType"],"type":"object"},{"additionalProperties":false,"properties":{"resource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"}]},"type":"array"}},"required":["content"],"type":"object"};
+export const validateReadMediaFileResult = validate8;
+const schema8 = {"additionalProperties":false,"properties":{"content":{"items":{"anyOf":[{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"enum":["image","audio"],"type":"string"}},"required":["type","data","mimeType"],"type":"object"},{"additionalProperties":false,"properties":{"resource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"}]},"type":"array"}},"required":["content"],"type":"object"};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate8.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -726,7 +726,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data4 === "image") || (data4 === "audio"))){
-const err9 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/properties/content/items/anyOf/0/properties/type/enum",keyword:"enum",params:{allowedValues: schema39.properties.content.items.anyOf[0].properties.type.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/properties/content/items/anyOf/0/properties/type/enum",keyword:"enum",params:{allowedValues: schema8.properties.content.items.anyOf[0].properties.type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -955,18 +955,18 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate8.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate8.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadMultipleFilesPayload = validate29;
-const schema40 = {"properties":{"paths":{"description":"Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.","items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"};
+export const validateReadMultipleFilesPayload = validate9;
+const schema9 = {"properties":{"paths":{"description":"Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.","items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate9.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1033,18 +1033,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate9.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"paths":true},"dynamicProps":false,"dynamicItems":false};
+validate9.evaluated = {"props":{"paths":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateSearchFilesPayload = validate30;
-const schema41 = {"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"};
+export const validateSearchFilesPayload = validate10;
+const schema10 = {"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate10.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1135,18 +1135,18 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"excludePatterns":true,"path":true,"pattern":true},"dynamicProps":false,"dynamicItems":false};
+validate10.evaluated = {"props":{"excludePatterns":true,"path":true,"pattern":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateWriteFilePayload = validate31;
-const schema42 = {"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"};
+export const validateWriteFilePayload = validate11;
+const schema11 = {"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate11.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1209,10 +1209,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate11.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"content":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+validate11.evaluated = {"props":{"content":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateDirectoryTreeResult = validateCreateDirectoryResult;
 export const validateEditFileResult = validateCreateDirectoryResult;

@@ -2,14 +2,14 @@
 // source: examples/recovery/design.ts (toolset "everything")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateTriggerLongRunningOperationPayload = validate20;
-const schema31 = {"type":"object","properties":{"duration":{"type":"number","description":"Duration of the operation in seconds"},"steps":{"type":"number","description":"Number of steps in the operation"}},"additionalProperties":false};
+export const validateTriggerLongRunningOperationPayload = validate0;
+const schema0 = {"type":"object","properties":{"duration":{"type":"number","description":"Duration of the operation in seconds"},"steps":{"type":"number","description":"Number of steps in the operation"}},"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -64,7 +64,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -2,14 +2,14 @@
 // source: examples/recovery/design.ts (toolset "files")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateReadTextFilePayload = validate20;
-const schema31 = {"type":"object","properties":{"path":{"type":"string","description":"Absolute path of a file inside an allowed directory"},"head":{"type":"number","description":"If provided, returns only the first N lines of the file"},"tail":{"type":"number","description":"If provided, returns only the last N lines of the file"}},"required":["path"],"additionalProperties":false};
+export const validateReadTextFilePayload = validate0;
+const schema0 = {"type":"object","properties":{"path":{"type":"string","description":"Absolute path of a file inside an allowed directory"},"head":{"type":"number","description":"If provided, returns only the first N lines of the file"},"tail":{"type":"number","description":"If provided, returns only the last N lines of the file"}},"required":["path"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -86,18 +86,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateListAllowedDirectoriesPayload = validate21;
-const schema32 = {"type":"object","properties":{},"additionalProperties":false};
+export const validateListAllowedDirectoriesPayload = validate1;
+const schema1 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -126,7 +126,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -2,14 +2,14 @@
 // source: test/golden/agent-subset/design.ts (toolset "docs")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateSearchPayload = validate20;
-const schema31 = {"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false};
+export const validateSearchPayload = validate0;
+const schema0 = {"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62,18 +62,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadPayload = validate21;
-const schema32 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false};
+export const validateReadPayload = validate1;
+const schema1 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -126,9 +126,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDeletePayload = validateReadPayload;

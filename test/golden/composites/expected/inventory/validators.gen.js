@@ -4,16 +4,16 @@
 
 import { ucs2length } from "@toolwright/runtime/codegen";
 
-export const validatePutItemsPayload = validate20;
-const schema31 = {"type":"object","properties":{"bin":{"type":"object","properties":{"aisle":{"type":"integer","minimum":1},"shelf":{"type":"string","minLength":1}},"required":["aisle","shelf"],"additionalProperties":false,"description":"Where the items go"},"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"count":{"type":"integer","minimum":1}},"required":["sku","count"],"additionalProperties":false},"minItems":1,"maxItems":50},"labels":{"type":"array","items":{"type":"string"},"uniqueItems":true},"attributes":{"type":"object","additionalProperties":{"type":"string"},"description":"Free-form attributes"},"extra":{"type":"object","properties":{"note":{"type":"string"}}}},"required":["bin","items"],"additionalProperties":false};
+export const validatePutItemsPayload = validate0;
+const schema0 = {"type":"object","properties":{"bin":{"type":"object","properties":{"aisle":{"type":"integer","minimum":1},"shelf":{"type":"string","minLength":1}},"required":["aisle","shelf"],"additionalProperties":false,"description":"Where the items go"},"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"count":{"type":"integer","minimum":1}},"required":["sku","count"],"additionalProperties":false},"minItems":1,"maxItems":50},"labels":{"type":"array","items":{"type":"string"},"uniqueItems":true},"attributes":{"type":"object","additionalProperties":{"type":"string"},"description":"Free-form attributes"},"extra":{"type":"object","properties":{"note":{"type":"string"}}}},"required":["bin","items"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
-const func67 = ucs2length;
-const pattern4 = new RegExp("^[A-Z]{3}-[0-9]{4}$", "u");
+const func7 = ucs2length;
+const pattern0 = new RegExp("^[A-Z]{3}-[0-9]{4}$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -116,7 +116,7 @@ errors++;
 if(data0.shelf !== undefined && func0.call(data0, "shelf")){
 let data2 = data0.shelf;
 if(typeof data2 === "string"){
-if(func67(data2) < 1){
+if(func7(data2) < 1){
 const err8 = {instancePath:instancePath+"/bin/shelf",schemaPath:"#/properties/bin/properties/shelf/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -212,7 +212,7 @@ errors++;
 if(data4.sku !== undefined && func0.call(data4, "sku")){
 let data5 = data4.sku;
 if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
+if(!pattern0.test(data5)){
 const err16 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/properties/items/items/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}-[0-9]{4}$"},message:"must match pattern \""+"^[A-Z]{3}-[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -400,18 +400,18 @@ vErrors.push(err29);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePutItemsResult = validate21;
-const schema32 = {"type":"object","properties":{"stored":{"type":"integer"},"weights":{"type":"object","additionalProperties":{"type":"number"}}},"required":["stored","weights"],"additionalProperties":false};
+export const validatePutItemsResult = validate1;
+const schema1 = {"type":"object","properties":{"stored":{"type":"integer"},"weights":{"type":"object","additionalProperties":{"type":"number"}}},"required":["stored","weights"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -502,7 +502,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

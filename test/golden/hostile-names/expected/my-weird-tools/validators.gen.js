@@ -2,14 +2,14 @@
 // source: test/golden/hostile-names/design.ts (toolset "my.weird-tools")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateDeletePayload = validate20;
-const schema31 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false};
+export const validateDeletePayload = validate0;
+const schema0 = {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -62,18 +62,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateClassNewPayload = validate21;
-const schema32 = {"type":"object","properties":{},"additionalProperties":false};
+export const validateClassNewPayload = validate1;
+const schema1 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -102,18 +102,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validate_3dRenderPayload = validate22;
-const schema33 = {"type":"object","properties":{"scene":{"type":"string"}},"required":["scene"],"additionalProperties":false};
+export const validate_3dRenderPayload = validate2;
+const schema2 = {"type":"object","properties":{"scene":{"type":"string"}},"required":["scene"],"additionalProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -166,18 +166,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateProtoPayload = validate23;
-const schema34 = {"type":"object","properties":{"constructor":{"type":"number"},"toString":{"type":"string"}},"required":["constructor"]};
+export const validateProtoPayload = validate3;
+const schema3 = {"type":"object","properties":{"constructor":{"type":"number"},"toString":{"type":"string"}},"required":["constructor"]};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -230,18 +230,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"constructor":true,"toString":true},"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":{"constructor":true,"toString":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateU691cU7d22Payload = validate24;
-const schema35 = {"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false};
+export const validateU691cU7d22Payload = validate4;
+const schema4 = {"type":"object","properties":{"q":{"type":"string"}},"required":["q"],"additionalProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -294,10 +294,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateConstructorPayload = validateClassNewPayload;
 export const validateCafeCremePayload = validateClassNewPayload;

@@ -2,14 +2,14 @@
 // source: test/golden/lock-catalogue/design.ts (toolset "everything")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateEchoPayload = validate20;
-const schema31 = {"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]};
+export const validateEchoPayload = validate0;
+const schema0 = {"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -50,18 +50,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetAnnotatedMessagePayload = validate21;
-const schema32 = {"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"],"description":"Type of message to demonstrate different annotation patterns"},"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"}},"required":["messageType"]};
+export const validateGetAnnotatedMessagePayload = validate1;
+const schema1 = {"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"],"description":"Type of message to demonstrate different annotation patterns"},"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"}},"required":["messageType"]};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -92,7 +92,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!(((data0 === "error") || (data0 === "success")) || (data0 === "debug"))){
-const err2 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema32.properties.messageType.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema1.properties.messageType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -125,18 +125,18 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"messageType":true,"includeImage":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"messageType":true,"includeImage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetStructuredContentPayload = validate22;
-const schema33 = {"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"],"description":"Choose city"}},"required":["location"]};
+export const validateGetStructuredContentPayload = validate2;
+const schema2 = {"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"],"description":"Choose city"}},"required":["location"]};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -167,7 +167,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!(((data0 === "New York") || (data0 === "Chicago")) || (data0 === "Los Angeles"))){
-const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema33.properties.location.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema2.properties.location.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -188,18 +188,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetStructuredContentResult = validate23;
-const schema34 = {"type":"object","properties":{"temperature":{"type":"number","description":"Temperature in celsius"},"conditions":{"type":"string","description":"Weather conditions description"},"humidity":{"type":"number","description":"Humidity percentage"}},"required":["temperature","conditions","humidity"],"additionalProperties":false};
+export const validateGetStructuredContentResult = validate3;
+const schema3 = {"type":"object","properties":{"temperature":{"type":"number","description":"Temperature in celsius"},"conditions":{"type":"string","description":"Weather conditions description"},"humidity":{"type":"number","description":"Humidity percentage"}},"required":["temperature","conditions","humidity"],"additionalProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate3.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -296,18 +296,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetSumPayload = validate24;
-const schema35 = {"type":"object","properties":{"a":{"type":"number","minimum":-1000000000,"maximum":1000000000},"b":{"type":"number","minimum":-1000000000,"maximum":1000000000}},"required":["a","b"],"additionalProperties":false};
+export const validateGetSumPayload = validate4;
+const schema4 = {"type":"object","properties":{"a":{"type":"number","minimum":-1000000000,"maximum":1000000000},"b":{"type":"number","minimum":-1000000000,"maximum":1000000000}},"required":["a","b"],"additionalProperties":false};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -428,18 +428,18 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTriggerLongRunningOperationPayload = validate25;
-const schema36 = {"type":"object","properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}}};
+export const validateTriggerLongRunningOperationPayload = validate5;
+const schema5 = {"type":"object","properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -482,7 +482,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};

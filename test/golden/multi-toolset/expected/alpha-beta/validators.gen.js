@@ -2,13 +2,13 @@
 // source: test/golden/multi-toolset/design.ts (toolset "alpha_beta")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateStatusPayload = validate20;
-const schema31 = {"type":"object","properties":{},"additionalProperties":false};
+export const validateStatusPayload = validate0;
+const schema0 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37,7 +37,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

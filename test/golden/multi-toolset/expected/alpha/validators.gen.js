@@ -2,13 +2,13 @@
 // source: test/golden/multi-toolset/design.ts (toolset "alpha")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateStatusPayload = validate20;
-const schema31 = {"type":"object","properties":{},"additionalProperties":false};
+export const validateStatusPayload = validate0;
+const schema0 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37,19 +37,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateStatusResult = validate21;
-const schema32 = {"type":"object","properties":{"up":{"type":"integer"}},"required":["up"],"additionalProperties":false};
+export const validateStatusResult = validate1;
+const schema1 = {"type":"object","properties":{"up":{"type":"integer"}},"required":["up"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -103,18 +103,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateBetaStatusPayload = validate22;
-const schema33 = {"type":"object","properties":{"verbose":{"type":"string"}},"additionalProperties":false};
+export const validateBetaStatusPayload = validate2;
+const schema2 = {"type":"object","properties":{"verbose":{"type":"string"}},"additionalProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -157,7 +157,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -4,15 +4,15 @@
 
 import { formats } from "@toolwright/runtime/codegen";
 
-export const validatePlotPayload = validate20;
-const schema31 = {"type":"object","definitions":{"point":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false}},"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/point"},"minItems":1},"color":{"type":"string","enum":["red","green"],"default":"red"}},"required":["points"]};
-const schema32 = {"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false};
+export const validatePlotPayload = validate0;
+const schema0 = {"type":"object","definitions":{"point":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false}},"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/point"},"minItems":1},"color":{"type":"string","enum":["red","green"],"default":"red"}},"required":["points"]};
+const schema1 = {"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -120,7 +120,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data4 === "red") || (data4 === "green"))){
-const err8 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/enum",keyword:"enum",params:{allowedValues: schema31.properties.color.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/enum",keyword:"enum",params:{allowedValues: schema0.properties.color.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -141,19 +141,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":{"points":true,"color":true},"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":{"points":true,"color":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePlotResult = validate21;
-const schema33 = {"type":"object","properties":{"url":{"type":"string","format":"uri"}}};
+export const validatePlotResult = validate1;
+const schema2 = {"type":"object","properties":{"url":{"type":"string","format":"uri"}}};
 const formats0 = formats.uri;
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -197,7 +197,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"url":true},"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":{"url":true},"dynamicProps":false,"dynamicItems":false};

@@ -2,15 +2,15 @@
 // source: test/golden/refs-recursive/design.ts (toolset "files")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateShipPayload = validate20;
-const schema31 = {"type":"object","properties":{"to":{"$ref":"#/$defs/Address"},"from":{"$ref":"#/$defs/Address"}},"required":["to"],"additionalProperties":false,"$defs":{"Address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}},"required":["street","city"],"additionalProperties":false}}};
-const schema32 = {"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}},"required":["street","city"],"additionalProperties":false};
+export const validateShipPayload = validate0;
+const schema0 = {"type":"object","properties":{"to":{"$ref":"#/$defs/Address"},"from":{"$ref":"#/$defs/Address"}},"required":["to"],"additionalProperties":false,"$defs":{"Address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}},"required":["street","city"],"additionalProperties":false}}};
+const schema1 = {"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}},"required":["street","city"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -193,20 +193,20 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateMkdirsPayload = validate21;
-const schema34 = {"type":"object","properties":{"root":{"$ref":"#/$defs/TreeNode"}},"required":["root"],"additionalProperties":false,"$defs":{"TreeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false}}};
-const schema35 = {"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false};
-const wrapper0 = {validate: validate22};
+export const validateMkdirsPayload = validate1;
+const schema3 = {"type":"object","properties":{"root":{"$ref":"#/$defs/TreeNode"}},"required":["root"],"additionalProperties":false,"$defs":{"TreeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false}}};
+const schema4 = {"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false};
+const wrapper0 = {validate: validate2};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -281,16 +281,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -321,8 +321,8 @@ errors++;
 }
 }
 if(data.root !== undefined && func0.call(data, "root")){
-if(!(validate22(data.root, {instancePath:instancePath+"/root",parentData:data,parentDataProperty:"root",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+if(!(validate2(data.root, {instancePath:instancePath+"/root",parentData:data,parentDataProperty:"root",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
 errors = vErrors.length;
 }
 }
@@ -337,20 +337,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateMkdirsResult = validate24;
-const schema36 = {"type":"object","properties":{"created":{"$ref":"#/$defs/TreeNode"}},"required":["created"],"additionalProperties":false,"$defs":{"TreeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false}}};
-const schema37 = {"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false};
-const wrapper1 = {validate: validate25};
+export const validateMkdirsResult = validate4;
+const schema5 = {"type":"object","properties":{"created":{"$ref":"#/$defs/TreeNode"}},"required":["created"],"additionalProperties":false,"$defs":{"TreeNode":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false}}};
+const schema6 = {"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/TreeNode"}}},"required":["name"],"additionalProperties":false};
+const wrapper1 = {validate: validate5};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
+const evaluated0 = validate5.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -425,16 +425,16 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate5.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate4.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -465,8 +465,8 @@ errors++;
 }
 }
 if(data.created !== undefined && func0.call(data, "created")){
-if(!(validate25(data.created, {instancePath:instancePath+"/created",parentData:data,parentDataProperty:"created",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+if(!(validate5(data.created, {instancePath:instancePath+"/created",parentData:data,parentDataProperty:"created",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
 errors = vErrors.length;
 }
 }
@@ -481,18 +481,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate4.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateLinkedPayload = validate27;
-const schema38 = {"type":"object","properties":{"value":{"type":"string"},"next":{"$ref":"#"}},"required":["value"],"additionalProperties":false};
+export const validateLinkedPayload = validate7;
+const schema7 = {"type":"object","properties":{"value":{"type":"string"},"next":{"$ref":"#"}},"required":["value"],"additionalProperties":false};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate7.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -535,8 +535,8 @@ errors++;
 }
 }
 if(data.next !== undefined && func0.call(data, "next")){
-if(!(validate27(data.next, {instancePath:instancePath+"/next",parentData:data,parentDataProperty:"next",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate7(data.next, {instancePath:instancePath+"/next",parentData:data,parentDataProperty:"next",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
 errors = vErrors.length;
 }
 }
@@ -551,7 +551,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate7.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate7.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -4,18 +4,18 @@
 
 import { formats, ucs2length } from "@toolwright/runtime/codegen";
 
-export const validateMakeUserPayload = validate20;
-const schema31 = {"type":"object","properties":{"email":{"type":"string","format":"email","description":"Login e-mail","examples":["ada@example.com"]},"handle":{"type":"string","pattern":"^[a-z][a-z0-9_]{2,15}$","minLength":3,"maxLength":16},"born":{"type":"string","format":"date"},"age":{"type":"integer","minimum":0,"maximum":150},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.01},"admin":{"type":"boolean","description":"Grants every permission"},"role":{"type":"string","enum":["reader","writer","owner"]}},"required":["email","handle","role"],"additionalProperties":false};
+export const validateMakeUserPayload = validate0;
+const schema0 = {"type":"object","properties":{"email":{"type":"string","format":"email","description":"Login e-mail","examples":["ada@example.com"]},"handle":{"type":"string","pattern":"^[a-z][a-z0-9_]{2,15}$","minLength":3,"maxLength":16},"born":{"type":"string","format":"date"},"age":{"type":"integer","minimum":0,"maximum":150},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.01},"admin":{"type":"boolean","description":"Grants every permission"},"role":{"type":"string","enum":["reader","writer","owner"]}},"required":["email","handle","role"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
-const func65 = ucs2length;
+const func5 = ucs2length;
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const formats2 = formats.date;
-const pattern4 = new RegExp("^[a-z][a-z0-9_]{2,15}$", "u");
+const pattern0 = new RegExp("^[a-z][a-z0-9_]{2,15}$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -93,7 +93,7 @@ errors++;
 if(data.handle !== undefined && func0.call(data, "handle")){
 let data1 = data.handle;
 if(typeof data1 === "string"){
-if(func65(data1) > 16){
+if(func5(data1) > 16){
 const err6 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -103,7 +103,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(func65(data1) < 3){
+if(func5(data1) < 3){
 const err7 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -113,7 +113,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(!pattern4.test(data1)){
+if(!pattern0.test(data1)){
 const err8 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{2,15}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{2,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -266,7 +266,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!(((data6 === "reader") || (data6 === "writer")) || (data6 === "owner"))){
-const err21 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema31.properties.role.enum},message:"must be equal to one of the allowed values"};
+const err21 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema0.properties.role.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -287,20 +287,20 @@ vErrors.push(err22);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateMakeUserResult = validate21;
-const schema32 = {"type":"object","properties":{"id":{"type":"string","format":"uuid"},"created":{"type":"string","format":"date-time"}},"required":["id","created"],"additionalProperties":false};
+export const validateMakeUserResult = validate1;
+const schema1 = {"type":"object","properties":{"id":{"type":"string","format":"uuid"},"created":{"type":"string","format":"date-time"}},"required":["id","created"],"additionalProperties":false};
 const formats4 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats6 = formats["date-time"];
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -401,18 +401,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePingPayload = validate22;
-const schema33 = {"type":"object","properties":{},"additionalProperties":false};
+export const validatePingPayload = validate2;
+const schema2 = {"type":"object","properties":{},"additionalProperties":false};
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate2.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -441,7 +441,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate2.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

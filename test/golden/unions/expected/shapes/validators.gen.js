@@ -2,14 +2,14 @@
 // source: test/golden/unions/design.ts (toolset "shapes")
 // Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.
 
-export const validateAreaPayload = validate20;
-const schema31 = {"type":"object","properties":{"shape":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"circle"},"radius":{"type":"number","exclusiveMinimum":0}},"required":["kind","radius"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"rect"},"width":{"type":"number"},"height":{"type":"number"}},"required":["kind","width","height"],"additionalProperties":false}]},"unit":{"type":["string","null"],"enum":["cm","m",null]},"precision":{"anyOf":[{"type":"integer","minimum":0,"maximum":10},{"type":"string","const":"auto"}]},"label":{"type":["string","null"]}},"required":["shape","unit"],"additionalProperties":false};
+export const validateAreaPayload = validate0;
+const schema0 = {"type":"object","properties":{"shape":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"circle"},"radius":{"type":"number","exclusiveMinimum":0}},"required":["kind","radius"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"rect"},"width":{"type":"number"},"height":{"type":"number"}},"required":["kind","width","height"],"additionalProperties":false}]},"unit":{"type":["string","null"],"enum":["cm","m",null]},"precision":{"anyOf":[{"type":"integer","minimum":0,"maximum":10},{"type":"string","const":"auto"}]},"label":{"type":["string","null"]}},"required":["shape","unit"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate0.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -294,7 +294,7 @@ vErrors = null;
 if(data.unit !== undefined && func0.call(data, "unit")){
 let data6 = data.unit;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err21 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: schema31.properties.unit.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: schema0.properties.unit.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -304,7 +304,7 @@ vErrors.push(err21);
 errors++;
 }
 if(!(((data6 === "cm") || (data6 === "m")) || (data6 === null))){
-const err22 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema31.properties.unit.enum},message:"must be equal to one of the allowed values"};
+const err22 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema0.properties.unit.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -401,7 +401,7 @@ vErrors = null;
 if(data.label !== undefined && func0.call(data, "label")){
 let data8 = data.label;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err29 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema31.properties.label.type},message:"must be string,null"};
+const err29 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema0.properties.label.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -422,18 +422,18 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate0.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateAreaResult = validate21;
-const schema32 = {"type":"object","properties":{"area":{"type":"number"},"unit":{"type":"string"},"mode":{"type":"number","const":1}},"required":["area","unit","mode"],"additionalProperties":false};
+export const validateAreaResult = validate1;
+const schema1 = {"type":"object","properties":{"area":{"type":"number"},"unit":{"type":"string"},"mode":{"type":"number","const":1}},"required":["area","unit","mode"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate1.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -541,7 +541,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate21.errors = vErrors;
+validate1.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
