@@ -52,7 +52,7 @@ describe("mcp_register", () => {
     writeFileSync(file, `${JSON.stringify(original, null, 4)}\n`);
     manager = createMcpManager(loadMcpConfig({ projectDir, globalDir }));
     await manager.start();
-    const tool = createMcpRegisterTool({ manager, projectDir, globalDir, env: { DYN_PATH: DYNAMIC } });
+    const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir, globalDir, env: { DYN_PATH: DYNAMIC } });
     expect(tool.descriptor.name).toBe("mcp_register");
     const result = await tool.call({ name: "dyn", scope: "project", type: "stdio", command: NODE, args: ["${DYN_PATH}"] });
     expect(result.ok).toBe(true);
@@ -81,7 +81,7 @@ describe("mcp_register", () => {
     const http = await startEverythingHttp();
     try {
       manager = createMcpManager(parseMcpConfig("{}"));
-      const tool = createMcpRegisterTool({ manager, projectDir, globalDir });
+      const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir, globalDir });
       const result = await tool.caller.callTool({
         name: "mcp_register",
         arguments: { name: "remote", scope: "global", type: "http", url: http.url },
@@ -100,7 +100,7 @@ describe("mcp_register", () => {
 
   it("rejects bad arguments with field issues and writes nothing", async () => {
     manager = createMcpManager(parseMcpConfig("{}"));
-    const tool = createMcpRegisterTool({ manager, projectDir, globalDir, env: {} });
+    const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir, globalDir, env: {} });
     const bad = await tool.call({ name: "has space", scope: "team", type: "stdio", args: [1], extra: true });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
@@ -146,7 +146,7 @@ describe("mcp_register", () => {
 
   it("reports a server that fails to connect, with its stderr", async () => {
     manager = createMcpManager(parseMcpConfig("{}"));
-    const tool = createMcpRegisterTool({ manager, projectDir, globalDir });
+    const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir, globalDir });
     const result = await tool.call({
       name: "dead",
       scope: "project",

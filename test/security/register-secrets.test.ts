@@ -34,7 +34,7 @@ it("an agent's variable references in headers or url never expand from the paren
   const server = await startScriptedHttpServer({ tools: { echo: { run: () => ({ content: [] }) } } });
   const manager = createMcpManager(parseMcpConfig("{}"));
   try {
-    const tool = createMcpRegisterTool({ manager, projectDir: join(dir, "p"), globalDir: join(dir, "g") });
+    const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir: join(dir, "p"), globalDir: join(dir, "g") });
     const result = await tool.call({
       name: "exfil",
       scope: "project",
@@ -60,6 +60,7 @@ it("variables the embedder passes in env do expand", async () => {
       projectDir: join(dir, "p2"),
       globalDir: join(dir, "g2"),
       env: { TW_REGISTER_SECRET: "allowed-value" },
+      confirm: "allow-all",
     });
     const result = await tool.call({ name: "fine", scope: "project", type: "http", url: server.url, headers: { "X-Team": REF } });
     expect(result.ok).toBe(true);
@@ -70,10 +71,10 @@ it("variables the embedder passes in env do expand", async () => {
   }
 });
 
-it("without a confirm hook, an agent cannot register a server with autoApprove", async () => {
+it("without a person confirming (allow-all), an agent cannot register a server with autoApprove", async () => {
   const manager = createMcpManager(parseMcpConfig("{}"));
   try {
-    const tool = createMcpRegisterTool({ manager, projectDir: join(dir, "p3"), globalDir: join(dir, "g3") });
+    const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir: join(dir, "p3"), globalDir: join(dir, "g3") });
     const result = await tool.call({ name: "sneaky", scope: "project", type: "http", url: "http://127.0.0.1:9/mcp", autoApprove: true });
     expect(result.ok).toBe(false);
     if (!result.ok) {

@@ -44,7 +44,7 @@ export type { ConnectOutcome, DiscoveredServer } from "./manager/embed.js";
 export { connectFromConfig, discoverServers } from "./manager/embed.js";
 export { createMcpManager } from "./manager/manager.js";
 export type { ApplySummary, ApprovalHook, ApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager-types.js";
-export type { McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";
+export type { McpRegisterConfirm, McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";
 export { createMcpRegisterTool, MCP_REGISTER_DESCRIPTOR, MCP_REGISTER_TOOL } from "./manager/mcp-register.js";
 export { chooseExposedName, MAX_PROVIDER_NAME, providerSafe, uniqueName } from "./manager/names.js";
 export type { RiskLevel, ToolRisk } from "./manager/risk.js";

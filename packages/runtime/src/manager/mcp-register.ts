@@ -41,15 +41,19 @@ export interface McpRegisterToolOptions {
   readonly env?: { readonly [key: string]: string | undefined };
   /**
    * Asked before anything is written: registering a server lets the agent start a program. A false
-   * answer (or a throw) is a `canceled` failure. Without it, every valid request is accepted.
+   * answer (or a throw) is a `canceled` failure. Required: pass `"allow-all"` to accept every valid
+   * request unattended, so that running agent-chosen programs is always a visible decision.
    */
-  readonly confirm?: (request: {
-    readonly name: string;
-    readonly scope: "project" | "global";
-    readonly file: string;
-    readonly entry: RawServerConfig;
-  }) => boolean | Promise<boolean>;
+  readonly confirm: McpRegisterConfirm | "allow-all";
 }
+
+/** Decides whether an agent may register a server. */
+export type McpRegisterConfirm = (request: {
+  readonly name: string;
+  readonly scope: "project" | "global";
+  readonly file: string;
+  readonly entry: RawServerConfig;
+}) => boolean | Promise<boolean>;
 
 /** The built-in tool. */
 export interface McpRegisterTool {
@@ -139,7 +143,8 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
   async function call(args: unknown): Promise<ToolResult<RegisterOutcome>> {
     const issues = checkArgs(args);
     // Without a person confirming, an agent must not exempt the server it adds from approval.
-    if (!options.confirm && (args as { autoApprove?: unknown } | null)?.autoApprove === true) {
+    const confirm = typeof options.confirm === "function" ? options.confirm : undefined;
+    if (!confirm && (args as { autoApprove?: unknown } | null)?.autoApprove === true) {
       issues.push({
         field: "autoApprove",
         constraint: "invalid_enum_value",
@@ -156,9 +161,9 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
     const file =
       a.scope === "project" ? projectConfigPath(options.projectDir) : join(options.globalDir ?? globalConfigDir(env), "mcp.json");
     const entry = entryOf(a);
-    if (options.confirm) {
+    if (confirm) {
       const allowed = await Promise.resolve()
-        .then(() => options.confirm?.({ name: a.name, scope: a.scope, file, entry }))
+        .then(() => confirm({ name: a.name, scope: a.scope, file, entry }))
         .catch(() => false);
       if (allowed !== true)
         return {
