@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     notes.push(...out.notes);
   }
   addRatios(rows);
-  const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight });
+  const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools);
   killAll();
   // Give servers whose stdin just closed a moment to exit before looking for strays.
   await new Promise((resolve) => setTimeout(resolve, 500));
