@@ -137,7 +137,10 @@ describe("server-everything over Streamable HTTP", () => {
     const handlers = new Map([
       [
         "elicitation/create",
-        (params: unknown) => (asked.push(params), { action: "accept", content: { name: "Ada", check: true, color: "red" } }),
+        (params: unknown) => {
+          asked.push(params);
+          return { action: "accept", content: { name: "Ada", check: true, color: "red" } };
+        },
       ],
     ]);
     caller = createHttpCaller({ url, era: "legacy", handlers, capabilities: { elicitation: {} } });
@@ -152,13 +155,19 @@ describe("server-everything over Streamable HTTP", () => {
   it("answers roots/list and sampling/createMessage requests from the server over HTTP", async () => {
     const asked: string[] = [];
     const handlers = new Map<string, (params: unknown) => unknown>([
-      ["roots/list", () => (asked.push("roots"), { roots: [{ uri: "file:///tmp/tw-root", name: "tw" }] })],
+      [
+        "roots/list",
+        () => {
+          asked.push("roots");
+          return { roots: [{ uri: "file:///tmp/tw-root", name: "tw" }] };
+        },
+      ],
       [
         "sampling/createMessage",
-        () => (
-          asked.push("sampling"),
-          { role: "assistant", content: { type: "text", text: "sampled!" }, model: "test-model", stopReason: "endTurn" }
-        ),
+        () => {
+          asked.push("sampling");
+          return { role: "assistant", content: { type: "text", text: "sampled!" }, model: "test-model", stopReason: "endTurn" };
+        },
       ],
     ]);
     caller = createHttpCaller({ url, era: "legacy", handlers, capabilities: { roots: {}, sampling: {} } });

@@ -218,7 +218,15 @@ describe("HTTP, 2026-07-28 era", () => {
   it("runs the input_required loop: handler answers, requestState echoed, new JSON-RPC id", async () => {
     server = await startScriptedHttpServer({ era: "modern", tools });
     const asked: unknown[] = [];
-    const handlers = new Map([["elicitation/create", (params: unknown) => (asked.push(params), { action: "accept", content: {} })]]);
+    const handlers = new Map([
+      [
+        "elicitation/create",
+        (params: unknown) => {
+          asked.push(params);
+          return { action: "accept", content: {} };
+        },
+      ],
+    ]);
     caller = createHttpCaller({ url: server.url, era: "modern", handlers, notificationStream: false });
     const out = await caller.callTool({ name: "confirm", arguments: {} });
     expect(out).toMatchObject({ ok: true, result: { content: [{ text: "accept:opaque-state-1" }] } });
@@ -244,7 +252,13 @@ describe("HTTP, 2026-07-28 era", () => {
   it("the maximum total timeout covers every input_required round, not each one", async () => {
     server = await startScriptedHttpServer({ era: "modern", tools });
     const handlers = new Map([
-      ["elicitation/create", async () => (await new Promise((r) => setTimeout(r, 200)), { action: "accept", content: {} })],
+      [
+        "elicitation/create",
+        async () => {
+          await new Promise((r) => setTimeout(r, 200));
+          return { action: "accept", content: {} };
+        },
+      ],
     ]);
     caller = createHttpCaller({ url: server.url, era: "modern", handlers, notificationStream: false });
     const out = await caller.callTool({ name: "confirm", arguments: {} }, { timeoutMs: 5000, maxTotalTimeoutMs: 100 });

@@ -16,7 +16,6 @@ const varName = fc.oneof(
 );
 /** Literal text that cannot start a reference. */
 const literal = fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => s.replace(/\$/g, "#"));
-// biome-ignore lint/suspicious/noTemplateCurlyInString: values that look like references must stay literal
 const envValue = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("${OTHER}", "$(touch /tmp/x)", "`id`", "${A:-b}"));
 
 type Piece = { kind: "lit"; text: string } | { kind: "var"; name: string; fallback?: string };

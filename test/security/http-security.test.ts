@@ -15,7 +15,6 @@ import { type ScriptedHttpServer, startScriptedHttpServer } from "../support/scr
 const TOKEN = "tw-sec-token-4f1c9a2b7e";
 const KEY = "tw-sec-apikey-90d8e7f6";
 const env = { TW_TOKEN: TOKEN, TW_KEY: KEY };
-// biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} header references are the point
 const secretHeaders = { Authorization: "Bearer ${TW_TOKEN}", "X-Api-Key": "${TW_KEY}", Cookie: "sid=${TW_TOKEN}" };
 
 let leaks: LeakCheck;

@@ -114,7 +114,6 @@ function checkConnection(where: string, connection: unknown): void {
     if (url.protocol !== "http:" && url.protocol !== "https:") fail(where, `url must use http or https; got ${url.protocol}`);
     if (connection.headers !== undefined) {
       if (!isPlainObject(connection.headers) || Object.values(connection.headers).some((v) => typeof v !== "string")) {
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is the literal syntax users write.
         fail(where, "headers must map names to strings (use ${VAR} for secrets)");
       }
     }

@@ -62,7 +62,6 @@ describe("toolsets and providers", () => {
     });
     expect(ext.connection).toEqual({ command: "node", args: ["server.js", "stdio"], env: ["HOME"] });
     expect(ext.overrides.map((t) => t.name)).toEqual(["echo"]);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${TOKEN} is expanded by the runtime, not here.
     const headers = { Authorization: "Bearer ${TOKEN}" };
     expect(externalServer("remote", { url: "http://127.0.0.1:3001/mcp", headers }).overrides).toEqual([]);
   });

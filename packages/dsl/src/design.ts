@@ -4,7 +4,7 @@
  * reject what they can see at declaration time; design-wide checks belong to the code generator.
  */
 
-import type { AgentDecl, ToolsetUse } from "./design-agent.js";
+import type { AgentDecl } from "./design-agent.js";
 import type { ExternalServerDecl, McpServerDecl } from "./design-server.js";
 import { checkName, checkToolDefinition } from "./design-tool.js";
 import { fail, isPlainObject, show } from "./errors.js";

@@ -70,7 +70,6 @@ const stringMap = { type: "object", additionalProperties: { type: "string" } } a
 export const MCP_REGISTER_DESCRIPTOR: ToolDescriptor = {
   name: MCP_REGISTER_TOOL,
   description:
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} syntax is documented for the model
     "Register an MCP server in the project or global mcp.json, connect it, and make its tools available. Use type stdio with command/args/env, or type http with url/headers. Values may use ${VAR} references.",
   inputSchema: {
     type: "object",
