@@ -108,7 +108,12 @@ describe("load with crashes", () => {
     const calls: Promise<{ ok: boolean; kind?: string }>[] = [];
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 15; i++) {
-        calls.push(manager.callTool("dyn.sleep", { ms: 20 + i }).then((r) => (r.ok ? { ok: true } : { ok: false, kind: r.failure.kind })));
+        // In a kill round the last call only ends when its process dies. So the kill always lands on
+        // calls in flight, and the round settles only after the manager has seen that death; without
+        // it, a late poll could kill an idle process and the next round's calls would be written to
+        // that dead process before its exit was reported (and fail, rightly, as unavailable).
+        const ms = round < 2 && i === 14 ? 600_000 : 20 + i;
+        calls.push(manager.callTool("dyn.sleep", { ms }).then((r) => (r.ok ? { ok: true } : { ok: false, kind: r.failure.kind })));
       }
       if (round < 2) {
         await vi.waitFor(() => expect(manager?.listServers()[0]?.pid, `round ${round}`).toBeDefined(), { timeout: 10_000 });
