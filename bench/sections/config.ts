@@ -47,7 +47,7 @@ export function configFor(quick: boolean): BenchConfig {
         httpInFlight: 32,
         coldReps: 7,
         importReps: 15,
-        memoryReps: 3,
+        memoryReps: 5,
         validationPayloads: 100_000,
         codegenTools: 1_000,
         codegenReps: 3,
