@@ -71,6 +71,12 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
 
   return {
     push(chunk) {
+      // Fast path: nothing buffered and the chunk ends a line and fits the cap, so every line in it
+      // fits too: decode once and split (0x0A never occurs inside a UTF-8 sequence).
+      if (size === 0 && !skipping && chunk.length <= maxBytes && chunk[chunk.length - 1] === 10) {
+        for (const line of chunk.toString("utf8").split("\n")) if (line !== "") emitText(line);
+        return;
+      }
       let start = 0;
       while (start < chunk.length) {
         const nl = chunk.indexOf(10, start);
