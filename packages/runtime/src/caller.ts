@@ -4,7 +4,8 @@
  */
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
-import type { CallToolResult, ToolDescriptor } from "./protocol/mcp-types.js";
+import type { Outcome } from "./protocol/mcp-session.js";
+import type { CallToolResult, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import type { Progress } from "./protocol/rpc-peer.js";
 
 /** One tool call on the wire. */
@@ -57,6 +58,30 @@ export class CallerClosedError extends Error {
 /** True for a `CallerClosedError` (checked by code, so copies of the class from other bundles match). */
 export function isCallerClosedError(error: unknown): error is CallerClosedError {
   return (error as { code?: unknown } | null)?.code === "ERR_TOOLWRIGHT_CALLER_CLOSED";
+}
+
+/** A caller with a live MCP session: what the stdio and HTTP callers share. */
+export interface SessionCaller extends Caller {
+  /** Connects now (otherwise the first call connects). */
+  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
+  listTools(
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
+  ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /**
+   * Any other request (resources/read, prompts/get, completion/complete...) in the session's era:
+   * modern `_meta` and routing headers, -32022 retry and the MRTR loop included.
+   */
+  request(
+    method: string,
+    params?: { readonly [key: string]: unknown },
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
+  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
+  /** The handshake of the live connection, if any. */
+  readonly handshake: ServerHandshake | undefined;
+  close(): Promise<void>;
 }
 
 /** Adapts a function to the `Caller` contract. */

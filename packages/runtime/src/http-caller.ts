@@ -7,8 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { AuthProvider } from "./auth/auth-provider.js";
-import { type Caller, CallerClosedError, type CallOptions, type CallRequest, type CallResponse } from "./caller.js";
-import type { ToolFailure } from "./failure.js";
+import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
 import { failureFromFault } from "./failure-mapping.js";
 import type { RpcNotification } from "./protocol/json-rpc.js";
 import {
@@ -82,25 +81,7 @@ export interface HttpCallerOptions {
 }
 
 /** An HTTP caller. */
-export interface HttpCaller extends Caller {
-  /** Connects now (otherwise the first call connects). */
-  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
-  listTools(
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
-  ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /**
-   * Any other request (resources/read, prompts/get, completion/complete...) in the session's era:
-   * modern `_meta` and routing headers, -32022 retry and the MRTR loop included.
-   */
-  request(
-    method: string,
-    params?: { readonly [key: string]: unknown },
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
-  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
-  readonly handshake: ServerHandshake | undefined;
+export interface HttpCaller extends SessionCaller {
   /** The legacy session id, if the server assigned one. */
   readonly sessionId: string | undefined;
   /** The era and transport of the live connection. */

@@ -2,7 +2,7 @@
  * `createStdioCaller`: an MCP caller for a server started as a child process. Connects lazily,
  * restarts a crashed server with backoff on the next call, and fails in-flight calls as values.
  */
-import { type Caller, CallerClosedError, type CallOptions, type CallRequest, type CallResponse } from "./caller.js";
+import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
 import type { RpcNotification } from "./protocol/json-rpc.js";
@@ -22,7 +22,7 @@ import {
   traceMeta,
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
-import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
+import type { Implementation, ServerHandshake } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
@@ -69,23 +69,7 @@ export interface StdioCallerOptions {
 }
 
 /** A stdio caller. */
-export interface StdioCaller extends Caller {
-  /** Connects now (otherwise the first call connects). */
-  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
-  listTools(
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
-  ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /** Any other request (resources/read, prompts/get...) in the session's era, MRTR loop included. */
-  request(
-    method: string,
-    params?: { readonly [key: string]: unknown },
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
-  notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
-  /** The handshake of the live connection, if any. */
-  readonly handshake: ServerHandshake | undefined;
+export interface StdioCaller extends SessionCaller {
   /** pid of the live child, if any. */
   readonly pid: number | undefined;
   /** stderr kept from the current or last child. */
