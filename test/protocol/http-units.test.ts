@@ -3,6 +3,7 @@
  * and `x-mcp-header` planning (SEP-2243), `${VAR}` expansion, Retry-After parsing, traceparent.
  */
 import { describe, expect, it } from "vitest";
+import { retryAfterMsFromHeader } from "../../packages/runtime/src/failure-mapping.js";
 import { newTraceparent } from "../../packages/runtime/src/protocol/mcp-client.js";
 import {
   decodeHeaderValue,
@@ -11,7 +12,6 @@ import {
   planToolHeaders,
   standardHeaders,
 } from "../../packages/runtime/src/protocol/modern.js";
-import { parseRetryAfter } from "../../packages/runtime/src/transport/http-exchange.js";
 import { expandEnv, prepareHeaders } from "../../packages/runtime/src/transport/http-headers.js";
 import { createSseParser, type SseEvent } from "../../packages/runtime/src/transport/sse-parser.js";
 
@@ -129,10 +129,10 @@ describe("environment expansion", () => {
 
 describe("small parsers", () => {
   it("parses Retry-After seconds and dates", () => {
-    expect(parseRetryAfter("3")).toBe(3000);
-    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
-    expect(parseRetryAfter("soon")).toBeUndefined();
-    expect(parseRetryAfter(undefined)).toBeUndefined();
+    expect(retryAfterMsFromHeader("3")).toBe(3000);
+    expect(retryAfterMsFromHeader(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(retryAfterMsFromHeader("soon")).toBeUndefined();
+    expect(retryAfterMsFromHeader(undefined)).toBeUndefined();
   });
 
   it("generates distinct W3C traceparents", () => {

@@ -219,12 +219,3 @@ export function readBody(body: IncomingMessage, limit = 16 * 1024 * 1024): Promi
     });
   });
 }
-
-/** Parses `Retry-After` (seconds or an HTTP date) into milliseconds. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}

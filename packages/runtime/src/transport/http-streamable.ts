@@ -5,18 +5,11 @@
  */
 import type http from "node:http";
 import type { AuthProvider } from "../auth/auth-provider.js";
+import { retryAfterMsFromHeader } from "../failure-mapping.js";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { META } from "../protocol/modern.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import {
-  AbortHandle,
-  type HttpResponse,
-  httpExchange,
-  parseRetryAfter,
-  type RedirectPolicy,
-  readBody,
-  WireFaultError,
-} from "./http-exchange.js";
+import { AbortHandle, type HttpResponse, httpExchange, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createStreamableHttpTransport`. Header names are lower-case. */
@@ -201,7 +194,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         // not JSON: report the status below
       }
     }
-    const retryAfterMs = parseRetryAfter(res.headers["retry-after"] as string | undefined);
+    const retryAfterMs = retryAfterMsFromHeader(res.headers["retry-after"] as string | undefined);
     return {
       type: "http",
       status: res.status,

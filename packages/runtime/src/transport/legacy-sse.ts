@@ -5,9 +5,10 @@
  */
 import type http from "node:http";
 import type { AuthProvider } from "../auth/auth-provider.js";
+import { retryAfterMsFromHeader } from "../failure-mapping.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { type HttpResponse, httpExchange, parseRetryAfter, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
+import { type HttpResponse, httpExchange, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createLegacySseTransport`. Header names are lower-case. */
@@ -68,7 +69,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
     retryAfter: unknown,
   ): Promise<WireFault> {
     const text = await readBody(body, 64 * 1024).catch(() => "");
-    const retryAfterMs = parseRetryAfter(typeof retryAfter === "string" ? retryAfter : undefined);
+    const retryAfterMs = retryAfterMsFromHeader(typeof retryAfter === "string" ? retryAfter : undefined);
     return {
       type: "http",
       status,
