@@ -1,10 +1,10 @@
 /**
  * MCP requests on top of a JSON-RPC peer: the legacy `initialize` handshake with version
- * negotiation, `tools/list` through every page, `tools/call` and `ping`.
+ * negotiation, plus the `Outcome` type and default client identity the callers share.
  */
-import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./mcp-types.js";
+import type { Implementation, ServerHandshake } from "./mcp-types.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
-import type { PeerRequestOptions, RpcPeer } from "./rpc-peer.js";
+import type { RpcPeer } from "./rpc-peer.js";
 import type { WireFault } from "./wire-fault.js";
 
 /** A value or a wire fault. */
@@ -22,8 +22,6 @@ export interface HandshakeOptions {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
 }
-
-const MAX_PAGES = 1000;
 
 /** Runs `initialize` then `notifications/initialized`. Rejects versions we do not speak. */
 export async function initializeSession(peer: RpcPeer, options: HandshakeOptions = {}): Promise<Outcome<ServerHandshake>> {
@@ -57,43 +55,4 @@ export async function initializeSession(peer: RpcPeer, options: HandshakeOptions
       ...(typeof result?.instructions === "string" ? { instructions: result.instructions } : {}),
     },
   };
-}
-
-/** Lists tools through every page. A repeated cursor stops the loop instead of spinning. */
-export async function listAllTools(peer: RpcPeer, options: PeerRequestOptions = {}): Promise<Outcome<ToolDescriptor[]>> {
-  const tools: ToolDescriptor[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const outcome = await peer.request("tools/list", cursor === undefined ? {} : { cursor }, options);
-    if (!outcome.ok) return outcome;
-    const result = outcome.result as { tools?: unknown; nextCursor?: unknown } | undefined;
-    if (!Array.isArray(result?.tools)) {
-      return { ok: false, fault: { type: "rpc", code: -32603, message: "tools/list result has no tools array" } };
-    }
-    tools.push(...(result.tools as ToolDescriptor[]));
-    if (typeof result.nextCursor !== "string" || result.nextCursor === "") return { ok: true, value: tools };
-    if (seen.has(result.nextCursor)) return { ok: true, value: tools };
-    seen.add(result.nextCursor);
-    cursor = result.nextCursor;
-  }
-  return { ok: true, value: tools };
-}
-
-/** Calls a tool. The result is returned as sent, `isError` included; mapping happens later. */
-export async function callTool(
-  peer: RpcPeer,
-  name: string,
-  args: { readonly [key: string]: unknown },
-  meta: { readonly [key: string]: unknown } | undefined,
-  options: PeerRequestOptions,
-): Promise<Outcome<CallToolResult>> {
-  const params = meta === undefined ? { name, arguments: args } : { name, arguments: args, _meta: meta };
-  const outcome = await peer.request("tools/call", params, options);
-  if (!outcome.ok) return outcome;
-  const result = outcome.result as Partial<CallToolResult> | undefined;
-  if (typeof result !== "object" || result === null) {
-    return { ok: false, fault: { type: "rpc", code: -32603, message: "tools/call result is not an object" } };
-  }
-  return { ok: true, value: { ...result, content: Array.isArray(result.content) ? result.content : [] } };
 }
