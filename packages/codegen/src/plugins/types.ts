@@ -31,11 +31,6 @@ interface TypeRegistry {
   readonly taken: Set<string>;
 }
 
-/** Result type used when a tool has no output schema: the joined text content. */
-export function resultIsText(tool: IrTool): boolean {
-  return tool.output === undefined;
-}
-
 function defsOf(schema: JsonSchema): [string, string, unknown][] {
   const out: [string, string, unknown][] = [];
   for (const keyword of ["$defs", "definitions"]) {
