@@ -10,7 +10,6 @@ import {
   redactText,
   type ToolFailure,
   toJsonValue,
-  validateFailure,
 } from "./failure.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 
@@ -291,11 +290,4 @@ export function withCallEvidence(failure: ToolFailure, input: unknown, exampleJs
   if (redo?.recovery.action !== "correct_call") return failure;
   const { retryAfterMs: _dropped, ...rest } = failure;
   return { ...rest, recovery: redo.recovery, retryable: false };
-}
-
-/** Throws when `failure` is impossible. For tests and boundaries; failures built here always pass. */
-export function assertValidFailure(failure: ToolFailure): ToolFailure {
-  const problems = validateFailure(failure);
-  if (problems.length > 0) throw new Error(`invalid ToolFailure: ${problems.join("; ")}`);
-  return failure;
 }
