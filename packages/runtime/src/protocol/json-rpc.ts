@@ -75,12 +75,3 @@ export function classify(value: unknown): Classified {
   }
   return { type: "invalid", reason: "neither a request, a notification nor a response" };
 }
-
-/** Standard JSON-RPC and MCP error codes. */
-export const RpcCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-} as const;
