@@ -25,6 +25,7 @@ export interface CacheEntry {
   readonly toolsets: number;
   readonly tools: number;
   readonly agents: number;
+  readonly servers: number;
   /** Local inputs relative to cwd (for --watch). */
   readonly localInputs: readonly string[];
 }
@@ -115,6 +116,7 @@ export function saveEntry(
     toolsets: number;
     tools: number;
     agents: number;
+    servers: number;
     localInputs: readonly string[];
   },
 ): void {
@@ -133,6 +135,7 @@ export function saveEntry(
     toolsets: run.toolsets,
     tools: run.tools,
     agents: run.agents,
+    servers: run.servers,
     localInputs: run.localInputs,
   };
   try {

@@ -117,6 +117,12 @@ describe("gen", () => {
     expect((await exec("gen", design, "--out", rel(out), "--check")).code).toBe(0);
   });
 
+  it("counts the servers a design implements in the summary line", async () => {
+    const r = await exec("gen", "test/golden/mcp-server-scaffold/design.ts", "--out", rel(join(tmp, "servers")), "--no-cache");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^toolwright gen: 1 toolset, 3 tools, 3 servers, \d+ files /m);
+  });
+
   it("--json prints a machine-readable summary", async () => {
     const r = await exec("gen", design, "--out", rel(join(tmp, "json")), "--json");
     expect(r.code).toBe(0);

@@ -28,6 +28,8 @@ export interface GenSummary {
   readonly toolsets: number;
   readonly tools: number;
   readonly agents: number;
+  /** MCP servers the design implements (each gets a scaffold). */
+  readonly servers: number;
   readonly files: readonly string[];
   readonly written: readonly string[];
   readonly unchanged: readonly string[];
@@ -58,6 +60,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
         toolsets: hit.toolsets,
         tools: hit.tools,
         agents: hit.agents,
+        servers: hit.servers,
         files,
         written: [],
         unchanged: files,
@@ -79,7 +82,12 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema });
   const files = await generate(ir);
   const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
-  const counts = { toolsets: ir.toolsets.length, tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0), agents: ir.agents.length };
+  const counts = {
+    toolsets: ir.toolsets.length,
+    tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0),
+    agents: ir.agents.length,
+    servers: ir.mcpServers.length,
+  };
   const inputs = loaded.inputs.map((f) => designLabel(f, cwd));
   // Recorded even under --no-cache (which only skips the lookup), so the next plain run is fast.
   if (report.stale.length === 0)
@@ -105,7 +113,8 @@ function plural(n: number, word: string): string {
 
 /** The one-line summary printed after a run. */
 export function summaryLine(s: GenSummary, check: boolean): string {
-  const counts = `${plural(s.toolsets, "toolset")}, ${plural(s.tools, "tool")}, ${plural(s.files.length, "file")}`;
+  const servers = s.servers > 0 ? `, ${plural(s.servers, "server")}` : "";
+  const counts = `${plural(s.toolsets, "toolset")}, ${plural(s.tools, "tool")}${servers}, ${plural(s.files.length, "file")}`;
   if (check) {
     return s.stale.length === 0
       ? `toolwright gen --check: ${counts} up to date in ${s.ms} ms (${s.out})`
