@@ -249,11 +249,16 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     },
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
       const context = { tool: request.name, server };
-      const conn = await ensure(callOptions.signal);
-      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
+      // Live connection: skip ensure()'s promise and its extra await (the hot path).
+      let live = closed ? undefined : current?.alive ? current : undefined;
+      if (!live) {
+        const conn = await ensure(callOptions.signal);
+        if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
+        live = conn.value;
+      }
       const outcome = await callToolInSession(
-        conn.value.peer,
-        sessionContext(conn.value),
+        live.peer,
+        sessionContext(live),
         request,
         traceMeta(options.traceContext),
         peerOptions(callOptions),
