@@ -23,7 +23,7 @@ import {
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { Implementation, ServerHandshake } from "./protocol/mcp-types.js";
-import { createRpcPeer, type RequestHandler, type RpcPeer } from "./protocol/rpc-peer.js";
+import { createRpcPeer, type RequestHandler, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
@@ -87,7 +87,18 @@ interface Connection {
   listen?: AbortController | undefined;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    const stop = watchAbort(signal, done);
+    function done() {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    }
+  });
+}
 
 /** Creates a caller for a stdio MCP server. Nothing is spawned until the first call or `connect()`. */
 export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
@@ -111,6 +122,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   let lastFailureAt = 0;
   let lastStderr = "";
   let closed = false;
+  const life = new AbortController();
   // Configured env values are secrets: a server may echo them to stderr before it dies.
   const secrets = configuredEnvValues(options.env);
   const scrub = (text: string) => redactValues(text, secrets);
@@ -172,12 +184,13 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     return conn;
   }
 
-  async function open(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
+  async function open(signal: AbortSignal): Promise<Outcome<Connection>> {
     if (failures > 0) {
       const delay = Math.min((options.restartDelayMs ?? 100) * 2 ** (failures - 1), options.maxRestartDelayMs ?? 5000);
       const wait = lastFailureAt + delay - Date.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(wait, signal);
     }
+    if (signal.aborted) return { ok: false, fault: { type: "canceled", message: "the caller was closed while connecting" } };
     const conn = spawnConnection();
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const outcome = await openSession(conn.peer, identity, era, {
@@ -218,10 +231,21 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     // in flight when close() runs still resolve as failure values.
     if (closed) return Promise.reject(new CallerClosedError(server));
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
-    connecting ??= open(signal).finally(() => {
+    // The connect is shared by every waiting call, so it runs on the caller's own life signal
+    // (aborted by close()); a call's signal only stops that call's wait.
+    connecting ??= open(life.signal).finally(() => {
       connecting = undefined;
     });
-    return connecting;
+    const shared = connecting;
+    if (!signal) return shared;
+    if (signal.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before connecting" } });
+    return new Promise((resolve) => {
+      const stop = watchAbort(signal, () => resolve({ ok: false, fault: { type: "canceled", message: "aborted while connecting" } }));
+      void shared.then((outcome) => {
+        stop();
+        resolve(outcome);
+      });
+    });
   }
 
   const peerOptions = (o: CallOptions) => ({
@@ -300,6 +324,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     },
     async close() {
       closed = true;
+      life.abort();
       const pendingConnect = connecting;
       if (pendingConnect) await pendingConnect.catch(() => undefined);
       const conn = current;
