@@ -4,9 +4,11 @@
  */
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
+import type { RpcNotification } from "./protocol/json-rpc.js";
+import type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
 import type { Outcome } from "./protocol/mcp-session.js";
-import type { CallToolResult, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
-import type { Progress } from "./protocol/rpc-peer.js";
+import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
+import type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
 
 /** One tool call on the wire. */
 export interface CallRequest {
@@ -58,6 +60,33 @@ export class CallerClosedError extends Error {
 /** True for a `CallerClosedError` (checked by code, so copies of the class from other bundles match). */
 export function isCallerClosedError(error: unknown): error is CallerClosedError {
   return (error as { code?: unknown } | null)?.code === "ERR_TOOLWRIGHT_CALLER_CLOSED";
+}
+
+/** Options the stdio and HTTP callers share. */
+export interface SessionCallerOptions {
+  /** Server name used in failures. */
+  readonly name?: string;
+  readonly clientInfo?: Implementation;
+  /** Pin the protocol version (a legacy one for `initialize`, or 2026-07-28). */
+  readonly protocolVersion?: string;
+  /** Client capabilities. Default: derived from `handlers`. */
+  readonly capabilities?: { readonly [key: string]: unknown };
+  /** `auto`: `server/discover` probe, then `initialize`; `legacy`: `initialize`; `modern`: 2026-07-28 only. */
+  readonly era?: EraPreference;
+  /** Time allowed for the `server/discover` probe in `auto` mode. */
+  readonly probeTimeoutMs?: number;
+  /** W3C trace context in `tools/call` `_meta`: generated per call (default), supplied, or off. */
+  readonly traceContext?: TraceContextOption;
+  /** Upper bound on `input_required` round trips per call (modern era). Default 8. */
+  readonly maxInputRounds?: number;
+  /** Server-to-client request handlers (roots/list, sampling/createMessage, elicitation/create...). */
+  readonly handlers?: ReadonlyMap<string, RequestHandler>;
+  /** Server notifications (list_changed, logging...). */
+  readonly onNotification?: (notification: RpcNotification) => void;
+  /** Time allowed for connecting (spawn or era detection) plus the handshake. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** Default time allowed for each call. Default 60 s. */
+  readonly timeoutMs?: number;
 }
 
 /** A caller with a live MCP session: what the stdio and HTTP callers share. */

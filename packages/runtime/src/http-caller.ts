@@ -7,9 +7,15 @@
 import http from "node:http";
 import https from "node:https";
 import type { AuthProvider } from "./auth/auth-provider.js";
-import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
+import {
+  CallerClosedError,
+  type CallOptions,
+  type CallRequest,
+  type CallResponse,
+  type SessionCaller,
+  type SessionCallerOptions,
+} from "./caller.js";
 import { failureFromFault } from "./failure-mapping.js";
-import type { RpcNotification } from "./protocol/json-rpc.js";
 import {
   type ClientIdentity,
   callToolInSession,
@@ -22,13 +28,12 @@ import {
   type Session,
   sendRequest,
   statusOf,
-  type TraceContextOption,
   traceMeta,
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
-import type { Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
+import type { ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
-import { type RequestHandler, watchAbort } from "./protocol/rpc-peer.js";
+import { watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { redactFailureValues, redactFaultValues, redactValues, secretFragments } from "./transport/environment.js";
 import { createHttpConnector, type HttpConnection } from "./transport/http-connection.js";
@@ -38,7 +43,7 @@ import { prepareHeaders } from "./transport/http-headers.js";
 export { clearHttpEraCache } from "./transport/http-connection.js";
 
 /** Options for `createHttpCaller`. */
-export interface HttpCallerOptions {
+export interface HttpCallerOptions extends SessionCallerOptions {
   /** Server name used in failures. Defaults to the URL's host. */
   readonly name?: string;
   /** The MCP endpoint (Streamable HTTP), or the SSE URL of a legacy server. */
@@ -47,24 +52,12 @@ export interface HttpCallerOptions {
   readonly headers?: { readonly [name: string]: string };
   /** Where `${VAR}` comes from. Default `process.env`. */
   readonly env?: { readonly [name: string]: string | undefined };
-  /** Detect the era (default) or pin it. */
+  /** Detect the era (`auto`, the default) or pin it. */
   readonly era?: EraPreference;
-  readonly protocolVersion?: string;
-  readonly clientInfo?: Implementation;
-  /** Client capabilities. Default: derived from `handlers`. */
-  readonly capabilities?: { readonly [key: string]: unknown };
-  /** Server-to-client request handlers (legacy requests and modern MRTR input requests). */
-  readonly handlers?: ReadonlyMap<string, RequestHandler>;
-  /** Server notifications (list_changed, logging...). */
-  readonly onNotification?: (notification: RpcNotification) => void;
-  /** Non-fatal problems: dropped tools, unparseable events. */
-  readonly onWarning?: (message: string) => void;
-  /** Time allowed for era detection and the handshake. Default 10 s. */
-  readonly connectTimeoutMs?: number;
   /** Time allowed for the `server/discover` probe in `auto` mode. Default min(connect timeout, 5 s). */
   readonly probeTimeoutMs?: number;
-  /** Default time allowed for each call. Default 60 s. */
-  readonly timeoutMs?: number;
+  /** Non-fatal problems: dropped tools, unparseable events. */
+  readonly onWarning?: (message: string) => void;
   readonly auth?: AuthProvider;
   /** Fall back to legacy HTTP+SSE on 400/404/405 of the initialize POST. Default true. */
   readonly legacySseFallback?: boolean;
@@ -74,10 +67,6 @@ export interface HttpCallerOptions {
   readonly notificationStream?: boolean;
   /** Sockets per origin in the keep-alive pool. Default 256. */
   readonly maxSockets?: number;
-  /** W3C trace context in `tools/call` `_meta`: generated per call (default), supplied, or off. */
-  readonly traceContext?: TraceContextOption;
-  /** Upper bound on `input_required` round trips per call. Default 8. */
-  readonly maxInputRounds?: number;
 }
 
 /** An HTTP caller. */

@@ -2,10 +2,16 @@
  * `createStdioCaller`: an MCP caller for a server started as a child process. Connects lazily,
  * restarts a crashed server with backoff on the next call, and fails in-flight calls as values.
  */
-import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
+import {
+  CallerClosedError,
+  type CallOptions,
+  type CallRequest,
+  type CallResponse,
+  type SessionCaller,
+  type SessionCallerOptions,
+} from "./caller.js";
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
-import type { RpcNotification } from "./protocol/json-rpc.js";
 import {
   type ClientIdentity,
   callToolInSession,
@@ -18,18 +24,17 @@ import {
   type RequestContext,
   type Session,
   sendRequest,
-  type TraceContextOption,
   traceMeta,
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
-import type { Implementation, ServerHandshake } from "./protocol/mcp-types.js";
-import { createRpcPeer, type RequestHandler, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
+import type { ServerHandshake } from "./protocol/mcp-types.js";
+import { createRpcPeer, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
 /** Options for `createStdioCaller`. */
-export interface StdioCallerOptions {
+export interface StdioCallerOptions extends SessionCallerOptions {
   /** Server name used in failures. Defaults to the command's base name. */
   readonly name?: string;
   readonly command: string;
@@ -37,29 +42,12 @@ export interface StdioCallerOptions {
   /** `NAME` entries pass the parent's value through; `KEY=VALUE` entries are literals. */
   readonly env?: EnvSpec;
   readonly cwd?: string;
-  readonly clientInfo?: Implementation;
-  /** Pin the protocol version (a legacy one for `initialize`, or 2026-07-28). */
-  readonly protocolVersion?: string;
-  /** Client capabilities. Default: derived from `handlers`. */
-  readonly capabilities?: { readonly [key: string]: unknown };
   /** `legacy` (default): `initialize`. `auto`: `server/discover` probe, then `initialize`. `modern`: 2026-07-28 only. */
   readonly era?: EraPreference;
   /** Time allowed for the `server/discover` probe in `auto` mode. Default min(connect timeout, 3 s). */
   readonly probeTimeoutMs?: number;
-  /** W3C trace context in `tools/call` `_meta`: generated per call (default), supplied, or off. */
-  readonly traceContext?: TraceContextOption;
-  /** Upper bound on `input_required` round trips per call (modern era). Default 8. */
-  readonly maxInputRounds?: number;
-  /** Server-to-client request handlers (roots/list, sampling/createMessage, elicitation/create...). */
-  readonly handlers?: ReadonlyMap<string, RequestHandler>;
-  /** Server notifications (list_changed, logging...). */
-  readonly onNotification?: (notification: RpcNotification) => void;
   /** Lines on stdout that are not JSON-RPC. */
   readonly onNoise?: (reason: string) => void;
-  /** Time allowed for spawn plus `initialize`. Default 10 s. */
-  readonly connectTimeoutMs?: number;
-  /** Default time allowed for each call. Default 60 s. */
-  readonly timeoutMs?: number;
   readonly maxMessageBytes?: number;
   readonly stderrBytes?: number;
   readonly closeGraceMs?: number;
