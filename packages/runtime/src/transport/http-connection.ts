@@ -3,8 +3,6 @@
  * legacy `initialize`, and the fallback to HTTP+SSE on 400/404/405 of the initialize POST (never
  * on 401/403). The era found is cached per endpoint.
  */
-import type http from "node:http";
-import type { AuthProvider } from "../auth/auth-provider.js";
 import type { RpcMessage, RpcNotification } from "../protocol/json-rpc.js";
 import {
   type ClientIdentity,
@@ -21,7 +19,7 @@ import type { Outcome } from "../protocol/mcp-session.js";
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, standardHeaders } from "../protocol/modern.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "../protocol/rpc-peer.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import type { RedirectPolicy, WireFaultError } from "./http-exchange.js";
+import type { HttpEndpointOptions, WireFaultError } from "./http-exchange.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "./http-streamable.js";
 import { createLegacySseTransport, type LegacySseTransport } from "./legacy-sse.js";
 
@@ -40,12 +38,7 @@ export interface HttpConnection {
 }
 
 /** What the connector needs from its caller. Header names are lower-case. */
-export interface HttpConnectorOptions {
-  readonly url: URL;
-  readonly headers: { readonly [name: string]: string };
-  readonly agent: http.Agent;
-  readonly redirect: RedirectPolicy;
-  readonly auth?: AuthProvider | undefined;
+export interface HttpConnectorOptions extends HttpEndpointOptions {
   readonly handlers?: ReadonlyMap<string, RequestHandler> | undefined;
   readonly identity: ClientIdentity;
   readonly era: EraPreference;

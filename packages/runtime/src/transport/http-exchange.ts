@@ -5,10 +5,20 @@
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
+import type { AuthProvider } from "../auth/auth-provider.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 
 /** How redirects are handled. `same-origin` follows only same-origin hops; `follow` follows any hop but drops credentials when the origin changes. */
 export type RedirectPolicy = "same-origin" | "follow" | "error";
+
+/** Where and how an HTTP transport talks to one server. Header names are lower-case. */
+export interface HttpEndpointOptions {
+  readonly url: URL;
+  readonly headers: { readonly [name: string]: string };
+  readonly agent: http.Agent;
+  readonly redirect: RedirectPolicy;
+  readonly auth?: AuthProvider | undefined;
+}
 
 /** Options for one exchange. Header names must be lower-case. */
 export interface HttpExchangeOptions {

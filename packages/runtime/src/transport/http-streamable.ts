@@ -4,21 +4,15 @@
  * `retry` ms (SEP-1699), the standalone GET stream (405 tolerated) and DELETE on close.
  */
 import type http from "node:http";
-import type { AuthProvider } from "../auth/auth-provider.js";
 import { retryAfterMsFromHeader } from "../failure-mapping.js";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { META } from "../protocol/modern.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { AbortHandle, type HttpResponse, httpExchange, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
+import { AbortHandle, type HttpEndpointOptions, type HttpResponse, httpExchange, readBody, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createStreamableHttpTransport`. Header names are lower-case. */
-export interface StreamableHttpOptions {
-  readonly url: URL;
-  readonly headers: { readonly [name: string]: string };
-  readonly agent: http.Agent;
-  readonly redirect: RedirectPolicy;
-  readonly auth?: AuthProvider | undefined;
+export interface StreamableHttpOptions extends HttpEndpointOptions {
   /** Feeds one inbound JSON-RPC value to the peer. */
   readonly receive: (value: unknown) => void;
   readonly onNoise?: ((reason: string) => void) | undefined;

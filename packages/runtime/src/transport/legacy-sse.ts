@@ -4,20 +4,14 @@
  * `message` events. An endpoint on another origin is refused.
  */
 import type http from "node:http";
-import type { AuthProvider } from "../auth/auth-provider.js";
 import { retryAfterMsFromHeader } from "../failure-mapping.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { type HttpResponse, httpExchange, type RedirectPolicy, readBody, WireFaultError } from "./http-exchange.js";
+import { type HttpEndpointOptions, type HttpResponse, httpExchange, readBody, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createLegacySseTransport`. Header names are lower-case. */
-export interface LegacySseOptions {
-  readonly url: URL;
-  readonly headers: { readonly [name: string]: string };
-  readonly agent: http.Agent;
-  readonly redirect: RedirectPolicy;
-  readonly auth?: AuthProvider | undefined;
+export interface LegacySseOptions extends HttpEndpointOptions {
   readonly receive: (value: unknown) => void;
   readonly onNoise?: ((reason: string) => void) | undefined;
   /** The event stream ended; in-flight requests must fail. */
