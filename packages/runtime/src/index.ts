@@ -18,7 +18,16 @@ export type { IdJagRequest } from "./auth/token-exchange.js";
 export { JWT_BEARER_GRANT, requestIdJag } from "./auth/token-exchange.js";
 export type { OAuthClientInfo, OAuthTokens, TokenStore } from "./auth/token-store.js";
 export { createMemoryTokenStore } from "./auth/token-store.js";
-export type { Caller, CallOptions, CallRequest, CallResponse, InMemoryCaller, InMemoryTool, SessionCaller, SessionCallerOptions } from "./caller.js";
+export type {
+  Caller,
+  CallOptions,
+  CallRequest,
+  CallResponse,
+  InMemoryCaller,
+  InMemoryTool,
+  SessionCaller,
+  SessionCallerOptions,
+} from "./caller.js";
 export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError } from "./caller.js";
 export type {
   ClientFeatures,
