@@ -1,7 +1,7 @@
 /**
  * Design for the recovery example: the tools the scripted model uses from three reference servers,
  * declared inline with the schemas those servers report in tools/list.
- * Generate with: npx tsx packages/codegen/src/cli.ts gen examples/recovery/design.ts --out examples/recovery/src/gen
+ * Generate with: npx tsx packages/codegen/src/bin.ts gen examples/recovery/design.ts --out examples/recovery/src/gen
  */
 import { agent, array, design, fromExternalMCP, number, object, string, toolset } from "@toolwright/dsl";
 

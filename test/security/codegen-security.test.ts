@@ -16,7 +16,7 @@ import { SCRIPTED_STDIO_SERVER as scriptedServerPath } from "../support/scripted
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const tsc = join(repo, "node_modules", ".bin", "tsc");
-const cli = join(repo, "packages", "codegen", "dist", "cli.js");
+const cli = join(repo, "packages", "codegen", "dist", "bin.js");
 // Inside the repo (and git-ignored) so generated code resolves @toolwright/* like a user's project.
 const root = join(repo, ".tmp", `security-codegen-${process.pid}`);
 const absoluteName = join(tmpdir(), `tw-abs-escape-${process.pid}`);

@@ -1,12 +1,11 @@
-#!/usr/bin/env node
 /**
  * The `toolwright` command line. `main(argv)` runs in-process and returns the exit code:
- * 0 ok, 1 `--check` found stale files, 2 usage or design error.
+ * 0 ok, 1 `--check` found stale files, 2 usage or design error. The `toolwright` bin is `bin.ts`,
+ * which always runs `main`, so importing this module never starts the CLI.
  */
 import { type FSWatcher, watch as watchFs } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import yargs from "yargs";
 import { isDesignError } from "./errors.js";
 import { pullCommand } from "./pull/pull-command.js";
@@ -186,18 +185,4 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
   }
   if (exitCode !== 0 || !action) return exitCode;
   return action();
-}
-
-// Run when executed directly (the `toolwright` bin), not when imported by tests.
-const entry = process.argv[1];
-if (entry !== undefined && resolve(entry) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 2;
-    },
-  );
 }
