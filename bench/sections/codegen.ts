@@ -11,7 +11,7 @@ import type { BenchConfig } from "./config.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const HERE = fileURLToPath(new URL("..", import.meta.url));
-const CLI = `${ROOT}packages/codegen/dist/cli.js`;
+const CLI = `${ROOT}packages/codegen/dist/bin.js`;
 
 interface ToolLike {
   readonly name: string;
@@ -43,7 +43,7 @@ async function prepare(dir: string, tools: number): Promise<{ design: string; sc
 
 /** Runs the comparison; skipped (with a note) when the CLI is not built. */
 export async function measureCodegen(config: BenchConfig, log: (line: string) => void): Promise<{ rows: Row[]; notes: string[] }> {
-  if (!existsSync(CLI)) return { rows: [], notes: ["Codegen section skipped: packages/codegen/dist/cli.js is not built."] };
+  if (!existsSync(CLI)) return { rows: [], notes: ["Codegen section skipped: packages/codegen/dist/bin.js is not built."] };
   const dir = `${HERE}.cache/codegen-${config.codegenTools}`;
   const { design, schemas, count } = await prepare(dir, config.codegenTools);
   const first: number[] = [];

@@ -39,7 +39,7 @@ export async function buildPrecompiledValidator(): Promise<string> {
  * the CLI is not built or fails (the caller then falls back to ajv standalone).
  */
 export async function generatedValidator(log: (line: string) => void): Promise<{ file: string; name: string } | undefined> {
-  const cli = `${HERE}../packages/codegen/dist/cli.js`;
+  const cli = `${HERE}../packages/codegen/dist/bin.js`;
   if (!existsSync(cli)) return undefined;
   const { SCHEMA } = (await import("../lib/validation-fixture.mjs")) as { SCHEMA: object };
   const dir = `${CACHE}/validation-gen`;
@@ -54,12 +54,17 @@ export async function generatedValidator(log: (line: string) => void): Promise<{
     cwd: `${HERE}..`,
     timeoutMs: 120_000,
   });
-  const file = `${dir}/out/orders/validators.gen.js`;
-  if (gen.code !== 0 || !existsSync(file)) {
+  const source = `${dir}/out/orders/validators.gen.ts`;
+  if (gen.code !== 0 || !existsSync(source)) {
     log(`  validation: toolwright gen failed (exit ${gen.code}); using ajv standalone instead: ${gen.stderr.slice(-300)}`);
     return undefined;
   }
-  const name = /export const (validate\w*Payload)\b/.exec(readFileSync(file, "utf8"))?.[1];
+  // The worker runs on plain Node, so strip the generated file's type annotations first.
+  const { transformSync } = await import("esbuild");
+  const text = readFileSync(source, "utf8");
+  const file = `${dir}/out/orders/validators.gen.mjs`;
+  writeFileSync(file, transformSync(text, { loader: "ts", format: "esm" }).code);
+  const name = /export const (validate\w*Payload)\b/.exec(text)?.[1];
   return name ? { file, name } : undefined;
 }
 
@@ -77,7 +82,7 @@ export async function measureValidation(config: BenchConfig, log: (line: string)
   const exportName = generated?.name ?? "default";
   note(
     generated
-      ? "Validation: the precompiled validator is the one `toolwright gen` emits for the schema (validators.gen.js, ajv standalone, JSON Schema 2020-12)."
+      ? "Validation: the precompiled validator is the one `toolwright gen` emits for the schema (validators.gen.ts, ajv standalone, JSON Schema 2020-12)."
       : "Validation: `toolwright gen` was not available; the precompiled validator was built by the bench setup with ajv standalone (same options as the SDK's ajv provider).",
   );
   const got = new Map<string, ValidationResult[]>();

@@ -24,7 +24,7 @@ export const RUNTIME_SYMBOLS = {
   checkDrift: { from: RUNTIME_CODEGEN, type: false },
   createDecoder: { from: RUNTIME_CODEGEN, type: false },
   invokeTool: { from: RUNTIME_CODEGEN, type: false },
-  // Called by precompiled validators (validators.gen.js) in place of ajv's own helpers.
+  // Called by precompiled validators (validators.gen.ts) in place of ajv's own helpers.
   deepEqual: { from: RUNTIME_CODEGEN, type: false },
   formats: { from: RUNTIME_CODEGEN, type: false },
   ucs2length: { from: RUNTIME_CODEGEN, type: false },

@@ -46,8 +46,7 @@ describe("server scaffold plugin", () => {
       "servers/calc/index.ts",
       "servers/calc/server.gen.ts",
       "servers/calc/types.gen.ts",
-      "servers/calc/validators.gen.d.ts",
-      "servers/calc/validators.gen.js",
+      "servers/calc/validators.gen.ts",
     ]);
     const server = files.get("servers/calc/server.gen.ts") ?? "";
     expect(server).toContain("decodeResult: createDecoder<AddResult>(validateAddResult)");

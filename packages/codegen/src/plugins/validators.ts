@@ -1,15 +1,16 @@
 /**
- * Validators plugin: `<toolset>/validators.gen.js` holds ajv standalone code (JSON Schema
- * 2020-12, all errors) for every payload and result; `validators.gen.d.ts` types it. The code is
- * JavaScript because ajv's output does not survive the strictest TypeScript settings; the
- * declaration file keeps every importer fully typed. ajv's own run-time helpers are rewritten to
- * `@toolwright/runtime/codegen` symbols, so generated code never imports ajv.
+ * Validators plugin: `<toolset>/validators.gen.ts` holds ajv standalone code (JSON Schema 2020-12,
+ * all errors) for every payload and result. ajv's output is JavaScript that does not survive the
+ * strictest TypeScript settings, so the file starts with `// @ts-nocheck` and each export carries a
+ * `ValidateFunction` annotation: importers stay fully typed, and because it is a `.ts` file, plain
+ * `tsc`, tsx and bundlers all compile or copy it with the rest of the app. ajv's own run-time
+ * helpers are rewritten to `@toolwright/runtime/codegen` symbols, so generated code never imports ajv.
  */
 import { _ } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { fileHeader } from "../emit/generated-file.js";
-import { RUNTIME_CODEGEN, type RuntimeSymbol } from "../emit/runtime-symbols.js";
+import type { RuntimeSymbol } from "../emit/runtime-symbols.js";
 import { DesignError } from "../errors.js";
 import type { IrDesign, IrSchema, IrTool, IrToolset } from "../ir/ir.js";
 import { createAjv } from "../resolve/schema.js";
@@ -31,7 +32,10 @@ export function validatorName(typeName: string, which: "Payload" | "Result"): st
 }
 
 /** Generates the standalone validator module for one toolset. Throws if ajv needs an unknown helper. */
-export function validatorSource(ts: IrToolset, file: string): { readonly js: string; readonly names: readonly string[] } {
+export function validatorSource(
+  ts: IrToolset,
+  file: string,
+): { readonly code: string; readonly helpers: readonly RuntimeSymbol[]; readonly names: readonly string[] } {
   const ajv = createAjv({ source: true, esm: true, lines: true, formats: _`formats` });
   const exports: { [name: string]: string } = {};
   // Identical schemas (common for empty inputs) share one compiled function.
@@ -59,7 +63,7 @@ export function validatorSource(ts: IrToolset, file: string): { readonly js: str
     if (tool.output) add(tool, tool.output, validatorName(tool.typeName, "Result"), "output");
   }
   let code = standalone(ajv, exports);
-  const used = new Set<string>();
+  const used = new Set<RuntimeSymbol>();
   code = code.replace(/require\("([^"]+)"\)\.default/g, (_m, module: string) => {
     const symbol = RUNTIME_HELPERS[module];
     if (symbol === undefined)
@@ -70,31 +74,33 @@ export function validatorSource(ts: IrToolset, file: string): { readonly js: str
   if (/\brequire\(/.test(code)) throw new Error(`internal: validators for ${ts} still call require()`);
   if (/\bformats\b/.test(code.replace(/\bformats\d+\b/g, ""))) used.add("formats");
   code = code.replace(/^"use strict";\n?/, "");
-  const imports = used.size > 0 ? `import { ${[...used].sort().join(", ")} } from ${JSON.stringify(RUNTIME_CODEGEN)};\n\n` : "";
-  const aliasLines = aliases.map(([name, same]) => `export const ${name} = ${same};`).join("\n");
+  let exported = 0;
+  code = code.replace(/^export const (\w+) = /gm, (_m, name: string) => {
+    exported++;
+    return `export const ${name}: ValidateFunction = `;
+  });
+  if (exported !== Object.keys(exports).length)
+    throw new Error(`internal: validators for ${ts} export ${exported} functions, not ${Object.keys(exports).length}`);
+  const aliasLines = aliases.map(([name, same]) => `export const ${name}: ValidateFunction = ${same};`).join("\n");
   const names = [...Object.keys(exports), ...aliases.map(([name]) => name)];
-  return { js: `${imports}${code.trim()}\n${aliasLines === "" ? "" : `\n${aliasLines}\n`}`, names };
+  return { code: `${code.trim()}\n${aliasLines === "" ? "" : `\n${aliasLines}\n`}`, helpers: [...used].sort(), names };
 }
 
-/** Emits `<toolset>/validators.gen.js` and its declaration file. */
+/** The header lines after the common one: why type checking is off, and what the file is. */
+const VALIDATORS_PREAMBLE =
+  "// @ts-nocheck: ajv standalone output; the exports are typed as ValidateFunction below.\n" +
+  "// Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.\n";
+
+/** Emits `<toolset>/validators.gen.ts`. */
 export const validatorsPlugin: Plugin = {
   name: "validators",
   emit(ir: IrDesign, out) {
     for (const ts of ir.toolsets) {
-      const { js, names } = validatorSource(ts, ir.file);
-      const header = fileHeader(ir.file, ts.name);
-      out.raw(
-        `${ts.dirName}/validators.gen.js`,
-        `${header}// Precompiled ajv validators (JSON Schema 2020-12); no schema is compiled at run time.\n\n${js}`,
-      );
-      const dts = out.file(`${ts.dirName}/validators.gen.d.ts`, header);
-      const ValidateFunction = dts.runtime("ValidateFunction");
-      for (const name of names) {
-        dts.print(
-          `/** Precompiled validator; errors are read by \`createDecoder\`. */`,
-          `export declare const ${name}: ${ValidateFunction};`,
-        );
-      }
+      const { code, helpers } = validatorSource(ts, ir.file);
+      const f = out.file(`${ts.dirName}/validators.gen.ts`, `${fileHeader(ir.file, ts.name)}${VALIDATORS_PREAMBLE}`);
+      f.runtime("ValidateFunction");
+      for (const helper of helpers) f.runtime(helper);
+      f.print(code);
     }
   },
 };
