@@ -5,6 +5,7 @@
 import { createOutput } from "./emit/generated-file.js";
 import type { IrDesign } from "./ir/ir.js";
 import { agentsPlugin } from "./plugins/agents.js";
+import { callerPlugin } from "./plugins/caller.js";
 import { clientPlugin, registerPlugin } from "./plugins/client.js";
 import { indexPlugin } from "./plugins/index-file.js";
 import type { Plugin } from "./plugins/plugin.js";
@@ -20,6 +21,7 @@ export const defaultPlugins: readonly Plugin[] = [
   specsPlugin,
   clientPlugin,
   registerPlugin,
+  callerPlugin,
   agentsPlugin,
   indexPlugin,
   serverScaffoldPlugin,

@@ -79,7 +79,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     import("./generate.js"),
   ]);
   const loaded = await loadDesign(options.design, cwd);
-  const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema });
+  const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema, cwd });
   const files = await generate(ir);
   const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
   const counts = {
@@ -88,10 +88,11 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     agents: ir.agents.length,
     servers: ir.mcpServers.length,
   };
-  const inputs = loaded.inputs.map((f) => designLabel(f, cwd));
+  // mcp.json files the connections came from are inputs too: an edited entry changes the generated caller.
+  const inputs = [...loaded.inputs, ...ir.configFiles].map((f) => designLabel(f, cwd));
+  const allInputs = [...loaded.allInputs, ...ir.configFiles];
   // Recorded even under --no-cache (which only skips the lookup), so the next plain run is fast.
-  if (report.stale.length === 0)
-    saveEntry(loaded.path, outDir, { source: loaded.label, allInputs: loaded.allInputs, files, localInputs: inputs, ...counts });
+  if (report.stale.length === 0) saveEntry(loaded.path, outDir, { source: loaded.label, allInputs, files, localInputs: inputs, ...counts });
   return {
     design: loaded.label,
     out: options.out,

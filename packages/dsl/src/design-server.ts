@@ -7,10 +7,23 @@ import { collectTools, type ToolDecl, type ToolsetBuilder } from "./design.js";
 import { checkName } from "./design-tool.js";
 import { fail, isPlainObject, show } from "./errors.js";
 /**
- * How `toolwright pull` reaches a live server: stdio (command) or streamable HTTP (url). This lives
- * in the design (`externalServer(name, connection)`), next to the toolsets that use the server.
+ * A connection read from an `mcp.json` file at pull and gen time (`mcpJson()`): the server is
+ * declared once, in the file the manager and other MCP clients read too.
+ */
+export interface McpJsonConnectionDecl {
+  readonly kind: "mcp-json";
+  /** The file, relative to the design's folder (default `.toolwright/mcp.json`). */
+  readonly file: string;
+  /** The entry's name in the file, when it differs from the server's name in the design. */
+  readonly entry?: string;
+}
+
+/**
+ * How `toolwright pull` reaches a live server: stdio (command), streamable HTTP (url), or an
+ * `mcp.json` entry (`mcpJson()`). It lives in the design (`externalServer(name, connection)`).
  */
 export type ConnectionDecl =
+  | McpJsonConnectionDecl
   | {
       readonly command: string;
       readonly args?: readonly string[];
@@ -90,8 +103,27 @@ export function mcpServer(name: string, info: McpServerInfo, build?: ((t: Toolse
   });
 }
 
+/**
+ * Reads the server's connection from an `mcp.json` file (default `.toolwright/mcp.json`, relative
+ * to the design's folder; Claude, Cursor and VS Code files work too). `entry` names the file's
+ * entry when it differs from the server's name.
+ */
+export function mcpJson(file = ".toolwright/mcp.json", options: { readonly entry?: string } = {}): McpJsonConnectionDecl {
+  if (typeof file !== "string" || file === "") fail("mcpJson()", 'the file must be a non-empty path such as ".toolwright/mcp.json"');
+  if (!isPlainObject(options)) fail("mcpJson()", "the options must be { entry? }");
+  for (const key of Object.keys(options)) if (key !== "entry") fail("mcpJson()", `unknown option "${key}"`);
+  if (options.entry !== undefined && (typeof options.entry !== "string" || options.entry === "")) {
+    fail("mcpJson()", "entry must be a non-empty string");
+  }
+  return Object.freeze({ kind: "mcp-json", file, ...(options.entry === undefined ? {} : { entry: options.entry }) });
+}
+
 function checkConnection(where: string, connection: unknown): void {
-  if (!isPlainObject(connection)) fail(where, "the connection must be { command, args? } or { url, headers? }");
+  if (!isPlainObject(connection)) fail(where, "the connection must be { command, args? }, { url, headers? } or mcpJson()");
+  if (connection.kind === "mcp-json") {
+    if (typeof connection.file !== "string" || connection.file === "") fail(where, "mcpJson() needs a file");
+    return;
+  }
   const strings = (what: string, v: unknown) => {
     if (v !== undefined && (!Array.isArray(v) || v.some((x) => typeof x !== "string"))) fail(where, `${what} must be an array of strings`);
   };
@@ -118,7 +150,7 @@ function checkConnection(where: string, connection: unknown): void {
       }
     }
   } else {
-    fail(where, "the connection needs command (stdio) or url (streamable HTTP)");
+    fail(where, "the connection needs command (stdio), url (streamable HTTP) or mcpJson() (an mcp.json entry)");
   }
 }
 

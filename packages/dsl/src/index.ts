@@ -18,8 +18,8 @@ export type {
 export { design, fromExternalMCP, fromMCP, tool, toolset } from "./design.js";
 export type { AgentDecl, RunPolicyDecl, RunPolicyInput, ToolsetUse } from "./design-agent.js";
 export { agent, use } from "./design-agent.js";
-export type { ConnectionDecl, ExternalServerDecl, McpServerDecl, McpServerInfo } from "./design-server.js";
-export { externalServer, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
+export type { ConnectionDecl, ExternalServerDecl, McpJsonConnectionDecl, McpServerDecl, McpServerInfo } from "./design-server.js";
+export { externalServer, mcpJson, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
 export type { Duration } from "./duration.js";
 export { toMilliseconds } from "./duration.js";
 export { DslError } from "./errors.js";

@@ -7,3 +7,5 @@ export type { StdioCaller, StdioCallerOptions } from "./stdio-caller.js";
 export { createStdioCaller } from "./stdio-caller.js";
 export type { EnvSpec } from "./transport/environment.js";
 export { buildChildEnv, DEFAULT_INHERITED_ENV } from "./transport/environment.js";
+// `${VAR}` expansion for generated caller factories (`create<Server>Caller`), as HTTP headers use it.
+export { expandEnv } from "./transport/http-headers.js";

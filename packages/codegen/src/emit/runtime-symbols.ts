@@ -10,6 +10,10 @@ export const RUNTIME_CODEGEN = "@toolwright/runtime/codegen";
 /** The runtime's application entry point (createRuntime and its options). */
 export const RUNTIME_ROOT = "@toolwright/runtime";
 
+/** The Node-only transports generated caller factories use. */
+export const RUNTIME_STDIO = "@toolwright/runtime/stdio";
+export const RUNTIME_HTTP = "@toolwright/runtime/http";
+
 /** Symbol → module and kind. Types are `import type`d. */
 export const RUNTIME_SYMBOLS = {
   Caller: { from: RUNTIME_CODEGEN, type: true },
@@ -30,6 +34,13 @@ export const RUNTIME_SYMBOLS = {
   ucs2length: { from: RUNTIME_CODEGEN, type: false },
   createRuntime: { from: RUNTIME_ROOT, type: false },
   RuntimeOptions: { from: RUNTIME_ROOT, type: true },
+  createStdioCaller: { from: RUNTIME_STDIO, type: false },
+  expandEnv: { from: RUNTIME_STDIO, type: false },
+  StdioCaller: { from: RUNTIME_STDIO, type: true },
+  StdioCallerOptions: { from: RUNTIME_STDIO, type: true },
+  createHttpCaller: { from: RUNTIME_HTTP, type: false },
+  HttpCaller: { from: RUNTIME_HTTP, type: true },
+  HttpCallerOptions: { from: RUNTIME_HTTP, type: true },
 } as const satisfies { readonly [name: string]: { readonly from: string; readonly type: boolean } };
 
 /** A symbol generated code may import from the runtime. */

@@ -13,7 +13,42 @@ export interface IrDesign {
   readonly agents: readonly IrAgent[];
   /** Servers the design implements (`mcpServer(...)`), for scaffold plugins. */
   readonly mcpServers: readonly IrMcpServer[];
+  /** Absolute paths of the `mcp.json` files connections were read from (inputs of the re-run cache). */
+  readonly configFiles: readonly string[];
 }
+
+/** One variable of a child's allowlisted environment. Values are never copied into generated code. */
+export type IrEnvEntry =
+  /** Pass the parent's variable of this name through. */
+  | { readonly kind: "pass"; readonly name: string }
+  /** Set `name` from a template of `${VAR}` references, expanded when the caller is created. */
+  | { readonly kind: "expand"; readonly name: string; readonly template: string };
+
+/** How generated code reaches an external server (`create<Server>Caller`), from the design's declaration. */
+export type IrConnection = {
+  readonly server: string;
+  /** Where the connection was declared: the design file or the `mcp.json` label. */
+  readonly declaredIn: string;
+  /** `memory` → `createMemoryCaller`. */
+  readonly factoryName: string;
+  /** Env or header names whose literal values were left out of generated code (they may be secrets). */
+  readonly withheld: readonly string[];
+} & (
+  | {
+      readonly transport: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: readonly IrEnvEntry[];
+      /** Relative to the working directory at run time. */
+      readonly cwd: string | undefined;
+    }
+  | {
+      readonly transport: "http";
+      readonly url: string;
+      /** Header name → value holding `${VAR}` references (expanded by the HTTP caller at connect). */
+      readonly headers: { readonly [name: string]: string };
+    }
+);
 
 /** An MCP server the design implements. Its tools are resolved exactly like a toolset's. */
 export interface IrMcpServer {
@@ -43,6 +78,8 @@ export interface IrToolset {
   readonly description: string | undefined;
   /** Server the runtime calls for this toolset. */
   readonly server: string;
+  /** The server's connection, when the design declares one (`externalServer`). */
+  readonly connection: IrConnection | undefined;
   readonly source: IrToolsetSource;
   /** Lock fingerprint for live catalogues (the server's, over all its tools). */
   readonly fingerprint: string | undefined;

@@ -7,7 +7,7 @@ import type { IrDesign } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
 /** Modules re-exported from a toolset's index, in print order. */
-export const TOOLSET_MODULES = ["types", "specs", "client", "requests", "register"] as const;
+export const TOOLSET_MODULES = ["types", "specs", "client", "requests", "register", "caller"] as const;
 
 /** Exported names of a printed module, split into types and values. */
 export function exportedNames(text: string): { readonly types: string[]; readonly values: string[] } {

@@ -8,9 +8,11 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import type { ExternalServerDecl } from "@toolwright/dsl";
 import { type Caller, compareCatalogues, fingerprintCatalogue, type ToolDrift } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
+import { createServerClient, resolveServerEntry } from "@toolwright/runtime/manager";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { DesignError } from "../errors.js";
 import { loadDesign } from "../load/load-design.js";
+import { type ConnectionContext, isMcpJson, readMcpJsonEntry } from "../resolve/connection.js";
 import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
 import { lockEntryFromListing, type PulledServer, serializeLock } from "./lock-format.js";
 
@@ -65,9 +67,19 @@ export class PullError extends Error {
   }
 }
 
-/** Creates the caller for one server's connection; relative `cwd` and the default cwd are the design's folder. */
-function callerFor(server: ExternalServerDecl, designDir: string, timeoutMs: number): { caller: Caller; transport: "stdio" | "http" } {
+/**
+ * Creates the caller for one server's connection; relative `cwd` and the default cwd are the
+ * design's folder. An `mcpJson()` entry is expanded and connected exactly as the manager does it.
+ */
+function callerFor(server: ExternalServerDecl, ctx: PullContext, timeoutMs: number): { caller: Caller; transport: "stdio" | "http" } {
+  if (isMcpJson(server)) {
+    const entry = readMcpJsonEntry(server, ctx);
+    const config = resolveServerEntry(server.name, entry.raw, { file: entry.label, env: process.env });
+    const timeouts = { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs };
+    return { transport: config.transport, caller: createServerClient(server.name, { ...config, ...timeouts }, { restartDelayMs: 60_000 }) };
+  }
   const c = server.connection;
+  const designDir = ctx.designPath === undefined ? ctx.cwd : dirname(ctx.designPath);
   if ("url" in c) {
     return {
       transport: "http",
@@ -81,6 +93,7 @@ function callerFor(server: ExternalServerDecl, designDir: string, timeoutMs: num
       }),
     };
   }
+  if (!("command" in c)) throw new PullError(server.name, "unknown connection kind");
   const cwd = c.cwd === undefined ? designDir : isAbsolute(c.cwd) ? c.cwd : resolve(designDir, c.cwd);
   return {
     transport: "stdio",
@@ -99,16 +112,20 @@ function callerFor(server: ExternalServerDecl, designDir: string, timeoutMs: num
   };
 }
 
+/** Where the design is, for resolving connections. */
+type PullContext = ConnectionContext;
+
 async function pullOne(
   server: ExternalServerDecl,
-  designDir: string,
+  ctx: PullContext,
   timeoutMs: number,
 ): Promise<{ entry: PulledServer; summary: PulledServerSummary }> {
   const started = performance.now();
   let made: ReturnType<typeof callerFor>;
   try {
-    made = callerFor(server, designDir, timeoutMs);
+    made = callerFor(server, ctx, timeoutMs);
   } catch (error) {
+    if (error instanceof DesignError) throw error;
     // Bad connection settings (e.g. a header naming an unset variable) are this server's failure.
     throw new PullError(server.name, error instanceof Error ? error.message : String(error));
   }
@@ -193,7 +210,8 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   }
   const timeoutMs = options.timeoutMs ?? 20_000;
   const targets = external.filter((s) => !wanted || wanted.has(s.name));
-  const pulled = await Promise.allSettled(targets.map((s) => pullOne(s, dirname(loaded.path), timeoutMs)));
+  const ctx: PullContext = { file: loaded.label, designPath: loaded.path, cwd };
+  const pulled = await Promise.allSettled(targets.map((s) => pullOne(s, ctx, timeoutMs)));
   const failed = pulled.find((p): p is PromiseRejectedResult => p.status === "rejected");
   if (failed) throw failed.reason;
   const results = pulled.map((p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof pullOne>>>).value);

@@ -16,8 +16,9 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
 import { toolsetNames } from "../emit/toolset-names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
-import type { IrAnnotations, IrDesign, IrMcpServer, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
+import type { IrAnnotations, IrConnection, IrDesign, IrMcpServer, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
 import { resolveAgents } from "./agents.js";
+import { resolveConnection } from "./connection.js";
 import { exampleFromSchema } from "./example.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
 import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
@@ -30,6 +31,8 @@ export interface ResolveOptions {
   readonly designPath?: string;
   /** The DSL instance's `toJsonSchema` that built the design (see `LoadedDesign`). */
   readonly toJsonSchema?: ((schema: unknown) => JsonSchema) | undefined;
+  /** Working directory: paths in generated callers are relative to it. Default `process.cwd()`. */
+  readonly cwd?: string;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -59,6 +62,21 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     return lock;
   };
 
+  const configFiles = new Set<string>();
+  const connections = new Map<string, IrConnection>();
+  const connectionOf = (name: string): IrConnection | undefined => {
+    const server = servers.get(name);
+    if (server?.kind !== "external-server") return undefined;
+    let found = connections.get(name);
+    if (!found) {
+      const made = resolveConnection(server, { file, designPath: options.designPath, cwd: options.cwd ?? process.cwd() });
+      if (made.configFile) configFiles.add(made.configFile);
+      found = made.connection;
+      connections.set(name, found);
+    }
+    return found;
+  };
+
   const toolsets: IrToolset[] = [];
   const byName = new Map<string, IrToolset>();
   const dirs = new Map<string, string>();
@@ -68,7 +86,7 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     if (typeof decl.name !== "string" || decl.name === "") throw new DesignError({ file }, "a toolset has an empty name");
     if (byName.has(decl.name)) throw new DesignError(loc, "duplicate toolset name");
     const { tools, ...origin } = catalogueOf(decl, servers, getLock, file, options.designPath);
-    const ts = resolveToolset(decl, tools, origin, { ajv, file, toJson });
+    const ts = resolveToolset(decl, tools, { ...origin, connection: connectionOf(origin.server) }, { ajv, file, toJson });
     for (const [map, key, what] of [
       [dirs, ts.dirName, "output folder"],
       [pascals, ts.pascalName, "identifier"],
@@ -99,6 +117,7 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     toolsets: Object.freeze(toolsets),
     agents: Object.freeze(agents),
     mcpServers: Object.freeze(mcpServers),
+    configFiles: Object.freeze([...configFiles].sort()),
   });
 }
 
@@ -165,6 +184,7 @@ interface Origin {
   readonly server: string;
   readonly fingerprint: string | undefined;
   readonly toolFingerprints: { readonly [tool: string]: string } | undefined;
+  readonly connection?: IrConnection | undefined;
 }
 
 /** What resolving one toolset needs. */
@@ -176,13 +196,14 @@ interface Ctx {
 
 function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: Origin, ctx: Ctx): IrToolset {
   const { file } = ctx;
-  const { source, server, fingerprint, toolFingerprints } = origin;
+  const { source, server, fingerprint, toolFingerprints, connection } = origin;
   const tools: IrTool[] = [];
   const ts: IrToolset = {
     kind: "toolset",
     name: decl.name,
     description: decl.description,
     server,
+    connection,
     source,
     fingerprint,
     toolFingerprints,

@@ -8,3 +8,4 @@ export { createEverythingFeaturesClient } from "./client.gen.js";
 export type { EverythingFeaturesRequests, EverythingFeaturesToolRequest } from "./requests.gen.js";
 export { everythingFeaturesRequests } from "./requests.gen.js";
 export { checkEverythingFeaturesDrift, registerEverythingFeaturesToolset } from "./register.gen.js";
+export { createEverythingFeaturesCaller } from "./caller.gen.js";

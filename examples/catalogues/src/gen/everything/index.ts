@@ -8,3 +8,4 @@ export { createEverythingClient } from "./client.gen.js";
 export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";
 export { everythingRequests } from "./requests.gen.js";
 export { checkEverythingDrift, registerEverythingToolset } from "./register.gen.js";
+export { createEverythingCaller } from "./caller.gen.js";

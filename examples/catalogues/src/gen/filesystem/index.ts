@@ -8,3 +8,4 @@ export { createFilesystemClient } from "./client.gen.js";
 export type { FilesystemRequests, FilesystemToolRequest } from "./requests.gen.js";
 export { filesystemRequests } from "./requests.gen.js";
 export { checkFilesystemDrift, registerFilesystemToolset } from "./register.gen.js";
+export { createFilesystemCaller } from "./caller.gen.js";

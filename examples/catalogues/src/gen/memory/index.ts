@@ -8,3 +8,4 @@ export { createMemoryClient } from "./client.gen.js";
 export type { MemoryRequests, MemoryToolRequest } from "./requests.gen.js";
 export { memoryRequests } from "./requests.gen.js";
 export { checkMemoryDrift, registerMemoryToolset } from "./register.gen.js";
+export { createMemoryCaller } from "./caller.gen.js";
