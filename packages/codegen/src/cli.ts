@@ -7,7 +7,9 @@ import { type FSWatcher, watch as watchFs } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import yargs from "yargs";
+import { commandErrorText } from "./command-error.js";
 import { isDesignError } from "./errors.js";
+import { initCommand } from "./init/init-command.js";
 import { pullCommand } from "./pull/pull-command.js";
 import { lockPathFor } from "./resolve/lock.js";
 import { type GenSummary, runGen, summaryLine } from "./run-gen.js";
@@ -36,6 +38,8 @@ function codegenVersion(): string {
 }
 
 const EXIT_CODES = "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error.";
+const ALL_EXIT_CODES =
+  "Exit codes: 0 ok; 1 gen --check found stale files or pull --check a stale lock; 2 usage, design, mcp.json or server error, or a file init/add would overwrite without --force (nothing is written).";
 
 interface GenArgs {
   readonly design: string;
@@ -46,11 +50,6 @@ interface GenArgs {
   readonly cache: boolean;
 }
 
-function errorText(error: unknown): string {
-  if (isDesignError(error)) return `design error: ${error.message}`;
-  return `error: ${error instanceof Error ? error.message : String(error)}`;
-}
-
 async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: number; readonly inputs: readonly string[] }> {
   const cwd = io.cwd ?? process.cwd();
   let summary: GenSummary;
@@ -59,8 +58,8 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
   } catch (error) {
     if (args.json) {
       const location = isDesignError(error) ? { location: error.location, problem: error.problem } : {};
-      io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: errorText(error), ...location }));
-    } else io.stderr(errorText(error));
+      io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: commandErrorText(error), ...location }));
+    } else io.stderr(commandErrorText(error));
     return { code: 2, inputs: [] };
   }
   const code = args.check && summary.stale.length > 0 ? 1 : 0;
@@ -159,12 +158,17 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         action = run;
       }),
     )
-    .demandCommand(1, "name a command: gen or pull")
+    .command(
+      initCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .demandCommand(1, "name a command: init, add, pull or gen")
     .strict()
     .help()
     .alias("h", "help")
     .version(codegenVersion())
-    .epilogue(EXIT_CODES)
+    .epilogue(ALL_EXIT_CODES)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false);
   try {

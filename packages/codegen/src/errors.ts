@@ -41,3 +41,18 @@ export function describeLocation(location: DesignLocation): string {
 export function isDesignError(error: unknown): error is DesignError {
   return error instanceof DesignError;
 }
+
+/**
+ * A problem with a file the CLI reads or would write outside a design (an `mcp.json`, a design
+ * `init` or `add` would overwrite): names the file, and the server when there is one. Exit code 2.
+ */
+export class FileError extends Error {
+  override readonly name = "FileError";
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    readonly server?: string,
+  ) {
+    super(`${file}${server === undefined ? "" : ` server ${JSON.stringify(server)}`}: ${problem}`);
+  }
+}

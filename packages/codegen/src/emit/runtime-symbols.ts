@@ -35,7 +35,6 @@ export const RUNTIME_SYMBOLS = {
   createRuntime: { from: RUNTIME_ROOT, type: false },
   RuntimeOptions: { from: RUNTIME_ROOT, type: true },
   createStdioCaller: { from: RUNTIME_STDIO, type: false },
-  expandEnv: { from: RUNTIME_STDIO, type: false },
   StdioCaller: { from: RUNTIME_STDIO, type: true },
   StdioCallerOptions: { from: RUNTIME_STDIO, type: true },
   createHttpCaller: { from: RUNTIME_HTTP, type: false },

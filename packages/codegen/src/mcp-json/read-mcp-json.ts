@@ -9,18 +9,7 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { McpConfigError, type ParsedConfigFile, parseMcpConfig } from "@toolwright/runtime/manager";
-
-/** A problem with an `mcp.json`: names the file (and the server when there is one). */
-export class McpJsonError extends Error {
-  override readonly name = "McpJsonError";
-  constructor(
-    readonly file: string,
-    readonly problem: string,
-    readonly server?: string,
-  ) {
-    super(`${file}${server === undefined ? "" : ` server ${JSON.stringify(server)}`}: ${problem}`);
-  }
-}
+import { FileError } from "../errors.js";
 
 /** A read file: the manager's parsed form plus the dialect it was written in. */
 export interface McpJsonFile extends ParsedConfigFile {
@@ -47,7 +36,7 @@ function parseJsonc(text: string, label: string): unknown {
 }
 
 /**
- * Reads one file. `label` is how messages name it. Throws `McpJsonError` for a missing or
+ * Reads one file. `label` is how messages name it. Throws `FileError` for a missing or
  * unreadable file and the manager's `McpConfigError` (file and JSON pointer) for a bad entry.
  */
 export function readMcpJson(path: string, label: string): McpJsonFile {
@@ -56,7 +45,7 @@ export function readMcpJson(path: string, label: string): McpJsonFile {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new McpJsonError(label, code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
+    throw new FileError(label, code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
   }
   let value: unknown;
   try {

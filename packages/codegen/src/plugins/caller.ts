@@ -6,15 +6,16 @@
  */
 import { fileHeader, type GeneratedFile } from "../emit/generated-file.js";
 import { docName, docText } from "../emit/literal.js";
+import { RUNTIME_HTTP, RUNTIME_STDIO } from "../emit/runtime-symbols.js";
 import type { IrConnection, IrDesign } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
 
 /** A string, or its run-time expansion when it holds `${VAR}` references. */
-function stringOrExpansion(f: GeneratedFile, value: string, where: string): string {
+function stringOrExpansion(f: GeneratedFile, value: string, where: string, from = RUNTIME_STDIO): string {
   if (!REFERENCE.test(value)) return JSON.stringify(value);
-  return `${f.runtime("expandEnv")}(${JSON.stringify(value)}, process.env, ${JSON.stringify(where)})`;
+  return `${f.importValue("expandEnv", from)}(${JSON.stringify(value)}, process.env, ${JSON.stringify(where)})`;
 }
 
 function envDoc(c: IrConnection & { readonly transport: "stdio" }): string {
@@ -50,7 +51,9 @@ function emitStdio(f: GeneratedFile, c: IrConnection & { readonly transport: "st
     `    command: ${stringOrExpansion(f, c.command, where("command"))},`,
     `    args: [${c.args.map((a, i) => stringOrExpansion(f, a, where(`args[${i}]`))).join(", ")}],`,
     ...(c.cwd === undefined ? [] : [`    cwd: ${stringOrExpansion(f, c.cwd, where("cwd"))},`]),
-    `    env: [${[...env, "...env"].join(", ")}],`,
+    "    env: [",
+    ...[...env, "...env"].map((e) => `      ${e},`),
+    "    ],",
     "    ...rest,",
     "  });",
     "}",
@@ -74,7 +77,7 @@ function emitHttp(f: GeneratedFile, c: IrConnection & { readonly transport: "htt
     `export function ${c.factoryName}(overrides: Partial<${Options}> = {}): ${Caller} {`,
     `  return ${create}({`,
     `    name: ${JSON.stringify(c.server)},`,
-    `    url: ${stringOrExpansion(f, c.url, `server ${JSON.stringify(c.server)} url`)},`,
+    `    url: ${stringOrExpansion(f, c.url, `server ${JSON.stringify(c.server)} url`, RUNTIME_HTTP)},`,
     ...(headers.length === 0
       ? []
       : [`    headers: { ${headers.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")} },`]),

@@ -3,7 +3,7 @@
  * summary, `--json`, and exit codes (0 ok, 2 usage, design or server error).
  */
 import type { Argv, CommandModule } from "yargs";
-import { isDesignError } from "../errors.js";
+import { commandErrorText } from "../command-error.js";
 import { PullError, type PullSummary, pullSummaryLine, runPull } from "./pull.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
@@ -21,12 +21,6 @@ interface PullArgs {
   readonly check: boolean;
 }
 
-function errorText(error: unknown): string {
-  if (isDesignError(error)) return `design error: ${error.message}`;
-  if (error instanceof PullError) return `error: ${error.message}`;
-  return `error: ${error instanceof Error ? error.message : String(error)}`;
-}
-
 /** Runs a pull and prints its outcome; returns the exit code. Never throws. */
 export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
   let summary: PullSummary;
@@ -40,8 +34,8 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
     });
   } catch (error) {
     const server = error instanceof PullError ? { server: error.server } : {};
-    if (args.json) io.stdout(JSON.stringify({ ok: false, command: "pull", exitCode: 2, ...server, error: errorText(error) }));
-    else io.stderr(errorText(error));
+    if (args.json) io.stdout(JSON.stringify({ ok: false, command: "pull", exitCode: 2, ...server, error: commandErrorText(error) }));
+    else io.stderr(commandErrorText(error));
     return 2;
   }
   const code = args.check && summary.changed ? 1 : 0;

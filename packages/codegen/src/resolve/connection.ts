@@ -81,8 +81,8 @@ export function resolveConnection(server: ExternalServerDecl, ctx: ConnectionCon
     if (r.command !== undefined) {
       const env: IrEnvEntry[] = [];
       for (const [name, value] of Object.entries(r.env ?? {})) {
-        if (value === `\${${name}}`) env.push({ kind: "pass", name });
-        else if (REFERENCE.test(value)) env.push({ kind: "expand", name, template: value });
+        // `${NAME}` is expanded too (not passed through): unset without a default is an error, as in the manager.
+        if (REFERENCE.test(value)) env.push({ kind: "expand", name, template: value });
         else {
           withheld.push(name);
           env.push({ kind: "pass", name });

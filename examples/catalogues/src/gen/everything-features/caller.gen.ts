@@ -14,7 +14,9 @@ export function createEverythingFeaturesCaller(overrides: Omit<Partial<StdioCall
     command: "node",
     args: ["../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
     cwd: "examples/catalogues",
-    env: [...env],
+    env: [
+      ...env,
+    ],
     ...rest,
   });
 }

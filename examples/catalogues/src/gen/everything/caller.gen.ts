@@ -14,7 +14,9 @@ export function createEverythingCaller(overrides: Omit<Partial<StdioCallerOption
     command: "node",
     args: ["../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"],
     cwd: "examples/catalogues",
-    env: [...env],
+    env: [
+      ...env,
+    ],
     ...rest,
   });
 }

@@ -14,7 +14,9 @@ export function createFilesystemCaller(overrides: Omit<Partial<StdioCallerOption
     command: "node",
     args: ["../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", "."],
     cwd: "examples/catalogues",
-    env: [...env],
+    env: [
+      ...env,
+    ],
     ...rest,
   });
 }

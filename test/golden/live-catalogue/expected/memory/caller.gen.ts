@@ -14,7 +14,10 @@ export function createMemoryCaller(overrides: Omit<Partial<StdioCallerOptions>, 
     command: "node",
     args: ["../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js"],
     cwd: "test/golden/live-catalogue",
-    env: ["MEMORY_FILE_PATH", ...env],
+    env: [
+      "MEMORY_FILE_PATH",
+      ...env,
+    ],
     ...rest,
   });
 }

@@ -14,7 +14,9 @@ export function createEverythingCaller(overrides: Omit<Partial<StdioCallerOption
     command: "node",
     args: ["server-everything/dist/index.js", "stdio"],
     cwd: "test/golden/lock-catalogue",
-    env: [...env],
+    env: [
+      ...env,
+    ],
     ...rest,
   });
 }

@@ -1,0 +1,48 @@
+/**
+ * The source text `init` and `add` write for one server: its `externalServer(...)` declaration
+ * reading the connection from an `mcp.json`, and the toolset that uses it.
+ */
+import { isAbsolute, relative, sep } from "node:path";
+import { camelName } from "../emit/names.js";
+
+/** The DSL functions the snippets call; a server identifier must not shadow them. */
+export const DSL_IMPORTS = ["design", "externalServer", "fromMCP", "mcpJson", "toolset"] as const;
+
+/** A free identifier for a server's constant: `memory`, `myServer`, `designServer` (never a DSL import), `memory2`. */
+export function serverIdentifier(name: string, taken: ReadonlySet<string>): string {
+  let base = camelName(name);
+  if ((DSL_IMPORTS as readonly string[]).includes(base) || base === "default") base = `${base}Server`;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}${n}`;
+  return id;
+}
+
+/**
+ * How a design refers to an `mcp.json`: `mcpJson()` for the project's own, the path from the
+ * design's folder for a file inside the project, the absolute path for one outside (Claude Desktop's).
+ */
+export function mcpJsonCall(designDir: string, projectDir: string, file: string, entry: string | undefined, quote: string): string {
+  const inProject = !relative(projectDir, file).startsWith("..") && !isAbsolute(relative(projectDir, file));
+  const path = inProject ? relative(designDir, file).split(sep).join("/") : file.split(sep).join("/");
+  const q = (text: string) => quoted(text, quote);
+  const options = entry === undefined ? "" : `, { entry: ${q(entry)} }`;
+  if (path === ".toolwright/mcp.json" && options === "") return "mcpJson()";
+  return `mcpJson(${q(path)}${options})`;
+}
+
+/** A string literal in the file's quote style. */
+export function quoted(text: string, quote: string): string {
+  const json = JSON.stringify(text);
+  if (quote !== "'") return json;
+  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+/** `externalServer("memory", mcpJson())`. */
+export function serverExpression(name: string, call: string, quote: string): string {
+  return `externalServer(${quoted(name, quote)}, ${call})`;
+}
+
+/** `toolset("memory", fromMCP(memory))`. */
+export function toolsetExpression(name: string, identifier: string, quote: string): string {
+  return `toolset(${quoted(name, quote)}, fromMCP(${identifier}))`;
+}
