@@ -13,6 +13,8 @@ export interface SpecAnnotations {
   readonly openWorld?: boolean;
 }
 
+type JsonObject = { readonly [key: string]: unknown };
+
 /** Everything generated code knows about one tool. `P` is the payload type, `R` the result type. */
 export interface ToolSpec<P = unknown, R = unknown> {
   /** `<toolset>.<tool>`. */
@@ -34,6 +36,8 @@ export interface ToolSpec<P = unknown, R = unknown> {
   readonly fieldDescriptions?: { readonly [field: string]: string };
   readonly requiresConfirmation?: boolean;
   readonly meta?: { readonly [key: string]: unknown };
+  /** Input schemas certified per provider at generation time (`toolwright gen --providers`). */
+  readonly providerSchemas?: { readonly openai?: JsonObject; readonly anthropic?: JsonObject; readonly gemini?: JsonObject };
   readonly decodePayload: Decoder<P>;
   /** Present when the tool declares an output schema. */
   readonly decodeResult?: Decoder<R>;

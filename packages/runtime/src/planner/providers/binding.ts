@@ -1,0 +1,222 @@
+/**
+ * `createProviderTools(runtime, { format })`: the tool definitions a provider accepts for what the
+ * runtime has registered (generated specs, an agent's subset, or the manager's mirrored registry),
+ * and `run(response)`: the model's calls validated, run under the policy and rendered back as the
+ * provider's tool-result items.
+ */
+import type { CallOptions } from "../../caller.js";
+import type { ToolResult, ToolSpec } from "../../tool-spec.js";
+import { normalizeModelCall, type ToolLookup, type ToolRequest, toolRequestFromModelCall } from "../model-call.js";
+import { renderResult } from "../render.js";
+import {
+  type ExtractedCall,
+  extractToolCalls,
+  PROVIDER_TOOL_CAP,
+  type ProviderFormat,
+  type RenderedCall,
+  SCHEMA_RULES,
+  type ToolDefinitionOf,
+  type ToolMessagesOf,
+  toolMessages,
+} from "./formats.js";
+import { providerSchema, restoreArguments } from "./schema-variants.js";
+import type { JsonSchema, SchemaNote } from "./schema-walk.js";
+import { createToolSearch } from "./tool-search.js";
+
+/** What the adapters need from a runtime: lookups and `execute` (a `Runtime` fits; so does a tool-search surface). */
+export interface ToolRunner extends ToolLookup {
+  execute(request: ToolRequest, options?: CallOptions): Promise<ToolResult<unknown>>;
+}
+
+/** Options of `createProviderTools`. */
+export interface ProviderToolsOptions<F extends ProviderFormat> {
+  readonly format: F;
+  /** OpenAI only: strict mode (default true). A tool whose schema strict mode cannot express is sent non-strict and listed in `problems()`. */
+  readonly strict?: boolean;
+  /** Offer only the tools this accepts. */
+  readonly filter?: (spec: ToolSpec) => boolean;
+  /** Cap on rendered result text per call (see `renderResult`). */
+  readonly maxChars?: number;
+  /**
+   * Tool search: `true` offers only `search_tools`/`describe_tool`/`call_tool`; `"auto"` (default)
+   * does so when the catalogue exceeds the provider's tool cap; `false` never (then too many tools throws).
+   */
+  readonly toolSearch?: boolean | "auto";
+}
+
+/** A schema problem found while building definitions at run time (generation-time certification reports these as design errors). */
+export interface DefinitionProblem {
+  readonly tool: string;
+  readonly note: SchemaNote;
+}
+
+/** One call after it ran (or was refused). */
+export interface ToolCallOutcome {
+  readonly call: ExtractedCall;
+  /** The request that went to `runtime.execute` (tool id, restored arguments, rejection). */
+  readonly request: ToolRequest;
+  readonly result: ToolResult<unknown>;
+  /** What the model is shown. */
+  readonly text: string;
+}
+
+/** The bound adapter. */
+export interface ProviderTools<F extends ProviderFormat> {
+  readonly format: F;
+  /** The definitions to send this turn (read from the runtime each time, so live registries stay current). Throws past the provider's tool cap. */
+  definitions(): ToolDefinitionOf[F][];
+  /** The specs offered this turn: the catalogue, or the three search tools when tool search is on. */
+  specs(): readonly ToolSpec[];
+  /** Schema errors met by `definitions()` (tools sent in a fallback form). */
+  problems(): readonly DefinitionProblem[];
+  /** Runs every tool call in `response` and returns the items to append, plus each outcome. */
+  run(
+    response: unknown,
+    options?: CallOptions,
+  ): Promise<{ readonly messages: ToolMessagesOf[F]; readonly outcomes: readonly ToolCallOutcome[] }>;
+  /** Runs one call (used by the SDK adapters that execute tools one by one). */
+  runCall(call: ExtractedCall, options?: CallOptions): Promise<ToolCallOutcome>;
+}
+
+/** The name a format sees for a spec: Gemini names must start with a letter or `_`. */
+export function formatToolName(spec: ToolSpec, format: ProviderFormat): string {
+  return format === "gemini" && !/^[A-Za-z_]/.test(spec.providerName) ? `_${spec.providerName}` : spec.providerName;
+}
+
+/** True when the spec's annotations say the call may run alongside others. */
+export function safeInParallel(spec: ToolSpec | undefined): boolean {
+  return spec?.annotations?.readOnly === true || spec?.annotations?.idempotent === true;
+}
+
+function describe(spec: ToolSpec): string {
+  return spec.description ?? spec.title ?? spec.id;
+}
+
+/** The variant to send: generated (certified) when present, else computed now. */
+function variantOf(spec: ToolSpec, format: ProviderFormat): { schema: JsonSchema; notes: readonly SchemaNote[] } {
+  const rules = SCHEMA_RULES[format];
+  const generated = spec.providerSchemas?.[rules];
+  return generated ? { schema: generated, notes: [] } : providerSchema(spec.inputSchema, rules);
+}
+
+/** Binds `runtime` to one provider format. */
+export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunner, options: ProviderToolsOptions<F>): ProviderTools<F> {
+  const { format } = options;
+  const strictWanted = options.strict !== false;
+  let problems: DefinitionProblem[] = [];
+  const accepts = (spec: ToolSpec) => options.filter?.(spec) ?? true;
+  const catalogue: ToolRunner = options.filter
+    ? {
+        specs: () => runtime.specs().filter(accepts),
+        lookup: (name) => {
+          const entry = runtime.lookup(name);
+          return entry && accepts(entry.spec) ? entry : undefined;
+        },
+        execute: (request, callOptions) => runtime.execute(request, callOptions),
+      }
+    : runtime;
+  const search = createToolSearch(catalogue);
+  const mode = options.toolSearch ?? "auto";
+  /** The surface the model sees this turn: the catalogue itself, or the three search tools over it. */
+  const active = (): ToolRunner =>
+    mode === true || (mode === "auto" && catalogue.specs().length > PROVIDER_TOOL_CAP[format]) ? search : catalogue;
+  const nonStrict = new Set<string>();
+
+  function definition(spec: ToolSpec): unknown {
+    const name = formatToolName(spec, format);
+    const description = describe(spec);
+    const variant = variantOf(spec, format);
+    const errors = variant.notes.filter((n) => n.severity === "error");
+    for (const note of errors) problems.push({ tool: spec.id, note });
+    switch (format) {
+      case "openai-chat":
+      case "openai-responses": {
+        const strict = strictWanted && errors.length === 0;
+        if (!strict) nonStrict.add(spec.id);
+        const parameters = strict ? variant.schema : spec.inputSchema;
+        return format === "openai-chat"
+          ? { type: "function", function: { name, description, parameters, strict } }
+          : { type: "function", name, description, parameters, strict };
+      }
+      case "anthropic":
+        return { name, description, input_schema: errors.length === 0 ? variant.schema : { type: "object", properties: {} } };
+      case "gemini":
+        return { name, description, parametersJsonSchema: variant.schema };
+    }
+  }
+
+  /** Maps a Gemini-prefixed name back, then looks up as the runtime does. */
+  function resolve(name: string, runner: ToolRunner): ToolSpec | undefined {
+    const direct = runner.lookup(name)?.spec;
+    if (direct || format !== "gemini" || !name.startsWith("_")) return direct;
+    return runner.lookup(name.slice(1))?.spec;
+  }
+
+  function restore(call: ExtractedCall, spec: ToolSpec | undefined): unknown {
+    if (!spec) return call.arguments;
+    let args = call.arguments;
+    if (typeof args === "string") {
+      try {
+        args = JSON.parse(args);
+      } catch {
+        return call.arguments; // toolRequestFromModelCall reports the malformed JSON
+      }
+    }
+    // Non-strict OpenAI tools were sent the original schema: a null there is the model's own null.
+    if (SCHEMA_RULES[format] === "openai" && (!strictWanted || nonStrict.has(spec.id))) return args;
+    return restoreArguments(args, spec.inputSchema, SCHEMA_RULES[format]);
+  }
+
+  async function runCall(call: ExtractedCall, callOptions?: CallOptions): Promise<ToolCallOutcome> {
+    const runner = active();
+    const spec = resolve(call.name, runner);
+    const normalized = normalizeModelCall({ id: call.id, name: spec ? spec.id : call.name, arguments: restore(call, spec) });
+    const request: ToolRequest = { ...toolRequestFromModelCall(normalized, runner), modelName: call.name };
+    // Rejections go through execute too, so they count toward the run policy.
+    const result = await runner.execute(request, callOptions);
+    const text = renderResult(result, {
+      ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
+      ...(spec ? { spec: { ...spec, providerName: formatToolName(spec, format) } } : {}),
+    });
+    return { call, request, result, text };
+  }
+
+  return {
+    format,
+    definitions() {
+      problems = [];
+      nonStrict.clear();
+      const specs = active().specs();
+      const cap = PROVIDER_TOOL_CAP[format];
+      if (specs.length > cap)
+        throw new RangeError(`${specs.length} tools exceed ${format}'s cap of ${cap} per request; use toolSearch or a filter`);
+      return specs.map(definition) as ToolDefinitionOf[F][];
+    },
+    problems: () => problems,
+    specs: () => active().specs(),
+    runCall,
+    async run(response, callOptions) {
+      const calls = extractToolCalls(format, response);
+      const outcomes: ToolCallOutcome[] = [];
+      // Consecutive calls that are safe to overlap run together; any other call runs alone, in order.
+      let batch: ExtractedCall[] = [];
+      const flush = async () => {
+        outcomes.push(...(await Promise.all(batch.map((c) => runCall(c, callOptions)))));
+        batch = [];
+      };
+      const runner = active();
+      for (const call of calls) {
+        const spec = resolve(call.name, runner);
+        if (!spec || safeInParallel(spec)) {
+          batch.push(call);
+          continue;
+        }
+        await flush();
+        outcomes.push(await runCall(call, callOptions));
+      }
+      await flush();
+      const rendered: RenderedCall[] = outcomes.map((o) => ({ id: o.call.id, name: o.call.name, ok: o.result.ok, text: o.text }));
+      return { messages: toolMessages(format, rendered), outcomes };
+    },
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The Gemini variant of an input schema: `$ref` inlined (recursion cannot be), the keyword subset
+ * function declarations accept, `oneOf` as `anyOf`, and property names made to start with a letter
+ * or `_` and use only `[A-Za-z0-9_]` (renamed back before validation).
+ */
+import {
+  child,
+  definitionsOf,
+  fieldLabel,
+  isSchema,
+  itemsOf,
+  type JsonSchema,
+  NoteSink,
+  requiredSet,
+  resolveRef,
+  type SchemaVariant,
+  schemaEntries,
+  typesOf,
+} from "./schema-walk.js";
+
+const KEPT = new Set([
+  "type",
+  "description",
+  "enum",
+  "nullable",
+  "minItems",
+  "maxItems",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "default",
+  "propertyOrdering",
+]);
+const FORMATS = new Set(["date-time", "date", "time", "enum", "int32", "int64", "float", "double"]);
+const HARMLESS = new Set([
+  "$schema",
+  "$id",
+  "$comment",
+  "$defs",
+  "definitions",
+  "title",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "contentEncoding",
+  "contentMediaType",
+]);
+const HANDLED = new Set(["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref", "const", "format"]);
+const MAX_NAME = 64;
+
+/** Gemini-safe names for `keys`, in order: `[A-Za-z_][A-Za-z0-9_]{0,63}`, unique among siblings. */
+export function geminiPropertyNames(keys: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const used = new Set(keys.filter((k) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k)));
+  for (const key of keys) {
+    if (used.has(key) && !out.has(key) && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key)) {
+      out.set(key, key);
+      continue;
+    }
+    let base = key.replace(/[^A-Za-z0-9_]/g, "_");
+    if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
+    base = base.slice(0, MAX_NAME);
+    let name = base;
+    for (let i = 2; used.has(name); i++) name = `${base.slice(0, MAX_NAME - String(i).length - 1)}_${i}`;
+    used.add(name);
+    out.set(key, name);
+  }
+  return out;
+}
+
+/** Converts an input schema to Gemini's function-declaration subset, with a note for every rewrite. */
+export function toGeminiSchema(input: JsonSchema): SchemaVariant {
+  const sink = new NoteSink();
+  const defs = definitionsOf(input);
+
+  function convert(node: unknown, field: string, stack: readonly string[]): JsonSchema {
+    if (node === true || (isSchema(node) && Object.keys(node).length === 0)) return {};
+    if (!isSchema(node)) {
+      sink.add("error", field, "type", `${fieldLabel(field)} is ${JSON.stringify(node)}, not a schema object`);
+      return {};
+    }
+    let src = node;
+    if (typeof src.$ref === "string") {
+      if (stack.includes(src.$ref)) {
+        sink.add(
+          "error",
+          field,
+          "$ref",
+          `${fieldLabel(field)} refers to itself (${src.$ref}); Gemini needs $ref inlined and a recursive schema cannot be`,
+        );
+        return { type: "object" };
+      }
+      const target = resolveRef(src.$ref, input, defs);
+      if (!target) {
+        sink.add("error", field, "$ref", `${fieldLabel(field)}: $ref ${src.$ref} does not resolve to a local definition`);
+        return {};
+      }
+      sink.add("info", field, "$ref", `${fieldLabel(field)}: $ref ${src.$ref} inlined`);
+      const { $ref, ...siblings } = src;
+      return convert({ ...target, ...siblings }, field, [...stack, $ref as string]);
+    }
+    if (Array.isArray(src.allOf)) {
+      const branches = src.allOf.map((b) => (isSchema(b) && typeof b.$ref === "string" ? resolveRef(b.$ref, input, defs) : b));
+      if (!branches.every((b) => isSchema(b) && (b.type === undefined || b.type === "object") && b.properties !== undefined)) {
+        sink.add("error", field, "allOf", `${fieldLabel(field)} uses allOf over non-object schemas, which Gemini cannot express`);
+        return {};
+      }
+      const properties: { [key: string]: unknown } = {};
+      const required = new Set<string>();
+      for (const b of branches as JsonSchema[]) {
+        for (const [k, v] of schemaEntries(b.properties)) properties[k] = v;
+        for (const r of requiredSet(b)) required.add(r);
+      }
+      sink.add("info", field, "allOf", `${fieldLabel(field)}: allOf of objects merged into one object`);
+      const { allOf: _a, ...rest } = src;
+      src = { ...rest, type: "object", properties, required: [...required] };
+    }
+    const out: { [key: string]: unknown } = {};
+    for (const key of Object.keys(src)) {
+      if (KEPT.has(key) || HANDLED.has(key)) continue;
+      if (HARMLESS.has(key)) sink.add("info", field, key, `${fieldLabel(field)}: ${key} removed`);
+      else
+        sink.add(
+          "warning",
+          field,
+          key,
+          `${fieldLabel(field)}: ${key} removed (not in Gemini's schema subset; Toolwright still validates it)`,
+        );
+    }
+    for (const key of KEPT) if (src[key] !== undefined) out[key] = src[key];
+    if (src.const !== undefined) {
+      sink.add("info", field, "const", `${fieldLabel(field)}: const sent as a one-value enum`);
+      out.enum = [src.const];
+    }
+    if (Array.isArray(out.enum) && out.enum.some((v) => typeof v !== "string")) {
+      sink.add(
+        "warning",
+        field,
+        "enum",
+        `${fieldLabel(field)}: non-string enum removed (Gemini enums are strings; Toolwright still validates it)`,
+      );
+      delete out.enum;
+    }
+    if (typeof src.format === "string") {
+      if (FORMATS.has(src.format)) out.format = src.format;
+      else sink.add("warning", field, "format", `${fieldLabel(field)}: format "${src.format}" removed (Toolwright still validates it)`);
+    }
+    const types = typesOf(src);
+    if (types.length > 1) {
+      const nonNull = types.filter((t) => t !== "null");
+      if (nonNull.length === 1) {
+        out.type = nonNull[0];
+        out.nullable = true;
+        sink.add("info", field, "type", `${fieldLabel(field)}: type ${JSON.stringify(types)} sent as ${nonNull[0]} with nullable`);
+      } else {
+        sink.add("info", field, "type", `${fieldLabel(field)}: type list sent as anyOf`);
+        delete out.type;
+        out.anyOf = nonNull.map((t) => convert({ ...src, type: t }, field, stack));
+        if (types.includes("null")) out.nullable = true;
+        return out;
+      }
+    }
+    const union = (src.anyOf ?? src.oneOf) as unknown;
+    if (Array.isArray(union)) {
+      if (src.oneOf !== undefined)
+        sink.add("info", field, "oneOf", `${fieldLabel(field)}: oneOf sent as anyOf (Toolwright still checks exactly one matches)`);
+      const branches = union.filter((b) => !(isSchema(b) && b.type === "null"));
+      if (branches.length < union.length) out.nullable = true;
+      if (branches.length === 1) Object.assign(out, convert(branches[0], field, stack));
+      else out.anyOf = branches.map((b) => convert(b, field, stack));
+    }
+    const isObject = types.includes("object") || (types.length === 0 && src.properties !== undefined);
+    if (isObject) {
+      out.type = "object";
+      const props = schemaEntries(src.properties);
+      const names = geminiPropertyNames(props.map(([k]) => k));
+      const properties: { [key: string]: unknown } = {};
+      for (const [key, prop] of props) {
+        const name = names.get(key) ?? key;
+        if (name !== key)
+          sink.add("info", child(field, key), "properties", `${child(field, key)}: property renamed to ${name} for Gemini (mapped back)`);
+        properties[name] = convert(prop, child(field, key), stack);
+      }
+      if (props.length > 0) out.properties = properties;
+      const required = [...requiredSet(src)].filter((r) => names.has(r)).map((r) => names.get(r) as string);
+      if (required.length > 0) out.required = required;
+      const extra = src.additionalProperties;
+      if (isSchema(extra) && Object.keys(extra).length > 0)
+        sink.add(
+          "warning",
+          field,
+          "additionalProperties",
+          `${fieldLabel(field)}: map values' schema removed (Gemini cannot describe open maps; Toolwright still validates them)`,
+        );
+      else if (extra !== undefined) sink.add("info", field, "additionalProperties", `${fieldLabel(field)}: additionalProperties removed`);
+    }
+    if (types.includes("array")) {
+      if (isSchema(src.items)) out.items = convert(src.items, itemsOf(field), stack);
+      else if (src.items !== undefined)
+        sink.add("error", itemsOf(field), "items", `${fieldLabel(field)} uses tuple items, which Gemini cannot express`);
+    }
+    return out;
+  }
+
+  if (!(typesOf(input).includes("object") || (input.type === undefined && input.properties !== undefined)))
+    sink.add("error", "", "type", "the arguments schema is not an object; Gemini needs type object at the top level");
+  return { provider: "gemini", schema: convert(input, "", []), notes: sink.notes };
+}

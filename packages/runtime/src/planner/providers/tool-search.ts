@@ -1,0 +1,170 @@
+/**
+ * Tool search (progressive discovery) for large catalogues: the model sees three tools,
+ * `search_tools`, `describe_tool` and `call_tool`, over any number of registered tools. Calls
+ * through `call_tool` are validated and run by the underlying runtime, so failures are the same
+ * values (field issues, closest names) and count toward the same run policy.
+ */
+import type { CallOptions } from "../../caller.js";
+import type { Decoded } from "../../codec.js";
+import type { FieldIssue } from "../../failure.js";
+import type { ToolResult, ToolSpec } from "../../tool-spec.js";
+import { type ToolRequest, toolRequestFromModelCall, toolUnavailable } from "../model-call.js";
+import type { ToolRunner } from "./binding.js";
+import { rankTools } from "./tool-rank.js";
+
+/** Options of `createToolSearch`. */
+export interface ToolSearchOptions {
+  /** Results per search when the model asks for no `limit`. Default 8 (at most 20). */
+  readonly defaultLimit?: number;
+}
+
+const TOOLSET = "toolwright";
+const SERVER = "toolwright";
+
+type Fields = { readonly [name: string]: "string" | "integer" };
+
+function decoderFor(fields: Fields, required: readonly string[]) {
+  return (value: unknown): Decoded<unknown> => {
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] };
+    const v = value as { readonly [key: string]: unknown };
+    const issues: FieldIssue[] = [];
+    for (const r of required) if (v[r] === undefined) issues.push({ field: r, constraint: "missing_field" });
+    for (const key of Object.keys(v)) {
+      const type = fields[key];
+      const actual = v[key];
+      if (type === undefined) issues.push({ field: key, constraint: "unknown_field" });
+      else if (key === "arguments" && typeof actual === "object" && actual !== null && !Array.isArray(actual)) continue;
+      else if (
+        type === "string" ? typeof actual !== "string" : !Number.isInteger(actual) || (actual as number) < 1 || (actual as number) > 20
+      )
+        issues.push({
+          field: key,
+          constraint: type === "string" ? "invalid_field_type" : "invalid_range",
+          expected: type === "string" ? "string" : "integer 1..20",
+        });
+    }
+    return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
+  };
+}
+
+function metaSpec(
+  name: string,
+  description: string,
+  properties: { [key: string]: unknown },
+  required: string[],
+  example: unknown,
+): ToolSpec {
+  const fields: { [name: string]: "string" | "integer" } = {};
+  for (const [k, v] of Object.entries(properties)) fields[k] = (v as { type: "string" | "integer" }).type;
+  return {
+    id: `${TOOLSET}.${name}`,
+    toolset: TOOLSET,
+    name,
+    providerName: name,
+    description,
+    inputSchema: { type: "object", properties, required, additionalProperties: false },
+    annotations: { readOnly: name !== "call_tool" },
+    exampleJson: JSON.stringify(example),
+    decodePayload: decoderFor(fields, required),
+  };
+}
+
+/** The three tool-search specs. */
+export const TOOL_SEARCH_SPECS: readonly ToolSpec[] = [
+  metaSpec(
+    "search_tools",
+    "Search the available tools by what you want to do. Returns matching tool names with a short description. Call describe_tool for a tool's arguments, then call_tool to run it.",
+    {
+      query: { type: "string", description: "What the tool should do, in a few words" },
+      limit: { type: "integer", minimum: 1, maximum: 20, description: "How many results (default 8)" },
+    },
+    ["query"],
+    { query: "read a file" },
+  ),
+  metaSpec(
+    "describe_tool",
+    "Describe one tool found with search_tools: its full description, argument schema and an example.",
+    { name: { type: "string", description: "The tool name from search_tools" } },
+    ["name"],
+    { name: "read_text_file" },
+  ),
+  metaSpec(
+    "call_tool",
+    "Run a tool found with search_tools. Pass its arguments as a JSON object text matching describe_tool's schema.",
+    {
+      name: { type: "string", description: "The tool name from search_tools" },
+      arguments: { type: "string", description: 'The arguments as JSON object text, e.g. {"path":"/tmp/a.txt"}' },
+    },
+    ["name", "arguments"],
+    { name: "read_text_file", arguments: '{"path":"/tmp/a.txt"}' },
+  ),
+];
+
+function ok(text: string, structured?: unknown): ToolResult<unknown> {
+  return { ok: true, value: text, content: [{ type: "text", text }], structured };
+}
+
+function flags(spec: ToolSpec): string {
+  const a = spec.annotations ?? {};
+  const out = [a.readOnly ? "read-only" : "", a.destructive ? "destructive" : "", a.idempotent ? "idempotent" : ""].filter((f) => f !== "");
+  return out.length > 0 ? ` [${out.join(", ")}]` : "";
+}
+
+function summary(spec: ToolSpec): string {
+  const text = (spec.description ?? spec.title ?? "").replace(/\s+/g, " ").trim();
+  const sentence = /^(.{20,}?[.!?])(\s|$)/.exec(text)?.[1] ?? text;
+  return sentence.length > 160 ? `${sentence.slice(0, 157)}...` : sentence;
+}
+
+/** A runner exposing only the three search tools over `inner`'s whole catalogue. */
+export function createToolSearch(inner: ToolRunner, options: ToolSearchOptions = {}): ToolRunner {
+  const defaultLimit = Math.min(20, Math.max(1, options.defaultLimit ?? 8));
+  const byName = new Map(TOOL_SEARCH_SPECS.map((s) => [s.providerName, s]));
+  const lookup = (tool: string) => {
+    const spec = byName.get(tool) ?? TOOL_SEARCH_SPECS.find((s) => s.id === tool);
+    return spec ? { spec, caller: { server: SERVER } } : undefined;
+  };
+
+  async function describeTool(name: string, request: ToolRequest, callOptions?: CallOptions): Promise<ToolResult<unknown>> {
+    const entry = inner.lookup(name);
+    // An unknown name is refused like any hallucinated call: closest names, counted by the policy.
+    if (!entry) return inner.execute({ ...request, tool: name, rejection: toolUnavailable(name, inner.specs()) }, callOptions);
+    const { spec } = entry;
+    const lines = [
+      `${spec.providerName}${flags(spec)}`,
+      spec.description ?? spec.title ?? "",
+      `Arguments (JSON Schema): ${JSON.stringify(spec.inputSchema)}`,
+    ];
+    if (spec.exampleJson) lines.push(`Example arguments: ${spec.exampleJson}`);
+    return ok(lines.filter((l) => l !== "").join("\n"));
+  }
+
+  return {
+    specs: () => TOOL_SEARCH_SPECS,
+    lookup,
+    async execute(request, callOptions?: CallOptions) {
+      const args = (request.arguments ?? {}) as { readonly [key: string]: unknown };
+      // Rejections (bad meta arguments, unknown names) are counted by the inner runtime's policy.
+      if (request.rejection || !lookup(request.tool)) return inner.execute(request, callOptions);
+      switch (request.tool) {
+        case "toolwright.search_tools": {
+          const limit = typeof args.limit === "number" ? args.limit : defaultLimit;
+          const hits = rankTools(String(args.query ?? ""), inner.specs(), limit);
+          if (hits.length === 0) return ok(`No tools match ${JSON.stringify(args.query)}. Try other words.`, { tools: [] });
+          const lines = hits.map((s) => `- ${s.providerName}${flags(s)}: ${summary(s)}`);
+          return ok(`${hits.length} tools:\n${lines.join("\n")}`, { tools: hits.map((s) => s.providerName) });
+        }
+        case "toolwright.describe_tool":
+          return describeTool(String(args.name), request, callOptions);
+        default: {
+          const inner_ = toolRequestFromModelCall(
+            { ...(request.callId === undefined ? {} : { id: request.callId }), name: String(args.name), arguments: args.arguments },
+            inner,
+          );
+          return inner.execute(inner_, callOptions);
+        }
+      }
+    },
+  };
+}

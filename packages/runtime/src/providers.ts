@@ -1,0 +1,39 @@
+/**
+ * @toolwright/runtime/providers: tool definitions in each model provider's own JSON shape
+ * (OpenAI Chat Completions and Responses, Anthropic Messages, Gemini), schema certification per
+ * provider, the one-call helper from a response's tool calls to the next message, and tool search
+ * for large catalogues. Plain JSON: no provider SDK is imported.
+ * @packageDocumentation
+ */
+export type { DefinitionProblem, ProviderTools, ProviderToolsOptions, ToolCallOutcome, ToolRunner } from "./planner/providers/binding.js";
+export { createProviderTools, formatToolName, safeInParallel } from "./planner/providers/binding.js";
+export type {
+  AnthropicTool,
+  AnthropicToolResultMessage,
+  ExtractedCall,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponseContent,
+  OpenAIChatTool,
+  OpenAIChatToolMessage,
+  OpenAIResponsesTool,
+  OpenAIResponsesToolOutput,
+  ProviderFormat,
+  RenderedCall,
+  ToolDefinitionOf,
+  ToolMessagesOf,
+} from "./planner/providers/formats.js";
+export { extractToolCalls, PROVIDER_TOOL_CAP, SCHEMA_RULES, toolMessages } from "./planner/providers/formats.js";
+export type { JsonSchema, SchemaNote, SchemaProvider, SchemaVariant } from "./planner/providers/schema-variants.js";
+export {
+  geminiPropertyNames,
+  nullable,
+  providerSchema,
+  restoreArguments,
+  SCHEMA_PROVIDERS,
+  toAnthropicSchema,
+  toGeminiSchema,
+  toOpenAIStrictSchema,
+} from "./planner/providers/schema-variants.js";
+export { rankTools, searchTokens } from "./planner/providers/tool-rank.js";
+export type { ToolSearchOptions } from "./planner/providers/tool-search.js";
+export { createToolSearch, TOOL_SEARCH_SPECS } from "./planner/providers/tool-search.js";

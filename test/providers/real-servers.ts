@@ -1,0 +1,58 @@
+/**
+ * The real server-memory and server-filesystem over stdio, registered in one runtime through the
+ * clients generated from the pulled catalogues (examples/catalogues). For the provider tests.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createRuntime, type Runtime, type RuntimeOptions } from "@toolwright/runtime";
+import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
+import { registerFilesystemToolset } from "../../examples/catalogues/src/gen/filesystem/index.js";
+import { registerMemoryToolset } from "../../examples/catalogues/src/gen/memory/index.js";
+
+const require = createRequire(import.meta.url);
+const binOf = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
+
+/** A runtime over both servers, a temp folder the filesystem server may use, and `close()`. */
+export interface RealServers {
+  readonly runtime: Runtime;
+  /** The folder server-filesystem is allowed to use; holds `notes.txt`. */
+  readonly root: string;
+  readonly memory: StdioCaller;
+  readonly filesystem: StdioCaller;
+  close(): Promise<void>;
+}
+
+/** Starts both servers (a fresh memory file and folder each time). */
+export function startRealServers(options: RuntimeOptions = {}): RealServers {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "tw-providers-")));
+  const root = join(dir, "files");
+  mkdirSync(root);
+  writeFileSync(join(root, "notes.txt"), "Ada wrote the first program.\nShe worked with Babbage.\n");
+  const memory = createStdioCaller({
+    name: "memory",
+    command: process.execPath,
+    args: [binOf("@modelcontextprotocol/server-memory")],
+    env: [`MEMORY_FILE_PATH=${join(dir, "memory.jsonl")}`],
+  });
+  const filesystem = createStdioCaller({
+    name: "filesystem",
+    command: process.execPath,
+    args: [binOf("@modelcontextprotocol/server-filesystem"), root],
+    capabilities: {},
+  });
+  const runtime = createRuntime(options);
+  registerMemoryToolset(runtime, memory);
+  registerFilesystemToolset(runtime, filesystem);
+  return {
+    runtime,
+    root,
+    memory,
+    filesystem,
+    async close() {
+      await Promise.all([memory.close(), filesystem.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
