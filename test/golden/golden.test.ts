@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generate, resolveDesign } from "@toolwright/codegen";
+import { certifyProviders, generate, resolveDesign } from "@toolwright/codegen";
 import { describe, expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -29,7 +29,14 @@ function listFiles(dir: string): string[] {
 async function generateFrom(designPath: string): Promise<Map<string, string>> {
   const mod = (await import(designPath)) as { default: Parameters<typeof resolveDesign>[0] };
   const label = relative(repo, designPath).split(sep).join("/");
-  return generate(resolveDesign(mod.default, { file: label, designPath }));
+  const ir = resolveDesign(mod.default, { file: label, designPath });
+  // A case may set generation options (today: `providers`, as `gen --providers` does) in options.json.
+  const optionsPath = join(designPath, "..", "options.json");
+  const options = existsSync(optionsPath)
+    ? (JSON.parse(readFileSync(optionsPath, "utf8")) as { providers?: ("openai" | "anthropic" | "gemini")[] })
+    : {};
+  if (options.providers) certifyProviders(ir, options.providers);
+  return generate(options.providers ? { ...ir, providers: options.providers } : ir);
 }
 
 const cases = readdirSync(goldenDir, { withFileTypes: true })

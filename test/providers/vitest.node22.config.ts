@@ -4,22 +4,24 @@
  * .tmp/providers-node22). Run: `npm run test:providers22`.
  */
 import { fileURLToPath } from "node:url";
-import { defineConfig, mergeConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import base from "../../vitest.config.js";
 
 const pkg = (p: string) => fileURLToPath(new URL(`../../.tmp/providers-node22/node_modules/${p}`, import.meta.url));
 
-export default mergeConfig(
-  base,
-  defineConfig({
-    resolve: {
-      alias: [
-        { find: /^ai$/, replacement: pkg("ai/dist/index.js") },
-        { find: /^ai\/test$/, replacement: pkg("ai/dist/test/index.js") },
-        { find: /^openai$/, replacement: pkg("openai/index.mjs") },
-        { find: /^openai\/version$/, replacement: pkg("openai/version.mjs") },
-      ],
-    },
-    test: { include: ["test/providers/ai-sdk.test.ts", "test/providers/openai-anthropic.test.ts", "test/providers/versions.test.ts"] },
-  }),
-);
+const alias = [
+  { find: /^ai$/, replacement: pkg("ai/dist/index.js") },
+  { find: /^ai\/test$/, replacement: pkg("ai/dist/test/index.js") },
+  { find: /^openai$/, replacement: pkg("openai/index.mjs") },
+  { find: /^openai\/version$/, replacement: pkg("openai/version.mjs") },
+];
+
+// Built by hand rather than with mergeConfig, which would append to the base config's test include list.
+export default defineConfig({
+  ...base,
+  resolve: { ...base.resolve, alias: [...alias, ...((base.resolve?.alias ?? []) as { find: RegExp; replacement: string }[])] },
+  test: {
+    ...base.test,
+    include: ["test/providers/ai-sdk.test.ts", "test/providers/openai-anthropic.test.ts", "test/providers/versions.test.ts"],
+  },
+});

@@ -48,13 +48,17 @@ interface GenArgs {
   readonly watch: boolean;
   readonly json: boolean;
   readonly cache: boolean;
+  /** `--providers openai,anthropic,gemini`, unparsed. */
+  readonly providers: string | undefined;
 }
 
 async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: number; readonly inputs: readonly string[] }> {
   const cwd = io.cwd ?? process.cwd();
   let summary: GenSummary;
   try {
-    summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd, cache: args.cache });
+    const { parseProviders } = await import("./resolve/providers.js");
+    const providers = parseProviders(args.providers);
+    summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd, cache: args.cache, providers });
   } catch (error) {
     if (args.json) {
       const location = isDesignError(error) ? { location: error.location, problem: error.problem } : {};
@@ -66,6 +70,7 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
   if (args.json) {
     io.stdout(JSON.stringify({ ok: code === 0, command: "gen", exitCode: code, ...summary }));
   } else {
+    for (const w of summary.warnings) io.stderr(`warning: ${w}`);
     if (code === 1) for (const f of summary.stale) io.stderr(`stale: ${args.out}/${f}`);
     (code === 0 ? io.stdout : io.stderr)(summaryLine(summary, args.check));
   }
@@ -135,11 +140,16 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
             describe:
               "Skip the run when the design, its imports, its lock, the generator and the output are unchanged (--no-cache to force)",
           })
+          .option("providers", {
+            type: "string",
+            describe: "Certify input schemas for these model providers and emit their variants: openai,anthropic,gemini (or all)",
+          })
           .check((a) => !(a.check && a.watch) || "--check and --watch cannot be used together")
           .example("$0 gen design.ts --out src/gen", "generate once")
           .example("$0 gen design.ts --out src/gen --check", "CI: fail when the generated code is stale")
           .example("$0 gen design.ts --out src/gen --watch", "regenerate on every save")
           .example("$0 gen design.ts --out src/gen --json", "machine-readable summary")
+          .example("$0 gen design.ts --out src/gen --providers openai,gemini", "certify schemas for OpenAI strict mode and Gemini")
           .epilogue(EXIT_CODES),
       (a) => {
         const args: GenArgs = {
@@ -149,6 +159,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           watch: a.watch,
           json: a.json,
           cache: a.cache,
+          providers: a.providers,
         };
         action = async () => (args.watch ? genWatch(args, io) : (await genOnce(args, io)).code);
       },

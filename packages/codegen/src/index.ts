@@ -25,6 +25,7 @@ export type { LockDrift, PulledServerSummary, PullOptions, PullSummary } from ".
 export { PullError, pullSummaryLine, runPull } from "./pull/pull.js";
 export type { LockedServer, LockFile } from "./resolve/lock.js";
 export { lockPathFor, readLock } from "./resolve/lock.js";
+export { certifyProviders, parseProviders } from "./resolve/providers.js";
 export type { ResolveOptions } from "./resolve/resolve.js";
 export { resolveDesign } from "./resolve/resolve.js";
 export type { GenOptions, GenSummary } from "./run-gen.js";

@@ -19,6 +19,8 @@ export interface GenOptions {
   readonly cwd?: string;
   /** Skip the run when nothing changed since the last one (default true; false skips the lookup). See cache.ts. */
   readonly cache?: boolean;
+  /** Certify input schemas for these providers and emit their variants in the specs (`--providers`). */
+  readonly providers?: readonly ("openai" | "anthropic" | "gemini")[];
 }
 
 /** What one run did. Paths are relative to the output folder. */
@@ -40,6 +42,8 @@ export interface GenSummary {
   readonly inputs: readonly string[];
   /** True when nothing had changed and the run was answered from the cache. */
   readonly cached: boolean;
+  /** Harmless losses found by provider certification, one line each. */
+  readonly warnings: readonly string[];
 }
 
 /** Runs one generation (or check). Throws `DesignError` for design problems. */
@@ -48,7 +52,9 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const cwd = options.cwd ?? process.cwd();
   const outDir = resolve(cwd, options.out);
   const designPath = resolve(cwd, options.design);
-  const useCache = options.cache !== false;
+  const providers = options.providers ?? [];
+  // The cache does not record --providers, so a provider run neither reads nor writes it.
+  const useCache = options.cache !== false && providers.length === 0;
   if (useCache && existsSync(designPath)) {
     const label = designLabel(designPath, cwd);
     const hit = freshEntry(designPath, outDir, label);
@@ -69,17 +75,21 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
         ms: Math.round(performance.now() - started),
         inputs: hit.localInputs,
         cached: true,
+        warnings: [],
       };
     }
   }
   // Loaded only on a cache miss: tsx, ajv and json-schema-to-typescript cost more to import than a cached run.
-  const [{ loadDesign }, { resolveDesign }, { generate }] = await Promise.all([
+  const [{ loadDesign }, { resolveDesign }, { generate }, { certifyProviders }] = await Promise.all([
     import("./load/load-design.js"),
     import("./resolve/resolve.js"),
     import("./generate.js"),
+    import("./resolve/providers.js"),
   ]);
   const loaded = await loadDesign(options.design, cwd);
-  const ir = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema, cwd });
+  const resolved = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema, cwd });
+  const warnings = providers.length > 0 ? certifyProviders(resolved, providers) : [];
+  const ir = providers.length > 0 ? { ...resolved, providers } : resolved;
   const files = await generate(ir);
   const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
   const counts = {
@@ -92,7 +102,8 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const inputs = [...loaded.inputs, ...ir.configFiles].map((f) => designLabel(f, cwd));
   const allInputs = [...loaded.allInputs, ...ir.configFiles];
   // Recorded even under --no-cache (which only skips the lookup), so the next plain run is fast.
-  if (report.stale.length === 0) saveEntry(loaded.path, outDir, { source: loaded.label, allInputs, files, localInputs: inputs, ...counts });
+  if (report.stale.length === 0 && providers.length === 0)
+    saveEntry(loaded.path, outDir, { source: loaded.label, allInputs, files, localInputs: inputs, ...counts });
   return {
     design: loaded.label,
     out: options.out,
@@ -105,6 +116,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     ms: Math.round(performance.now() - started),
     inputs,
     cached: false,
+    warnings,
   };
 }
 

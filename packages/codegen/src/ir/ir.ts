@@ -15,6 +15,8 @@ export interface IrDesign {
   readonly mcpServers: readonly IrMcpServer[];
   /** Absolute paths of the `mcp.json` files connections were read from (inputs of the re-run cache). */
   readonly configFiles: readonly string[];
+  /** Providers whose schema variants the specs carry (`gen --providers`); none by default. */
+  readonly providers?: readonly ("openai" | "anthropic" | "gemini")[];
 }
 
 /** One variable of a child's allowlisted environment. Values are never copied into generated code. */

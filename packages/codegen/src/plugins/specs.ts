@@ -3,6 +3,8 @@
  * name, schemas, example JSON, annotations, field descriptions, decoders), the toolset's spec list,
  * and lookups by wire name, id and provider-safe name.
  */
+
+import { providerSchema } from "@toolwright/runtime/providers";
 import { fileHeader } from "../emit/generated-file.js";
 import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
 import { toolsetNames } from "../emit/toolset-names.js";
@@ -55,6 +57,8 @@ export const specsPlugin: Plugin = {
         if (Object.keys(tool.fieldDescriptions).length > 0) fields.push(["fieldDescriptions", tool.fieldDescriptions]);
         if (tool.requiresConfirmation !== undefined) fields.push(["requiresConfirmation", tool.requiresConfirmation]);
         if (tool.meta !== undefined) fields.push(["meta", tool.meta]);
+        if (ir.providers && ir.providers.length > 0)
+          fields.push(["providerSchemas", Object.fromEntries(ir.providers.map((p) => [p, providerSchema(tool.input.json, p).schema]))]);
         const doc = tool.description ?? tool.title ?? `The ${tool.name} tool.`;
         f.print(
           `/** ${docText(`Spec of ${JSON.stringify(tool.name)}: ${doc}`)} */`,
