@@ -3,8 +3,10 @@
  * URL as the last argument and MCP_CONFORMANCE_SCENARIO / _CONTEXT / _PROTOCOL_VERSION in the env.
  * It uses only the public API. Exit 0 on success, 1 on failure, 2 on an unknown scenario.
  */
+import { appendFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { join } from "node:path";
 import {
   type AuthorizationResponse,
   type CallResponse,
@@ -269,10 +271,14 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    log("crashed:", error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exit(1);
-  },
-);
+/** Exits, first telling the strict runner (run.ts) the exit code: the harness's suite summary leaves it out. */
+function exit(code: number): never {
+  const dir = process.env.TOOLWRIGHT_CONFORMANCE_EXITS;
+  if (dir) appendFileSync(join(dir, encodeURIComponent(scenario)), `${code}\n`);
+  process.exit(code);
+}
+
+main().then(exit, (error: unknown) => {
+  log("crashed:", error instanceof Error ? (error.stack ?? error.message) : String(error));
+  exit(1);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseBaseline, parseSummary } from "./summary.js";
+import { allowedClientErrors, judge, parseBaseline, parseExitFile, parseSummary, type ScenarioResult } from "./summary.js";
 
 const STDOUT = `Running requirements 2025-11-25 (4 scenarios) in parallel...
 
@@ -40,5 +40,26 @@ describe("conformance summary parsing", () => {
     const map = parseBaseline("# comment\n\n2026-07-28 auth/dpop not implemented: DPoP\n");
     expect([...map]).toEqual([["2026-07-28 auth/dpop", "not implemented: DPoP"]]);
     expect(() => parseBaseline("# c\n0.1.16 sse-retry\n")).toThrow(/line 2/);
+  });
+
+  const clean: ScenarioResult = { run: "r", scenario: "s", ok: true, checksPassed: 3, checksFailed: 0, warnings: 0, scoring: "scored" };
+
+  it("judges strictly: no checks, a non-zero client exit or no reported exit fail a scenario whose checks passed", () => {
+    expect(judge(clean, { codes: [0], allowError: false })).toEqual(clean);
+    expect(judge(clean, undefined)).toEqual(clean);
+    expect(judge(clean, { codes: [0, 1], allowError: false })).toMatchObject({ ok: false, problem: "the client exited 1" });
+    expect(judge(clean, { codes: [], allowError: false })).toMatchObject({ ok: false, problem: /reported no exit/ });
+    expect(judge(clean, { codes: [1], allowError: true })).toEqual(clean);
+    expect(judge({ ...clean, checksPassed: 0 }, { codes: [0], allowError: false })).toMatchObject({ ok: false, problem: "no checks ran" });
+    const failing = { ...clean, ok: false, checksFailed: 1 };
+    expect(judge(failing, { codes: [0], allowError: false })).toEqual(failing);
+  });
+
+  it("reads exit files, one code per line, and the harness's allowClientError scenarios", () => {
+    expect(parseExitFile("0\n1\n\nx\n")).toEqual([0, 1, -1]);
+    const bundle =
+      "class A{constructor(){this.name=`auth/one`,this.allowClientError=!0}}class B{constructor(){this.name=`two`}}" +
+      "class C{constructor(){this.name=`three`;this.x=1;this.allowClientError=!0}}";
+    expect([...allowedClientErrors(bundle)]).toEqual(["auth/one", "three"]);
   });
 });

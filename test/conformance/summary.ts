@@ -1,17 +1,21 @@
 /**
- * Parsing for the conformance runner: the harness's suite summary (stdout) and baseline.txt.
+ * Parsing and judging for the conformance runner: the harness's suite summary (stdout), the
+ * client's reported exit codes, and baseline.txt.
  */
 
 /** One scenario of one harness run. */
 export interface ScenarioResult {
   readonly run: string;
   readonly scenario: string;
+  /** The harness's own verdict and more: checks clean, at least one check, the client exited 0 (or may fail). */
   readonly ok: boolean;
   readonly checksPassed: number;
   readonly checksFailed: number;
   readonly warnings: number;
   /** "scored", or why the requirement set does not score it (extension, added-after-release...). */
   readonly scoring: string;
+  /** Why a scenario whose checks are clean still failed (client exit code, no checks). */
+  readonly problem?: string;
   /** Failed in the parallel run, passed when re-run alone. */
   readonly soloRerun?: boolean;
 }
@@ -34,12 +38,63 @@ export function parseSummary(run: string, stdout: string): ScenarioResult[] {
     out.push({
       run,
       scenario,
-      ok: mark === "✓",
+      ok: mark === "✓" && Number(warnings ?? 0) === 0,
       checksPassed: Number(passed),
       checksFailed: Number(failed),
       warnings: Number(warnings ?? 0),
       scoring: unscored.get(scenario) ?? "scored",
     });
+  }
+  return out;
+}
+
+/** What the runner knows about a scenario's client process (client runs only). */
+export interface ClientExit {
+  /** Exit codes the client reported, one per process (empty: it never reported, e.g. killed at the harness timeout). */
+  readonly codes: readonly number[];
+  /** The harness declares that this scenario's client is expected to fail (a negative auth scenario). */
+  readonly allowError: boolean;
+}
+
+/**
+ * Makes a harness verdict strict: a scenario with no checks is not a pass, and a client that
+ * exited non-zero (or never reported an exit) fails its scenario unless the harness expects that.
+ */
+export function judge(result: ScenarioResult, exit: ClientExit | undefined): ScenarioResult {
+  if (result.checksPassed + result.checksFailed === 0) return { ...result, ok: false, problem: "no checks ran" };
+  if (!result.ok || exit === undefined || exit.allowError) return result;
+  if (exit.codes.length === 0) return { ...result, ok: false, problem: "the client reported no exit (killed or never started)" };
+  const bad = exit.codes.find((code) => code !== 0);
+  if (bad !== undefined) return { ...result, ok: false, problem: `the client exited ${bad}` };
+  return result;
+}
+
+/** The file name a client writes its exit code under: the scenario name, with `/` kept out of paths. */
+export function exitFileName(scenario: string): string {
+  return encodeURIComponent(scenario);
+}
+
+/** Parses an exit file: one integer per line (a scenario may start its client more than once). */
+export function parseExitFile(text: string): number[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => Number.parseInt(line, 10))
+    .map((code) => (Number.isFinite(code) ? code : -1));
+}
+
+/**
+ * The scenarios whose client may exit non-zero, read from the harness bundle: each scenario class
+ * sets `this.name` and, when a failing client is the expected outcome, `this.allowClientError=!0`.
+ */
+export function allowedClientErrors(bundle: string): Set<string> {
+  const names: [number, string][] = [];
+  for (const m of bundle.matchAll(/this\.name=`([^`]+)`/g)) names.push([m.index, m[1] as string]);
+  const out = new Set<string>();
+  for (const m of bundle.matchAll(/this\.allowClientError=!0/g)) {
+    let owner: string | undefined;
+    for (const [at, name] of names) if (at < m.index) owner = name;
+    if (owner) out.add(owner);
   }
   return out;
 }

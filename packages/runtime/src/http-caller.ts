@@ -82,6 +82,8 @@ export interface HttpCaller extends SessionCaller {
 type Connection = HttpConnection;
 
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the HTTP caller is closed" };
+/** Idle keep-alive sockets are closed after this long (or 1 s before the server's hint, if shorter). */
+const IDLE_SOCKET_MS = 4000;
 
 /** Creates a caller for an MCP server over HTTP. Nothing is sent until the first call or `connect()`. */
 export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
@@ -108,7 +110,9 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const secrets = secretFragments(Object.values(headers));
   const warn = (message: string) => options.onWarning?.(redactValues(message, secrets));
   const AgentClass = url.protocol === "https:" ? https.Agent : http.Agent;
-  const agent = new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256 });
+  // An idle timeout is what makes Node honour a server's `Keep-Alive: timeout=N` hint (closing
+  // idle sockets 1 s before the server does); without one, idle sockets are kept until reset.
+  const agent = new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256, timeout: IDLE_SOCKET_MS });
   let current: Connection | undefined;
   let connecting: Promise<Outcome<Connection>> | undefined;
   let closed = false;

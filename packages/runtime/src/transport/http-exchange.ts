@@ -98,7 +98,27 @@ function target(url: URL) {
   return t;
 }
 
-function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]: string }, agent: http.Agent | false | undefined) {
+/** Errors that mean a pooled keep-alive socket was already closed by the server when we wrote on it. */
+const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE"]);
+/** A reused socket idle at least this long may have been closed by the server's keep-alive timeout. */
+const STALE_IDLE_MS = 1000;
+/** When each pooled socket last finished a response (went idle). */
+const idleSince = new WeakMap<object, number>();
+
+/**
+ * One request. A reused keep-alive socket that sat idle can race the server closing it (its
+ * keep-alive timeout passed while we were busy elsewhere, e.g. in an OAuth flow): the write then
+ * fails with ECONNRESET/EPIPE before any response, and the server closed without reading it. Such a
+ * request is sent once more on a fresh socket, as Node's docs advise for `request.reusedSocket`.
+ * A socket reused right away is not retried: a reset there may follow a request the server read.
+ */
+function once(
+  options: HttpExchangeOptions,
+  url: URL,
+  headers: { [name: string]: string },
+  agent: http.Agent | false | undefined,
+  retried = false,
+): Promise<IncomingMessage> {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const signal = options.signal;
     const handle = options.abort;
@@ -122,6 +142,11 @@ function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]:
     if (agent !== undefined) requestOptions.agent = agent;
     if (url.username) requestOptions.auth = decodeURIComponent(`${url.username}:${url.password}`);
     const req = mod.request(requestOptions);
+    let idleMs = 0;
+    req.once("socket", (socket) => {
+      const since = idleSince.get(socket);
+      if (req.reusedSocket && since !== undefined) idleMs = Date.now() - since;
+    });
     const onAbort = () => req.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
     signal?.addEventListener("abort", onAbort, { once: true });
     handle?.watch(onAbort);
@@ -129,7 +154,12 @@ function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]:
       signal?.removeEventListener("abort", onAbort);
       handle?.watch(undefined);
     };
+    let responded = false;
     req.once("response", (res) => {
+      responded = true;
+      res.once("end", () => {
+        if (req.socket) idleSince.set(req.socket, Date.now());
+      });
       // The body stream outlives this function; abort still has to tear it down.
       if (signal) {
         const onBodyAbort = () => res.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
@@ -146,6 +176,12 @@ function once(options: HttpExchangeOptions, url: URL, headers: { [name: string]:
     });
     req.on("error", (error: NodeJS.ErrnoException) => {
       cleanup();
+      const aborted = signal?.aborted || handle?.aborted;
+      const stale = req.reusedSocket && idleMs >= STALE_IDLE_MS && STALE_SOCKET_CODES.has(error.code ?? "");
+      if (!retried && !responded && !aborted && stale) {
+        resolve(once(options, url, headers, agent, true));
+        return;
+      }
       reject(new WireFaultError(faultFromError(error, url)));
     });
     req.end(body);
