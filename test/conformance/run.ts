@@ -140,6 +140,8 @@ async function main(): Promise<number> {
       process.stderr.write(`${run.stderr.slice(-4000)}\nconformance: run ${spec.id} produced no summary (harness exit ${run.code})\n`);
       return 2;
     }
+    // A failing harness exit must be explained by a scenario that failed in that run (solo re-runs included).
+    const explained = parsed.some((r) => !r.ok);
     for (const [i, r] of parsed.entries()) {
       const reason = SOLO_RERUNS[r.scenario];
       if (r.ok || spec.side !== "client" || reason === undefined) continue;
@@ -148,7 +150,7 @@ async function main(): Promise<number> {
       if (again?.ok) parsed[i] = { ...again, scoring: r.scoring, soloRerun: true };
     }
     // The harness's exit code counts: "failed" with every scenario passing is itself a failure.
-    if (run.code !== 0 && parsed.every((r) => r.ok)) {
+    if (run.code !== 0 && !explained) {
       parsed.push({
         run: spec.id,
         scenario: "(harness)",

@@ -1,7 +1,8 @@
 /**
  * Keep-alive sockets the server closes while the caller is idle (the ECONNRESET the conformance
- * harness saw after a slow OAuth flow): a reused idle socket reset before any answer is retried
- * once on a fresh socket; a socket reused at once is not (the server may have read that request).
+ * harness saw after a slow OAuth flow): a reused socket reset (RST) before any answer, or one that
+ * sat idle and hung up, is retried once on a fresh connection; a hang-up on a socket reused at once
+ * is not (the server may have read that request).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -48,6 +49,18 @@ describe("keep-alive sockets closed by the server", () => {
     server.next({ rpc: "tools/call" }, { destroy: true });
     const r = await caller.callTool({ name: "echo", arguments: { n: 2 } });
     expect(r).toMatchObject({ ok: false, failure: { kind: "unavailable", retryable: true } });
+    expect(server.rpc("tools/call").filter((q) => q.body?.params?.arguments?.n === 2)).toHaveLength(2);
+  });
+
+  it("a reused socket reset (RST) right after the last answer: the request is sent once more and succeeds", async () => {
+    const server = await startScriptedHttpServer({ tools });
+    servers.push(server);
+    const caller = createHttpCaller({ name: "rst", url: server.url, era: "legacy", notificationStream: false });
+    callers.push(caller);
+    expect((await caller.callTool({ name: "echo", arguments: { n: 1 } })).ok).toBe(true);
+    server.next({ rpc: "tools/call" }, { reset: true });
+    const r = await caller.callTool({ name: "echo", arguments: { n: 2 } });
+    expect(r.ok && r.result.structuredContent).toEqual({ n: 2 });
     expect(server.rpc("tools/call").filter((q) => q.body?.params?.arguments?.n === 2)).toHaveLength(2);
   });
 

@@ -42,6 +42,8 @@ export interface Directive {
   readonly delayMs?: number;
   /** Drop the connection: destroy the socket without any answer. */
   readonly destroy?: boolean;
+  /** Reset the connection (TCP RST) without any answer, as a server closing a socket with the request unread does. */
+  readonly reset?: boolean;
   /** Start an SSE answer (headers and a comment), then destroy the socket: no event id, so nothing to resume. */
   readonly dropMidStream?: boolean;
 }
@@ -429,6 +431,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       if (directive?.hang) return;
       if (directive?.delayMs !== undefined) await new Promise((r) => setTimeout(r, directive.delayMs));
       if (directive?.destroy) return void req.socket.destroy();
+      if (directive?.reset) return void req.socket.resetAndDestroy();
       if (directive?.dropMidStream) {
         openSse(res, {});
         res.write(": started\n\n", () => req.socket.destroy());

@@ -98,19 +98,27 @@ function target(url: URL) {
   return t;
 }
 
-/** Errors that mean a pooled keep-alive socket was already closed by the server when we wrote on it. */
-const STALE_SOCKET_CODES = new Set(["ECONNRESET", "EPIPE"]);
 /** A reused socket idle at least this long may have been closed by the server's keep-alive timeout. */
 const STALE_IDLE_MS = 1000;
 /** When each pooled socket last finished a response (went idle). */
 const idleSince = new WeakMap<object, number>();
 
 /**
- * One request. A reused keep-alive socket that sat idle can race the server closing it (its
- * keep-alive timeout passed while we were busy elsewhere, e.g. in an OAuth flow): the write then
- * fails with ECONNRESET/EPIPE before any response, and the server closed without reading it. Such a
- * request is sent once more on a fresh socket, as Node's docs advise for `request.reusedSocket`.
- * A socket reused right away is not retried: a reset there may follow a request the server read.
+ * True when a request failed because its reused keep-alive socket had been closed by the server,
+ * so the server never read it: a TCP reset (RST, or EPIPE on the write) before any response (a
+ * server that read everything closes with FIN, not RST), or a hang-up on a socket that sat idle
+ * long enough for the server's keep-alive timeout to have closed it.
+ */
+function staleSocket(error: NodeJS.ErrnoException, idleMs: number): boolean {
+  if (error.code === "EPIPE" || (error.code === "ECONNRESET" && (error.syscall === "read" || error.syscall === "write"))) return true;
+  return error.code === "ECONNRESET" && idleMs >= STALE_IDLE_MS;
+}
+
+/**
+ * One request. A reused keep-alive socket can race the server closing it (its keep-alive timeout
+ * passed while we were busy elsewhere, e.g. in an OAuth flow): such a request is sent once more,
+ * on a fresh connection, as Node's docs advise for `request.reusedSocket`. Other resets are
+ * failures: the server may have read that request.
  */
 function once(
   options: HttpExchangeOptions,
@@ -177,9 +185,9 @@ function once(
     req.on("error", (error: NodeJS.ErrnoException) => {
       cleanup();
       const aborted = signal?.aborted || handle?.aborted;
-      const stale = req.reusedSocket && idleMs >= STALE_IDLE_MS && STALE_SOCKET_CODES.has(error.code ?? "");
-      if (!retried && !responded && !aborted && stale) {
-        resolve(once(options, url, headers, agent, true));
+      if (!retried && !responded && !aborted && req.reusedSocket && staleSocket(error, idleMs)) {
+        // A fresh connection: the pool may hold more sockets the server closed at the same time.
+        resolve(once(options, url, headers, false, true));
         return;
       }
       reject(new WireFaultError(faultFromError(error, url)));
