@@ -7,6 +7,7 @@ import { type FSWatcher, watch as watchFs } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import yargs from "yargs";
+import { addCommand } from "./add/add-command.js";
 import { commandErrorText } from "./command-error.js";
 import { isDesignError } from "./errors.js";
 import { initCommand } from "./init/init-command.js";
@@ -171,6 +172,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     )
     .command(
       initCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .command(
+      addCommand(io, (run) => {
         action = run;
       }),
     )

@@ -101,14 +101,7 @@ export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, 
       continue;
     }
     mkdirSync(dirname(full), { recursive: true });
-    const temp = `${full}.${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      writeFileSync(temp, text);
-      renameSync(temp, full);
-    } catch (error) {
-      rmSync(temp, { force: true });
-      throw error;
-    }
+    writeFileAtomic(full, text);
     written.push(path);
   }
   const removed: string[] = [];
@@ -118,4 +111,16 @@ export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, 
     removed.push(old);
   }
   return { written, unchanged, removed, stale: [] };
+}
+
+/** Writes `text` to `path` through a temporary file and a rename, so readers never see half a file. */
+export function writeFileAtomic(path: string, text: string): void {
+  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@
  * exit codes (0 written, 2 bad input: no or bad mcp.json, or a design that exists without --force).
  */
 import type { Argv, CommandModule } from "yargs";
-import { commandErrorText } from "../command-error.js";
+import { reportCommand } from "../command-error.js";
 import { initSummaryLine, runInit } from "./init.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
@@ -35,24 +35,21 @@ export function initCommand(io: CommandIo, setAction: (action: () => Promise<num
         ),
     handler: (a) => {
       const args = a as unknown as { from?: string; design: string; force: boolean; json: boolean };
-      setAction(async () => {
-        try {
-          const summary = await runInit({
-            design: args.design,
-            force: args.force,
-            ...(args.from === undefined ? {} : { from: args.from }),
-            ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
-          });
-          if (args.json) io.stdout(JSON.stringify({ ok: true, command: "init", exitCode: 0, ...summary }));
-          else io.stdout(initSummaryLine(summary));
-          return 0;
-        } catch (error) {
-          const text = commandErrorText(error);
-          if (args.json) io.stdout(JSON.stringify({ ok: false, command: "init", exitCode: 2, error: text }));
-          else io.stderr(text);
-          return 2;
-        }
-      });
+      setAction(() =>
+        reportCommand(
+          "init",
+          args.json,
+          io,
+          () =>
+            runInit({
+              design: args.design,
+              force: args.force,
+              ...(args.from === undefined ? {} : { from: args.from }),
+              ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
+            }),
+          initSummaryLine,
+        ),
+      );
     },
   };
 }

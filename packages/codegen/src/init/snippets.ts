@@ -21,13 +21,20 @@ export function serverIdentifier(name: string, taken: ReadonlySet<string>): stri
  * How a design refers to an `mcp.json`: `mcpJson()` for the project's own, the path from the
  * design's folder for a file inside the project, the absolute path for one outside (Claude Desktop's).
  */
-export function mcpJsonCall(designDir: string, projectDir: string, file: string, entry: string | undefined, quote: string): string {
+export function mcpJsonCall(
+  designDir: string,
+  projectDir: string,
+  file: string,
+  entry: string | undefined,
+  quote: string,
+  local: (name: string) => string = (n) => n,
+): string {
   const inProject = !relative(projectDir, file).startsWith("..") && !isAbsolute(relative(projectDir, file));
   const path = inProject ? relative(designDir, file).split(sep).join("/") : file.split(sep).join("/");
   const q = (text: string) => quoted(text, quote);
   const options = entry === undefined ? "" : `, { entry: ${q(entry)} }`;
-  if (path === ".toolwright/mcp.json" && options === "") return "mcpJson()";
-  return `mcpJson(${q(path)}${options})`;
+  if (path === ".toolwright/mcp.json" && options === "") return `${local("mcpJson")}()`;
+  return `${local("mcpJson")}(${q(path)}${options})`;
 }
 
 /** A string literal in the file's quote style. */
@@ -38,11 +45,11 @@ export function quoted(text: string, quote: string): string {
 }
 
 /** `externalServer("memory", mcpJson())`. */
-export function serverExpression(name: string, call: string, quote: string): string {
-  return `externalServer(${quoted(name, quote)}, ${call})`;
+export function serverExpression(name: string, call: string, quote: string, local: (name: string) => string = (n) => n): string {
+  return `${local("externalServer")}(${quoted(name, quote)}, ${call})`;
 }
 
 /** `toolset("memory", fromMCP(memory))`. */
-export function toolsetExpression(name: string, identifier: string, quote: string): string {
-  return `toolset(${quoted(name, quote)}, fromMCP(${identifier}))`;
+export function toolsetExpression(name: string, identifier: string, quote: string, local: (name: string) => string = (n) => n): string {
+  return `${local("toolset")}(${quoted(name, quote)}, ${local("fromMCP")}(${identifier}))`;
 }

@@ -3,8 +3,8 @@
  * HTTP), lists its tools through every page, and writes the design's lock file atomically. Any
  * server failing leaves the old lock untouched.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
 import { type Caller, compareCatalogues, fingerprintCatalogue, type ToolDrift } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
@@ -14,6 +14,7 @@ import { DesignError } from "../errors.js";
 import { loadDesign } from "../load/load-design.js";
 import { type ConnectionContext, isMcpJson, readMcpJsonEntry } from "../resolve/connection.js";
 import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
+import { writeFileAtomic } from "../write.js";
 import { lockEntryFromListing, type PulledServer, serializeLock } from "./lock-format.js";
 
 /** Options for `runPull`. */
@@ -113,9 +114,10 @@ function callerFor(server: ExternalServerDecl, ctx: PullContext, timeoutMs: numb
 }
 
 /** Where the design is, for resolving connections. */
-type PullContext = ConnectionContext;
+export type PullContext = ConnectionContext;
 
-async function pullOne(
+/** Connects to one server, lists its tools through every page and builds its lock entry. Throws `PullError`. */
+export async function pullServer(
   server: ExternalServerDecl,
   ctx: PullContext,
   timeoutMs: number,
@@ -159,18 +161,6 @@ async function pullOne(
   }
 }
 
-/** Writes `text` to `path` through a temporary file and a rename, so readers never see half a file. */
-function writeAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-}
-
 /**
  * Pulls the catalogues of the design's external servers and writes `<design>.lock.json`.
  * Throws `DesignError` (bad design, unknown server) or `PullError` (a server failed); then nothing is written.
@@ -211,10 +201,10 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const targets = external.filter((s) => !wanted || wanted.has(s.name));
   const ctx: PullContext = { file: loaded.label, designPath: loaded.path, cwd };
-  const pulled = await Promise.allSettled(targets.map((s) => pullOne(s, ctx, timeoutMs)));
+  const pulled = await Promise.allSettled(targets.map((s) => pullServer(s, ctx, timeoutMs)));
   const failed = pulled.find((p): p is PromiseRejectedResult => p.status === "rejected");
   if (failed) throw failed.reason;
-  const results = pulled.map((p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof pullOne>>>).value);
+  const results = pulled.map((p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof pullServer>>>).value);
   const servers: { [name: string]: LockedServer } = {};
   for (const s of external) {
     const fresh = results.find((r) => r.summary.name === s.name);
@@ -238,7 +228,7 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   }
   const text = serializeLock(servers);
   const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
-  if (changed && !options.check) writeAtomic(lockPath, text);
+  if (changed && !options.check) writeFileAtomic(lockPath, text);
   const label = relative(cwd, lockPath).split(sep).join("/");
   return {
     lock: label,
