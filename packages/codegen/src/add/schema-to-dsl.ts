@@ -144,7 +144,10 @@ class Converter {
       case "number":
       case "integer":
         if (!onlyKeys(json, ["type", ...NUMBER_KEYS])) return undefined;
-        return { code: this.call(type, options(json, NUMBER_KEYS, indent)), schema: (type === "number" ? dsl.number : dsl.integer)(pick(json, NUMBER_KEYS)) };
+        return {
+          code: this.call(type, options(json, NUMBER_KEYS, indent)),
+          schema: (type === "number" ? dsl.number : dsl.integer)(pick(json, NUMBER_KEYS)),
+        };
       case "boolean":
         return onlyKeys(json, ["type"]) ? { code: this.call("boolean", ""), schema: dsl.boolean() } : undefined;
       case "null":
