@@ -3,56 +3,14 @@
  * era detection against a real legacy server, sessions, every content block type, progress,
  * cancellation, server-to-client elicitation on the POST stream, and the SSE fallback.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import http from "node:http";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
-import { dirname, join } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEverything as startServer, stopEverything } from "../support/everything-server.js";
 import { createLeakCheck } from "../support/leak-check.js";
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/** Starts server-everything in `mode` on a free port and waits for its ready line on stderr. */
-async function startEverything(mode: "streamableHttp" | "sse"): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  // Only PORT and PATH: get-env would print anything else we passed.
-  const child = spawn(process.execPath, [EVERYTHING, mode], {
-    env: { PORT: String(port), PATH: process.env.PATH ?? "" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  leaks.track([child.pid]);
-  await new Promise<void>((resolve, reject) => {
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start: ${text}`)), 15_000);
-    child.stderr?.on("data", (d) => {
-      text += String(d);
-      if (/listening on port|running on port/i.test(text)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything exited ${code}: ${text}`)));
-  });
-  return { child, port };
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const gone = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await gone;
-}
+const startEverything = (mode: "streamableHttp" | "sse") => startServer(mode, (pids) => leaks.track(pids));
+const stop = stopEverything;
 
 let caller: HttpCaller | undefined;
 beforeEach(() => clearHttpEraCache());

@@ -91,6 +91,8 @@ export interface ScriptedHttpOptions {
   readonly requireBearer?: string;
   /** Serve the deprecated HTTP+SSE transport instead: GET `/sse` (endpoint event), POST `/messages`. */
   readonly legacySse?: boolean;
+  /** Answers for other methods (resources, prompts...): a result object, or undefined for -32601. */
+  readonly results?: (method: string, params: { readonly [key: string]: any } | undefined) => unknown;
   /** Consulted for each request that no queued directive matched (random faults for load tests). */
   readonly chaos?: (request: RecordedRequest) => Directive | undefined;
 }
@@ -194,6 +196,8 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
   }
 
   function result(method: string, params: any): unknown {
+    const custom = options.results?.(method, params);
+    if (custom !== undefined) return custom;
     if (method === "tools/list") {
       const list = Object.entries(tools).map(([name, t]) => ({ name, inputSchema: { type: "object" }, ...t.descriptor }));
       return era === "modern" ? { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: list } : { tools: list };

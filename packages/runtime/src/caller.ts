@@ -9,6 +9,7 @@ import type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js
 import type { Outcome } from "./protocol/mcp-session.js";
 import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
+import type { ListName, McpSurface } from "./surface.js";
 
 /** One tool call on the wire. */
 export interface CallRequest {
@@ -83,14 +84,16 @@ export interface SessionCallerOptions {
   readonly handlers?: ReadonlyMap<string, RequestHandler>;
   /** Server notifications (list_changed, logging...). */
   readonly onNotification?: (notification: RpcNotification) => void;
+  /** A list changed on the server (`notifications/<list>/list_changed`); cached lists were dropped first. */
+  readonly onListChanged?: (list: ListName) => void;
   /** Time allowed for connecting (spawn or era detection) plus the handshake. Default 10 s. */
   readonly connectTimeoutMs?: number;
   /** Default time allowed for each call. Default 60 s. */
   readonly timeoutMs?: number;
 }
 
-/** A caller with a live MCP session: what the stdio and HTTP callers share. */
-export interface SessionCaller extends Caller {
+/** A caller with a live MCP session: what the stdio and HTTP callers share (tools, and the surface beyond them). */
+export interface SessionCaller extends Caller, McpSurface {
   /** Connects now (otherwise the first call connects). */
   connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
   listTools(

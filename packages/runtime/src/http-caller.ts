@@ -35,6 +35,7 @@ import type { ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
 import { watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
+import { createSurface } from "./surface.js";
 import { redactFailureValues, redactFaultValues, redactValues, secretFragments } from "./transport/environment.js";
 import { createHttpConnector, type HttpConnection } from "./transport/http-connection.js";
 import type { RedirectPolicy } from "./transport/http-exchange.js";
@@ -105,7 +106,9 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const era = effectiveEra(options.era, options.protocolVersion);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const redirect = options.redirect ?? "same-origin";
-  const wantsStream = options.notificationStream ?? (options.onNotification !== undefined || options.handlers !== undefined);
+  const wantsStream =
+    options.notificationStream ??
+    (options.onNotification !== undefined || options.onListChanged !== undefined || options.handlers !== undefined);
   // Configured header values (tokens, keys, cookies) are secrets: a hostile server may reflect them.
   const secrets = secretFragments(Object.values(headers));
   const warn = (message: string) => options.onWarning?.(redactValues(message, secrets));
@@ -133,13 +136,19 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     legacySseFallback: options.legacySseFallback !== false,
     notificationStream: wantsStream,
     warn,
-    onNotification: options.onNotification,
+    onNotification: (notification) => {
+      handle.observe(notification);
+      options.onNotification?.(notification);
+    },
+    resourceSubscriptions: () => listenUris,
     context: (conn) => context(conn),
     onLost: (conn) => {
       if (current === conn) current = undefined;
     },
   });
   const dispose = (conn: Connection) => connector.dispose(conn);
+  /** Resources subscribed to; the modern `subscriptions/listen` carries them. */
+  let listenUris: readonly string[] = [];
 
   function context(conn: Connection): RequestContext {
     return {
@@ -244,7 +253,32 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     failure: redactFailureValues(failureFromFault(fault, { tool, server }), secrets),
   });
 
+  async function request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = {}) {
+    const outcome = await withConnection(callOptions.signal, async (conn) => {
+      const result = await sendRequest(conn.peer, context(conn), method, params, peerOptions(callOptions));
+      return result.ok ? { ok: true as const, value: result.result } : result;
+    });
+    return outcome.ok ? ({ ok: true, result: outcome.value } as const) : fail(outcome.fault, method);
+  }
+
+  const handle = createSurface({
+    server,
+    request,
+    era: () => current?.session?.era,
+    async connect(callOptions) {
+      const outcome = await ensure(callOptions.signal);
+      return outcome.ok ? { ok: true, value: undefined } : fail(outcome.fault, "connect");
+    },
+    listenTo(uris) {
+      listenUris = uris;
+      if (current) connector.relisten(current);
+      return { ok: true, value: undefined };
+    },
+    onListChanged: options.onListChanged,
+  });
+
   return {
+    ...handle.surface,
     server,
     get handshake() {
       return current?.session?.handshake;
@@ -281,13 +315,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       const outcome = await withConnection(callOptions.signal, (conn) => loadPlans(conn, callOptions));
       return outcome.ok ? { ok: true, tools: outcome.value } : fail(outcome.fault, "tools/list");
     },
-    async request(method, params = {}, callOptions: CallOptions = {}) {
-      const outcome = await withConnection(callOptions.signal, async (conn) => {
-        const result = await sendRequest(conn.peer, context(conn), method, params, peerOptions(callOptions));
-        return result.ok ? { ok: true as const, value: result.result } : result;
-      });
-      return outcome.ok ? { ok: true, result: outcome.value } : fail(outcome.fault, method);
-    },
+    request,
     async ping(callOptions: CallOptions = {}) {
       const outcome = await withConnection(callOptions.signal, async (conn) => {
         // 2026-07-28 has no ping; server/discover is the cheapest liveness request there.

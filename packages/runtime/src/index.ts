@@ -100,8 +100,18 @@ export type { RuntimeEvent, SpanLike, TelemetryOptions, TraceContextFn, TracerLi
 export { createOtelTraceContext } from "./planner/telemetry.js";
 export type {
   CallToolResult,
+  Completion,
+  CompletionReference,
   ContentBlock,
+  GetPromptResult,
   Implementation,
+  LogLevel,
+  PromptArgument,
+  PromptDescriptor,
+  PromptMessage,
+  ResourceContents,
+  ResourceDescriptor,
+  ResourceTemplateDescriptor,
   ServerHandshake,
   ToolDescriptor,
 } from "./protocol/mcp-types.js";
@@ -111,4 +121,5 @@ export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { WireFault } from "./protocol/wire-fault.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
 export { createRuntime } from "./runtime.js";
+export type { ListName, ListOptions, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";

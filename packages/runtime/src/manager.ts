@@ -50,5 +50,6 @@ export { chooseExposedName, MAX_PROVIDER_NAME, providerSafe, uniqueName } from "
 export type { RiskLevel, ToolRisk } from "./manager/risk.js";
 export { riskOf } from "./manager/risk.js";
 export type { ConnectDurations, ServerState, ServerStatus } from "./manager/server-slot.js";
+export type { ManagedList, ManagedPrompt, ManagedResource, ManagedResourceTemplate, ManagerSurface } from "./manager/surface.js";
 export type { ManagedTool, ServerToolPolicy, ToolsDiff } from "./manager/tool-registry.js";
 export { isToolVisible, matchesPattern, runtimeSpecOf } from "./manager/tool-registry.js";

@@ -30,6 +30,7 @@ import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { ServerHandshake } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
 import type { WireFault } from "./protocol/wire-fault.js";
+import { createSurface } from "./surface.js";
 import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
@@ -105,6 +106,8 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     maxInputRounds: options.maxInputRounds,
   });
   let current: Connection | undefined;
+  /** Resources subscribed to; the modern `subscriptions/listen` carries them. */
+  let listenUris: readonly string[] = [];
   let connecting: Promise<Outcome<Connection>> | undefined;
   let failures = 0;
   let lastFailureAt = 0;
@@ -164,7 +167,10 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
           throw error;
         }
       },
-      ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+      onNotification: (notification) => {
+        handle.observe(notification);
+        options.onNotification?.(notification);
+      },
       ...(options.handlers ? { handlers: options.handlers } : {}),
       ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
     });
@@ -206,12 +212,20 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       return { ok: false, fault: { type: "transport", code: "EXIT", message: "server exited during initialize", stderrTail: lastStderr } };
     failures = 0;
     current = conn;
-    if (outcome.value.era === "modern" && options.onNotification) {
-      conn.listen = openListen(conn.peer, sessionContext(conn), (fault) =>
-        options.onNoise?.(`subscriptions/listen ended: ${fault.message}`),
-      );
-    }
+    if (outcome.value.era === "modern" && (options.onNotification || options.onListChanged || listenUris.length > 0)) listen(conn);
     return { ok: true, value: conn };
+  }
+
+  /** Modern era: a `subscriptions/listen` carrying the list filters and the subscribed resources. */
+  function listen(conn: Connection): void {
+    conn.listen?.abort();
+    conn.listen = openListen(
+      conn.peer,
+      sessionContext(conn),
+      (fault) => options.onNoise?.(`subscriptions/listen ended: ${fault.message}`),
+      {},
+      listenUris,
+    );
   }
 
   function ensure(signal: AbortSignal | undefined): Promise<Outcome<Connection>> {
@@ -244,7 +258,32 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     maxTotalTimeoutMs: o.maxTotalTimeoutMs,
   });
 
+  async function request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = {}) {
+    const context = { tool: method, server };
+    const conn = await ensure(callOptions.signal);
+    if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) } as const;
+    const outcome = await sendRequest(conn.value.peer, sessionContext(conn.value), method, params, peerOptions(callOptions));
+    return outcome.ok ? ({ ok: true, result: outcome.result } as const) : ({ ok: false, failure: fail(outcome.fault, context) } as const);
+  }
+
+  const handle = createSurface({
+    server,
+    request,
+    era: () => current?.session?.era,
+    async connect(callOptions) {
+      const conn = await ensure(callOptions.signal);
+      return conn.ok ? { ok: true, value: undefined } : { ok: false, failure: fail(conn.fault, { tool: "connect", server }) };
+    },
+    listenTo(uris) {
+      listenUris = uris;
+      if (current?.alive && current.session?.era === "modern") listen(current);
+      return { ok: true, value: undefined };
+    },
+    onListChanged: options.onListChanged,
+  });
+
   return {
+    ...handle.surface,
     server,
     get handshake() {
       return current?.handshake;
@@ -284,13 +323,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       const outcome = await listToolsPaged(conn.value.peer, sessionContext(conn.value), peerOptions(callOptions));
       return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
-    async request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = {}) {
-      const context = { tool: method, server };
-      const conn = await ensure(callOptions.signal);
-      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
-      const outcome = await sendRequest(conn.value.peer, sessionContext(conn.value), method, params, peerOptions(callOptions));
-      return outcome.ok ? { ok: true, result: outcome.result } : { ok: false, failure: fail(outcome.fault, context) };
-    },
+    request,
     async ping(callOptions: CallOptions = {}) {
       const context = { tool: "ping", server };
       const conn = await ensure(callOptions.signal);

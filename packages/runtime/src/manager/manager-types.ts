@@ -9,6 +9,7 @@ import type { ClientFactoryOptions } from "./client-factory.js";
 import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
 import type { ToolRisk } from "./risk.js";
 import type { ServerStatus } from "./server-slot.js";
+import type { ManagerSurface } from "./surface.js";
 import type { ManagedTool, ToolsDiff } from "./tool-registry.js";
 
 /** What the approval hook sees. */
@@ -62,8 +63,8 @@ export interface McpManagerOptions {
   readonly client?: Omit<ClientFactoryOptions, "onNotification">;
 }
 
-/** The manager. */
-export interface McpManager {
+/** The manager: tools, and resources, templates and prompts under namespaced names (`ManagerSurface`). */
+export interface McpManager extends ManagerSurface {
   /** Connects every enabled autoStart server in parallel; one failure never blocks the others. */
   start(): Promise<readonly ServerStatus[]>;
   connect(name: string): Promise<ServerStatus>;

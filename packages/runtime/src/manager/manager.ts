@@ -9,12 +9,14 @@ import { failureFromFault, failureFromToolError } from "../failure-mapping.js";
 import { joinText } from "../invoke.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { createServerClient } from "./client-factory.js";
+import type { McpSurface } from "../surface.js";
+import { createServerClient, type ServerClient } from "./client-factory.js";
 import { applyConfigToSlots } from "./config-apply.js";
 import type { McpConfig } from "./config-types.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
 import { probeSlot, reapIdleSlots } from "./pool.js";
 import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
+import { createManagerSurface } from "./surface.js";
 import { createToolRegistry, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
 
 const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
@@ -399,6 +401,22 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       const slot = slots.get(name);
       if (slot) await disconnectSlot(slot, slot.config.enabled === false ? "disabled" : "disconnected");
     },
+    ...createManagerSurface({
+      servers: () => [...slots.values()].filter((slot) => slot.config.enabled !== false).map((slot) => slot.name),
+      surfaceOf: async (name) => {
+        const slot = slots.get(name);
+        const failed = (message: string) => ({
+          ok: false as const,
+          failure: failureFromFault(fault(message), { tool: name, server: name }),
+        });
+        if (!slot) return failed(`server "${name}" is not configured`);
+        if (slot.state !== "connected") await connectSlot(slot);
+        const client = slot.client as (ServerClient & Partial<McpSurface>) | undefined;
+        if (!client || slot.state !== "connected") return failed(slot.error ?? `server "${name}" is not connected`);
+        if (typeof client.listPrompts !== "function") return failed(`the client of server "${name}" has no resources or prompts`);
+        return { ok: true, value: client as McpSurface };
+      },
+    }),
     listServers: () => [...slots.values()].map(status),
     getClient: (name) => (slots.has(name) ? clientFor(name) : undefined),
     async refreshTools(name) {

@@ -350,13 +350,20 @@ export function traceMeta(option: TraceContextOption | undefined): { readonly [k
   return { traceparent: newTraceparent() };
 }
 
-/** The `subscriptions/listen` filter for what the server says can change, or undefined when nothing can. */
-export function listenFilter(capabilities: { readonly [key: string]: unknown }): { [key: string]: boolean } | undefined {
+/**
+ * The `subscriptions/listen` filter for what the server says can change plus the resources the
+ * client subscribed to, or undefined when there is nothing to listen for.
+ */
+export function listenFilter(
+  capabilities: { readonly [key: string]: unknown },
+  resources: readonly string[] = [],
+): { [key: string]: boolean | readonly string[] } | undefined {
   const caps = capabilities as { [k: string]: { listChanged?: unknown } | undefined };
-  const filter: { [key: string]: boolean } = {};
+  const filter: { [key: string]: boolean | readonly string[] } = {};
   if (caps.tools?.listChanged) filter.toolsListChanged = true;
   if (caps.prompts?.listChanged) filter.promptsListChanged = true;
   if (caps.resources?.listChanged) filter.resourcesListChanged = true;
+  if (resources.length > 0) filter.resourceSubscriptions = resources;
   return Object.keys(filter).length === 0 ? undefined : filter;
 }
 
@@ -371,8 +378,9 @@ export function openListen(
   ctx: RequestContext,
   onEnd: (fault: WireFault) => void,
   retry: { readonly retryMs?: number; readonly maxRetries?: number } = {},
+  resources: readonly string[] = [],
 ): AbortController | undefined {
-  const filter = listenFilter(ctx.session.handshake.capabilities);
+  const filter = listenFilter(ctx.session.handshake.capabilities, resources);
   if (!filter) return undefined;
   const controller = new AbortController();
   const retryMs = retry.retryMs ?? 1000;

@@ -53,12 +53,16 @@ export interface HttpConnectorOptions extends HttpEndpointOptions {
   readonly context: (conn: HttpConnection) => RequestContext;
   /** A legacy SSE stream closed: the connection is dead. */
   readonly onLost: (conn: HttpConnection) => void;
+  /** Resource URIs the client subscribed to (modern era: carried by `subscriptions/listen`). */
+  readonly resourceSubscriptions?: () => readonly string[];
 }
 
 /** Opens and disposes connections. */
 export interface HttpConnector {
   open(signal: AbortSignal): Promise<Outcome<HttpConnection>>;
   dispose(conn: HttpConnection): Promise<void>;
+  /** Makes sure notifications can arrive: the legacy GET stream, or a fresh modern listen (new subscriptions). */
+  relisten(conn: HttpConnection): void;
 }
 
 /** Era found per endpoint, so later callers skip the probe or go straight to SSE. */
@@ -177,6 +181,28 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     return { ok: true, value: conn };
   }
 
+  function listen(conn: HttpConnection): void {
+    conn.listen = openListen(
+      conn.peer,
+      o.context(conn),
+      (fault) => {
+        if (conn.alive) o.warn(`subscriptions/listen ended: ${fault.message}`);
+      },
+      {},
+      o.resourceSubscriptions?.() ?? [],
+    );
+  }
+
+  function relisten(conn: HttpConnection): void {
+    if (!conn.alive) return;
+    if (conn.session?.era !== "modern") {
+      conn.streamable?.openNotificationStream();
+      return;
+    }
+    conn.listen?.abort();
+    listen(conn);
+  }
+
   /** Opens a connection; a failed open forgets the cached era, so the next attempt detects afresh. */
   async function open(signal: AbortSignal): Promise<Outcome<HttpConnection>> {
     const outcome = await detect(signal);
@@ -201,11 +227,7 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
         streamable.resetSession();
         conn.session = probe.session;
         eraCache.set(key, "modern");
-        if (o.notificationStream) {
-          conn.listen = openListen(conn.peer, o.context(conn), (fault) => {
-            if (conn.alive) o.warn(`subscriptions/listen ended: ${fault.message}`);
-          });
-        }
+        if (o.notificationStream) listen(conn);
         return { ok: true, value: conn };
       }
       if (probe.kind === "fault" || era === "modern") {
@@ -229,5 +251,5 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     return { ok: true, value: conn };
   }
 
-  return { open, dispose };
+  return { open, dispose, relisten };
 }

@@ -1,0 +1,199 @@
+/**
+ * The MCP surface beyond tools, shared by the stdio and HTTP callers: resources, resource
+ * templates and prompts paged through every page (cached for the `ttlMs` the 2026-07-28 era sends,
+ * dropped on `list_changed`), `resources/read`, subscriptions (legacy `resources/subscribe`, or the
+ * `resourceSubscriptions` of `subscriptions/listen` in 2026-07-28), `prompts/get`,
+ * `completion/complete` and `logging/setLevel`. Failures are `ToolFailure` values.
+ */
+import type { CallOptions } from "./caller.js";
+import type { ToolFailure } from "./failure.js";
+import { failureFromFault } from "./failure-mapping.js";
+import type { RpcNotification } from "./protocol/json-rpc.js";
+import type { Era } from "./protocol/mcp-client.js";
+import type {
+  Completion,
+  CompletionReference,
+  GetPromptResult,
+  LogLevel,
+  PromptDescriptor,
+  ResourceContents,
+  ResourceDescriptor,
+  ResourceTemplateDescriptor,
+} from "./protocol/mcp-types.js";
+
+/** A surface answer: the value, or a failure. */
+export type SurfaceResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: ToolFailure };
+
+/** The lists a server can announce changes of. */
+export type ListName = "tools" | "prompts" | "resources";
+
+/** Options for the list methods. */
+export interface ListOptions extends CallOptions {
+  /** Skip the cache a previous list left (its `ttlMs` not yet elapsed). */
+  readonly fresh?: boolean;
+}
+
+/** Resources, prompts, completions and logging on one server. */
+export interface McpSurface {
+  listResources(options?: ListOptions): Promise<SurfaceResult<readonly ResourceDescriptor[]>>;
+  listResourceTemplates(options?: ListOptions): Promise<SurfaceResult<readonly ResourceTemplateDescriptor[]>>;
+  listPrompts(options?: ListOptions): Promise<SurfaceResult<readonly PromptDescriptor[]>>;
+  /** `resources/read`: text items carry `text`, binary ones a base64 `blob`. */
+  readResource(uri: string, options?: CallOptions): Promise<SurfaceResult<readonly ResourceContents[]>>;
+  /** Subscribes to `notifications/resources/updated` for `uri`; `onUpdated` runs for each one. */
+  subscribe(uri: string, onUpdated?: (uri: string) => void, options?: CallOptions): Promise<SurfaceResult<void>>;
+  unsubscribe(uri: string, options?: CallOptions): Promise<SurfaceResult<void>>;
+  getPrompt(name: string, args?: { readonly [name: string]: string }, options?: CallOptions): Promise<SurfaceResult<GetPromptResult>>;
+  /** `completion/complete` for a prompt argument or a template variable. */
+  complete(
+    ref: CompletionReference,
+    argument: { readonly name: string; readonly value: string },
+    context?: { readonly arguments?: { readonly [name: string]: string } },
+    options?: CallOptions,
+  ): Promise<SurfaceResult<Completion>>;
+  /** `logging/setLevel` (legacy era; 2026-07-28 has no such request). */
+  setLogLevel(level: LogLevel, options?: CallOptions): Promise<SurfaceResult<void>>;
+}
+
+/** What the surface needs from its caller. */
+export interface SurfaceDeps {
+  readonly server: string;
+  request(
+    method: string,
+    params: { readonly [key: string]: unknown },
+    options: CallOptions,
+  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Connects (if not yet) so the era is known. */
+  connect(options: CallOptions): Promise<SurfaceResult<void>>;
+  /** The era of the live connection (undefined before connecting). */
+  era(): Era | undefined;
+  /**
+   * Makes notifications for these subscriptions arrive: re-opens `subscriptions/listen` with them
+   * as `resourceSubscriptions` (modern), or opens the notification stream if it is not (legacy).
+   */
+  listenTo(uris: readonly string[]): SurfaceResult<void>;
+  readonly onListChanged?: ((list: ListName) => void) | undefined;
+}
+
+/** The surface and the hook its caller feeds every server notification to. */
+export interface SurfaceHandle {
+  readonly surface: McpSurface;
+  observe(notification: RpcNotification): void;
+}
+
+const MAX_PAGES = 1000;
+const LIST_CHANGED: { readonly [method: string]: ListName } = {
+  "notifications/tools/list_changed": "tools",
+  "notifications/prompts/list_changed": "prompts",
+  "notifications/resources/list_changed": "resources",
+};
+
+/** Creates the surface over a caller's `request`. */
+export function createSurface(deps: SurfaceDeps): SurfaceHandle {
+  const cache = new Map<string, { readonly items: readonly unknown[]; readonly until: number }>();
+  const subscriptions = new Map<string, ((uri: string) => void) | undefined>();
+
+  const malformed = (method: string, message: string): { ok: false; failure: ToolFailure } => ({
+    ok: false,
+    failure: failureFromFault({ type: "rpc", code: -32603, message: `${method}: ${message}` }, { tool: method, server: deps.server }),
+  });
+
+  /** Pages `method` through every page; caches the items for the smallest `ttlMs` of the pages. */
+  async function listAll<T>(method: string, key: string, options: ListOptions = {}): Promise<SurfaceResult<readonly T[]>> {
+    const hit = cache.get(method);
+    if (hit && !options.fresh && hit.until > Date.now()) return { ok: true, value: hit.items as T[] };
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let ttl = Number.POSITIVE_INFINITY;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await deps.request(method, cursor === undefined ? {} : { cursor }, options);
+      if (!answer.ok) return answer;
+      const result = answer.result as { [k: string]: unknown } | undefined;
+      const list = result?.[key];
+      if (!Array.isArray(list)) return malformed(method, `result has no ${key} array`);
+      items.push(...(list as T[]));
+      ttl = typeof result?.ttlMs === "number" && result.ttlMs >= 0 ? Math.min(ttl, result.ttlMs) : 0;
+      const next = result?.nextCursor;
+      if (typeof next !== "string" || next === "" || seen.has(next)) break;
+      seen.add(next);
+      cursor = next;
+    }
+    if (ttl > 0 && Number.isFinite(ttl)) cache.set(method, { items, until: Date.now() + ttl });
+    else cache.delete(method);
+    return { ok: true, value: items };
+  }
+
+  async function call<T>(
+    method: string,
+    params: { readonly [key: string]: unknown },
+    options: CallOptions,
+    pick: (r: { readonly [key: string]: unknown }) => T | undefined,
+  ) {
+    const answer = await deps.request(method, params, options);
+    if (!answer.ok) return answer;
+    const value = pick((answer.result ?? {}) as { readonly [key: string]: unknown });
+    return value === undefined ? malformed(method, "result has an unexpected shape") : ({ ok: true, value } as const);
+  }
+
+  const surface: McpSurface = {
+    listResources: (options) => listAll<ResourceDescriptor>("resources/list", "resources", options),
+    listResourceTemplates: (options) => listAll<ResourceTemplateDescriptor>("resources/templates/list", "resourceTemplates", options),
+    listPrompts: (options) => listAll<PromptDescriptor>("prompts/list", "prompts", options),
+    readResource: (uri, options = {}) =>
+      call("resources/read", { uri }, options, (r) => (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : undefined)),
+    getPrompt: (name, args = {}, options = {}) =>
+      call("prompts/get", { name, arguments: args }, options, (r) =>
+        Array.isArray(r.messages) ? (r as unknown as GetPromptResult) : undefined,
+      ),
+    complete: (ref, argument, context, options = {}) =>
+      call("completion/complete", { ref, argument, ...(context ? { context } : {}) }, options, (r) =>
+        Array.isArray((r.completion as Completion | undefined)?.values) ? (r.completion as Completion) : undefined,
+      ),
+    async setLogLevel(level, options = {}) {
+      const answer = await deps.request("logging/setLevel", { level }, options);
+      return answer.ok ? { ok: true, value: undefined } : answer;
+    },
+    async subscribe(uri, onUpdated, options = {}) {
+      const had = subscriptions.has(uri);
+      subscriptions.set(uri, onUpdated);
+      if (had && deps.era() !== undefined) return { ok: true, value: undefined };
+      const answer = await changeSubscription("resources/subscribe", uri, options);
+      if (!answer.ok) subscriptions.delete(uri);
+      return answer;
+    },
+    async unsubscribe(uri, options = {}) {
+      if (!subscriptions.delete(uri)) return { ok: true, value: undefined };
+      return changeSubscription("resources/unsubscribe", uri, options);
+    },
+  };
+
+  /** Legacy: one request per change. Modern: the listen request carries the whole set. */
+  async function changeSubscription(method: string, uri: string, options: CallOptions): Promise<SurfaceResult<void>> {
+    const connected = await deps.connect(options);
+    if (!connected.ok) return connected;
+    if (deps.era() === "modern") return deps.listenTo([...subscriptions.keys()]);
+    const answer = await deps.request(method, { uri }, options);
+    if (!answer.ok) return answer;
+    return method === "resources/subscribe" ? deps.listenTo([...subscriptions.keys()]) : { ok: true, value: undefined };
+  }
+
+  function observe(notification: RpcNotification): void {
+    const list = LIST_CHANGED[notification.method];
+    if (list !== undefined) {
+      if (list === "prompts") cache.delete("prompts/list");
+      if (list === "resources") {
+        cache.delete("resources/list");
+        cache.delete("resources/templates/list");
+      }
+      deps.onListChanged?.(list);
+      return;
+    }
+    if (notification.method === "notifications/resources/updated") {
+      const uri = (notification.params as { uri?: unknown } | undefined)?.uri;
+      if (typeof uri === "string") subscriptions.get(uri)?.(uri);
+    }
+  }
+
+  return { surface, observe };
+}
