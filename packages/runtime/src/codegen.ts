@@ -10,5 +10,6 @@ export { deepEqual, formats, ucs2length } from "./codegen-helpers.js";
 export type { DriftOptions, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
 export { checkDrift } from "./drift.js";
 export { invokeTool } from "./invoke.js";
+export { prototypeFree } from "./prototype-free.js";
 export type { Runtime } from "./runtime.js";
 export type { ToolResult, ToolSpec } from "./tool-spec.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { camelName, fileStem, isSafeIdentifier, pascalName, providerNames } from "./names.js";
+import { camelName, fileStem, isSafeIdentifier, memberName, pascalName, providerNames, RESERVED_MEMBERS } from "./names.js";
 
 describe("identifier sanitizing", () => {
   it.each([
@@ -67,5 +67,47 @@ describe("provider-safe names", () => {
         },
       ),
     );
+  });
+});
+
+describe("provider-safe names: transliteration and stable hashes", () => {
+  const one = (toolset: string, name: string) => providerNames([{ id: `${toolset}.${name}`, toolset, name }])[0];
+
+  it("separators map to _ without a hash; lost characters add a hash of the id", () => {
+    expect(one("ts", "a.b c/d")).toBe("ts_a_b_c_d");
+    expect(one("ts", "café")).toMatch(/^ts_cafe_[0-9a-f]{6}$/);
+    expect(one("uni", "code🔥🔥🔥")).toMatch(/^uni_code_[0-9a-f]{6}$/);
+    expect(one("ts", "検索")).toMatch(/^ts_[0-9a-f]{6}$/);
+  });
+
+  it("unicode names no longer become order-dependent runs of underscores", () => {
+    const tools = ["uni-code🔥", "uni-code🧪", "uni-code✨"].map((name) => ({ id: `t.${name}`, toolset: "t", name }));
+    const forward = providerNames(tools);
+    const backward = providerNames([...tools].reverse()).reverse();
+    expect(forward).toEqual(backward);
+    for (const n of forward) expect(n).toMatch(/^t_uni-code_[0-9a-f]{6}$/);
+    expect(new Set(forward).size).toBe(3);
+  });
+
+  it("the result never depends on the order of the tools", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[ab._\- é]{1,4}$/), { minLength: 1, maxLength: 12 }), (tails) => {
+        const tools = tails.map((name) => ({ id: `t.${name}`, toolset: "t", name }));
+        const forward = providerNames(tools);
+        const backward = providerNames([...tools].reverse()).reverse();
+        expect(backward).toEqual(forward);
+        // A tool whose <toolset>_<tool> is already safe keeps it exactly.
+        tools.forEach((t, i) => {
+          if (/^[A-Za-z0-9_-]+$/.test(t.name)) expect(forward[i]).toBe(`t_${t.name}`);
+        });
+      }),
+    );
+  });
+
+  it("members that would change an object's contract are renamed", () => {
+    expect(memberName("then")).toBe("then_");
+    expect(memberName("valueOf")).toBe("valueOf_");
+    expect(memberName("search")).toBe("search");
+    for (const key of Object.getOwnPropertyNames(Object.prototype)) expect(RESERVED_MEMBERS.has(key)).toBe(true);
   });
 });

@@ -28,6 +28,8 @@ export const RUNTIME_SYMBOLS = {
   checkDrift: { from: RUNTIME_CODEGEN, type: false },
   createDecoder: { from: RUNTIME_CODEGEN, type: false },
   invokeTool: { from: RUNTIME_CODEGEN, type: false },
+  // Maps keyed by design or server names (spec maps, field descriptions) carry no prototype.
+  prototypeFree: { from: RUNTIME_CODEGEN, type: false },
   // Called by precompiled validators (validators.gen.ts) in place of ajv's own helpers.
   deepEqual: { from: RUNTIME_CODEGEN, type: false },
   formats: { from: RUNTIME_CODEGEN, type: false },

@@ -93,6 +93,8 @@ export interface IrToolset {
   readonly pascalName: string;
   /** `everything` (for `everythingSpecs`). */
   readonly camelName: string;
+  /** The toolset's key on generated objects (an agent's callers): `camelName`, or `then_` for a reserved member name. */
+  readonly memberName: string;
   readonly tools: readonly IrTool[];
   toString(): string;
 }
@@ -108,6 +110,13 @@ export interface IrTool {
   readonly localName: string;
   /** PascalCase type stem: `GetSum` (for `GetSumPayload`). */
   readonly typeName: string;
+  /**
+   * Method name on generated objects (client, request builders, server handlers): `localName`, or
+   * `then_`, `toJSON_`, `valueOf_`... for names that would change the object's contract (`RESERVED_MEMBERS`).
+   */
+  readonly memberName: string;
+  /** Why the identifiers are not the plain camelCase of the name (reserved member, pulled clash), for JSDoc. */
+  readonly nameNote: string | undefined;
   /** `[A-Za-z0-9_-]{1,64}`, unique across the design. */
   readonly providerName: string;
   readonly toolset: IrToolset;

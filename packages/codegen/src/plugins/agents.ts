@@ -31,7 +31,7 @@ export const agentsPlugin: Plugin = {
         "",
         `/** The callers agent ${label} needs: one per toolset it uses. */`,
         `export interface ${agent.pascalName}Callers {`,
-        ...agent.uses.map((u) => `  readonly ${u.toolset.camelName}: ${Caller};`),
+        ...agent.uses.map((u) => `  readonly ${u.toolset.memberName}: ${Caller};`),
         "}",
         "",
       );
@@ -41,15 +41,15 @@ export const agentsPlugin: Plugin = {
       });
       f.print(
         `/** The tools agent ${label} may call, per toolset (subsets applied). */`,
-        `export const ${agent.camelName}Tools: { readonly [toolset: string]: readonly ${ToolSpec}[] } = {`,
+        `export const ${agent.camelName}Tools: { readonly [toolset: string]: readonly ${ToolSpec}[] } = ${f.runtime("prototypeFree")}({`,
         ...lists.map(({ u, specs }) => `  ${printKey(u.toolset.name)}: [${specs.join(", ")}],`),
-        "};",
+        "});",
         "",
         `/** Registers the tools agent ${label} may call, and no others, with \`runtime\`. */`,
         `export function register${agent.pascalName}Agent(${used ? "" : "_"}runtime: ${Runtime}, ${used ? "" : "_"}callers: ${agent.pascalName}Callers): void {`,
         ...lists.map(
           ({ u, specs }) =>
-            `  runtime.registerToolset({ toolset: ${JSON.stringify(u.toolset.name)}, specs: [${specs.join(", ")}], caller: callers.${u.toolset.camelName} });`,
+            `  runtime.registerToolset({ toolset: ${JSON.stringify(u.toolset.name)}, specs: [${specs.join(", ")}], caller: callers.${u.toolset.memberName} });`,
         ),
         "}",
         "",

@@ -10,7 +10,7 @@ import { specName, toolsetNames } from "./specs.js";
 
 function methodDoc(tool: IrTool): string {
   const text = tool.description ?? tool.title ?? `Calls ${JSON.stringify(tool.name)}.`;
-  return `/** ${docText(text)} */`;
+  return `/** ${docText(tool.nameNote === undefined ? text : `${text} (${tool.nameNote})`)} */`;
 }
 
 /** Emits `<toolset>/client.gen.ts` and `<toolset>/requests.gen.ts`. */
@@ -35,7 +35,7 @@ export const clientPlugin: Plugin = {
       for (const { tool, Payload, Result } of sig) {
         f.print(
           `  ${methodDoc(tool)}`,
-          `  ${tool.localName}(payload: ${Payload}, options?: ${CallOptions}): Promise<${ToolResult}<${Result}>>;`,
+          `  ${tool.memberName}(payload: ${Payload}, options?: ${CallOptions}): Promise<${ToolResult}<${Result}>>;`,
         );
       }
       f.print("}", "");
@@ -43,7 +43,7 @@ export const clientPlugin: Plugin = {
         `/** Creates the typed client for toolset ${docName(ts.name)} over \`caller\`. */`,
         `export function ${n.client}(caller: ${Caller}): ${n.clientType} {`,
         "  return {",
-        ...sig.map(({ tool, spec }) => `    ${tool.localName}: (payload, options) => ${invokeTool}(caller, ${spec}, payload, options),`),
+        ...sig.map(({ tool, spec }) => `    ${tool.memberName}: (payload, options) => ${invokeTool}(caller, ${spec}, payload, options),`),
         "  };",
         "}",
       );
@@ -64,15 +64,15 @@ export const clientPlugin: Plugin = {
       for (const { tool, Payload } of rsig) {
         r.print(
           `  ${methodDoc(tool)}`,
-          `  ${tool.localName}(payload: ${Payload}): ${ToolRequest}<${JSON.stringify(tool.id)}, ${Payload}>;`,
+          `  ${tool.memberName}(payload: ${Payload}): ${ToolRequest}<${JSON.stringify(tool.id)}, ${Payload}>;`,
         );
       }
       r.print(
         "}",
         "",
-        `/** Builds typed requests for planners: \`runtime.execute(${n.requests}.${sig[0]?.tool.localName ?? "tool"}(payload))\`. */`,
+        `/** Builds typed requests for planners: \`runtime.execute(${n.requests}.${sig[0]?.tool.memberName ?? "tool"}(payload))\`. */`,
         `export const ${n.requests}: ${n.requestsType} = {`,
-        ...rsig.map(({ tool }) => `  ${tool.localName}: (payload) => ({ tool: ${JSON.stringify(tool.id)}, arguments: payload }),`),
+        ...rsig.map(({ tool }) => `  ${tool.memberName}: (payload) => ({ tool: ${JSON.stringify(tool.id)}, arguments: payload }),`),
         "};",
       );
     }

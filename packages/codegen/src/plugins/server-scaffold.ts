@@ -82,7 +82,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
     const R = resultType(tool);
     const doc = tool.description ?? tool.title ?? `Handles ${JSON.stringify(tool.name)}.`;
-    f.print(`  /** ${docText(doc)} */`, `  ${tool.localName}(payload: ${Payload}, ctx: ${ToolContext()}): ${R} | Promise<${R}>;`);
+    f.print(`  /** ${docText(doc)} */`, `  ${tool.memberName}(payload: ${Payload}, ctx: ${ToolContext()}): ${R} | Promise<${R}>;`);
   }
   f.print("}", "");
   if (hasText) {
@@ -125,10 +125,10 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
       const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
       const validateResult = f.importValue(validatorName(tool.typeName, "Result"), "./validators.gen.js");
       f.print(`        decodeResult: ${createDecoder()}<${Result}>(${validateResult}),`);
-      f.print(`        handler: (payload: ${Payload}, ctx: ${ToolContext()}) => handlers.${tool.localName}(payload, ctx),`);
+      f.print(`        handler: (payload: ${Payload}, ctx: ${ToolContext()}) => handlers.${tool.memberName}(payload, ctx),`);
     } else {
       f.print(
-        `        handler: async (payload: ${Payload}, ctx: ${ToolContext()}) => asResult(await handlers.${tool.localName}(payload, ctx)),`,
+        `        handler: async (payload: ${Payload}, ctx: ${ToolContext()}) => asResult(await handlers.${tool.memberName}(payload, ctx)),`,
       );
     }
     f.print("      },");

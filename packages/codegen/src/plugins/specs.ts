@@ -33,7 +33,11 @@ export const specsPlugin: Plugin = {
         const ExpectedCatalogue = f.runtime("ExpectedCatalogue");
         f.print(
           "/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */",
-          `export const ${n.catalogue}: ${ExpectedCatalogue} = ${printLiteral({ server: ts.server, fingerprint: ts.fingerprint ?? null, tools: ts.toolFingerprints })};`,
+          `export const ${n.catalogue}: ${ExpectedCatalogue} = {`,
+          `  server: ${JSON.stringify(ts.server)},`,
+          `  fingerprint: ${JSON.stringify(ts.fingerprint ?? null)},`,
+          `  tools: ${f.runtime("prototypeFree")}(${printLiteral(ts.toolFingerprints, 2)}),`,
+          "};",
           "",
         );
       }
@@ -63,7 +67,11 @@ export const specsPlugin: Plugin = {
         f.print(
           `/** ${docText(`Spec of ${JSON.stringify(tool.name)}: ${doc}`)} */`,
           `export const ${specName(tool)}: ${ToolSpec}<${Payload}, ${Result}> = {`,
-          ...fields.map(([k, v]) => `  ${printKey(k)}: ${printLiteral(v, 2)},`),
+          ...fields.map(([k, v]) =>
+            k === "fieldDescriptions"
+              ? `  ${k}: ${f.runtime("prototypeFree")}(${printLiteral(v, 2)}),`
+              : `  ${printKey(k)}: ${printLiteral(v, 2)},`,
+          ),
           `  decodePayload: ${createDecoder}<${Payload}>(${validatePayload}),`,
         );
         if (tool.output) {
@@ -80,9 +88,9 @@ export const specsPlugin: Plugin = {
         // Spelled out (not "as const") so the file also compiles under isolatedDeclarations.
         `export const ${n.specMap}: {`,
         ...ts.tools.map((t) => `  readonly ${printKey(t.name)}: typeof ${specName(t)};`),
-        "} = {",
+        `} = ${f.runtime("prototypeFree")}({`,
         ...ts.tools.map((t) => `  ${printKey(t.name)}: ${specName(t)},`),
-        "};",
+        "});",
         "",
         `const byKey: ReadonlyMap<string, ${ToolSpec}> = new Map(${n.specs}.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));`,
         "",

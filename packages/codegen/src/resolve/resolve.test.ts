@@ -234,3 +234,90 @@ describe("resolved IR", () => {
     expect(ir.agents[0]?.runPolicy).toEqual({ maxToolCalls: 3 });
   });
 });
+
+describe("names that would change an object's contract", () => {
+  it("reserved members get a trailing _ as members only; bindings keep the plain stem", () => {
+    const names = ["then", "toJSON", "valueOf", "toString", "constructor", "inspect", "asymmetricMatch", "plain"];
+    const ir = resolveDesign(
+      design({
+        toolsets: [
+          inline(
+            "then",
+            names.map((n) => tool(n)),
+          ),
+        ],
+      }),
+      { file: "d.ts" },
+    );
+    const ts = ir.toolsets[0]!;
+    expect(ts.memberName).toBe("then_");
+    expect(ts.tools.map((t) => [t.name, t.localName, t.memberName])).toEqual([
+      ["then", "then", "then_"],
+      ["toJSON", "toJson", "toJson"],
+      ["valueOf", "valueOf_", "valueOf_"],
+      ["toString", "toString_", "toString_"],
+      ["constructor", "constructor_", "constructor_"],
+      ["inspect", "inspect", "inspect_"],
+      ["asymmetricMatch", "asymmetricMatch", "asymmetricMatch_"],
+      ["plain", "plain", "plain"],
+    ]);
+    expect(ts.tools[0]?.nameNote).toMatch(/`then_` because `then` would change/);
+    expect(ts.tools[7]?.nameNote).toBeUndefined();
+  });
+});
+
+describe("identifier clashes: designs the user wrote are refused, pulled catalogues are disambiguated", () => {
+  const dir = mkdtempSync(join(process.cwd(), ".tmp", "clash-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const pulled = (names: readonly string[], file: string) => {
+    const lock = { version: 1, servers: { srv: { tools: names.map((name) => ({ name, inputSchema: { type: "object" } })) } } };
+    writeFileSync(join(dir, `${file}.lock.json`), JSON.stringify(lock));
+    const d = design({
+      toolsets: [{ kind: "toolset", name: "srv", provider: { kind: "mcp", server: "srv" }, tools: [] }],
+      servers: [{ kind: "external-server", name: "srv", connection: { command: "node" }, overrides: [] }],
+    });
+    const ts = resolveDesign(d, { file: "d.ts", designPath: join(dir, `${file}.ts`) }).toolsets[0]!;
+    return Object.fromEntries(
+      ts.tools.map((t) => [t.name, { local: t.localName, type: t.typeName, member: t.memberName, provider: t.providerName }]),
+    );
+  };
+
+  it("an inline toolset with a.b and a-b is a design error naming both", () => {
+    const error = errorOf(design({ toolsets: [inline("s", [tool("a.b"), tool("a-b")])] }));
+    expect(error.location).toEqual({ file: "designs/app.ts", toolset: "s", tool: "a-b" });
+    expect(error.message).toMatch(/"aB" collides with tool "a\.b" after sanitizing; rename one/);
+  });
+
+  it("an mcpServer the user wrote is refused too", () => {
+    const server = { kind: "mcp-server", name: "calc", version: "1", tools: [tool("a.b"), tool("a_b")] };
+    expect(errorOf(design({ servers: [server] })).message).toMatch(/rename one/);
+  });
+
+  it("a pulled a.b / a-b / aB: the exact aB keeps its name, the others get a stable hash, in any order", () => {
+    const one = pulled(["a.b", "a-b", "aB"], "one");
+    const two = pulled(["aB", "a-b", "a.b"], "two");
+    expect(one).toEqual(two);
+    expect(one.aB).toEqual({ local: "aB", type: "AB", member: "aB", provider: "srv_aB" });
+    expect(one["a.b"]?.local).toMatch(/^aB_[0-9a-f]{6}$/);
+    expect(one["a-b"]?.local).toMatch(/^aB_[0-9a-f]{6}$/);
+    expect(one["a.b"]?.local).not.toBe(one["a-b"]?.local);
+    expect(one["a.b"]?.type).toBe(`AB${one["a.b"]?.local.slice(2)}`);
+    // Provider names: "a-b" is exact (srv_a-b); "a.b" maps to srv_a_b, which nobody owns.
+    expect(one["a-b"]?.provider).toBe("srv_a-b");
+    expect(one["a.b"]?.provider).toBe("srv_a_b");
+  });
+
+  it("a pulled a.b and a_b: the real a_b keeps the provider name srv_a_b; a.b gets a hash", () => {
+    const one = pulled(["a.b", "a_b"], "three");
+    const two = pulled(["a_b", "a.b"], "four");
+    expect(one).toEqual(two);
+    expect(one.a_b?.provider).toBe("srv_a_b");
+    expect(one["a.b"]?.provider).toMatch(/^srv_a_b_[0-9a-f]{8}$/);
+  });
+
+  it("a pulled then and then_: then keeps its stem, then_ is hashed; no member is `then`", () => {
+    const names = pulled(["then_", "then"], "five");
+    expect(names.then).toMatchObject({ local: "then", member: "then_" });
+    expect(names.then_?.member).toMatch(/^then_[0-9a-f]{6}$/);
+  });
+});

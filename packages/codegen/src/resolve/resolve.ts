@@ -13,13 +13,13 @@ import {
 } from "@toolwright/dsl";
 import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { camelName, fileStem, pascalName, providerNames } from "../emit/names.js";
-import { toolsetNames } from "../emit/toolset-names.js";
+import { camelName, fileStem, memberName, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
 import type { IrAnnotations, IrConnection, IrDesign, IrMcpServer, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
 import { resolveAgents } from "./agents.js";
 import { resolveConnection } from "./connection.js";
 import { exampleFromSchema } from "./example.js";
+import { assignIdentifiers } from "./identifiers.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
 import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
 
@@ -211,31 +211,20 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
     pascalName: pascalName(decl.name),
     // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".
     camelName: camelName(decl.name) === pascalName(decl.name) ? `${camelName(decl.name)}_` : camelName(decl.name),
+    memberName: memberName(camelName(decl.name)),
     tools,
     toString: () => `toolset ${decl.name}`,
   };
-  const seen = new Map<string, string>();
-  const locals = new Map<string, string>();
-  const toolsetExports = new Set(Object.values(toolsetNames(ts)));
+  const seen = new Set<string>();
   for (const t of decls) {
     const loc = { file, toolset: decl.name, tool: String(t?.name) };
     if (typeof t?.name !== "string" || t.name === "") throw new DesignError({ file, toolset: decl.name }, "a tool has an empty name");
     if (seen.has(t.name)) throw new DesignError(loc, "duplicate tool name");
-    seen.set(t.name, t.name);
-    const tool = resolveTool(t, ts, ctx, loc);
-    // `<tool>Spec` must not shadow a toolset-level export (a tool "find-x" in toolset "x" → findXSpec).
-    if (toolsetExports.has(`${tool.localName}Spec`)) (tool as Mutable<IrTool>).localName = `${tool.localName}_`;
-    const clash = locals.get(tool.localName) ?? locals.get(`type:${tool.typeName}`);
-    if (clash !== undefined) {
-      throw new DesignError(
-        loc,
-        `its identifier ${JSON.stringify(tool.localName)} collides with tool ${JSON.stringify(clash)} after sanitizing; rename one`,
-      );
-    }
-    locals.set(tool.localName, t.name);
-    locals.set(`type:${tool.typeName}`, t.name);
-    tools.push(tool);
+    seen.add(t.name);
+    tools.push(resolveTool(t, ts, ctx, loc));
   }
+  // Names a server chose cannot be renamed by the user; only designs the user wrote are refused.
+  assignIdentifiers(tools as Mutable<IrTool>[], ts, source === "lock", { file, toolset: decl.name });
   Object.freeze(tools);
   return Object.freeze(ts);
 }
@@ -284,8 +273,11 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
     kind: "tool",
     name: t.name,
     id: `${ts.name}.${t.name}`,
-    localName: camelName(t.name),
-    typeName: pascalName(t.name),
+    // Set by assignIdentifiers once every tool of the toolset is known.
+    localName: "",
+    typeName: "",
+    memberName: "",
+    nameNote: undefined,
     providerName: "",
     toolset: ts,
     title: t.title,

@@ -2,7 +2,7 @@
 // source: examples/recovery/design.ts
 
 import { type RuntimeOptions, createRuntime } from "@toolwright/runtime";
-import type { Caller, Runtime, ToolSpec } from "@toolwright/runtime/codegen";
+import { type Caller, type Runtime, type ToolSpec, prototypeFree } from "@toolwright/runtime/codegen";
 import { triggerLongRunningOperationSpec } from "../everything/specs.gen.js";
 import { listAllowedDirectoriesSpec, readTextFileSpec } from "../files/specs.gen.js";
 import { createEntitiesSpec, createRelationsSpec, searchNodesSpec } from "../memory/specs.gen.js";
@@ -22,11 +22,11 @@ export interface ResearcherCallers {
 }
 
 /** The tools agent "researcher" may call, per toolset (subsets applied). */
-export const researcherTools: { readonly [toolset: string]: readonly ToolSpec[] } = {
+export const researcherTools: { readonly [toolset: string]: readonly ToolSpec[] } = prototypeFree({
   memory: [createEntitiesSpec, createRelationsSpec, searchNodesSpec],
   files: [readTextFileSpec, listAllowedDirectoriesSpec],
   everything: [triggerLongRunningOperationSpec],
-};
+});
 
 /** Registers the tools agent "researcher" may call, and no others, with `runtime`. */
 export function registerResearcherAgent(runtime: Runtime, callers: ResearcherCallers): void {

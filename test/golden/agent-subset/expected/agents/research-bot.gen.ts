@@ -2,7 +2,7 @@
 // source: test/golden/agent-subset/design.ts
 
 import { type RuntimeOptions, createRuntime } from "@toolwright/runtime";
-import type { Caller, Runtime, ToolSpec } from "@toolwright/runtime/codegen";
+import { type Caller, type Runtime, type ToolSpec, prototypeFree } from "@toolwright/runtime/codegen";
 import { readSpec, searchSpec } from "../docs/specs.gen.js";
 import { fetchSpec } from "../web/specs.gen.js";
 
@@ -21,10 +21,10 @@ export interface ResearchBotCallers {
 }
 
 /** The tools agent "research-bot" may call, per toolset (subsets applied). */
-export const researchBotTools: { readonly [toolset: string]: readonly ToolSpec[] } = {
+export const researchBotTools: { readonly [toolset: string]: readonly ToolSpec[] } = prototypeFree({
   docs: [searchSpec, readSpec],
   web: [fetchSpec],
-};
+});
 
 /** Registers the tools agent "research-bot" may call, and no others, with `runtime`. */
 export function registerResearchBotAgent(runtime: Runtime, callers: ResearchBotCallers): void {

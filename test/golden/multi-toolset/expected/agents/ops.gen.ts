@@ -2,7 +2,7 @@
 // source: test/golden/multi-toolset/design.ts
 
 import { type RuntimeOptions, createRuntime } from "@toolwright/runtime";
-import type { Caller, Runtime, ToolSpec } from "@toolwright/runtime/codegen";
+import { type Caller, type Runtime, type ToolSpec, prototypeFree } from "@toolwright/runtime/codegen";
 import { statusSpec as statusSpec$1 } from "../alpha-beta/specs.gen.js";
 import { statusSpec } from "../alpha/specs.gen.js";
 
@@ -16,10 +16,10 @@ export interface OpsCallers {
 }
 
 /** The tools agent "ops" may call, per toolset (subsets applied). */
-export const opsTools: { readonly [toolset: string]: readonly ToolSpec[] } = {
+export const opsTools: { readonly [toolset: string]: readonly ToolSpec[] } = prototypeFree({
   alpha: [statusSpec],
   alpha_beta: [statusSpec$1],
-};
+});
 
 /** Registers the tools agent "ops" may call, and no others, with `runtime`. */
 export function registerOpsAgent(runtime: Runtime, callers: OpsCallers): void {
