@@ -5,12 +5,32 @@
  */
 import { main } from "./cli.js";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+process.once("exit", endedEarly);
+main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  exitWhenFlushed(2);
+});
+
+/**
+ * A design runs in this process: if it ends the process (`process.exit`) before the command
+ * finished, say so and fail instead of exiting 0 with no output.
+ */
+function endedEarly(): void {
+  process.stderr.write("error: the process was ended before the command finished (did the design call process.exit()?)\n");
+  process.exitCode = 2;
+}
+
+/**
+ * Exits once stdout and stderr are flushed. The work is done; a timer or socket the design left
+ * open (it ran in this process) must not keep the command alive.
+ */
+function exitWhenFlushed(code: number): void {
+  process.removeListener("exit", endedEarly);
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
+}

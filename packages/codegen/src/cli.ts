@@ -11,6 +11,7 @@ import { addCommand } from "./add/add-command.js";
 import { commandErrorText } from "./command-error.js";
 import { isDesignError } from "./errors.js";
 import { initCommand } from "./init/init-command.js";
+import { checkLoadTimeout, loadTimeoutOption } from "./load/load-timeout.js";
 import { pullCommand } from "./pull/pull-command.js";
 import { lockPathFor } from "./resolve/lock.js";
 import { type GenSummary, runGen, summaryLine } from "./run-gen.js";
@@ -38,7 +39,8 @@ function codegenVersion(): string {
   }
 }
 
-const EXIT_CODES = "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error.";
+const EXIT_CODES =
+  "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error (including a design that does not finish loading within --load-timeout).";
 const ALL_EXIT_CODES =
   "Exit codes: 0 ok; 1 gen --check found stale files or pull --check a stale lock; 2 usage, design, mcp.json or server error, or a file init/add would overwrite without --force (nothing is written).";
 
@@ -51,6 +53,7 @@ interface GenArgs {
   readonly cache: boolean;
   /** `--providers openai,anthropic,gemini`, unparsed. */
   readonly providers: string | undefined;
+  readonly loadTimeout: number;
 }
 
 async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: number; readonly inputs: readonly string[] }> {
@@ -59,7 +62,15 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
   try {
     const { parseProviders } = await import("./resolve/providers.js");
     const providers = parseProviders(args.providers);
-    summary = await runGen({ design: args.design, out: args.out, check: args.check, cwd, cache: args.cache, providers });
+    summary = await runGen({
+      design: args.design,
+      out: args.out,
+      check: args.check,
+      cwd,
+      cache: args.cache,
+      providers,
+      loadTimeoutMs: args.loadTimeout,
+    });
   } catch (error) {
     if (args.json) {
       const location = isDesignError(error) ? { location: error.location, problem: error.problem } : {};
@@ -131,20 +142,26 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       (y) =>
         y
           .positional("design", { type: "string", demandOption: true, describe: "TypeScript design file (default export: design(...))" })
-          .option("out", { type: "string", demandOption: true, describe: "Output folder; nothing is written outside it" })
-          .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 and name the files if the output is stale" })
+          .option("out", {
+            type: "string",
+            demandOption: true,
+            describe: "Output folder; generated code is written only here (the re-run cache lives in node_modules/.cache/toolwright; see --cache)",
+          })
+          .option("check", { type: "boolean", default: false, describe: "Write nothing to --out; exit 1 and name the files if the output is stale" })
           .option("watch", { type: "boolean", default: false, describe: "Regenerate when the design or its lock changes" })
           .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
           .option("cache", {
             type: "boolean",
             default: true,
             describe:
-              "Skip the run when the design, its imports, its lock, the generator and the output are unchanged (--no-cache to force)",
+              "Skip the run when the design, its imports, its lock, the generator and the output are unchanged. It records file hashes in node_modules/.cache/toolwright (the only thing written outside --out); --no-cache neither reads nor writes it",
           })
           .option("providers", {
             type: "string",
             describe: "Certify input schemas for these model providers and emit their variants: openai,anthropic,gemini (or all)",
           })
+          .option("load-timeout", loadTimeoutOption)
+          .check(checkLoadTimeout)
           .check((a) => !(a.check && a.watch) || "--check and --watch cannot be used together")
           .example("$0 gen design.ts --out src/gen", "generate once")
           .example("$0 gen design.ts --out src/gen --check", "CI: fail when the generated code is stale")
@@ -161,6 +178,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           json: a.json,
           cache: a.cache,
           providers: a.providers,
+          loadTimeout: a.loadTimeout,
         };
         action = async () => (args.watch ? genWatch(args, io) : (await genOnce(args, io)).code);
       },

@@ -17,8 +17,10 @@ export interface GenOptions {
   /** Compare only; report stale files instead of writing. */
   readonly check?: boolean;
   readonly cwd?: string;
-  /** Skip the run when nothing changed since the last one (default true; false skips the lookup). See cache.ts. */
+  /** Skip the run when nothing changed since the last one (default true; false neither reads nor writes the cache). See cache.ts. */
   readonly cache?: boolean;
+  /** Deadline for loading the design, in ms (default 30 s). */
+  readonly loadTimeoutMs?: number;
   /** Certify input schemas for these providers and emit their variants in the specs (`--providers`). */
   readonly providers?: readonly ("openai" | "anthropic" | "gemini")[];
 }
@@ -80,13 +82,13 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     }
   }
   // Loaded only on a cache miss: tsx, ajv and json-schema-to-typescript cost more to import than a cached run.
-  const [{ loadDesign }, { resolveDesign }, { generate }, { certifyProviders }] = await Promise.all([
+  const [{ loadDesign, loadOptions }, { resolveDesign }, { generate }, { certifyProviders }] = await Promise.all([
     import("./load/load-design.js"),
     import("./resolve/resolve.js"),
     import("./generate.js"),
     import("./resolve/providers.js"),
   ]);
-  const loaded = await loadDesign(options.design, cwd);
+  const loaded = await loadDesign(options.design, cwd, loadOptions(options.loadTimeoutMs));
   const resolved = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema, cwd });
   const warnings = providers.length > 0 ? certifyProviders(resolved, providers) : [];
   const ir = providers.length > 0 ? { ...resolved, providers } : resolved;
@@ -101,8 +103,8 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   // mcp.json files the connections came from are inputs too: an edited entry changes the generated caller.
   const inputs = [...loaded.inputs, ...ir.configFiles].map((f) => designLabel(f, cwd));
   const allInputs = [...loaded.allInputs, ...ir.configFiles];
-  // Recorded even under --no-cache (which only skips the lookup), so the next plain run is fast.
-  if (report.stale.length === 0 && providers.length === 0)
+  // --no-cache writes nothing outside --out, so it also records nothing.
+  if (useCache && report.stale.length === 0 && providers.length === 0)
     saveEntry(loaded.path, outDir, { source: loaded.label, allInputs, files, localInputs: inputs, ...counts });
   return {
     design: loaded.label,

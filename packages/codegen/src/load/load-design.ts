@@ -9,6 +9,7 @@ import type { DesignDecl, JsonSchema } from "@toolwright/dsl";
 import { register } from "tsx/esm/api";
 import { DesignError } from "../errors.js";
 import { designLabel } from "./design-label.js";
+import { DEFAULT_LOAD_TIMEOUT_MS } from "./load-timeout.js";
 
 /** A loaded design and where it came from. */
 export interface LoadedDesign {
@@ -30,6 +31,58 @@ export interface LoadedDesign {
 
 let loads = 0;
 
+/** Options for `loadDesign`. */
+export interface LoadOptions {
+  /** Deadline for evaluating the design, in milliseconds (default 30 s). */
+  readonly timeoutMs?: number;
+}
+
+/** `LoadOptions` from an optional deadline (exactOptionalPropertyTypes forbids passing `undefined`). */
+export function loadOptions(timeoutMs: number | undefined): LoadOptions {
+  return timeoutMs === undefined ? {} : { timeoutMs };
+}
+
+/**
+ * Settles like `work`, or rejects when `ms` pass or when the event loop runs dry first: a
+ * top-level `await` on a promise nothing will ever settle would otherwise let Node exit 0
+ * silently, halfway through the run. The deadline timer is unref'd so it alone keeps nothing alive.
+ */
+function withLoadDeadline<T>(work: Promise<T>, ms: number, label: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stuck = () =>
+      reject(
+        new DesignError(
+          { file: label },
+          "loading the design never finishes: a top-level await is waiting for a promise that nothing can settle any more",
+        ),
+      );
+    const timer = setTimeout(() => {
+      reject(
+        new DesignError(
+          { file: label },
+          `loading the design did not finish within ${ms} ms (a top-level await that does not settle, or a slow import); fix the design or raise --load-timeout`,
+        ),
+      );
+    }, ms);
+    timer.unref();
+    process.once("beforeExit", stuck);
+    const done = () => {
+      clearTimeout(timer);
+      process.removeListener("beforeExit", stuck);
+    };
+    work.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
 /** True when `value` looks like the plain data `design(...)` returns. */
 export function isDesignDecl(value: unknown): value is DesignDecl {
   if (typeof value !== "object" || value === null) return false;
@@ -37,8 +90,11 @@ export function isDesignDecl(value: unknown): value is DesignDecl {
   return v.kind === "design" && Array.isArray(v.toolsets);
 }
 
-/** Imports `file` and returns its default-exported design. Throws `DesignError` on any failure. */
-export async function loadDesign(file: string, cwd: string = process.cwd()): Promise<LoadedDesign> {
+/**
+ * Imports `file` and returns its default-exported design. Throws `DesignError` on any failure,
+ * including a load that does not finish within `options.timeoutMs`.
+ */
+export async function loadDesign(file: string, cwd: string = process.cwd(), options: LoadOptions = {}): Promise<LoadedDesign> {
   const path = resolve(cwd, file);
   const label = designLabel(path, cwd);
   if (!existsSync(path)) throw new DesignError({ file: label }, "design file not found");
@@ -55,15 +111,20 @@ export async function loadDesign(file: string, cwd: string = process.cwd()): Pro
   };
   const api = register({ namespace: `toolwright-${process.pid}-${++loads}`, onImport });
   let toJsonSchema: LoadedDesign["toJsonSchema"];
-  try {
-    mod = (await api.import(url, import.meta.url)) as { default?: unknown };
+  const evaluate = async () => {
+    const loadedMod = (await api.import(url, import.meta.url)) as { default?: unknown };
     try {
       const dsl = (await api.import("@toolwright/dsl", url)) as { toJsonSchema?: unknown };
       if (typeof dsl.toJsonSchema === "function") toJsonSchema = dsl.toJsonSchema as (schema: unknown) => JsonSchema;
     } catch {
       // A design without @toolwright/dsl (raw JSON Schemas only) needs no named-type lookup.
     }
+    return loadedMod;
+  };
+  try {
+    mod = await withLoadDeadline(evaluate(), options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS, label);
   } catch (error) {
+    if (error instanceof DesignError) throw error;
     throw new DesignError({ file: label }, `cannot load design: ${firstLines(error)}`, { cause: error });
   } finally {
     await api.unregister();

@@ -4,6 +4,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
+import { checkLoadTimeout, loadTimeoutOption } from "../load/load-timeout.js";
 import { PullError, type PullSummary, pullSummaryLine, runPull } from "./pull.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
@@ -19,6 +20,7 @@ interface PullArgs {
   readonly timeout: number;
   readonly json: boolean;
   readonly check: boolean;
+  readonly loadTimeout: number;
 }
 
 /** Runs a pull and prints its outcome; returns the exit code. Never throws. */
@@ -31,6 +33,7 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
       ...(args.server ? { servers: args.server } : {}),
       timeoutMs: args.timeout,
       check: args.check,
+      loadTimeoutMs: args.loadTimeout,
     });
   } catch (error) {
     const server = error instanceof PullError ? { server: error.server } : {};
@@ -69,22 +72,32 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
           default: false,
           describe: "Write nothing; exit 1 when the lock is stale, naming each added, removed or changed tool",
         })
+        .option("load-timeout", loadTimeoutOption)
         .check((a) => (Number.isFinite(a.timeout) && a.timeout > 0) || "--timeout must be a positive number of milliseconds")
+        .check(checkLoadTimeout)
         .example("$0 pull design.ts", "pull every external server, write design.lock.json")
         .example("$0 pull design.ts --server memory", "refresh one server's snapshot")
         .example("$0 pull design.ts --check", "CI: fail when the live servers no longer match the lock")
         .example("$0 pull design.ts --json", "machine-readable summary (servers, tools, fingerprints, time)")
         .epilogue(
-          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Exit codes: 0 ok, 1 --check found a stale lock, 2 usage, design or server error (the old lock is left untouched).",
+          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Exit codes: 0 ok, 1 --check found a stale lock, 2 usage, design or server error (the old lock is left untouched); a design that does not finish loading within --load-timeout is a design error.",
         ),
     handler: (a) => {
-      const raw = a as unknown as { design: string; server?: (string | number)[]; timeout: number; json: boolean; check: boolean };
+      const raw = a as unknown as {
+        design: string;
+        server?: (string | number)[];
+        timeout: number;
+        json: boolean;
+        check: boolean;
+        loadTimeout: number;
+      };
       const args: PullArgs = {
         design: raw.design,
         server: raw.server?.map(String),
         timeout: raw.timeout,
         json: raw.json,
         check: raw.check,
+        loadTimeout: raw.loadTimeout,
       };
       setAction(() => pullAction(args, io));
     },

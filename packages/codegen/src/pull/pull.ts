@@ -11,7 +11,7 @@ import { createHttpCaller } from "@toolwright/runtime/http";
 import { createServerClient, resolveServerEntry } from "@toolwright/runtime/manager";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { DesignError } from "../errors.js";
-import { loadDesign } from "../load/load-design.js";
+import { loadDesign, loadOptions } from "../load/load-design.js";
 import { type ConnectionContext, isMcpJson, readMcpJsonEntry } from "../resolve/connection.js";
 import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
 import { writeFileAtomic } from "../write.js";
@@ -27,6 +27,8 @@ export interface PullOptions {
   readonly timeoutMs?: number;
   /** Write nothing; report whether the lock is stale and which tools drifted (CI). */
   readonly check?: boolean;
+  /** Deadline for loading the design, in ms (default 30 s). */
+  readonly loadTimeoutMs?: number;
 }
 
 /** One drifted tool of one server, as `--check` and `--json` report it. */
@@ -168,7 +170,7 @@ export async function pullServer(
 export async function runPull(options: PullOptions): Promise<PullSummary> {
   const started = performance.now();
   const cwd = options.cwd ?? process.cwd();
-  const loaded = await loadDesign(options.design, cwd);
+  const loaded = await loadDesign(options.design, cwd, loadOptions(options.loadTimeoutMs));
   const external = loaded.design.servers.filter((s): s is ExternalServerDecl => s.kind === "external-server");
   if (external.length === 0) {
     throw new DesignError(
