@@ -7,7 +7,7 @@
 import type { AgentDecl } from "./design-agent.js";
 import type { ExternalServerDecl, McpServerDecl } from "./design-server.js";
 import { checkName, checkToolDefinition } from "./design-tool.js";
-import { fail, isPlainObject, show } from "./errors.js";
+import { deferProblem, fail, isPlainObject, PROBLEM, problemOf, show } from "./errors.js";
 import type { JsonSchema, Schema } from "./schema.js";
 
 /** MCP tool annotations (hints). */
@@ -118,6 +118,9 @@ export function collectTools(where: string, build: unknown, onDescription: (text
   const tools: ToolDecl[] = [];
   const names = new Set<string>();
   const add = (decl: ToolDecl) => {
+    // A standalone tool(...) could not say which toolset it is in; this is where it is reported.
+    const problem = problemOf(decl);
+    if (problem) fail(`${where}, ${problem.where}`, problem.detail);
     if (names.has(decl.name)) fail(where, `tool "${decl.name}" is declared twice`);
     names.add(decl.name);
     tools.push(decl);
@@ -175,14 +178,23 @@ export function toolset(...args: unknown[]): ToolsetDecl {
   });
 }
 
-/** Declares a single tool outside a toolset builder (for array-style toolsets). */
+/**
+ * Declares a single tool outside a toolset builder (for array-style toolsets). A mistake in the
+ * definition is reported by the `toolset(...)` that lists it, naming both.
+ */
 export function tool<const N extends string, S extends Schema<unknown, boolean> | JsonSchema>(
   name: N,
   definition: TypedToolDefinition<S>,
 ): ToolDecl<N> {
   checkName("tool()", "the tool name", name);
-  checkToolDefinition(`tool "${name}"`, definition);
-  return Object.freeze({ ...definition, kind: "tool", name });
+  return deferProblem(
+    () => {
+      checkToolDefinition(`tool "${name}"`, definition);
+      return Object.freeze({ ...definition, kind: "tool", name }) as ToolDecl<N>;
+    },
+    // Recorded, and reported by the toolset or server that lists the tool, with its name.
+    (problem) => Object.freeze({ ...(isPlainObject(definition) ? definition : {}), kind: "tool", name, [PROBLEM]: problem }) as ToolDecl<N>,
+  );
 }
 
 /** The root of a design file: `export default design({ toolsets: [...] })`. */

@@ -6,11 +6,52 @@
 /** A mistake in a design declaration, caught by a builder before any code is generated. */
 export class DslError extends Error {
   override readonly name = "DslError";
+  /** The builder or declaration that went wrong: `string()`, `toolset "docs", tool "search"`. */
+  readonly where: string;
+  /** What went wrong, without `where`. */
+  readonly detail: string;
+
+  constructor(where: string, detail: string, options?: { readonly cause?: unknown }) {
+    super(`${where}: ${detail}`, options);
+    this.where = where;
+    this.detail = detail;
+  }
 }
 
 /** Throws a `DslError` with `where: message`. */
 export function fail(where: string, message: string): never {
-  throw new DslError(`${where}: ${message}`);
+  throw new DslError(where, message);
+}
+
+/**
+ * A mistake found by a builder that cannot know where it is used (a schema builder, a standalone
+ * `tool()`). It is recorded on the node under this key instead of thrown, and reported by whoever
+ * knows the place: `toolset()` for tools, `toJsonSchema` (and so the code generator) with a JSON
+ * pointer for schemas. `Symbol.for`, so every copy of the DSL and the generator see the same key;
+ * spreads carry it to derived nodes, and JSON never shows it.
+ */
+export const PROBLEM: unique symbol = Symbol.for("toolwright.dsl.problem") as never;
+
+/** A recorded mistake: the builder and what went wrong. */
+export interface Problem {
+  readonly where: string;
+  readonly detail: string;
+}
+
+/** The mistake recorded on `node`, if any. */
+export function problemOf(node: unknown): Problem | undefined {
+  if (typeof node !== "object" || node === null) return undefined;
+  return Object.hasOwn(node, PROBLEM) ? ((node as { [PROBLEM]?: Problem })[PROBLEM] as Problem) : undefined;
+}
+
+/** Runs `build`; a `DslError` it throws becomes `fallback` with the problem recorded on it. */
+export function deferProblem<T>(build: () => T, fallback: (problem: Problem) => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof DslError)) throw error;
+    return fallback({ where: error.where, detail: error.detail });
+  }
 }
 
 /** Short, safe rendering of a value for error messages. */

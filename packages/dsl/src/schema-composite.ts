@@ -8,7 +8,9 @@ import {
   assertSchema,
   carryRef,
   createSchema,
+  deferred,
   type Infer,
+  isSchema,
   type JsonSchema,
   type Schema,
   setNullableTransform,
@@ -50,6 +52,10 @@ export type InferOpenShape<S extends Shape> = Simplify<InferShape<S> & { [key: s
 
 /** An array of `items`. */
 export function array<I>(items: Schema<I, boolean>, options?: ArrayOptions): Schema<I[]> {
+  return deferred({ type: "array" }, () => buildArray(items, options));
+}
+
+function buildArray<I>(items: Schema<I, boolean>, options: ArrayOptions | undefined): Schema<I[]> {
   const where = "array()";
   assertSchema(where, "items", items);
   checkKeys(where, options, ["minItems", "maxItems", "uniqueItems"]);
@@ -66,6 +72,10 @@ export function object<S extends Shape>(shape: S, options: ObjectOptions & { rea
 /** An object. Fields marked `.optional()` are left out of `required`. Closed by default. */
 export function object<S extends Shape>(shape: S, options?: ObjectOptions): Schema<InferShape<S>>;
 export function object<S extends Shape>(shape: S, options?: ObjectOptions): Schema<InferShape<S>> {
+  return deferred({ type: "object" }, () => buildObject(shape, options));
+}
+
+function buildObject<S extends Shape>(shape: S, options: ObjectOptions | undefined): Schema<InferShape<S>> {
   const where = "object()";
   if (typeof shape !== "object" || shape === null || Array.isArray(shape) || (shape as { kind?: unknown }).kind === "schema") {
     fail(where, `expects a shape such as { name: string() }; got ${show(shape)}`);
@@ -99,6 +109,10 @@ export function record<V, K extends string = string>(
   values: Schema<V, boolean>,
   options?: RecordOptions & { readonly keys?: Schema<K, boolean> },
 ): Schema<RecordOf<K, V>> {
+  return deferred({ type: "object" }, () => buildRecord(values, options));
+}
+
+function buildRecord<V, K extends string>(values: Schema<V, boolean>, options: RecordOptions | undefined): Schema<RecordOf<K, V>> {
   const where = "record()";
   assertSchema(where, "values", values);
   checkKeys(where, options, ["keys", "minProperties", "maxProperties"]);
@@ -126,12 +140,12 @@ function members(where: string, list: readonly unknown[]): JsonSchema[] {
 
 /** A value matching at least one member (`anyOf`). */
 export function union<const M extends Members>(...schemas: M): Schema<Infer<M[number]>> {
-  return createSchema({ anyOf: members("union()", schemas) });
+  return deferred({}, () => createSchema({ anyOf: members("union()", schemas) }));
 }
 
 /** A value matching exactly one member (`oneOf`). */
 export function oneOf<const M extends Members>(...schemas: M): Schema<Infer<M[number]>> {
-  return createSchema({ oneOf: members("oneOf()", schemas) });
+  return deferred({}, () => createSchema({ oneOf: members("oneOf()", schemas) }));
 }
 
 const ANNOTATIONS = ["title", "description", "default", "examples", "deprecated"] as const;
@@ -160,6 +174,12 @@ setNullableTransform(nullableJson);
 
 /** `schema` or `null`. Keeps the field's optionality. */
 export function nullable<T, Opt extends boolean>(schema: Schema<T, Opt>): Schema<T | null, Opt> {
-  assertSchema("nullable()", "the argument", schema);
-  return schema.nullable();
+  return deferred(
+    {},
+    () => {
+      assertSchema("nullable()", "the argument", schema);
+      return schema.nullable();
+    },
+    isSchema(schema) ? schema.isOptional : (false as Opt),
+  );
 }

@@ -1,9 +1,10 @@
 /**
  * Leaf schema builders: string, number, integer, boolean, enums, literals, null, unknown, and the
- * raw JSON Schema escape hatch. Bad options fail at declaration time with a `DslError`.
+ * raw JSON Schema escape hatch. Bad options are recorded on the node (`deferred`) and reported
+ * with the tool and the field by `toJsonSchema` and the code generator.
  */
 import { assertJson, fail, isPlainObject, show } from "./errors.js";
-import { createSchema, type JsonSchema, type Schema } from "./schema.js";
+import { createSchema, deferred, type JsonSchema, type Schema } from "./schema.js";
 
 /** Options shared by string builders. */
 export interface StringOptions {
@@ -66,6 +67,10 @@ export function string<const E extends readonly [string, ...string[]]>(options: 
 /** A string, with optional format, pattern and length limits. */
 export function string(options?: StringOptions): Schema<string>;
 export function string(options?: StringOptions): Schema<string> {
+  return deferred({ type: "string" }, () => buildString(options));
+}
+
+function buildString(options: StringOptions | undefined): Schema<string> {
   const where = "string()";
   checkKeys(where, options, STRING_KEYS);
   const o = defined(options);
@@ -93,6 +98,10 @@ export function string(options?: StringOptions): Schema<string> {
 const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] as const;
 
 function numeric(where: string, type: "number" | "integer", options: NumberOptions | undefined): Schema<number> {
+  return deferred({ type }, () => buildNumeric(where, type, options));
+}
+
+function buildNumeric(where: string, type: "number" | "integer", options: NumberOptions | undefined): Schema<number> {
   checkKeys(where, options, NUMBER_KEYS);
   const o = defined(options);
   for (const key of NUMBER_KEYS) {
@@ -135,6 +144,10 @@ function checkLiteral(where: string, value: unknown): asserts value is Literal {
 
 /** One of the given values (`enum`). All strings gives `type: "string"`. */
 export function enumOf<const V extends readonly [Literal, ...Literal[]]>(values: V): Schema<V[number]> {
+  return deferred({}, () => buildEnum(values));
+}
+
+function buildEnum<const V extends readonly [Literal, ...Literal[]]>(values: V): Schema<V[number]> {
   const where = "enumOf()";
   if (!Array.isArray(values) || values.length === 0) fail(where, "expects a non-empty array of values");
   for (const v of values) checkLiteral(where, v);
@@ -146,8 +159,10 @@ export function enumOf<const V extends readonly [Literal, ...Literal[]]>(values:
 
 /** Exactly one value (`const`). */
 export function literal<const V extends Literal>(value: V): Schema<V> {
-  checkLiteral("literal()", value);
-  return createSchema({ type: jsonType(value), const: value });
+  return deferred({}, () => {
+    checkLiteral("literal()", value);
+    return createSchema<V>({ type: jsonType(value), const: value });
+  });
 }
 
 /** The JSON value `null`. */
@@ -165,7 +180,9 @@ export function unknownValue(): Schema<unknown> {
  * Give the static type yourself: `raw<{ id: string }>({ type: "object", ... })`.
  */
 export function raw<T = unknown>(json: JsonSchema): Schema<T> {
-  if (!isPlainObject(json)) fail("raw()", `expects a JSON Schema object; got ${show(json)}`);
-  assertJson("raw()", "the schema", json);
-  return createSchema<T>(Object.freeze({ ...json }));
+  return deferred({}, () => {
+    if (!isPlainObject(json)) fail("raw()", `expects a JSON Schema object; got ${show(json)}`);
+    assertJson("raw()", "the schema", json);
+    return createSchema<T>(Object.freeze({ ...json }));
+  });
 }

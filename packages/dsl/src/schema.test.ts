@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DslError } from "./errors.js";
 import { s } from "./s.js";
+import { type AnySchema, isSchema } from "./schema.js";
 import { array, nullable, object, oneOf, record, union } from "./schema-composite.js";
 import { collectDefs, named, toJsonSchema } from "./schema-named.js";
 import { boolean, enumOf, integer, literal, nullValue, number, raw, string, unknownValue } from "./schema-primitives.js";
@@ -188,7 +189,7 @@ describe("named types and $defs", () => {
   });
 });
 
-describe("misuse fails at declaration time with a readable DslError", () => {
+describe("misuse is recorded on the node and reported with the field's JSON pointer", () => {
   const cases: [string, () => unknown, RegExp][] = [
     ["bad regex", () => string({ pattern: "([" }), /string\(\): pattern "\(\[" is not a valid regular expression/],
     ["min > max length", () => string({ minLength: 5, maxLength: 2 }), /minLength \(5\) is greater than maxLength \(2\)/],
@@ -214,13 +215,34 @@ describe("misuse fails at declaration time with a readable DslError", () => {
     ["default not JSON", () => number().default(Number.POSITIVE_INFINITY), /default\(\): the default must be plain JSON data/],
   ];
   it.each(cases)("%s", (_label, run, message) => {
+    // Building never throws: the builder cannot know where it is used.
+    const bad = run() as AnySchema;
+    expect(isSchema(bad)).toBe(true);
     let error: unknown;
     try {
-      run();
+      toJsonSchema(object({ outer: object({ "a/b": array(bad) }) }));
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(DslError);
-    expect((error as Error).message).toMatch(message);
+    const at = " at /properties/outer/properties/a~1b/items";
+    expect((error as Error).message).toContain(`${at}: `);
+    expect((error as Error).message.replace(at, "")).toMatch(message);
+    // The JSON stays clean: the record is a symbol key that JSON never shows.
+    expect(JSON.stringify(bad.json)).not.toMatch(/problem/);
+  });
+
+  it("a mistake inside a named type is reported under $defs", () => {
+    const Address = named("Address", object({ zip: string({ pattern: "(?<" }) }));
+    expect(() => toJsonSchema(object({ home: Address }))).toThrow(/string\(\) at \/\$defs\/Address\/properties\/zip: pattern "\(\?<"/);
+  });
+
+  it("derived nodes keep the first mistake (describe, optional, nullable)", () => {
+    const bad = string({ minLength: -1 })
+      .describe(42 as never)
+      .optional()
+      .nullable();
+    expect(() => toJsonSchema(object({ n: bad }))).toThrow(/string\(\) at \/properties\/n: minLength must be a non-negative integer/);
+    expect(() => toJsonSchema(object({ n: string().describe(42 as never) }))).toThrow(/describe\(\) at \/properties\/n: the description/);
   });
 });

@@ -3,7 +3,7 @@
  * static TypeScript type it describes, so `Infer<typeof schema>` gives the payload type. The
  * concrete builders live in schema-primitives.ts, schema-composite.ts and schema-named.ts.
  */
-import { assertJson, fail } from "./errors.js";
+import { assertJson, deferProblem, fail, PROBLEM } from "./errors.js";
 
 /** A JSON Schema 2020-12 node, kept as plain data. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -106,39 +106,59 @@ export function setNullableTransform(transform: (json: JsonSchema) => JsonSchema
   makeNullable = transform;
 }
 
+/**
+ * Runs a builder; a mistake it throws is recorded on a `fallback` node instead (see `PROBLEM`), so
+ * the code generator can report it with the toolset, the tool and the field's JSON pointer.
+ */
+export function deferred<T, Opt extends boolean = false>(
+  fallback: JsonSchema,
+  build: () => Schema<T, Opt>,
+  isOptional = false as Opt,
+): Schema<T, Opt> {
+  // The fallback's own problem (a mistake made earlier on the same node) is the one reported.
+  return deferProblem(build, (problem) => createSchema<T, Opt>(Object.freeze({ [PROBLEM]: problem, ...fallback }), isOptional));
+}
+
 /** Creates a schema builder around a JSON Schema node. */
 export function createSchema<T, Opt extends boolean = false>(json: JsonSchema, isOptional = false as Opt): Schema<T, Opt> {
   const derive = (extra: JsonSchema) => carryRef(json, Object.freeze({ ...json, ...extra }));
+  // A mistake in a method is recorded on this node's copy, like a builder's (see `deferred`).
+  const guarded = (build: () => Schema<T, Opt>) => deferred(json, build, isOptional);
   const node: Schema<T, Opt> = {
     kind: "schema",
     json,
     isOptional,
-    describe: (text) => {
-      if (typeof text !== "string") fail("describe()", "the description must be a string");
-      return createSchema<T, Opt>(derive({ description: text }), isOptional);
-    },
-    title: (text) => {
-      if (typeof text !== "string") fail("title()", "the title must be a string");
-      return createSchema<T, Opt>(derive({ title: text }), isOptional);
-    },
-    examples: (...values) => {
-      assertJson("examples()", "every example", values);
-      return createSchema<T, Opt>(derive({ examples: values }), isOptional);
-    },
-    default: (value) => {
-      assertJson("default()", "the default", value);
-      return createSchema<T, Opt>(derive({ default: value }), isOptional);
-    },
+    describe: (text) =>
+      guarded(() => {
+        if (typeof text !== "string") fail("describe()", "the description must be a string");
+        return createSchema<T, Opt>(derive({ description: text }), isOptional);
+      }),
+    title: (text) =>
+      guarded(() => {
+        if (typeof text !== "string") fail("title()", "the title must be a string");
+        return createSchema<T, Opt>(derive({ title: text }), isOptional);
+      }),
+    examples: (...values) =>
+      guarded(() => {
+        assertJson("examples()", "every example", values);
+        return createSchema<T, Opt>(derive({ examples: values }), isOptional);
+      }),
+    default: (value) =>
+      guarded(() => {
+        assertJson("default()", "the default", value);
+        return createSchema<T, Opt>(derive({ default: value }), isOptional);
+      }),
     deprecated: () => createSchema<T, Opt>(derive({ deprecated: true }), isOptional),
     optional: () => createSchema<T, true>(json, true),
     nullable: () => {
       if (!makeNullable) fail("nullable()", "schema builders are not loaded");
       return createSchema<T | null, Opt>(makeNullable(json), isOptional);
     },
-    with: (extra) => {
-      assertJson("with()", "extra keywords", extra);
-      return createSchema<T, Opt>(derive(extra), isOptional);
-    },
+    with: (extra) =>
+      guarded(() => {
+        assertJson("with()", "extra keywords", extra);
+        return createSchema<T, Opt>(derive(extra), isOptional);
+      }),
   };
   return Object.freeze(node);
 }
