@@ -4,7 +4,7 @@
  * tsc; hostile schemas (1,000-deep nesting, `$ref` cycles, a 100,000-value enum, a network `$ref`)
  * finish in bounded time and memory with a clear error or a type, and nothing is ever fetched.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,46 +13,22 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCRIPTED_STDIO_SERVER as scriptedServerPath } from "../support/scripted-stdio-server.js";
+import { type CliRun, runToolwright } from "../support/toolwright-cli.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const tsc = join(repo, "node_modules", ".bin", "tsc");
-const cli = join(repo, "packages", "codegen", "dist", "bin.js");
 // Inside the repo (and git-ignored) so generated code resolves @toolwright/* like a user's project.
 const root = join(repo, ".tmp", `security-codegen-${process.pid}`);
 const absoluteName = join(tmpdir(), `tw-abs-escape-${process.pid}`);
 
-interface Run {
-  readonly status: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly output: string;
-}
-
 /** Runs `toolwright gen` in a child with a memory cap; async so in-process servers keep answering. */
-function gen(design: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function gen(design: string, out: string, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return run(["gen", design, "--out", out], env);
 }
 
 /** Runs the `toolwright` CLI in a child with a memory cap. */
-function run(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--max-old-space-size=768", cli, ...argv], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (c) => {
-      output += c;
-    });
-    child.stderr.on("data", (c) => {
-      output += c;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
-    child.on("close", (status, signal) => {
-      clearTimeout(timer);
-      resolve({ status, signal, output });
-    });
-  });
+function run(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runToolwright(argv, { cwd: root, env, nodeArgs: ["--max-old-space-size=768"], killAfterMs: 150_000 });
 }
 
 function typecheck(dir: string): { status: number | null; output: string } {
