@@ -84,7 +84,7 @@ describe("designs that leave work behind", () => {
     const gen = await toolwright("gen", file, "--out", "open-out", "--no-cache");
     expect(gen.killed).toBe(false);
     expect(gen.status).toBe(0);
-    expect(gen.output).toMatch(/toolwright gen: 1 toolset, 1 tool, 8 files \(8 written/);
+    expect(gen.output).toMatch(/toolwright gen: 1 toolset, 1 tool, (\d+) files \(\1 written/);
     expect(readdirSync(join(root, "open-out", "x")).sort()).toContain("client.gen.ts");
     const check = await toolwright("gen", file, "--out", "open-out", "--check", "--no-cache");
     expect(check.killed).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * Runs the built `toolwright` CLI (packages/codegen/dist/cli.js) in a child process, the way users
+ * Runs the built `toolwright` CLI (packages/codegen/dist/bin.js) in a child process, the way users
  * run it, with a kill timer so a command that never ends cannot hang the test run.
  */
 import { spawn } from "node:child_process";

@@ -145,9 +145,14 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           .option("out", {
             type: "string",
             demandOption: true,
-            describe: "Output folder; generated code is written only here (the re-run cache lives in node_modules/.cache/toolwright; see --cache)",
+            describe:
+              "Output folder; generated code is written only here (the re-run cache lives in node_modules/.cache/toolwright; see --cache)",
           })
-          .option("check", { type: "boolean", default: false, describe: "Write nothing to --out; exit 1 and name the files if the output is stale" })
+          .option("check", {
+            type: "boolean",
+            default: false,
+            describe: "Write nothing to --out; exit 1 and name the files if the output is stale",
+          })
           .option("watch", { type: "boolean", default: false, describe: "Regenerate when the design or its lock changes" })
           .option("json", { type: "boolean", default: false, describe: "Print a machine-readable JSON summary" })
           .option("cache", {
