@@ -28,6 +28,6 @@ export type { AnySchema, Infer, JsonSchema, Schema } from "./schema.js";
 export { createSchema, isSchema } from "./schema.js";
 export type { ArrayOptions, InferOpenShape, InferShape, ObjectOptions, RecordOptions, Shape } from "./schema-composite.js";
 export { array, nullable, object, oneOf, record, union } from "./schema-composite.js";
-export { collectDefs, named, toJsonSchema } from "./schema-named.js";
+export { collectDefs, findProblem, named, toJsonSchema } from "./schema-named.js";
 export type { Literal, NumberOptions, StringOptions } from "./schema-primitives.js";
 export { boolean, enumOf, integer, literal, nullValue, number, raw, string, unknownValue } from "./schema-primitives.js";

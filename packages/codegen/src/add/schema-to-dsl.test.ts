@@ -54,6 +54,18 @@ describe("schemaToDsl", () => {
     expect(sameSchema(evaluate(out.code), json)).toBe(true);
   });
 
+  it("a node the builders reject (they record the mistake instead of throwing) falls back to raw(...)", () => {
+    for (const json of [
+      { type: "string", pattern: "(?<" },
+      { type: "integer", minimum: 5, maximum: 1 },
+      { type: "string", enum: ["a", "a"] },
+    ]) {
+      const out = schemaToDsl(json);
+      expect(out.code.startsWith("raw("), out.code).toBe(true);
+      expect(dsl.findProblem(evaluate(out.code) as dsl.AnySchema)).toBeUndefined();
+    }
+  });
+
   it("sameSchema tells different schemas apart", () => {
     expect(sameSchema(dsl.string(), { type: "number" })).toBe(false);
     expect(sameSchema(dsl.object({ a: dsl.string() }), { type: "object", properties: { a: { type: "string" } }, required: ["a"] })).toBe(

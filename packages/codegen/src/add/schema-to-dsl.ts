@@ -88,7 +88,8 @@ class Converter {
       built = undefined;
     }
     if (built) built = this.annotate(built, json);
-    if (built && sameSchema(built.schema, json)) return built;
+    // Builders record mistakes on the node instead of throwing (see the DSL's `findProblem`).
+    if (built && dsl.findProblem(built.schema) === undefined && sameSchema(built.schema, json)) return built;
     return this.raw(json, indent);
   }
 
