@@ -63,6 +63,26 @@ export function isCallerClosedError(error: unknown): error is CallerClosedError 
   return (error as { code?: unknown } | null)?.code === "ERR_TOOLWRIGHT_CALLER_CLOSED";
 }
 
+const PROPAGATES = Symbol.for("toolwright.propagates");
+
+/**
+ * Marks an error thrown by a caller as one the typed call path must rethrow instead of turning it
+ * into a failure value: a durable engine's interruption (crash, cancellation, lost claim) ends the run.
+ */
+export function markPropagating(error: unknown): unknown {
+  const target = typeof error === "object" && error !== null ? error : new Error(String(error));
+  if (Object.isExtensible(target)) Object.defineProperty(target, PROPAGATES, { value: true });
+  return target;
+}
+
+/** True for errors the typed call path rethrows: a closed caller, or an error marked with `markPropagating`. */
+export function propagates(error: unknown): boolean {
+  return (
+    isCallerClosedError(error) ||
+    (typeof error === "object" && error !== null && (error as { [PROPAGATES]?: unknown })[PROPAGATES] === true)
+  );
+}
+
 /** Options the stdio and HTTP callers share. */
 export interface SessionCallerOptions {
   /** Server name used in failures. */

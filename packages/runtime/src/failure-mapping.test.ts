@@ -181,6 +181,7 @@ describe("isError, local validation and policy rows", () => {
     ["time_budget", "timeout", "finish"],
     ["tool_timeout", "timeout", "retry"],
     ["confirmation_denied", "canceled", "replan"],
+    ["outcome_unknown", "internal", "replan"],
   ] as const)("policy %s → %s / %s", (reason, kind, action) => {
     const f = failureFromPolicy(reason, "stopped", at);
     expect(f).toMatchObject({ kind, reason, recovery: { action } });

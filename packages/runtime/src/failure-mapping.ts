@@ -100,6 +100,7 @@ export const POLICY_MAP: { readonly [R in FailureReason]: Mapping } = {
   time_budget: m("timeout", "finish"), // run time budget used up
   tool_timeout: m("timeout", "retry"), // one call exceeded the tool timeout
   confirmation_denied: m("canceled", "replan"), // the user (hook) said no: choose another way
+  outcome_unknown: m("internal", "replan"), // a durable run lost its worker mid-call to a non-idempotent tool: check, then decide
 };
 
 /** True when a failed call may still have run on the server, so repeating it could repeat a side effect. */

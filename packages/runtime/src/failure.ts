@@ -90,6 +90,23 @@ export interface ToolFailure {
   readonly reason?: FailureReason;
   /** Closest known tool names, for `reason: "tool_unavailable"`. */
   readonly suggestions?: readonly string[];
+  /** Durable-run evidence, for `reason: "outcome_unknown"`: which call, when it was sent, by which worker. */
+  readonly durable?: DurableEvidence;
+}
+
+/** Where and when a durable call was last sent, for a failure whose outcome is unknown. */
+export interface DurableEvidence {
+  readonly runId: string;
+  /** The call's number in the run (0-based). */
+  readonly call: number;
+  /** The `_meta` idempotency key the call carried. */
+  readonly idempotencyKey: string;
+  /** When the worker recorded its intent to send (ms since epoch). */
+  readonly sentAt: number;
+  /** The worker that recorded the intent and then stopped without recording a result. */
+  readonly sentBy: string;
+  /** The worker that found the unfinished call. */
+  readonly foundBy: string;
 }
 
 /** Why the runtime itself refused or stopped a call. A closed set. */
@@ -99,7 +116,8 @@ export type FailureReason =
   | "max_consecutive_failures"
   | "time_budget"
   | "tool_timeout"
-  | "confirmation_denied";
+  | "confirmation_denied"
+  | "outcome_unknown";
 
 /** Every failure reason, in declaration order. */
 export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
@@ -109,6 +127,7 @@ export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
   "time_budget",
   "tool_timeout",
   "confirmation_denied",
+  "outcome_unknown",
 ]);
 
 const ISSUE_CONSTRAINTS: ReadonlySet<string> = new Set([
@@ -219,6 +238,8 @@ export function validateFailure(f: unknown): string[] {
     problems.push(`unknown reason ${JSON.stringify(f.reason)}`);
   if (f.suggestions !== undefined && (!Array.isArray(f.suggestions) || f.suggestions.some((s) => typeof s !== "string")))
     problems.push("suggestions must be an array of strings");
+  if (f.durable !== undefined && (!isObject(f.durable) || typeof f.durable.idempotencyKey !== "string"))
+    problems.push("durable must be an object with an idempotencyKey");
   const json = jsonProblem(f, "failure");
   if (json) problems.push(json);
   return problems;

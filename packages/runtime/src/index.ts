@@ -28,7 +28,7 @@ export type {
   SessionCaller,
   SessionCallerOptions,
 } from "./caller.js";
-export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError } from "./caller.js";
+export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError, markPropagating, propagates } from "./caller.js";
 export type {
   ClientFeatures,
   ClientFeaturesOptions,
@@ -53,7 +53,16 @@ export { applySchemaDefaults, URL_ELICITATION_REQUIRED, urlElicitationsRequired 
 export type { Decoded, Decoder } from "./codec.js";
 export type { CatalogueFingerprints, DriftOptions, DriftReport, ExpectedCatalogue, FingerprintedTool, ToolDrift } from "./drift.js";
 export { canonicalJson, checkDrift, compareCatalogues, fingerprintCatalogue, fingerprintTool, sha256Hex } from "./drift.js";
-export type { FailureKind, FailureReason, FieldIssue, IssueConstraint, Recovery, RecoveryAction, ToolFailure } from "./failure.js";
+export type {
+  DurableEvidence,
+  FailureKind,
+  FailureReason,
+  FieldIssue,
+  IssueConstraint,
+  Recovery,
+  RecoveryAction,
+  ToolFailure,
+} from "./failure.js";
 export {
   combineFailures,
   FAILURE_KINDS,

@@ -2,7 +2,7 @@
  * The typed call path shared by generated clients and the runtime registry: validate the payload
  * locally, call, then map `isError`, decode structured content, and keep every content block.
  */
-import { type Caller, type CallOptions, type CallResponse, isCallerClosedError } from "./caller.js";
+import { type Caller, type CallOptions, type CallResponse, propagates } from "./caller.js";
 import {
   failureFromFault,
   failureFromInvalidInput,
@@ -75,8 +75,8 @@ export async function invokeTool<P, R>(
   try {
     response = await caller.callTool({ name: spec.name, arguments: payload as { readonly [key: string]: unknown } }, options);
   } catch (error) {
-    // Using a closed caller is a programmer error and propagates.
-    if (isCallerClosedError(error)) throw error;
+    // Using a closed caller is a programmer error and propagates, as does a durable run's interruption.
+    if (propagates(error)) throw error;
     // A third-party caller (callerFunc) may throw; the typed path still answers with a value.
     response = {
       ok: false,

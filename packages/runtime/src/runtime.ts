@@ -61,7 +61,7 @@ type Entry = { spec: ToolSpec; caller: Caller };
  * A call that timed out or failed mid-way may have run on the server (`mayHaveRun`). Repeating it is
  * only safe for tools declared read-only or idempotent; otherwise `retry` becomes `replan`.
  */
-function unsafeToRepeat(spec: ToolSpec, failure: ToolFailure): ToolFailure {
+export function unsafeToRepeat(spec: ToolSpec, failure: ToolFailure): ToolFailure {
   if (failure.recovery.action !== "retry" || !mayHaveRun(failure)) return failure;
   if (spec.annotations?.readOnly === true || spec.annotations?.idempotent === true) return failure;
   const { retryAfterMs: _ignored, ...rest } = failure;

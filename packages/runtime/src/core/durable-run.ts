@@ -1,0 +1,256 @@
+/**
+ * A planner's run expressed once against the durable seam: every tool call a checkpointed step,
+ * retries with durable sleeps, run-policy counters and time budget rebuilt from recorded steps,
+ * confirmations as durable waits. Any engine that implements `DurableContext` runs it.
+ */
+import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller.js";
+import type { ToolFailure } from "../failure.js";
+import { failureFromInvalidInput, failureFromPolicy } from "../failure-mapping.js";
+import { invokeTool } from "../invoke.js";
+import { toolUnavailable } from "../planner/model-call.js";
+import { createRunLedger, type RunPolicy, type RunUsage } from "../planner/policy.js";
+import { type ExecuteRequest, type Runtime, unsafeToRepeat } from "../runtime.js";
+import type { ToolResult, ToolSpec } from "../tool-spec.js";
+import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
+
+/** The event a run publishes while it waits for an approval (`null` when it waits for none). */
+export const APPROVAL_EVENT = "toolwright.approval";
+
+/** What a run waiting for an approval publishes under `APPROVAL_EVENT`. */
+export interface ApprovalRequest {
+  readonly runId: string;
+  /** Send the decision to the run on this topic. */
+  readonly topic: string;
+  readonly call: number;
+  readonly tool: string;
+  readonly server: string;
+  readonly arguments: unknown;
+  readonly requestedAt: number;
+}
+
+/** The message that answers an `ApprovalRequest`. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  readonly by?: string;
+}
+
+/** Retry policy for retryable failures of read-only or idempotent tools. */
+export interface DurableRetryPolicy {
+  /** Attempts per call, the first included. Default 3. */
+  readonly maxAttempts?: number;
+  /** First backoff; doubles per attempt. A failure's `retryAfterMs` wins when longer. Default 200 ms. */
+  readonly baseDelayMs?: number;
+  /** Longest backoff. Default 30 s. */
+  readonly maxDelayMs?: number;
+}
+
+/** Options of `createDurableRun`. */
+export interface DurableRunOptions {
+  /** The registry (filled by generated `register*Toolset` helpers); its policy is the run's policy. */
+  readonly runtime: Runtime;
+  readonly retry?: DurableRetryPolicy;
+  /** Confirmation of destructive and `requiresConfirmation` tools, as a durable wait. */
+  readonly confirmation?: {
+    /** Tools that run without asking. Default: none. */
+    readonly autoApprove?: (spec: ToolSpec) => boolean;
+    /** How long to wait for a decision; no decision is a denial. Default 24 h. */
+    readonly timeoutMs?: number;
+    /** Called once per request (a step), e.g. to notify a person; the decision arrives as a message. */
+    readonly onRequest?: (request: ApprovalRequest) => Promise<void> | void;
+  };
+}
+
+/** One durable run. Create it inside the engine's workflow body; all its methods are deterministic on replay. */
+export interface DurableRun {
+  readonly runId: string;
+  readonly policy: RunPolicy;
+  /** `runtime.execute`, durably. Never throws for bad input. */
+  execute(request: ExecuteRequest, options?: CallOptions): Promise<ToolResult<unknown>>;
+  /** A caller for a toolset's generated typed client (`create<Toolset>Client(run.caller("memory"))`). */
+  caller(toolset: string): Caller;
+  /** Runs a non-deterministic planner step (a model call) once; replays return its record. */
+  step<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Publishes `prompt` under `event` and waits durably for the answer on `topic` (elicitation). */
+  ask<T>(topic: string, prompt: unknown, timeoutMs: number, event?: string): Promise<T | undefined>;
+  /** Sleeps durably. */
+  sleep(ms: number): Promise<void>;
+  usage(): RunUsage;
+}
+
+const repeatable = (spec: ToolSpec) => spec.annotations?.readOnly === true || spec.annotations?.idempotent === true;
+const needsConfirmation = (spec: ToolSpec) => spec.requiresConfirmation === true || spec.annotations?.destructive === true;
+
+/** Creates the run for `ctx`. Call it at the start of the workflow body, so replays rebuild the same state. */
+export function createDurableRun(ctx: DurableContext, options: DurableRunOptions): DurableRun {
+  const { runtime } = options;
+  const maxAttempts = Math.max(1, Math.floor(options.retry?.maxAttempts ?? 3));
+  const baseDelayMs = options.retry?.baseDelayMs ?? 200;
+  const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
+  const approvalTimeoutMs = options.confirmation?.timeoutMs ?? 24 * 3600_000;
+  // The clock only moves with recorded times, so the budget decides the same way on every replay.
+  let clock = 0;
+  const advance = (at: number) => {
+    if (at > clock) clock = at;
+  };
+  const ledger = createRunLedger(runtime.policy, () => clock);
+  let calls = 0;
+  let started: Promise<void> | undefined;
+  /** The first call records the run's start time; parallel first calls share that one step. */
+  const start = () => {
+    started ??= recorded("run started", async () => undefined);
+    return started;
+  };
+
+  async function recorded<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const { value, at } = await ctx.step(name, async () => ({ value: await fn(), at: Date.now() }));
+    advance(at);
+    return value;
+  }
+
+  async function approved(index: number, spec: ToolSpec, server: string, args: unknown): Promise<boolean> {
+    if (options.confirmation?.autoApprove?.(spec) === true) return true;
+    const topic = `toolwright.approval.${index}`;
+    const request = await recorded(`approval ${index} requested`, async () => {
+      const req: ApprovalRequest = {
+        runId: ctx.runId,
+        topic,
+        call: index,
+        tool: spec.id,
+        server,
+        arguments: args,
+        requestedAt: Date.now(),
+      };
+      await options.confirmation?.onRequest?.(req);
+      return req;
+    });
+    const resume = ledger.pause(); // waiting on a person does not spend the time budget
+    await ctx.setEvent(APPROVAL_EVENT, request);
+    const decision = await ctx.recv<ApprovalDecision>(topic, approvalTimeoutMs);
+    await recorded(`approval ${index} decided`, async () => null);
+    resume();
+    await ctx.setEvent(APPROVAL_EVENT, null);
+    return decision?.approved === true;
+  }
+
+  /** One call, durably: policy, confirmation, attempts. Returns the raw response for `invokeTool` to map. */
+  async function call(
+    spec: ToolSpec,
+    caller: Caller,
+    args: { readonly [key: string]: unknown },
+    timeoutMs?: number,
+  ): Promise<CallResponse> {
+    const index = calls++;
+    const context = { tool: spec.id, server: caller.server };
+    await start();
+    const refuse = (failure: ToolFailure, counts: boolean): CallResponse => {
+      if (counts) ledger.recordOutcome(false);
+      return { ok: false, failure };
+    };
+    ledger.touch();
+    const stop = ledger.check();
+    if (stop) return refuse(failureFromPolicy(stop.reason, stop.message, context), false);
+    if (needsConfirmation(spec) && !(await approved(index, spec, caller.server, args)))
+      return refuse(
+        failureFromPolicy("confirmation_denied", `${spec.id} was not run: the approval was denied or did not arrive`, context),
+        true,
+      );
+    let response: CallResponse | undefined;
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const late = ledger.check();
+      if (late) return refuse(failureFromPolicy(late.reason, late.message, context), attempt > 0);
+      ledger.recordSent();
+      const budget = ledger.callTimeout(timeoutMs);
+      const durableCall: DurableCall = {
+        runId: ctx.runId,
+        index,
+        attempt,
+        server: caller.server,
+        tool: spec.id,
+        name: spec.name,
+        arguments: args,
+        idempotencyKey: `${ctx.runId}/${index}`,
+        repeatable: repeatable(spec),
+        ...(budget.timeoutMs === undefined ? {} : { timeoutMs: budget.timeoutMs }),
+      };
+      const record: CallRecord = ctx.dispatch
+        ? await ctx.dispatch(durableCall)
+        : await runCallSteps(ctx, durableCall, (c) => sendCall(caller, c));
+      advance(record.endedAt);
+      response = record.response;
+      if (response.ok || !response.failure.retryable || !repeatable(spec) || attempt === maxAttempts - 1) break;
+      const delay = Math.min(maxDelayMs, Math.max(response.failure.retryAfterMs ?? 0, baseDelayMs * 2 ** attempt));
+      const left =
+        runtime.policy.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : runtime.policy.timeBudgetMs - ledger.usage().elapsedMs;
+      if (delay >= left) break;
+      await ctx.sleep(delay);
+      advance(clock + delay);
+    }
+    const final = response as CallResponse;
+    const ok = final.ok && final.result.isError !== true;
+    ledger.recordOutcome(ok);
+    return final.ok ? final : { ok: false, failure: unsafeToRepeat(spec, final.failure) };
+  }
+
+  const durableCallers = new Map<string, Caller>();
+  function callerFor(toolset: string): Caller {
+    const existing = durableCallers.get(toolset);
+    if (existing) return existing;
+    const entries = runtime.specs().filter((s) => s.toolset === toolset);
+    const first = entries[0] ? runtime.lookup(entries[0].id) : undefined;
+    if (!first) throw new TypeError(`durable run: no toolset named ${JSON.stringify(toolset)} is registered in the runtime`);
+    const byName = new Map(entries.map((s) => [s.name, s]));
+    const durable: Caller = {
+      server: first.caller.server,
+      async callTool(request, callOptions = {}) {
+        const spec = byName.get(request.name);
+        if (!spec) return { ok: false, failure: toolUnavailable(`${toolset}.${request.name}`, entries) };
+        try {
+          return await call(spec, first.caller, request.arguments, callOptions.timeoutMs);
+        } catch (error) {
+          throw markPropagating(error); // the engine's interruption ends the run; it is no tool failure
+        }
+      },
+    };
+    durableCallers.set(toolset, durable);
+    return durable;
+  }
+
+  return {
+    runId: ctx.runId,
+    policy: runtime.policy,
+    async execute(request, callOptions = {}) {
+      if (request.rejection) {
+        ledger.recordOutcome(false);
+        return { ok: false, failure: request.rejection };
+      }
+      const entry = runtime.lookup(request.tool);
+      if (!entry) {
+        ledger.recordOutcome(false);
+        return { ok: false, failure: toolUnavailable(request.tool, runtime.specs()) };
+      }
+      const decoded = entry.spec.decodePayload(request.arguments);
+      if (!decoded.ok) {
+        ledger.recordOutcome(false);
+        const at = { tool: entry.spec.id, server: entry.caller.server };
+        return { ok: false, failure: failureFromInvalidInput(decoded.issues, request.arguments, entry.spec.exampleJson, at) };
+      }
+      return invokeTool(callerFor(entry.spec.toolset), entry.spec, request.arguments, callOptions);
+    },
+    caller: callerFor,
+    step: recorded,
+    async ask<T>(topic: string, prompt: unknown, timeoutMs: number, event = "toolwright.ask") {
+      await ctx.setEvent(event, { topic, prompt });
+      const resume = ledger.pause();
+      const answer = await ctx.recv<T>(topic, timeoutMs);
+      await recorded(`ask ${topic} answered`, async () => null);
+      resume();
+      await ctx.setEvent(event, null);
+      return answer;
+    },
+    async sleep(ms) {
+      await ctx.sleep(ms);
+      advance(clock + ms);
+    },
+    usage: () => ledger.usage(),
+  };
+}
