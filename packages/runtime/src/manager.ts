@@ -31,6 +31,7 @@ export type {
   RawServerConfig,
   ServerCommon,
   ServerConfig,
+  ServerLimits,
   ServerType,
   StdioServerConfig,
 } from "./manager/config-types.js";

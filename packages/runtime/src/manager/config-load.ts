@@ -110,6 +110,7 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
     ...(r.autoApprove !== undefined ? { autoApprove: r.autoApprove } : {}),
     ...(r.trusted !== undefined ? { trusted: r.trusted } : {}),
     ...(r.collisionPolicy !== undefined ? { collisionPolicy: r.collisionPolicy } : {}),
+    ...(r.limits !== undefined ? { limits: r.limits } : {}),
     ...(r.type !== undefined ? { type: r.type } : {}),
     source: context.file,
   };

@@ -34,6 +34,18 @@ export interface ServerCommon {
   /** Annotations from a trusted server are facts; from others they are hints. Default false. */
   readonly trusted?: boolean;
   readonly collisionPolicy?: CollisionPolicy;
+  /** Call limits a durable engine enforces across all workers (`@toolwright/dbos` makes them queues). */
+  readonly limits?: ServerLimits;
+}
+
+/** Per-server call limits for durable runs. */
+export interface ServerLimits {
+  /** Calls in flight at once, across all workers. */
+  readonly concurrency?: number;
+  /** Calls in flight at once on one worker. */
+  readonly workerConcurrency?: number;
+  /** At most `calls` calls started per `periodMs`, across all workers. */
+  readonly rateLimit?: { readonly calls: number; readonly periodMs: number };
 }
 
 /** A server entry as written in `mcp.json` (before `${VAR}` expansion). */

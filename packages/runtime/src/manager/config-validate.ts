@@ -40,6 +40,7 @@ const KNOWN_FIELDS = new Set([
   "trusted",
   "collisionPolicy",
   "description",
+  "limits",
 ]);
 
 const isRecord = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -64,10 +65,27 @@ function stringMap(value: unknown, pointer: string, issues: ConfigIssue[]): void
   }
 }
 
-function positiveInt(value: unknown, pointer: string, issues: ConfigIssue[]): void {
+function positiveInt(value: unknown, pointer: string, issues: ConfigIssue[], unit = "milliseconds"): void {
   if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
-    issues.push({ pointer, message: "must be a positive integer (milliseconds)" });
+    issues.push({ pointer, message: `must be a positive integer (${unit})` });
   }
+}
+
+function limits(value: unknown, pointer: string, issues: ConfigIssue[], warnings: string[]): void {
+  if (!isRecord(value)) return void issues.push({ pointer, message: "must be an object { concurrency?, workerConcurrency?, rateLimit? }" });
+  for (const key of ["concurrency", "workerConcurrency"])
+    if (value[key] !== undefined) positiveInt(value[key], `${pointer}/${key}`, issues, "calls");
+  const rate = value.rateLimit;
+  if (rate !== undefined) {
+    if (!isRecord(rate)) issues.push({ pointer: `${pointer}/rateLimit`, message: 'must be { "calls": <n>, "periodMs": <ms> }' });
+    else {
+      positiveInt(rate.calls, `${pointer}/rateLimit/calls`, issues, "calls");
+      positiveInt(rate.periodMs, `${pointer}/rateLimit/periodMs`, issues);
+    }
+  }
+  for (const key of Object.keys(value))
+    if (!["concurrency", "workerConcurrency", "rateLimit"].includes(key))
+      warnings.push(`${pointer}/${pointerSegment(key)}: unknown field ignored`);
 }
 
 /** Checks one server entry. Returns hard issues; unknown fields go to `warnings`. */
@@ -123,6 +141,7 @@ export function validateServerEntry(entry: unknown, pointer: string, warnings: s
   if (entry.collisionPolicy !== undefined && !POLICIES.includes(entry.collisionPolicy as string)) {
     issues.push({ pointer: `${pointer}/collisionPolicy`, message: `must be one of ${POLICIES.join(", ")}` });
   }
+  if (entry.limits !== undefined) limits(entry.limits, `${pointer}/limits`, issues, warnings);
   for (const key of Object.keys(entry)) {
     if (!KNOWN_FIELDS.has(key)) warnings.push(`${pointer}/${pointerSegment(key)}: unknown field ignored`);
   }

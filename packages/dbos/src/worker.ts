@@ -1,0 +1,211 @@
+/**
+ * Durable agents on DBOS: `defineDurableAgent` registers a planner's run as a DBOS workflow (before
+ * launch), `launchDurableWorker` migrates once, launches DBOS on 127.0.0.1 with an explicit
+ * application version and no admin server, registers the run and per-server queues, and heartbeats.
+ */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { DBOS } from "@dbos-inc/dbos-sdk";
+import type { Caller, Runtime } from "@toolwright/runtime";
+import {
+  type CallRecord,
+  createDurableRun,
+  type DurableCall,
+  type DurableContext,
+  type DurableRun,
+  type DurableRunOptions,
+  runCallSteps,
+  sendCall,
+} from "@toolwright/runtime/durable";
+import pg from "pg";
+import { migrateSystemDatabase } from "./migrate.js";
+import { type ServerLimits, serverQueueName } from "./queues.js";
+import { type Heartbeat, startHeartbeat, type Takeover } from "./takeover.js";
+
+/** The queue runs are enqueued on unless a client names another. */
+export const RUN_QUEUE = "toolwright-runs";
+/** The workflow that runs one call on a server's queue. */
+const CALL_WORKFLOW = "toolwright.call";
+
+/** A durable agent: a named workflow around a planner's run. */
+export interface DurableAgent<I, O> {
+  readonly name: string;
+  /** Starts a run on this worker (outside a queue); the run id makes it idempotent. */
+  start(input: I, options: { readonly runId: string }): Promise<{ readonly runId: string; result(): Promise<O> }>;
+}
+
+/** Options of `defineDurableAgent`. */
+export interface DurableAgentOptions<I, O> extends Omit<DurableRunOptions, "runtime"> {
+  /** Workflow name; clients enqueue runs under it. */
+  readonly name: string;
+  /** This worker's registry (generated `register*Toolset` helpers, live callers). */
+  readonly runtime: Runtime;
+  /** The planner: everything non-deterministic goes through `run` (tool calls, `run.step` for model calls). */
+  readonly run: (run: DurableRun, input: I) => Promise<O>;
+}
+
+interface WorkerState {
+  heartbeat: Heartbeat | undefined;
+  limits: ReadonlyMap<string, string>;
+  readonly runtimes: Runtime[];
+}
+
+const state: WorkerState = { heartbeat: undefined, limits: new Map(), runtimes: [] };
+
+function callerForServer(server: string): Caller {
+  for (const runtime of state.runtimes)
+    for (const spec of runtime.specs()) {
+      const entry = runtime.lookup(spec.id);
+      if (entry?.caller.server === server) return entry.caller;
+    }
+  throw new Error(`toolwright/dbos: no caller for server ${JSON.stringify(server)} is registered on this worker`);
+}
+
+function dbosContext(allowDispatch: boolean): DurableContext {
+  const runId = DBOS.workflowID;
+  if (runId === undefined) throw new Error("toolwright/dbos: a durable run must execute inside a DBOS workflow");
+  const ctx: DurableContext = {
+    runId,
+    executorId: DBOS.executorID,
+    step: (name, fn) => DBOS.runStep(fn, { name }),
+    sleep: (ms) => DBOS.sleep(ms),
+    recv: async <T>(topic: string, timeoutMs: number) => ((await DBOS.recv<T>(topic, timeoutMs / 1000)) ?? undefined) as T | undefined,
+    setEvent: (key, value) => DBOS.setEvent(key, value),
+    fence: () => state.heartbeat?.fence() ?? Promise.resolve(),
+  };
+  if (!allowDispatch) return ctx;
+  return {
+    ...ctx,
+    async dispatch(call: DurableCall): Promise<CallRecord> {
+      const queueName = state.limits.get(call.server);
+      if (queueName === undefined) return runCallSteps(ctx, call, (c) => sendCall(callerForServer(c.server), c));
+      // The server's limits hold across workers: the call is a child workflow on the server's queue.
+      const workflowID = `${call.runId}/call/${call.index}.${call.attempt}`;
+      const handle = await DBOS.startWorkflow(callWorkflow, { workflowID, queueName })(call);
+      return handle.getResult();
+    },
+  };
+}
+
+const callWorkflow = DBOS.registerWorkflow(
+  async (call: DurableCall): Promise<CallRecord> => runCallSteps(dbosContext(false), call, (c) => sendCall(callerForServer(c.server), c)),
+  { name: CALL_WORKFLOW },
+);
+
+/** Registers a durable agent. Call it before `launchDurableWorker`, the same way on every worker. */
+export function defineDurableAgent<I, O>(options: DurableAgentOptions<I, O>): DurableAgent<I, O> {
+  const { name, runtime, run, ...runOptions } = options;
+  state.runtimes.push(runtime);
+  const workflow = DBOS.registerWorkflow(
+    async (input: I): Promise<O> => run(createDurableRun(dbosContext(true), { ...runOptions, runtime }), input),
+    { name },
+  );
+  return {
+    name,
+    async start(input, { runId }) {
+      const handle = await DBOS.startWorkflow(workflow, { workflowID: runId })(input);
+      return { runId, result: () => handle.getResult() };
+    },
+  };
+}
+
+/** Options of `launchDurableWorker`. */
+export interface DurableWorkerOptions {
+  /** The DBOS system database, e.g. `postgresql://user@127.0.0.1:5432/app_dbos`. */
+  readonly databaseUrl: string;
+  /** Application name: scopes workflows, queues and workers in the system database. */
+  readonly appName: string;
+  /** Explicit version: recovery and dequeueing only match workflows of the same version. */
+  readonly appVersion: string;
+  /** Unique per process. Default `<host>-<pid>-<random>`. */
+  readonly executorId?: string;
+  /** Runs this worker executes at once from the run queue. Default 10. */
+  readonly runConcurrency?: number;
+  /** Per-server limits (see `serverLimitsFromMcpConfig`): each becomes a DBOS queue shared by all workers. */
+  readonly serverLimits?: { readonly [server: string]: ServerLimits };
+  /** Queue polling interval. Default 100 ms. */
+  readonly pollingIntervalMs?: number;
+  /** Default 1000 ms. */
+  readonly heartbeatMs?: number;
+  /** A worker whose heartbeat is older is taken over. Default 10 s. */
+  readonly deadAfterMs?: number;
+  /** Called when another worker took this one over. Default: exit the process with code 75. */
+  readonly onFenced?: () => void;
+  readonly onTakeover?: (takeover: Takeover) => void;
+  /** DBOS log level. Default "warn". */
+  readonly logLevel?: string;
+}
+
+/** A launched worker. */
+export interface DurableWorker {
+  readonly executorId: string;
+  readonly takeovers: readonly Takeover[];
+  /** Stops DBOS and the heartbeat; what was running here is taken over by a live worker. */
+  shutdown(): Promise<void>;
+}
+
+/** Launches this process as a worker. Agents must be defined first. */
+export async function launchDurableWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
+  const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+  const heartbeatMs = options.heartbeatMs ?? 1000;
+  const deadAfterMs = options.deadAfterMs ?? 10_000;
+  const polling = options.pollingIntervalMs ?? 100;
+  await migrateSystemDatabase(options.databaseUrl);
+  DBOS.setConfig({
+    name: options.appName,
+    systemDatabaseUrl: options.databaseUrl,
+    applicationVersion: options.appVersion,
+    executorID: executorId,
+    runAdminServer: false, // no HTTP listener at all (DBOS 5 removed it; kept explicit for older SDKs)
+    runMigrations: false, // done once above, under a lock
+    logLevel: options.logLevel ?? "warn",
+  });
+  await DBOS.launch();
+  const limits = new Map<string, string>();
+  try {
+    await DBOS.registerQueue(RUN_QUEUE, { workerConcurrency: options.runConcurrency ?? 10, minPollingIntervalMs: polling });
+    for (const [server, limit] of Object.entries(options.serverLimits ?? {})) {
+      const name = serverQueueName(server);
+      await DBOS.registerQueue(name, {
+        minPollingIntervalMs: polling,
+        ...(limit.concurrency === undefined ? {} : { globalConcurrency: limit.concurrency }),
+        ...(limit.workerConcurrency === undefined ? {} : { workerConcurrency: limit.workerConcurrency }),
+        ...(limit.rateLimit === undefined
+          ? {}
+          : { rateLimit: { limitPerPeriod: limit.rateLimit.calls, periodSec: limit.rateLimit.periodMs / 1000 } }),
+      });
+      limits.set(server, name);
+    }
+    state.limits = limits;
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+    pool.on("error", () => undefined); // a restarting server drops idle clients; the next beat reconnects
+    state.heartbeat = await startHeartbeat({
+      pool,
+      appName: options.appName,
+      appVersion: options.appVersion,
+      executorId,
+      heartbeatMs,
+      deadAfterMs,
+      onFenced: options.onFenced ?? (() => process.exit(75)),
+      ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
+      log: (message) => DBOS.logger.info(message),
+    });
+    const heartbeat = state.heartbeat;
+    return {
+      executorId,
+      get takeovers() {
+        return heartbeat.takeovers;
+      },
+      async shutdown() {
+        await heartbeat.stop(); // nothing more is sent from here
+        await DBOS.shutdown();
+        await heartbeat.handOver();
+        await pool.end().catch(() => undefined);
+        state.heartbeat = undefined;
+      },
+    };
+  } catch (error) {
+    await DBOS.shutdown();
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * A durable worker process for the crash tests: a "ledger" toolset over a real stdio MCP server
+ * (ledger-server.mjs) and a scripted agent whose input lists the calls to make. Configured by env;
+ * prints `{"ready": "<executor id>"}` once launched; exits when stdin closes or on SIGTERM.
+ */
+import { appendFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineDurableAgent, launchDurableWorker } from "@toolwright/dbos";
+import { createRuntime, type ToolSpec } from "@toolwright/runtime";
+import { createStdioCaller } from "@toolwright/runtime/stdio";
+
+const env = (name: string, fallback?: string): string => {
+  const value = process.env[name] ?? fallback;
+  if (value === undefined) throw new Error(`worker: ${name} is not set`);
+  return value;
+};
+
+const ledgerFile = env("LEDGER_FILE");
+const executorId = env("TW_EXECUTOR");
+
+function spec(name: string, annotations: ToolSpec["annotations"]): ToolSpec {
+  return {
+    id: `ledger.${name}`,
+    toolset: "ledger",
+    name,
+    providerName: `ledger_${name}`,
+    inputSchema: { type: "object" },
+    annotations,
+    decodePayload: (value) =>
+      typeof value === "object" && value !== null && typeof (value as { text?: unknown }).text === "string"
+        ? { ok: true, value }
+        : { ok: false, issues: [{ field: "text", constraint: "missing_field" }] },
+  };
+}
+
+const caller = createStdioCaller({
+  name: "ledger",
+  command: process.execPath,
+  args: [fileURLToPath(new URL("./ledger-server.mjs", import.meta.url))],
+  env: [`LEDGER_FILE=${ledgerFile}`, `LEDGER_OWNER=${executorId}`],
+  timeoutMs: 120_000,
+});
+const runtime = createRuntime({ policy: { maxToolCalls: Number(env("TW_MAX_CALLS", "0")) } });
+runtime.registerToolset({
+  toolset: "ledger",
+  caller,
+  specs: [spec("append", {}), spec("read", { readOnly: true }), spec("put", { idempotent: true }), spec("wipe", { destructive: true })],
+});
+
+/** One scripted step: a tool call, or a planner pause that marks the ledger first. */
+type ScriptStep = { readonly tool: string; readonly text: string; readonly hold_ms?: number } | { readonly pause: number };
+/** What the agent returns per step. */
+type StepOutcome = {
+  readonly tool: string;
+  readonly ok: boolean;
+  readonly value?: unknown;
+  readonly reason?: string;
+  readonly kind?: string;
+};
+
+defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
+  name: "script-agent",
+  runtime,
+  retry: { baseDelayMs: 50 },
+  confirmation: {
+    timeoutMs: 120_000,
+    onRequest: (request) =>
+      appendFileSync(ledgerFile, `${JSON.stringify({ kind: "approval-requested", run: request.runId, call: request.call })}\n`),
+  },
+  async run(run, input) {
+    const out: StepOutcome[] = [];
+    for (const step of input.steps) {
+      if ("pause" in step) {
+        await run.step("pause", async () => {
+          appendFileSync(ledgerFile, `${JSON.stringify({ kind: "paused", run: run.runId, owner: executorId })}\n`);
+          await new Promise((resolve) => setTimeout(resolve, step.pause));
+        });
+        continue;
+      }
+      const { tool, ...args } = step;
+      const result = await run.execute({ tool: `ledger.${tool}`, arguments: args });
+      out.push(
+        result.ok
+          ? { tool, ok: true, value: result.value }
+          : { tool, ok: false, kind: result.failure.kind, ...(result.failure.reason ? { reason: result.failure.reason } : {}) },
+      );
+    }
+    return out;
+  },
+});
+
+const limits = process.env.TW_LIMITS ? JSON.parse(process.env.TW_LIMITS) : undefined;
+const worker = await launchDurableWorker({
+  databaseUrl: env("TW_DB_URL"),
+  appName: env("TW_APP", "toolwright-test"),
+  appVersion: "test-1",
+  executorId,
+  runConcurrency: Number(env("TW_RUN_CONCURRENCY", "10")),
+  heartbeatMs: Number(env("TW_HEARTBEAT_MS", "200")),
+  deadAfterMs: Number(env("TW_DEAD_AFTER_MS", "1500")),
+  pollingIntervalMs: 50,
+  ...(limits ? { serverLimits: limits } : {}),
+  onTakeover: (t) => process.stdout.write(`${JSON.stringify({ takeover: t.executorId, recovered: t.recovered.length })}\n`),
+});
+process.stdout.write(`${JSON.stringify({ ready: worker.executorId, pid: process.pid })}\n`);
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  await worker.shutdown().catch(() => undefined);
+  await caller.close();
+  process.exit(code);
+}
+process.on("SIGTERM", () => void stop(0));
+process.stdin.on("end", () => void stop(0));
+process.stdin.resume();
