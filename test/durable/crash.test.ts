@@ -3,70 +3,18 @@
  * during a call, between calls, and while a run waits for an approval. The run always finishes on
  * the surviving worker, every side effect reaches the server once, and no process is left.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createDurableClient, type DurableClient } from "@toolwright/dbos";
-import { startThrowawayPostgres, type ThrowawayPostgres } from "@toolwright/dbos/postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readLedger, spawnWorker, stillRunning, stopWorkers, tally, type WorkerProcess, waitFor } from "./support/harness.js";
+import { describe, expect, it } from "vitest";
+import { useDurableCluster } from "./support/cluster.js";
+import { readLedger, tally, type WorkerProcess, waitFor } from "./support/harness.js";
 
-let pg: ThrowawayPostgres;
-let dir: string;
-const pids = new Set<number>();
-let dbCount = 0;
-
-beforeAll(async () => {
-  pg = await startThrowawayPostgres();
-  dir = mkdtempSync(join(tmpdir(), "tw-durable-"));
-}, 60_000);
-
-afterAll(async () => {
-  await pg?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh database and ledger, two workers, a client; everything stopped and checked at the end. */
-async function scenario(
-  name: string,
-  body: (s: { client: DurableClient; workers: WorkerProcess[]; ledger: string; spawn: (id: string) => WorkerProcess }) => Promise<void>,
-) {
-  const databaseUrl = pg.url(`tw_${name}_${dbCount++}`);
-  const ledger = join(dir, `${name}.jsonl`);
-  const workers: WorkerProcess[] = [];
-  const spawn = (id: string) => {
-    const w = spawnWorker({ databaseUrl, executorId: id, ledgerFile: ledger });
-    workers.push(w);
-    pids.add(w.pid);
-    return w;
-  };
-  let client: DurableClient | undefined;
-  try {
-    const first = spawn(`${name}-a`);
-    await first.ready;
-    spawn(`${name}-b`);
-    await Promise.all(workers.map((w) => w.ready));
-    client = await createDurableClient({ databaseUrl, appName: "toolwright-test" });
-    await body({ client, workers, ledger, spawn });
-  } finally {
-    await client?.close();
-    await stopWorkers(workers);
-  }
-  const { serverPids } = tally(readLedger(ledger));
-  for (const pid of serverPids) pids.add(pid);
-  expect(
-    await waitFor("worker and server processes to exit", 10_000, () => stillRunning(pids).length === 0 || undefined).catch(() =>
-      stillRunning(pids),
-    ),
-  ).toBe(true);
-}
+const { scenario } = useDurableCluster();
 
 /** The worker that owns the server a ledger entry came from. */
 const ownerOf = (workers: readonly WorkerProcess[], owner: string | undefined) => workers.find((w) => w.executorId === owner);
 
 describe("durable runs survive SIGKILL", () => {
   it("crash during a non-idempotent call: the run finishes elsewhere, the call is not re-sent and surfaces as outcome_unknown", async () => {
-    await scenario("during", async ({ client, workers, ledger }) => {
+    await scenario("during", {}, async ({ client, workers, ledger }) => {
       const steps = [
         { tool: "append", text: "a" },
         { tool: "append", text: "b", hold_ms: 60_000 },
@@ -95,4 +43,66 @@ describe("durable runs survive SIGKILL", () => {
       expect(survivor?.takeovers).toEqual([victim?.executorId]);
     });
   }, 120_000);
+
+  it("crash between calls (in a planner step): recorded calls are replayed, the rest sent once, nothing unknown", async () => {
+    await scenario("between", {}, async ({ client, workers, ledger }) => {
+      const steps = [
+        { tool: "append", text: "a" },
+        { tool: "put", text: "b" },
+        { pause: 3000 },
+        { tool: "append", text: "c" },
+        { tool: "read", text: "d" },
+      ];
+      await client.enqueue("script-agent", { steps }, { runId: "between-1" });
+      const paused = await waitFor("the planner step to start", 30_000, () => readLedger(ledger).find((e) => e.kind === "paused"));
+      const victim = ownerOf(workers, paused.owner);
+      victim?.kill("SIGKILL");
+      const result = await client.result<unknown[]>("between-1", 120_000);
+      expect(result).toEqual([
+        { tool: "append", ok: true, value: "append:a" },
+        { tool: "put", ok: true, value: "put:b" },
+        { tool: "append", ok: true, value: "append:c" },
+        { tool: "read", ok: true, value: "read:d" },
+      ]);
+      const entries = readLedger(ledger);
+      const { perKey, duplicated } = tally(entries);
+      expect(duplicated).toEqual([]);
+      expect([...perKey.values()].map((v) => v.count)).toEqual([1, 1, 1, 1]); // recorded calls were not sent again
+      expect(entries.filter((e) => e.kind === "paused")).toHaveLength(2); // the unfinished planner step ran again
+      expect(workers.find((w) => w !== victim)?.takeovers).toEqual([victim?.executorId]);
+    });
+  }, 180_000);
+
+  it("crash while waiting for an approval: another worker resumes the wait, the approval arrives later, the tool runs once", async () => {
+    await scenario("approval", {}, async ({ client, workers, ledger }) => {
+      const steps = [
+        { tool: "append", text: "a" },
+        { tool: "wipe", text: "everything" },
+        { tool: "append", text: "b" },
+      ];
+      await client.enqueue("script-agent", { steps }, { runId: "approval-1" });
+      const request = await waitFor("the approval request", 30_000, () => client.pendingApproval("approval-1"));
+      expect(request).toMatchObject({ runId: "approval-1", tool: "ledger.wipe", call: 1, arguments: { text: "everything" } });
+      const asked = readLedger(ledger).find((e) => e.kind === "approval-requested");
+      const victim = ownerOf(workers, readLedger(ledger).find((e) => e.kind === "call" && e.text === "a")?.owner);
+      victim?.kill("SIGKILL");
+      const survivor = workers.find((w) => w !== victim);
+      await waitFor("the takeover", 30_000, () => (survivor?.takeovers.length ?? 0) > 0);
+      expect(await client.status("approval-1")).toBe("PENDING");
+      await client.decide(request, { approved: true, by: "test" });
+      const result = await client.result<unknown[]>("approval-1", 60_000);
+      expect(result).toEqual([
+        { tool: "append", ok: true, value: "append:a" },
+        { tool: "wipe", ok: true, value: "wipe:everything" },
+        { tool: "append", ok: true, value: "append:b" },
+      ]);
+      const entries = readLedger(ledger);
+      expect(asked).toBeDefined();
+      expect(entries.filter((e) => e.kind === "approval-requested")).toHaveLength(1); // the request step is not repeated
+      const { duplicated, perKey } = tally(entries);
+      expect(duplicated).toEqual([]);
+      expect(perKey.get("approval-1/1")).toEqual({ tool: "wipe", count: 1 });
+      expect(entries.filter((e) => e.kind === "call" && e.tool === "wipe").map((e) => e.owner)).toEqual([survivor?.executorId]);
+    });
+  }, 180_000);
 });

@@ -46,6 +46,10 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   const { pool, appName, appVersion, executorId, heartbeatMs, deadAfterMs } = options;
   const takeovers: Takeover[] = [];
   let lastBeat = performance.now();
+  // Claims need this worker's own beats to have landed for a full dead-after period: after a
+  // database outage every worker looks stale, and the first one back must not claim the others.
+  let healthySince = performance.now();
+  let lastTickFailed = false;
   let fenced = false;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
@@ -71,7 +75,10 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
     );
     if (beat.rowCount === 0) return fence("its row is no longer alive");
     lastBeat = performance.now();
+    if (lastTickFailed) healthySince = lastBeat;
+    lastTickFailed = false;
     for (const wake of [...waiting]) wake();
+    if (lastBeat - healthySince < deadAfterMs) return;
     // Claim every worker of this app version whose heartbeat is stale; the UPDATE gives each row to one claimer.
     const claimed = await pool.query<{ executor_id: string }>(
       `UPDATE toolwright.workers SET state = 'taken_over', taken_over_by = $2, taken_over_at = now()
@@ -100,7 +107,9 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   await tick();
   const timer = setInterval(() => {
     if (stopped || fenced) return;
-    running = running.then(tick).catch(() => undefined); // database away: the claim ages until it is back
+    running = running.then(tick).catch(() => {
+      lastTickFailed = true; // database away: the claim ages until it is back
+    });
   }, heartbeatMs);
   timer.unref();
 

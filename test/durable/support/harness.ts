@@ -114,7 +114,7 @@ export async function stopWorkers(workers: readonly WorkerProcess[], graceMs = 1
 
 /** One line of a ledger file. */
 export interface LedgerEntry {
-  readonly kind: "started" | "call" | "paused" | "approval-requested";
+  readonly kind: "started" | "call" | "answered" | "paused" | "approval-requested";
   readonly pid?: number;
   readonly owner?: string;
   readonly tool?: string;

@@ -45,7 +45,10 @@ function handle(message) {
     const args = params?.arguments ?? {};
     const key = params?._meta?.[KEY] ?? null;
     note({ kind: "call", tool: params?.name, text: args.text, key });
-    const answer = () => write({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `${params?.name}:${args.text}` }] } });
+    const answer = () => {
+      note({ kind: "answered", tool: params?.name, key });
+      write({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `${params?.name}:${args.text}` }] } });
+    };
     const hold = Number(args.hold_ms ?? 0);
     if (hold > 0) {
       const timer = setTimeout(() => {
