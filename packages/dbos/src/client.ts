@@ -24,6 +24,8 @@ export interface DurableClient {
   result<T>(runId: string, timeoutMs: number): Promise<T | undefined>;
   /** The DBOS status of a run (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, ...), or undefined when unknown. */
   status(runId: string): Promise<string | undefined>;
+  /** The worker that runs (or last ran) a run. */
+  executorOf(runId: string): Promise<string | undefined>;
   /** The approval a run waits for now, if any (waits up to `timeoutMs` for one to appear). */
   pendingApproval(runId: string, timeoutMs?: number): Promise<ApprovalRequest | undefined>;
   /** Answers an approval request. Idempotent per request. */
@@ -57,6 +59,9 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     },
     async status(runId) {
       return (await client.getWorkflow(runId))?.status;
+    },
+    async executorOf(runId) {
+      return (await client.getWorkflow(runId))?.executorId;
     },
     async pendingApproval(runId, timeoutMs = 0) {
       const deadline = Date.now() + timeoutMs;

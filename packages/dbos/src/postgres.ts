@@ -39,7 +39,7 @@ export interface ThrowawayPostgres {
 
 /** Options of `startThrowawayPostgres`. */
 export interface ThrowawayPostgresOptions {
-  /** Folder with initdb and pg_ctl. Default: the newest `/usr/lib/postgresql/<n>/bin`, else PATH. */
+  /** Folder with initdb and pg_ctl (only that one is searched). Default: the newest `/usr/lib/postgresql/<n>/bin`, else PATH. */
   readonly binDir?: string;
   /** Extra `postgresql.conf` lines. */
   readonly settings?: { readonly [name: string]: string | number };
@@ -48,15 +48,15 @@ export interface ThrowawayPostgresOptions {
 /** Finds the folder holding initdb and pg_ctl, or throws `PostgresMissingError`. */
 export function findPostgresBinDir(explicit?: string): string {
   const candidates: string[] = [];
-  if (explicit) candidates.push(explicit);
   const root = "/usr/lib/postgresql";
-  if (existsSync(root)) {
+  if (explicit) candidates.push(explicit);
+  else if (existsSync(root)) {
     const versions = readdirSync(root)
       .filter((v) => /^\d+$/.test(v))
       .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) candidates.push(join(root, v, "bin"));
   }
-  for (const dir of (process.env.PATH ?? "").split(":")) if (dir) candidates.push(dir);
+  if (!explicit) for (const dir of (process.env.PATH ?? "").split(":")) if (dir) candidates.push(dir);
   const found = candidates.find((dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")));
   if (!found) throw new PostgresMissingError(explicit ? [explicit] : [root, "PATH"]);
   return found;
