@@ -88,7 +88,11 @@ describe("durable runs survive SIGKILL", () => {
       victim?.kill("SIGKILL");
       const survivor = workers.find((w) => w !== victim);
       await waitFor("the takeover", 30_000, () => (survivor?.takeovers.length ?? 0) > 0);
-      expect(await client.status("approval-1")).toBe("PENDING");
+      // The survivor replays the run up to the wait and waits there: the approval is sent only then.
+      await waitFor("the survivor to resume the run", 30_000, async () => {
+        const [status, executor] = await Promise.all([client.status("approval-1"), client.executorOf("approval-1")]);
+        return status === "PENDING" && executor === survivor?.executorId;
+      });
       await client.decide(request, { approved: true, by: "test" });
       const result = await client.result<unknown[]>("approval-1", 60_000);
       expect(result).toEqual([
