@@ -12,9 +12,10 @@ import { commandErrorText } from "./command-error.js";
 import { isDesignError } from "./errors.js";
 import { initCommand } from "./init/init-command.js";
 import { checkLoadTimeout, loadTimeoutOption } from "./load/load-timeout.js";
+import { createProgress, type Progress, type ProgressStream } from "./progress.js";
 import { pullCommand } from "./pull/pull-command.js";
 import { lockPathFor } from "./resolve/lock.js";
-import { type GenSummary, runGen, summaryLine } from "./run-gen.js";
+import { type GenProgress, type GenSummary, runGen, summaryLine } from "./run-gen.js";
 
 /** Where the CLI prints, and how a `--watch` session is stopped (tests pass a signal). */
 export interface CliIo {
@@ -22,11 +23,14 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly signal?: AbortSignal;
   readonly cwd?: string;
+  /** Where live progress is drawn, only when it is a terminal (default `process.stderr`). */
+  readonly progress?: ProgressStream;
 }
 
 const defaultIo: CliIo = {
   stdout: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
   stderr: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+  progress: process.stderr,
 };
 
 /** This package's version, for `--version`. */
@@ -59,6 +63,7 @@ interface GenArgs {
 async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: number; readonly inputs: readonly string[] }> {
   const cwd = io.cwd ?? process.cwd();
   let summary: GenSummary;
+  const progress = createProgress(io.progress, { json: args.json });
   try {
     const { parseProviders } = await import("./resolve/providers.js");
     const providers = parseProviders(args.providers);
@@ -70,14 +75,17 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
       cache: args.cache,
       providers,
       loadTimeoutMs: args.loadTimeout,
+      onProgress: genProgress(progress, args.out),
     });
   } catch (error) {
+    progress.end();
     if (args.json) {
       const location = isDesignError(error) ? { location: error.location, problem: error.problem } : {};
       io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: commandErrorText(error), ...location }));
     } else io.stderr(commandErrorText(error));
     return { code: 2, inputs: [] };
   }
+  progress.end();
   const code = args.check && summary.stale.length > 0 ? 1 : 0;
   if (args.json) {
     io.stdout(JSON.stringify({ ok: code === 0, command: "gen", exitCode: code, ...summary }));
@@ -87,6 +95,20 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
     (code === 0 ? io.stdout : io.stderr)(summaryLine(summary, args.check));
   }
   return { code, inputs: summary.inputs.map((f) => resolve(cwd, f)) };
+}
+
+/** Live progress for a generation: a line per phase, and the file being written. */
+function genProgress(progress: Progress, out: string): (event: GenProgress) => void {
+  const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return (e) => {
+    if (e.kind === "loaded") progress.line(`  loaded ${e.design} (${secs(e.ms)})`);
+    else if (e.kind === "resolved")
+      progress.line(
+        `  resolved ${e.toolsets} toolset${e.toolsets === 1 ? "" : "s"}, ${e.tools} tool${e.tools === 1 ? "" : "s"} (${secs(e.ms)})`,
+      );
+    else if (e.kind === "generated") progress.line(`  generated ${e.files} files (${secs(e.ms)})`);
+    else progress.status(`toolwright gen: writing ${e.done + 1}/${e.total} ${out}/${e.path}`);
+  };
 }
 
 /**

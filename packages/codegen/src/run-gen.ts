@@ -23,7 +23,16 @@ export interface GenOptions {
   readonly loadTimeoutMs?: number;
   /** Certify input schemas for these providers and emit their variants in the specs (`--providers`). */
   readonly providers?: readonly ("openai" | "anthropic" | "gemini")[];
+  /** Called after each phase and before each file is written (for live progress). */
+  readonly onProgress?: (event: GenProgress) => void;
 }
+
+/** One step of a generation, for live progress. */
+export type GenProgress =
+  | { readonly kind: "loaded"; readonly design: string; readonly ms: number }
+  | { readonly kind: "resolved"; readonly toolsets: number; readonly tools: number; readonly ms: number }
+  | { readonly kind: "generated"; readonly files: number; readonly ms: number }
+  | { readonly kind: "writing"; readonly path: string; readonly done: number; readonly total: number };
 
 /** What one run did. Paths are relative to the output folder. */
 export interface GenSummary {
@@ -88,15 +97,29 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     import("./generate.js"),
     import("./resolve/providers.js"),
   ]);
+  const progress = options.onProgress ?? (() => {});
+  let mark = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const ms = Math.round(now - mark);
+    mark = now;
+    return ms;
+  };
   const loaded = await loadDesign(options.design, cwd, loadOptions(options.loadTimeoutMs));
+  progress({ kind: "loaded", design: loaded.label, ms: lap() });
   const resolved = resolveDesign(loaded.design, { file: loaded.label, designPath: loaded.path, toJsonSchema: loaded.toJsonSchema, cwd });
   const warnings = providers.length > 0 ? certifyProviders(resolved, providers) : [];
   const ir = providers.length > 0 ? { ...resolved, providers } : resolved;
+  const tools = ir.toolsets.reduce((n, t) => n + t.tools.length, 0);
+  progress({ kind: "resolved", toolsets: ir.toolsets.length, tools, ms: lap() });
   const files = await generate(ir);
-  const report = options.check ? checkOutput(outDir, files, loaded.label) : writeOutput(outDir, files, loaded.label);
+  progress({ kind: "generated", files: files.size, ms: lap() });
+  const report = options.check
+    ? checkOutput(outDir, files, loaded.label)
+    : writeOutput(outDir, files, loaded.label, (path, done, total) => progress({ kind: "writing", path, done, total }));
   const counts = {
     toolsets: ir.toolsets.length,
-    tools: ir.toolsets.reduce((n, t) => n + t.tools.length, 0),
+    tools,
     agents: ir.agents.length,
     servers: ir.mcpServers.length,
   };

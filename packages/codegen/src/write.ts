@@ -89,13 +89,19 @@ export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, 
 }
 
 /** Writes `files` into `outDir` atomically and removes generated files that are no longer produced. */
-export function writeOutput(outDir: string, files: ReadonlyMap<string, string>, source: string): OutputReport {
+export function writeOutput(
+  outDir: string,
+  files: ReadonlyMap<string, string>,
+  source: string,
+  onFile?: (path: string, done: number, total: number) => void,
+): OutputReport {
   // Validate every path before touching the disk, so a bad path never leaves a partial write.
   const targets = [...files].map(([path, text]) => ({ path, text, full: safeJoin(outDir, path) }));
   for (const { full } of targets) assertNoSymlinkEscape(outDir, full);
   const written: string[] = [];
   const unchanged: string[] = [];
   for (const { path, text, full } of targets) {
+    onFile?.(path, written.length + unchanged.length, targets.length);
     if (readIfFile(full) === text) {
       unchanged.push(path);
       continue;

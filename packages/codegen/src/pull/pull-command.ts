@@ -5,13 +5,38 @@
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
 import { checkLoadTimeout, loadTimeoutOption } from "../load/load-timeout.js";
-import { PullError, type PullSummary, pullSummaryLine, runPull } from "./pull.js";
+import { createProgress, type Progress, type ProgressStream } from "../progress.js";
+import { PullError, type PullProgress, type PullSummary, pullSummaryLine, runPull } from "./pull.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
 interface PullIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly cwd?: string;
+  /** Where live progress is drawn when it is a terminal (stderr). */
+  readonly progress?: ProgressStream;
+}
+
+/** Live progress for a pull: which servers are still connecting, and a line per finished server. */
+function pullProgress(progress: Progress): (event: PullProgress) => void {
+  const pending = new Set<string>();
+  let total = 0;
+  const show = () => progress.status(`toolwright pull: connecting ${[...pending].join(", ")} (${total - pending.size}/${total} done)`);
+  return (event) => {
+    if (event.kind === "connecting") {
+      total = event.servers.length;
+      for (const s of event.servers) pending.add(s);
+    } else if (event.kind === "listed") {
+      pending.delete(event.server.name);
+      const secs = (event.server.ms / 1000).toFixed(1);
+      progress.line(`  ${event.server.name}: ${event.server.tools} tools listed over ${event.server.transport} (${secs} s)`);
+    } else {
+      pending.delete(event.server);
+      progress.line(`  ${event.server}: failed`);
+    }
+    if (pending.size > 0) show();
+    else progress.end();
+  };
 }
 
 interface PullArgs {
@@ -26,8 +51,10 @@ interface PullArgs {
 /** Runs a pull and prints its outcome; returns the exit code. Never throws. */
 export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
   let summary: PullSummary;
+  const progress = createProgress(io.progress, { json: args.json });
   try {
     summary = await runPull({
+      onProgress: pullProgress(progress),
       design: args.design,
       ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
       ...(args.server ? { servers: args.server } : {}),
@@ -36,6 +63,7 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
       loadTimeoutMs: args.loadTimeout,
     });
   } catch (error) {
+    progress.end();
     const server = error instanceof PullError ? { server: error.server } : {};
     if (args.json) io.stdout(JSON.stringify({ ok: false, command: "pull", exitCode: 2, ...server, error: commandErrorText(error) }));
     else io.stderr(commandErrorText(error));

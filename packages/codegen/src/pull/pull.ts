@@ -29,7 +29,15 @@ export interface PullOptions {
   readonly check?: boolean;
   /** Deadline for loading the design, in ms (default 30 s). */
   readonly loadTimeoutMs?: number;
+  /** Called as each server starts connecting and as it finishes (for live progress). */
+  readonly onProgress?: (event: PullProgress) => void;
 }
+
+/** One step of a pull, for live progress. */
+export type PullProgress =
+  | { readonly kind: "connecting"; readonly servers: readonly string[] }
+  | { readonly kind: "listed"; readonly server: PulledServerSummary }
+  | { readonly kind: "failed"; readonly server: string; readonly message: string };
 
 /** One drifted tool of one server, as `--check` and `--json` report it. */
 export interface LockDrift extends ToolDrift {
@@ -203,7 +211,22 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const targets = external.filter((s) => !wanted || wanted.has(s.name));
   const ctx: PullContext = { file: loaded.label, designPath: loaded.path, cwd };
-  const pulled = await Promise.allSettled(targets.map((s) => pullServer(s, ctx, timeoutMs)));
+  const report = options.onProgress ?? (() => {});
+  report({ kind: "connecting", servers: targets.map((s) => s.name) });
+  const pulled = await Promise.allSettled(
+    targets.map((s) =>
+      pullServer(s, ctx, timeoutMs).then(
+        (r) => {
+          report({ kind: "listed", server: r.summary });
+          return r;
+        },
+        (error: unknown) => {
+          report({ kind: "failed", server: s.name, message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        },
+      ),
+    ),
+  );
   const failed = pulled.find((p): p is PromiseRejectedResult => p.status === "rejected");
   if (failed) throw failed.reason;
   const results = pulled.map((p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof pullServer>>>).value);
