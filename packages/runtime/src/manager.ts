@@ -54,3 +54,5 @@ export type { ConnectDurations, ServerState, ServerStatus } from "./manager/serv
 export type { ManagedList, ManagedPrompt, ManagedResource, ManagedResourceTemplate, ManagerSurface } from "./manager/surface.js";
 export type { ManagedTool, ServerToolPolicy, ToolsDiff } from "./manager/tool-registry.js";
 export { isToolVisible, matchesPattern, runtimeSpecOf } from "./manager/tool-registry.js";
+export type { ArgumentValidation, ArgumentValidator, SchemaCompiler, ValidationMode } from "./manager/validation.js";
+export { createArgumentValidator } from "./manager/validation.js";

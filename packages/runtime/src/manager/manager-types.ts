@@ -11,6 +11,7 @@ import type { ToolRisk } from "./risk.js";
 import type { ServerStatus } from "./server-slot.js";
 import type { ManagerSurface } from "./surface.js";
 import type { ManagedTool, ToolsDiff } from "./tool-registry.js";
+import type { ArgumentValidation } from "./validation.js";
 
 /** What the approval hook sees. */
 export interface ApprovalRequest {
@@ -59,6 +60,12 @@ export interface McpManagerOptions {
   readonly probeTimeoutMs?: number;
   /** Consecutive crashes after which a server is not restarted until `connect(name)`. Default 5. */
   readonly maxRestarts?: number;
+  /**
+   * Argument checks against each tool's live `inputSchema` before sending: `"auto"` (default) uses
+   * `ajv` (an optional peer, loaded on first use) when installed and otherwise leaves it to the
+   * server; `"off"`; or a compiler you pass in.
+   */
+  readonly validateArguments?: ArgumentValidation;
   /** Client knobs (stdio grace and restart backoff, HTTP client factory). */
   readonly client?: Omit<ClientFactoryOptions, "onNotification">;
 }

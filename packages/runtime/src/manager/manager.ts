@@ -5,8 +5,9 @@
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
 import type { ToolFailure } from "../failure.js";
-import { failureFromFault, failureFromToolError } from "../failure-mapping.js";
+import { failureFromFault, failureFromInvalidInput, failureFromToolError } from "../failure-mapping.js";
 import { joinText } from "../invoke.js";
+import { toolUnavailable } from "../planner/model-call.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { McpSurface } from "../surface.js";
@@ -18,6 +19,7 @@ import { probeSlot, reapIdleSlots } from "./pool.js";
 import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
 import { createManagerSurface } from "./surface.js";
 import { createToolRegistry, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
+import { createArgumentValidator } from "./validation.js";
 
 const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
 
@@ -26,6 +28,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   let current = initial;
   const slots = new Map<string, ServerSlot>();
   const registry = createToolRegistry();
+  const validation = createArgumentValidator(options.validateArguments);
   const callers = new Map<string, Caller>();
   const closers: (() => void | Promise<void>)[] = [];
   let stopped = false;
@@ -48,7 +51,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
 
   function syncRuntime(name: string): void {
     if (!options.registry) return;
-    const specs = registry.ofServer(name).map(runtimeSpecOf);
+    void validation.ready(); // the mirrored specs validate with it once loaded
+    const specs = registry.ofServer(name).map((t) => runtimeSpecOf(t, validation.decoderFor));
     options.registry.registerToolset({ toolset: name, specs, caller: clientFor(name) });
   }
 
@@ -257,8 +261,16 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     const tool = registry.lookup(context.tool);
     if (!tool) {
       const listed = slot.allTools.some((t) => t.name === request.name);
-      const why = listed ? `is hidden by the allow/deny lists of server "${slot.name}"` : `is not a tool of server "${slot.name}"`;
-      return fail({ type: "rpc", code: -32601, message: `${request.name} ${why}` });
+      if (listed)
+        return fail({ type: "rpc", code: -32601, message: `${request.name} is hidden by the allow/deny lists of server "${slot.name}"` });
+      // As the runtime does: the closest names the model could use instead.
+      return {
+        ok: false,
+        failure: toolUnavailable(
+          context.tool,
+          registry.all().map((t) => runtimeSpecOf(t)),
+        ),
+      };
     }
     if (!(await approved(slot, tool, request.arguments))) return fail({ type: "canceled", message: `call to ${tool.id} was not approved` });
     const client = slot.client;
@@ -430,20 +442,26 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       let tool = registry.lookup(key);
       const dot = key.indexOf(".");
       const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
-      if (!slot) {
-        const failure = failureFromFault(
-          { type: "rpc", code: -32601, message: `unknown tool ${JSON.stringify(key)}` },
-          { tool: key, server: "" },
-        );
-        return { ok: false, failure };
-      }
+      if (!slot)
+        return {
+          ok: false,
+          failure: toolUnavailable(
+            key,
+            registry.all().map((t) => runtimeSpecOf(t)),
+          ),
+        };
       const name = tool ? tool.name : key.slice(dot + 1);
+      if (tool) {
+        const issues = await validation.check(tool.descriptor.inputSchema, args);
+        if (issues) return { ok: false, failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }) };
+      }
       const response = await callOnServer(slot, { name, arguments: args }, callOptions);
       tool = registry.lookup(`${slot.name}.${name}`);
       const context = { tool: tool?.id ?? `${slot.name}.${name}`, server: slot.name };
       if (!response.ok) return response;
       const result = response.result;
-      if (result.isError === true) return { ok: false, failure: failureFromToolError(result.content, context) };
+      // With the input attached, a server-side "Input validation error" maps to correct_call.
+      if (result.isError === true) return { ok: false, failure: failureFromToolError(result.content, { ...context, input: args }) };
       return { ok: true, value: joinText(result), content: result.content, structured: result.structuredContent };
     },
     probe,

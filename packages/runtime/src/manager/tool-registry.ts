@@ -2,6 +2,7 @@
  * The manager's tool registry: every exposed tool under its `server.tool` id and a provider-safe
  * name chosen by the collision policy. Allow and deny lists are applied here, on every refresh.
  */
+import type { Decoder } from "../codec.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { ToolSpec } from "../tool-spec.js";
 import type { CollisionPolicy } from "./config-types.js";
@@ -149,8 +150,14 @@ export function createToolRegistry(): ToolRegistry {
   };
 }
 
-/** The runtime-registry spec of a managed tool (toolset = server). The server validates arguments. */
-export function runtimeSpecOf(t: ManagedTool): ToolSpec {
+/**
+ * The runtime-registry spec of a managed tool (toolset = server). `decoderFor` (the manager's
+ * validator) checks arguments against the live input schema; without one only "an object" is checked.
+ */
+export function runtimeSpecOf(
+  t: ManagedTool,
+  decoderFor?: (schema: ManagedTool["descriptor"]["inputSchema"]) => Decoder<unknown> | undefined,
+): ToolSpec {
   const d = t.descriptor;
   return {
     id: t.id,
@@ -162,9 +169,10 @@ export function runtimeSpecOf(t: ManagedTool): ToolSpec {
     inputSchema: d.inputSchema,
     ...(d.outputSchema ? { outputSchema: d.outputSchema } : {}),
     annotations: { readOnly: t.risk.readOnly, destructive: t.risk.destructive, idempotent: t.risk.idempotent, openWorld: t.risk.openWorld },
-    decodePayload: (value: unknown) =>
-      typeof value === "object" && value !== null && !Array.isArray(value)
-        ? { ok: true, value }
-        : { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] },
+    decodePayload: (value: unknown) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] };
+      return decoderFor?.(d.inputSchema)?.(value) ?? { ok: true, value };
+    },
   };
 }

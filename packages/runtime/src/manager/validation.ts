@@ -1,0 +1,104 @@
+/**
+ * Argument validation on the manager path: `manager.callTool` checks arguments against the live
+ * `inputSchema` before sending, with the same field issues the generated codecs give. The runtime
+ * has no dependencies, so the JSON Schema library is `ajv`, an optional peer loaded with a dynamic
+ * import only on this path; without it (or with `validateArguments: "off"`) the server validates.
+ */
+import { createDecoder, type Decoder, type ValidateFunction } from "../codec.js";
+import type { FieldIssue } from "../failure.js";
+
+/** Compiles a JSON Schema into an ajv-style validate function (errors in ajv's shape). May throw on a schema it cannot compile. */
+export type SchemaCompiler = (schema: { readonly [key: string]: unknown }) => ValidateFunction;
+
+/** `"auto"` (default): ajv when installed, else none; `"off"`: none; or your own compiler. */
+export type ArgumentValidation = "auto" | "off" | SchemaCompiler;
+
+/** What the validator is using. */
+export type ValidationMode = "ajv" | "custom" | "unavailable" | "off";
+
+/** The manager's validator. */
+export interface ArgumentValidator {
+  /** Loads the library once (a no-op after the first call). */
+  ready(): Promise<ValidationMode>;
+  /** The decoder for a schema, once `ready()` has resolved; undefined when validation is off or the schema did not compile. */
+  decoderFor(schema: { readonly [key: string]: unknown }): Decoder<unknown> | undefined;
+  /** Issues for `args`, or undefined when they pass (or cannot be checked). */
+  check(schema: { readonly [key: string]: unknown }, args: unknown): Promise<readonly FieldIssue[] | undefined>;
+}
+
+type AjvLike = { compile(schema: object): ValidateFunction };
+type AjvClass = new (options: object) => AjvLike;
+
+/** A module name the compiler does not resolve: ajv stays an optional peer, never a dependency. */
+const optional = (name: string): Promise<unknown> => import(/* @vite-ignore */ name);
+
+function classOf(mod: unknown): AjvClass {
+  const m = mod as { default?: { default?: unknown } | unknown };
+  const d = m.default as { default?: unknown } | undefined;
+  return (typeof d === "function" ? d : (d?.default ?? mod)) as AjvClass;
+}
+
+async function loadAjv(): Promise<SchemaCompiler | undefined> {
+  try {
+    const [draft7, draft2020] = await Promise.all([optional("ajv"), optional("ajv/dist/2020.js")]);
+    let addFormats: ((ajv: AjvLike) => void) | undefined;
+    try {
+      addFormats = classOf(await optional("ajv-formats")) as unknown as (ajv: AjvLike) => void;
+    } catch {
+      // ajv-formats is optional too: without it formats are not checked (the server still checks them).
+    }
+    const make = (Ajv: AjvClass) => {
+      const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: addFormats !== undefined });
+      addFormats?.(ajv);
+      return ajv;
+    };
+    const ajv7 = make(classOf(draft7));
+    const ajv2020 = make(classOf(draft2020));
+    return (schema) => {
+      const draft = typeof schema.$schema === "string" ? schema.$schema : "";
+      return (draft.includes("2020-12") || draft.includes("2019-09") ? ajv2020 : ajv7).compile(schema);
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Creates the validator for a manager. */
+export function createArgumentValidator(setting: ArgumentValidation = "auto"): ArgumentValidator {
+  let compiler: SchemaCompiler | undefined;
+  let mode: ValidationMode | undefined = setting === "off" ? "off" : typeof setting === "function" ? "custom" : undefined;
+  if (typeof setting === "function") compiler = setting;
+  let loading: Promise<ValidationMode> | undefined;
+  const decoders = new WeakMap<object, Decoder<unknown> | null>();
+
+  const validator: ArgumentValidator = {
+    ready() {
+      if (mode !== undefined) return Promise.resolve(mode);
+      loading ??= loadAjv().then((c) => {
+        compiler = c;
+        mode = c ? "ajv" : "unavailable";
+        return mode;
+      });
+      return loading;
+    },
+    decoderFor(schema) {
+      if (!compiler) return undefined;
+      const hit = decoders.get(schema);
+      if (hit !== undefined) return hit ?? undefined;
+      let decoder: Decoder<unknown> | null;
+      try {
+        decoder = createDecoder((compiler as SchemaCompiler)(schema));
+      } catch {
+        decoder = null; // a schema the library cannot compile is left to the server
+      }
+      decoders.set(schema, decoder);
+      return decoder ?? undefined;
+    },
+    async check(schema, args) {
+      await validator.ready();
+      const decoded = validator.decoderFor(schema)?.(args);
+      return decoded && !decoded.ok ? decoded.issues : undefined;
+    },
+  };
+  return validator;
+}
