@@ -133,3 +133,8 @@ export function anthropicMessage(
     usage: { input_tokens: 1, output_tokens: 1 },
   };
 }
+
+/** A Gemini `generateContent` answer with `functionCall` parts (or only text). */
+export function geminiAnswer(parts: ({ text: string } | { functionCall: { name: string; args: unknown; id?: string } })[]) {
+  return { candidates: [{ index: 0, content: { role: "model", parts }, finishReason: "STOP" }], modelVersion: "gemini-test" };
+}
