@@ -9,7 +9,7 @@ import { createAiSdkTools } from "@toolwright/ai-sdk";
 import { generateText, stepCountIs, streamText } from "ai";
 import * as aiTest from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RealServers, startRealServers } from "./real-servers.js";
+import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 
 type Step = { toolCalls?: { id: string; name: string; input: unknown }[]; text?: string };
 type Prompt = { role: string; content: unknown }[];

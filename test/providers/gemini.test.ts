@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { type Content, GoogleGenAI } from "@google/genai";
 import { createProviderTools } from "@toolwright/runtime/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RealServers, startRealServers } from "./real-servers.js";
-import { geminiAnswer, type ScriptedProvider, startScriptedProvider } from "./scripted-provider.js";
+import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
+import { geminiAnswer, type ScriptedProvider, startScriptedProvider } from "../../examples/providers/scripted-provider.js";
 
 let servers: RealServers;
 let provider: ScriptedProvider;
@@ -45,7 +45,10 @@ describe("Gemini generateContent", () => {
     expect(second.text).toBe("The notes are about Ada.");
 
     expect(outcomes.map((o) => o.result.ok)).toEqual([true, true, false]);
-    const sent = provider.requests(path)[1]?.contents as { role: string; parts: { functionResponse?: { id: string; name: string; response: { output?: string; error?: string } } }[] }[];
+    const sent = provider.requests(path)[1]?.contents as {
+      role: string;
+      parts: { functionResponse?: { id: string; name: string; response: { output?: string; error?: string } } }[];
+    }[];
     const responses = (sent.at(-1)?.parts ?? []).map((p) => p.functionResponse);
     expect(responses.map((r) => [r?.id, r?.name, r?.response.output !== undefined])).toEqual([
       ["call_0", "filesystem_read_text_file", true],
@@ -53,9 +56,15 @@ describe("Gemini generateContent", () => {
       ["call_2", "memory_search_everything", false],
     ]);
     expect(responses[0]?.response.output).toContain("Ada wrote the first program.");
-    expect(responses[2]?.response.error).toMatch(/There is no tool named "memory_search_everything"[\s\S]*Closest tools: memory_search_nodes/);
-    const declared = (provider.requests(path)[0]?.tools as { functionDeclarations: { name: string; parametersJsonSchema: { $schema?: string } }[] }[])[0]?.functionDeclarations ?? [];
+    expect(responses[2]?.response.error).toMatch(
+      /There is no tool named "memory_search_everything"[\s\S]*Closest tools: memory_search_nodes/,
+    );
+    const declared =
+      (provider.requests(path)[0]?.tools as { functionDeclarations: { name: string; parametersJsonSchema: { $schema?: string } }[] }[])[0]
+        ?.functionDeclarations ?? [];
     expect(declared).toHaveLength(23);
-    expect(declared.every((d) => /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(d.name) && d.parametersJsonSchema.$schema === undefined)).toBe(true);
+    expect(declared.every((d) => /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(d.name) && d.parametersJsonSchema.$schema === undefined)).toBe(
+      true,
+    );
   });
 });

@@ -13,7 +13,7 @@ import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { createLangChainTools } from "@toolwright/langchain";
 import type { ToolResult } from "@toolwright/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RealServers, startRealServers } from "./real-servers.js";
+import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 
 /** A chat model that answers with the scripted messages in order and records the tools bound to it. */
 class ScriptedChatModel extends BaseChatModel {

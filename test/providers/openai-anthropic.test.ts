@@ -11,8 +11,14 @@ import type { RuntimeEvent } from "@toolwright/runtime";
 import { createProviderTools } from "@toolwright/runtime/providers";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RealServers, startRealServers } from "./real-servers.js";
-import { anthropicMessage, chatCompletion, responsesAnswer, type ScriptedProvider, startScriptedProvider } from "./scripted-provider.js";
+import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
+import {
+  anthropicMessage,
+  chatCompletion,
+  responsesAnswer,
+  type ScriptedProvider,
+  startScriptedProvider,
+} from "../../examples/providers/scripted-provider.js";
 
 let servers: RealServers;
 let provider: ScriptedProvider;

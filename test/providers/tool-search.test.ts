@@ -10,7 +10,7 @@ import { createProviderTools, createToolSearch, PROVIDER_TOOL_CAP, type Provider
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everythingSpecs } from "../../examples/catalogues/src/gen/everything/index.js";
 import { definitionTokens, syntheticCatalogue, textTokens } from "../../examples/providers/catalogue.js";
-import { type RealServers, startRealServers } from "./real-servers.js";
+import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 
 let servers: RealServers;
 beforeAll(() => {

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRuntime, type Runtime, type RuntimeOptions } from "@toolwright/runtime";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
-import { registerFilesystemToolset } from "../../examples/catalogues/src/gen/filesystem/index.js";
-import { registerMemoryToolset } from "../../examples/catalogues/src/gen/memory/index.js";
+import { registerFilesystemToolset } from "../catalogues/src/gen/filesystem/index.js";
+import { registerMemoryToolset } from "../catalogues/src/gen/memory/index.js";
 
 const require = createRequire(import.meta.url);
 const binOf = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
