@@ -105,15 +105,14 @@ export async function runEpisodes(): Promise<EpisodeRun[]> {
       }),
       await play("OpenAI Responses", async (turns, { runtime }) => {
         const tools = createProviderTools(runtime, { format: "openai-responses" });
-        turns.forEach((t, i) =>
+        for (const [i, t] of turns.entries())
           provider.script(
             "/v1/responses",
             responsesAnswer(
               `resp_${i}`,
               t.map((c) => ({ callId: c.id, name: c.name, arguments: JSON.stringify(c.args) })),
             ),
-          ),
-        );
+          );
         provider.script("/v1/responses", responsesAnswer("resp_final", [], FINAL_ANSWER));
         let input: OpenAI.Responses.ResponseInput | string = "What do my notes say about Ada? Remember her.";
         let previous: string | undefined;

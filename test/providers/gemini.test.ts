@@ -59,9 +59,10 @@ describe("Gemini generateContent", () => {
     expect(responses[2]?.response.error).toMatch(
       /There is no tool named "memory_search_everything"[\s\S]*Closest tools: memory_search_nodes/,
     );
-    const declared =
-      (provider.requests(path)[0]?.tools as { functionDeclarations: { name: string; parametersJsonSchema: { $schema?: string } }[] }[])[0]
-        ?.functionDeclarations ?? [];
+    const sentTools = (provider.requests(path)[0]?.tools ?? []) as {
+      functionDeclarations: { name: string; parametersJsonSchema: { $schema?: string } }[];
+    }[];
+    const declared = sentTools[0]?.functionDeclarations ?? [];
     expect(declared).toHaveLength(23);
     expect(declared.every((d) => /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/.test(d.name) && d.parametersJsonSchema.$schema === undefined)).toBe(
       true,
