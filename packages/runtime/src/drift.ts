@@ -1,134 +1,64 @@
 /**
- * Live-catalogue drift: fingerprints of a server's tools (the same canonical JSON and hash that
- * `toolwright pull` writes into the lock) and `checkDrift`, which lists the live server's tools at
- * connect time and reports per tool what was added, removed or changed since the pull.
+ * Live-catalogue drift: `checkDrift` lists the live server's tools at connect time and reports per
+ * tool what was added, removed or changed since the pull, which field changed and its old and new
+ * text, and (policy `block-changed`) hides the changed tools from a runtime.
  */
-import type { Caller, CallOptions } from "./caller.js";
+import type { Caller, CallOptions, SessionCaller } from "./caller.js";
+import { describeFieldChange, diffEntries, type FieldChange } from "./catalogue-diff.js";
 import type { ToolFailure } from "./failure.js";
-
-/**
- * Canonical JSON: object keys sorted by UTF-16 code units, no whitespace, `undefined` members
- * dropped. Two values with the same JSON meaning give the same text.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    if (typeof value === "number" && !Number.isFinite(value)) return "null";
-    return JSON.stringify(value) ?? "null";
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  const obj = value as { readonly [key: string]: unknown };
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
-}
-
-const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,
-  0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa,
-  0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85,
-  0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3,
-  0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
-  0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
-
-/** SHA-256 of a string's UTF-8 bytes, as lowercase hex. Synchronous and dependency-free. */
-export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
-  const bitLength = data.length * 8;
-  const padded = new Uint8Array(Math.ceil((data.length + 9) / 64) * 64);
-  padded.set(data);
-  padded[data.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
-    }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as [number, number, number, number, number, number, number, number];
-    for (let i = 0; i < 64; i++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) >>> 0;
-    }
-    const next = [a, b, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i++) h[i] = (h[i]! + next[i]!) >>> 0;
-  }
-  return [...h].map((x) => x.toString(16).padStart(8, "0")).join("");
-}
-
-/** The parts of a listed tool that make its fingerprint: name, schemas and annotations. */
-export interface FingerprintedTool {
-  readonly name: string;
-  readonly inputSchema?: unknown;
-  readonly outputSchema?: unknown;
-  readonly annotations?: unknown;
-}
-
-/** Fingerprint of one `tools/list` entry: `sha256:` + hash of the canonical JSON of name, schemas and annotations. */
-export function fingerprintTool(tool: FingerprintedTool): string {
-  const { name, inputSchema, outputSchema, annotations } = tool;
-  return `sha256:${sha256Hex(canonicalJson({ name, inputSchema, outputSchema, annotations }))}`;
-}
-
-/** Fingerprints of a server's catalogue: one per tool, and one for the whole server (over the tool fingerprints). */
-export interface CatalogueFingerprints {
-  readonly fingerprint: string;
-  readonly tools: { readonly [tool: string]: string };
-}
-
-/** Fingerprints a whole `tools/list` (order does not matter). Duplicate names keep the last entry. */
-export function fingerprintCatalogue(tools: readonly FingerprintedTool[]): CatalogueFingerprints {
-  const map: { [tool: string]: string } = {};
-  for (const tool of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) map[tool.name] = fingerprintTool(tool);
-  return { fingerprint: `sha256:${sha256Hex(canonicalJson(map))}`, tools: map };
-}
+import { type FingerprintedTool, fingerprintCatalogue } from "./fingerprint.js";
+import type { Runtime } from "./runtime.js";
 
 /** One tool that differs from the lock. */
 export interface ToolDrift {
   readonly tool: string;
-  /** `added`: live only; `removed`: in the lock only; `changed`: schemas or annotations differ. */
+  /** `added`: live only; `removed`: in the lock only; `changed`: something the model reads or the call depends on differs. */
   readonly change: "added" | "removed" | "changed";
   readonly expected?: string;
   readonly actual?: string;
+  /** For `changed`, when the lock's entry is known: each changed field with its old and new text. */
+  readonly fields?: readonly FieldChange[];
 }
 
 /** What `checkDrift` compares against: the lock's fingerprints as generated code carries them. */
 export interface ExpectedCatalogue {
   readonly server?: string;
+  /** The toolset the generated code registers; `block-changed` hides tools of this toolset. */
+  readonly toolset?: string;
   readonly fingerprint?: string | null;
   readonly tools: { readonly [tool: string]: string };
+  /** The server's pulled `instructions` (null: it had none). Undefined: not checked. */
+  readonly instructions?: string | null;
+  /** The pulled `tools/list` entries by name, so a change can be shown field by field. */
+  readonly snapshots?: { readonly [tool: string]: unknown };
 }
+
+/** What to do on drift. `block-changed`: succeed, but hide each changed tool (and fail on changed instructions). */
+export type DriftPolicy = "warn" | "fail" | "block-changed";
 
 /** Options for `checkDrift`. */
 export interface DriftOptions extends CallOptions {
-  /** `warn` (default): report drift through `onWarning` and succeed. `fail`: drift makes the check fail. */
-  readonly policy?: "warn" | "fail";
-  /** Receives one line per drifted tool under `warn`. Default: `console.warn`. */
+  /** `warn` (default): report drift through `onWarning` and succeed. `fail`: drift makes the check fail. `block-changed`: see `DriftPolicy`. */
+  readonly policy?: DriftPolicy;
+  /** Receives one line per drifted tool under `warn` and `block-changed`. Default: `console.warn`. */
   readonly onWarning?: (message: string, drift: ToolDrift) => void;
   /** Only these tools matter (a toolset subset); others are ignored. Default: every tool. */
   readonly tools?: readonly string[];
+  /** With `block-changed`: the runtime whose toolset loses the changed tools (re-registered without them). */
+  readonly runtime?: Runtime;
 }
 
 /** The outcome of a drift check. `ok` is false on drift under `fail`, or when the tools could not be listed. */
 export type DriftReport =
-  | { readonly ok: true; readonly server: string; readonly drift: readonly ToolDrift[] }
+  | {
+      readonly ok: true;
+      readonly server: string;
+      readonly drift: readonly ToolDrift[];
+      /** Tools hidden under `block-changed` (wire names). */
+      readonly blocked?: readonly string[];
+      /** Set when the server's instructions differ from the lock's. */
+      readonly instructions?: FieldChange;
+    }
   | {
       readonly ok: false;
       readonly server: string;
@@ -137,8 +67,8 @@ export type DriftReport =
       readonly message: string;
       /** Set when `tools/list` itself failed. */
       readonly failure?: ToolFailure;
+      readonly instructions?: FieldChange;
     };
-
 /** Compares live fingerprints with expected ones, per tool, sorted by tool name. */
 export function compareCatalogues(
   expected: { readonly [tool: string]: string },
@@ -162,7 +92,28 @@ export function compareCatalogues(
 function describeDrift(server: string, d: ToolDrift): string {
   if (d.change === "added") return `server "${server}": tool "${d.tool}" is live but not in the lock (added since the pull)`;
   if (d.change === "removed") return `server "${server}": tool "${d.tool}" is in the lock but the server no longer lists it (removed)`;
-  return `server "${server}": tool "${d.tool}" changed since the pull (schemas or annotations differ; run toolwright pull)`;
+  const what = d.fields?.length ? d.fields.map(describeFieldChange).join("; ") : "its listed entry differs";
+  return `server "${server}": tool "${d.tool}" changed since the pull (${what}); run toolwright pull`;
+}
+
+/** Adds the field-level changes to `changed` drift entries whose pulled entry is known. */
+export function withFieldChanges(
+  drift: readonly ToolDrift[],
+  before: { readonly [tool: string]: unknown } | undefined,
+  after: readonly FingerprintedTool[],
+): ToolDrift[] {
+  if (!before) return [...drift];
+  const live = new Map(after.map((t) => [t.name, t]));
+  return drift.map((d) =>
+    d.change === "changed" && Object.hasOwn(before, d.tool) ? { ...d, fields: diffEntries(before[d.tool], live.get(d.tool)) } : d,
+  );
+}
+
+/** Re-registers `toolset` in `runtime` without the `blocked` wire names (nothing to do when none of its tools are blocked). */
+function hideTools(runtime: Runtime, toolset: string, caller: Caller, blocked: ReadonlySet<string>): void {
+  const specs = runtime.specs().filter((s) => s.toolset === toolset);
+  if (!specs.some((s) => blocked.has(s.name))) return;
+  runtime.registerToolset({ toolset, specs: specs.filter((s) => !blocked.has(s.name)), caller });
 }
 
 /**
@@ -172,7 +123,7 @@ function describeDrift(server: string, d: ToolDrift): string {
 export async function checkDrift(caller: Caller, expected: ExpectedCatalogue, options: DriftOptions = {}): Promise<DriftReport> {
   const server = caller.server;
   if (!caller.listTools) return { ok: false, server, drift: [], message: `server "${server}": this caller cannot list tools` };
-  const { policy = "warn", onWarning = (m: string) => console.warn(m), tools: only, ...callOptions } = options;
+  const { policy = "warn", onWarning = (m: string) => console.warn(m), tools: only, runtime, ...callOptions } = options;
   const listed = await caller.listTools(callOptions);
   if (!listed.ok) {
     return {
@@ -183,12 +134,31 @@ export async function checkDrift(caller: Caller, expected: ExpectedCatalogue, op
       failure: listed.failure,
     };
   }
-  const drift = compareCatalogues(expected.tools, fingerprintCatalogue(listed.tools).tools, only);
-  if (drift.length === 0) return { ok: true, server, drift };
-  if (policy === "fail") {
-    const list = drift.map((d) => `${d.tool} (${d.change})`).join(", ");
-    return { ok: false, server, drift, message: `server "${server}": live catalogue drifted from the lock: ${list}` };
+  const live = listed.tools as readonly FingerprintedTool[];
+  const drift = withFieldChanges(compareCatalogues(expected.tools, fingerprintCatalogue(live).tools, only), expected.snapshots, live);
+  const instructions = instructionsChange(caller, expected);
+  const extra = instructions ? { instructions } : {};
+  if (drift.length === 0 && !instructions) return { ok: true, server, drift };
+  const list = drift.map((d) => `${d.tool} (${d.change})`);
+  if (instructions) list.push(`instructions (${describeFieldChange(instructions)})`);
+  // Instructions reach the model with every tool: they cannot be hidden one tool at a time.
+  if (policy === "fail" || (policy === "block-changed" && instructions)) {
+    return { ok: false, server, drift, message: `server "${server}": live catalogue drifted from the lock: ${list.join(", ")}`, ...extra };
   }
   for (const d of drift) onWarning(describeDrift(server, d), d);
-  return { ok: true, server, drift };
+  if (policy !== "block-changed") return { ok: true, server, drift, ...extra };
+  const blocked = drift.filter((d) => d.change === "changed").map((d) => d.tool);
+  if (runtime && expected.toolset !== undefined) hideTools(runtime, expected.toolset, caller, new Set(blocked));
+  return { ok: true, server, drift, blocked };
+}
+
+/** The instructions change since the pull, when the expected catalogue pins them and the caller has a handshake. */
+function instructionsChange(caller: Caller, expected: ExpectedCatalogue): FieldChange | undefined {
+  if (expected.instructions === undefined) return undefined;
+  const handshake = (caller as Partial<SessionCaller>).handshake;
+  if (!handshake) return undefined;
+  const live = typeof handshake.instructions === "string" ? handshake.instructions : undefined;
+  const pinned = expected.instructions ?? undefined;
+  if (live === pinned) return undefined;
+  return { field: "instructions", ...(pinned === undefined ? {} : { before: pinned }), ...(live === undefined ? {} : { after: live }) };
 }

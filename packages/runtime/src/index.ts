@@ -29,6 +29,10 @@ export type {
   SessionCallerOptions,
 } from "./caller.js";
 export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError, markPropagating, propagates } from "./caller.js";
+export type { FieldChange } from "./catalogue-diff.js";
+export { describeFieldChange, diffEntries, quoteExcerpt } from "./catalogue-diff.js";
+export type { LintFinding, LintOptions, LintRule, LintServer, LintSeverity } from "./catalogue-lint.js";
+export { countBySeverity, describeFinding, lintCatalogue } from "./catalogue-lint.js";
 export type {
   ClientFeatures,
   ClientFeaturesOptions,
@@ -51,8 +55,8 @@ export type {
 } from "./client-features/elicitation.js";
 export { applySchemaDefaults, URL_ELICITATION_REQUIRED, urlElicitationsRequired } from "./client-features/elicitation.js";
 export type { Decoded, Decoder } from "./codec.js";
-export type { CatalogueFingerprints, DriftOptions, DriftReport, ExpectedCatalogue, FingerprintedTool, ToolDrift } from "./drift.js";
-export { canonicalJson, checkDrift, compareCatalogues, fingerprintCatalogue, fingerprintTool, sha256Hex } from "./drift.js";
+export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
+export { checkDrift, compareCatalogues, withFieldChanges } from "./drift.js";
 export type {
   DurableEvidence,
   FailureKind,
@@ -92,6 +96,8 @@ export {
   retryAfterMsFromHeader,
   withCallEvidence,
 } from "./failure-mapping.js";
+export type { CatalogueExtras, CatalogueFingerprints, FingerprintedTool } from "./fingerprint.js";
+export { canonicalJson, fingerprintCatalogue, fingerprintEntry, fingerprintTool, pinnedPart, sha256Hex } from "./fingerprint.js";
 export { invokeTool, joinText, resultFromCall } from "./invoke.js";
 export type { ModelToolCall, ModelToolDefinition, ToolLookup, ToolRequest } from "./planner/model-call.js";
 export {

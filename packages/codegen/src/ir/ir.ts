@@ -87,6 +87,10 @@ export interface IrToolset {
   readonly fingerprint: string | undefined;
   /** Per-tool fingerprints of the pulled `tools/list` entries (runtime `fingerprintTool`), for drift checks. */
   readonly toolFingerprints: { readonly [tool: string]: string } | undefined;
+  /** The pulled server's `instructions` (null: it had none; undefined: not from a lock). Drift checks compare them. */
+  readonly instructions?: string | null | undefined;
+  /** The pulled `tools/list` entries by name, so drift checks can show what changed field by field. */
+  readonly snapshots?: { readonly [tool: string]: unknown } | undefined;
   /** Output folder under `--out`: `everything`. */
   readonly dirName: string;
   /** `Everything` (for `createEverythingClient`). */

@@ -100,7 +100,7 @@ export const registerPlugin: Plugin = {
         const catalogue = f.importValue(n.catalogue, "./specs.gen.js");
         f.print(
           "",
-          `/** Lists the live server's tools and reports, per tool, drift from the pulled lock (warn or fail by \`options.policy\`). */`,
+          `/** Reports drift of the live server from the pulled lock, field by field: warn, fail, or block-changed (hides the changed tools from \`options.runtime\`). */`,
           `export function ${n.checkDrift}(caller: ${Caller}, options?: ${f.runtime("DriftOptions")}): Promise<${f.runtime("DriftReport")}> {`,
           `  return ${checkDrift}(caller, ${catalogue}, options);`,
           "}",

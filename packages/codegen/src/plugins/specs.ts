@@ -32,11 +32,14 @@ export const specsPlugin: Plugin = {
       if (ts.source === "lock" && ts.toolFingerprints) {
         const ExpectedCatalogue = f.runtime("ExpectedCatalogue");
         f.print(
-          "/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */",
+          "/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */",
           `export const ${n.catalogue}: ${ExpectedCatalogue} = {`,
           `  server: ${JSON.stringify(ts.server)},`,
+          `  toolset: ${JSON.stringify(ts.name)},`,
           `  fingerprint: ${JSON.stringify(ts.fingerprint ?? null)},`,
           `  tools: ${f.runtime("prototypeFree")}(${printLiteral(ts.toolFingerprints, 2)}),`,
+          `  instructions: ${JSON.stringify(ts.instructions ?? null)},`,
+          `  snapshots: ${f.runtime("prototypeFree")}(${printLiteral({ ...ts.snapshots }, 2)}),`,
           "};",
           "",
         );

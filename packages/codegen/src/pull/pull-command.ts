@@ -2,6 +2,7 @@
  * The `toolwright pull <design>` command for the CLI: flags, help with examples, the one-line
  * summary, `--json`, and exit codes (0 ok, 2 usage, design or server error).
  */
+import { describeFieldChange, describeFinding } from "@toolwright/runtime";
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
 import { checkLoadTimeout, loadTimeoutOption } from "../load/load-timeout.js";
@@ -46,6 +47,7 @@ interface PullArgs {
   readonly json: boolean;
   readonly check: boolean;
   readonly loadTimeout: number;
+  readonly strict: boolean;
 }
 
 /** Runs a pull and prints its outcome; returns the exit code. Never throws. */
@@ -61,6 +63,7 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
       timeoutMs: args.timeout,
       check: args.check,
       loadTimeoutMs: args.loadTimeout,
+      strict: args.strict,
     });
   } catch (error) {
     progress.end();
@@ -69,12 +72,16 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
     else io.stderr(commandErrorText(error));
     return 2;
   }
-  const code = args.check && summary.changed ? 1 : 0;
+  const code = (args.check && summary.changed) || summary.strictFailed ? 1 : 0;
   if (args.json) io.stdout(JSON.stringify({ ok: code === 0, command: "pull", exitCode: code, ...summary }));
   else {
     for (const w of summary.warnings) io.stderr(`warning: ${w}`);
+    for (const f of summary.findings) io.stderr(`lint: ${describeFinding(f)}`);
     if (args.check)
-      for (const d of summary.drift) io.stderr(`drift: server ${JSON.stringify(d.server)}: tool ${JSON.stringify(d.tool)} ${d.change}`);
+      for (const d of summary.drift) {
+        io.stderr(`drift: server ${JSON.stringify(d.server)}: tool ${JSON.stringify(d.tool)} ${d.change}`);
+        for (const c of d.fields ?? []) io.stderr(`  ${describeFieldChange(c)}`);
+      }
     (code === 0 ? io.stdout : io.stderr)(pullSummaryLine(summary, args.check));
   }
   return code;
@@ -101,14 +108,20 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
           describe: "Write nothing; exit 1 when the lock is stale, naming each added, removed or changed tool",
         })
         .option("load-timeout", loadTimeoutOption)
+        .option("strict", {
+          type: "boolean",
+          default: false,
+          describe: "Fail (exit 1, write nothing) when the poisoning lint finds anything in a pulled catalogue",
+        })
         .check((a) => (Number.isFinite(a.timeout) && a.timeout > 0) || "--timeout must be a positive number of milliseconds")
         .check(checkLoadTimeout)
         .example("$0 pull design.ts", "pull every external server, write design.lock.json")
         .example("$0 pull design.ts --server memory", "refresh one server's snapshot")
         .example("$0 pull design.ts --check", "CI: fail when the live servers no longer match the lock")
+        .example("$0 pull design.ts --strict", "refuse to write a lock for a catalogue the lint flags")
         .example("$0 pull design.ts --json", "machine-readable summary (servers, tools, fingerprints, time)")
         .epilogue(
-          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Exit codes: 0 ok, 1 --check found a stale lock, 2 usage, design or server error (the old lock is left untouched); a design that does not finish loading within --load-timeout is a design error.",
+          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Every pull lints the catalogues for poisoning (invisible or bidi Unicode, look-alike names, hidden instructions, reaching for secrets, hidden comments, very long or cross-server descriptions) and prints each finding. Exit codes: 0 ok, 1 --check found a stale lock or --strict found lint findings, 2 usage, design or server error (the old lock is left untouched); a design that does not finish loading within --load-timeout is a design error.",
         ),
     handler: (a) => {
       const raw = a as unknown as {
@@ -118,6 +131,7 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         json: boolean;
         check: boolean;
         loadTimeout: number;
+        strict: boolean;
       };
       const args: PullArgs = {
         design: raw.design,
@@ -126,6 +140,7 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         json: raw.json,
         check: raw.check,
         loadTimeout: raw.loadTimeout,
+        strict: raw.strict,
       };
       setAction(() => pullAction(args, io));
     },

@@ -130,7 +130,8 @@ describe("toolwright pull", () => {
     const staleJson = JSON.parse((await exec("pull", design, "--check", "--json")).stdout);
     expect(staleJson).toMatchObject({ ok: false, exitCode: 1, changed: true });
     expect(staleJson.drift).toEqual([
-      { server: "calc", tool: "add", change: "changed", expected: "sha256:old", actual: lock.servers.calc.fingerprints.add },
+      // The entry itself was not edited (only its recorded fingerprint), so no field differs.
+      { server: "calc", tool: "add", change: "changed", expected: "sha256:old", actual: lock.servers.calc.fingerprints.add, fields: [] },
       { server: "calc", tool: "sub", change: "added", actual: lock.servers.calc.fingerprints.sub },
     ]);
     expect((await exec("pull", design)).code).toBe(0);
@@ -256,6 +257,6 @@ describe("toolwright pull", () => {
     const help = await exec("pull", "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Examples:/);
-    expect(help.stdout).toMatch(/Exit codes: 0 ok, 1 --check found a stale lock, 2/);
+    expect(help.stdout).toMatch(/Exit codes: 0 ok, 1 --check found a stale lock\s+or --strict found lint findings, 2/);
   });
 });

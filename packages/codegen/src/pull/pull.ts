@@ -6,7 +6,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
-import { type Caller, compareCatalogues, fingerprintCatalogue, type ToolDrift } from "@toolwright/runtime";
+import {
+  type Caller,
+  compareCatalogues,
+  fingerprintCatalogue,
+  type LintFinding,
+  lintCatalogue,
+  type ToolDrift,
+  withFieldChanges,
+} from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { createServerClient, resolveServerEntry } from "@toolwright/runtime/manager";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
@@ -31,6 +39,8 @@ export interface PullOptions {
   readonly loadTimeoutMs?: number;
   /** Called as each server starts connecting and as it finishes (for live progress). */
   readonly onProgress?: (event: PullProgress) => void;
+  /** Any poisoning-lint finding fails the pull: nothing is written and `strictFailed` is set. */
+  readonly strict?: boolean;
 }
 
 /** One step of a pull, for live progress. */
@@ -65,6 +75,10 @@ export interface PullSummary {
   readonly tools: number;
   /** Inline overrides that name no pulled tool (gen will reject them). */
   readonly warnings: readonly string[];
+  /** Poisoning-lint findings on the pulled catalogues (`lintCatalogue`). */
+  readonly findings: readonly LintFinding[];
+  /** With `strict`: true when findings kept the lock from being written. */
+  readonly strictFailed: boolean;
   readonly ms: number;
 }
 
@@ -151,8 +165,11 @@ export async function pullServer(
       throw new PullError(server.name, `${listed.failure.message}${tail ? ` (stderr: ${tail})` : ""}`);
     }
     let entry: PulledServer;
+    // The instructions reach the model like descriptions do: they are pinned with the tools.
+    const handshake = (caller as { readonly handshake?: { readonly instructions?: unknown } }).handshake;
+    const instructions = typeof handshake?.instructions === "string" ? handshake.instructions : undefined;
     try {
-      entry = lockEntryFromListing(listed.tools);
+      entry = lockEntryFromListing(listed.tools, instructions);
     } catch (error) {
       throw new PullError(
         server.name,
@@ -249,11 +266,23 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   for (const r of results) {
     const old = previous[r.summary.name];
     const oldPrints = old ? (old.fingerprints ?? fingerprintCatalogue(old.tools.filter(hasName)).tools) : {};
-    for (const d of compareCatalogues(oldPrints, r.entry.fingerprints)) drift.push({ server: r.summary.name, ...d });
+    const before = old ? snapshotsOf(old.tools) : undefined;
+    const changes = withFieldChanges(compareCatalogues(oldPrints, r.entry.fingerprints), before, r.entry.tools);
+    for (const d of changes) drift.push({ server: r.summary.name, ...d });
   }
+  // Lint every fresh catalogue; kept servers take part so cross-server references are seen.
+  const fresh = new Set(results.map((r) => r.summary.name));
+  const findings = lintCatalogue(
+    Object.entries(servers).map(([name, e]) => ({
+      name,
+      tools: e.tools.filter(hasName),
+      ...(typeof e.instructions === "string" ? { instructions: e.instructions } : {}),
+    })),
+  ).filter((f) => fresh.has(f.server));
+  const strictFailed = options.strict === true && findings.length > 0;
   const text = serializeLock(servers);
   const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
-  if (changed && !options.check) writeFileAtomic(lockPath, text);
+  if (changed && !options.check && !strictFailed) writeFileAtomic(lockPath, text);
   const label = relative(cwd, lockPath).split(sep).join("/");
   return {
     lock: label,
@@ -262,11 +291,19 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
     servers: results.map((r) => r.summary),
     tools: results.reduce((n, r) => n + r.summary.tools, 0),
     warnings,
+    findings,
+    strictFailed,
     ms: Math.round(performance.now() - started),
   };
 }
 
-function hasName(tool: unknown): tool is { readonly name: string } {
+function snapshotsOf(tools: readonly unknown[]): { [tool: string]: unknown } {
+  const out: { [tool: string]: unknown } = Object.create(null);
+  for (const t of tools) if (hasName(t)) out[t.name] = t;
+  return out;
+}
+
+function hasName(tool: unknown): tool is { readonly name: string; readonly [field: string]: unknown } {
   return typeof (tool as { name?: unknown } | null)?.name === "string";
 }
 
@@ -274,6 +311,15 @@ function hasName(tool: unknown): tool is { readonly name: string } {
 export function pullSummaryLine(s: PullSummary, check = false): string {
   const servers = s.servers.map((x) => `${x.name} ${x.tools}`).join(", ");
   const secs = (s.ms / 1000).toFixed(1);
-  const what = check ? (s.changed ? "stale" : "up to date") : s.changed ? "wrote" : "unchanged";
-  return `toolwright pull${check ? " --check" : ""}: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools; ${what} ${s.lock} (${secs} s)`;
+  const what = s.strictFailed
+    ? "not written (--strict: lint findings)"
+    : check
+      ? s.changed
+        ? "stale"
+        : "up to date"
+      : s.changed
+        ? "wrote"
+        : "unchanged";
+  const lint = s.findings.length === 0 ? "" : `, ${s.findings.length} lint finding${s.findings.length === 1 ? "" : "s"}`;
+  return `toolwright pull${check ? " --check" : ""}: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools${lint}; ${what} ${s.lock} (${secs} s)`;
 }

@@ -13,6 +13,8 @@ export interface LockedServer {
   readonly fingerprint?: string;
   /** Fingerprint per pulled tool, by wire name; the runtime drift check compares against these. */
   readonly fingerprints?: { readonly [tool: string]: string };
+  /** The server's `instructions` from the handshake (absent: it sent none). Part of the server fingerprint. */
+  readonly instructions?: string;
 }
 
 /** The lock file. */
@@ -44,6 +46,10 @@ export function readLock(designPath: string): LockFile | undefined {
   for (const [name, server] of Object.entries(lock.servers)) {
     if (typeof server !== "object" || server === null || !Array.isArray((server as { tools?: unknown }).tools)) {
       throw new Error(`${basename(path)}: server ${JSON.stringify(name)} has no tools array`);
+    }
+    const instructions = (server as { instructions?: unknown }).instructions;
+    if (instructions !== undefined && typeof instructions !== "string") {
+      throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: instructions must be a string`);
     }
   }
   return parsed as LockFile;

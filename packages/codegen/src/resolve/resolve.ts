@@ -168,13 +168,19 @@ function catalogueOf(
   }
   // Drift is judged against what the server listed at pull time, so overrides do not change these.
   const listed = entry.tools.filter((t): t is FingerprintedTool => typeof (t as { name?: unknown })?.name === "string");
-  const computed = fingerprintCatalogue(listed);
+  const instructions = typeof entry.instructions === "string" ? entry.instructions : null;
+  const computed = fingerprintCatalogue(listed, instructions === null ? {} : { instructions });
+  const snapshots: { [tool: string]: unknown } = Object.create(null);
+  for (const t of listed) snapshots[t.name] = t;
   return {
     tools,
     source: "lock",
     server: server.name,
-    fingerprint: entry.fingerprint ?? computed.fingerprint,
+    // Recomputed, not read: an edited lock cannot carry a fingerprint that does not match its entries.
+    fingerprint: computed.fingerprint,
     toolFingerprints: computed.tools,
+    instructions,
+    snapshots,
   };
 }
 
@@ -185,6 +191,8 @@ interface Origin {
   readonly fingerprint: string | undefined;
   readonly toolFingerprints: { readonly [tool: string]: string } | undefined;
   readonly connection?: IrConnection | undefined;
+  readonly instructions?: string | null;
+  readonly snapshots?: { readonly [tool: string]: unknown };
 }
 
 /** What resolving one toolset needs. */
@@ -196,7 +204,7 @@ interface Ctx {
 
 function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: Origin, ctx: Ctx): IrToolset {
   const { file } = ctx;
-  const { source, server, fingerprint, toolFingerprints, connection } = origin;
+  const { source, server, fingerprint, toolFingerprints, connection, instructions, snapshots } = origin;
   const tools: IrTool[] = [];
   const ts: IrToolset = {
     kind: "toolset",
@@ -207,6 +215,8 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
     source,
     fingerprint,
     toolFingerprints,
+    instructions,
+    snapshots,
     dirName: fileStem(decl.name),
     pascalName: pascalName(decl.name),
     // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".

@@ -8,28 +8,501 @@ import { validateEchoPayload, validateGetAnnotatedMessagePayload, validateGetEnv
 /** The toolset name, as declared in the design. */
 export const everythingFeaturesToolsetName = "everything-features";
 
-/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */
+/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */
 export const everythingFeaturesCatalogue: ExpectedCatalogue = {
   server: "everything-features",
-  fingerprint: "sha256:b39b8bf7a3f31f92a7c41c8b41de14d257fd1960f2d777a02ce09184cae00db9",
+  toolset: "everything-features",
+  fingerprint: "sha256:403206636073c511115ef5373dd5cd083c926250bea4a4b7fe5610a70338b2bf",
   tools: prototypeFree({
-    echo: "sha256:ca838b4a1607cb36c3f07195af9d0251d6c80eb9bbb02440d39b0da36645c3c7",
-    "get-annotated-message": "sha256:d4970d9292386feb303e7ff6ba6a01b1c71bf356461855fc87627e43f8177e37",
-    "get-env": "sha256:2bd10a77fef21a06cfce5014eda47b1744d8c0d2b7ca73fa524cab59937558cb",
-    "get-resource-links": "sha256:a62e0a3e6222d1e46542691e6cdd56568f6f3a902a7243285fbaee7bc2f9e391",
-    "get-resource-reference": "sha256:c8c9d84c6c61825db54a74632cacf57253ba038b501e7cc212b7b796d9258701",
-    "get-roots-list": "sha256:9212d7c7bbf8e9169d09d409ca1cef201976d94e07fcdad5cc81c20492323ba2",
-    "get-structured-content": "sha256:3ae096447f369f9716479ccce4ea2b8c2ce674a6515a96e3ceb420c90358e2b6",
-    "get-sum": "sha256:c5ea49b148e231e4972a83b4aae7201a73fbacdd4f694dc1e03aed906218ffdf",
-    "get-tiny-image": "sha256:11f9336ab397eabdd7a6dee7097794a8325b54c85f3dbc646ffd0f9bd79ab242",
-    "gzip-file-as-resource": "sha256:7ad520e6783c33d0f40f4178ce2ba14784a74af96e6f8210118807eb8b9973b7",
-    "simulate-research-query": "sha256:8a6950eefc524be0ed1ba16d7d50a3e1a12eee80a27b5153891642b4026de504",
-    "toggle-simulated-logging": "sha256:ed9b32f798b9784b9f63b83587dd3736285adabfa88638087ab662a898c3770a",
-    "toggle-subscriber-updates": "sha256:e1da3c3a8d31e8523f98bdc685725d0c3964814c69da42d3bd986a342f347766",
-    "trigger-elicitation-request": "sha256:b66e4a4d90bb25b64bf5db54d1cda4f5be6035d37507d246efc011c00e33712f",
-    "trigger-long-running-operation": "sha256:8dbf6c5fc1d47ee1c7a6a94684ca5c21beeea171ce0c66a31df7e173a97d1fdc",
-    "trigger-sampling-request": "sha256:5e9840226c2f72faf98d1e2e47b713effc59487781c5c7aa565bb482a8590f88",
-    "trigger-url-elicitation": "sha256:d391db37fa5f71e7425385df05250232c089d5a81203c45b5848d0b5112a4c38",
+    echo: "sha256:7f44ccc849658890126f40e521000825b08a7f09a6f290a43d02db4e8eec6e2b",
+    "get-annotated-message": "sha256:33c589b1069c55cba23225a122758008ada8f6959c181ccc3374c1901db0fb7f",
+    "get-env": "sha256:4f50e93bc4caa234f9cfcb55e5a2dc7f01549a67379ef3ae1c7dcbaa0438cad1",
+    "get-resource-links": "sha256:71bb1c74fa7b1f2fa67d46340e6ed8b1b30efdf15febbc2fb0c3391581451e83",
+    "get-resource-reference": "sha256:0e0bc5de61c5239e68b14b616b82fc475bb463f80e6288c33fff949a7053b3f8",
+    "get-roots-list": "sha256:ecfbf38f98db64fd197b1a5c23a56086fae06be629e520cb767f25bdef2ef9dd",
+    "get-structured-content": "sha256:5a604731383feb5bdb90ec49119f20ee2254b17a8405c10bf5def2ff3540db2e",
+    "get-sum": "sha256:d720dc64eb73dcec4352ec209ee3c9fbbae2939e265b45f37c8b8b0b115e1ea7",
+    "get-tiny-image": "sha256:3e7e3397d097d89eb8440f3e8c45abf4b4fdd9114ac84c1cf130f555f9bc2e95",
+    "gzip-file-as-resource": "sha256:8376d5ceda945d5e10ab8f9e4b75f83417931d2438eabd3198464f3ff519094c",
+    "simulate-research-query": "sha256:e494a3249ad69e0370ae8f25f4a5dbeb13ff31cb7c5ca86009a98d79adc53510",
+    "toggle-simulated-logging": "sha256:a78d315cf37def309a4c36d6765fcddbd8383c85b939308cb47c7110d7fca592",
+    "toggle-subscriber-updates": "sha256:e742f7476ce7e72781c707c5fe5223385546f4604f5dc8a6df623754182eebbd",
+    "trigger-elicitation-request": "sha256:a8ce17127c0a6f98176d2800f351e1365b60ba4fbaf5ebbfa7e8b6a934a6fcf7",
+    "trigger-long-running-operation": "sha256:e0d9626dffefbdde30ebce5e5b922e8861a0416c6131bfc627fc44de17a3c19b",
+    "trigger-sampling-request": "sha256:8035b653ec304132662241677d16124b9cdcbbb7f58a62fd8fb1856894db921c",
+    "trigger-url-elicitation": "sha256:cc944ae746802c0ffbe981a777253cd4f94635367ab8ff25464b7bddcd470c45",
+  }),
+  instructions: "# Everything Server – Server Instructions\n\nAudience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.\nFollow them to use, extend, and troubleshoot the server safely and effectively.\n\n## Cross-Feature Relationships\n\n- Use `get-roots-list` to see client workspace roots before file operations\n- `gzip-file-as-resource` creates session-scoped resources accessible only during the current session\n- Enable `toggle-simulated-logging` before debugging to see server log messages\n- Enable `toggle-subscriber-updates` to receive periodic resource update notifications\n\n## Constraints & Limitations\n\n- `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`\n- Session resources are ephemeral and lost when the session ends\n- Sampling requests (`trigger-sampling-request`) require client sampling capability\n- Elicitation requests (`trigger-elicitation-request`) require client elicitation capability\n\n## Operational Patterns\n\n- For long operations, use `trigger-long-running-operation` which sends progress notifications\n- Prefer reading resources before calling mutating tools\n- Check `get-roots-list` output to understand the client's workspace context\n\n## Easter Egg\n\nIf asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"\n",
+  snapshots: prototypeFree({
+    echo: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Echoes back the input string",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          message: {
+            description: "Message to echo",
+            type: "string",
+          },
+        },
+        required: ["message"],
+        type: "object",
+      },
+      name: "echo",
+      title: "Echo Tool",
+    },
+    "get-annotated-message": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Demonstrates how annotations can be used to provide metadata about content.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          includeImage: {
+            "default": false,
+            description: "Whether to include an example image",
+            type: "boolean",
+          },
+          messageType: {
+            description: "Type of message to demonstrate different annotation patterns",
+            "enum": ["error", "success", "debug"],
+            type: "string",
+          },
+        },
+        required: ["messageType"],
+        type: "object",
+      },
+      name: "get-annotated-message",
+      title: "Get Annotated Message Tool",
+    },
+    "get-env": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns all environment variables, helpful for debugging MCP server configuration",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "get-env",
+      title: "Print Environment Tool",
+    },
+    "get-resource-links": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns up to ten resource links that reference different types of resources",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          count: {
+            "default": 3,
+            description: "Number of resource links to return (1-10)",
+            maximum: 10,
+            minimum: 1,
+            type: "number",
+          },
+        },
+        type: "object",
+      },
+      name: "get-resource-links",
+      title: "Get Resource Links Tool",
+    },
+    "get-resource-reference": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns a resource reference that can be used by MCP clients",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          resourceId: {
+            "default": 1,
+            description: "ID of the text resource to fetch",
+            type: "number",
+          },
+          resourceType: {
+            "default": "Text",
+            "enum": ["Text", "Blob"],
+            type: "string",
+          },
+        },
+        type: "object",
+      },
+      name: "get-resource-reference",
+      title: "Get Resource Reference Tool",
+    },
+    "get-roots-list": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "get-roots-list",
+      title: "Get Roots List Tool",
+    },
+    "get-structured-content": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns structured content along with an output schema for client data validation",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          location: {
+            description: "Choose city",
+            "enum": ["New York", "Chicago", "Los Angeles"],
+            type: "string",
+          },
+        },
+        required: ["location"],
+        type: "object",
+      },
+      name: "get-structured-content",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          conditions: {
+            description: "Weather conditions description",
+            type: "string",
+          },
+          humidity: {
+            description: "Humidity percentage",
+            type: "number",
+          },
+          temperature: {
+            description: "Temperature in celsius",
+            type: "number",
+          },
+        },
+        required: ["temperature", "conditions", "humidity"],
+        type: "object",
+      },
+      title: "Get Structured Content Tool",
+    },
+    "get-sum": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns the sum of two numbers",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          a: {
+            description: "First number",
+            type: "number",
+          },
+          b: {
+            description: "Second number",
+            type: "number",
+          },
+        },
+        required: ["a", "b"],
+        type: "object",
+      },
+      name: "get-sum",
+      title: "Get Sum Tool",
+    },
+    "get-tiny-image": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns a tiny MCP logo image.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "get-tiny-image",
+      title: "Get Tiny Image Tool",
+    },
+    "gzip-file-as-resource": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+        readOnlyHint: false,
+      },
+      description: "Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          data: {
+            "default": "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md",
+            description: "URL or data URI of the file content to compress",
+            format: "uri",
+            type: "string",
+          },
+          name: {
+            "default": "README.md.gz",
+            description: "Name of the output file",
+            type: "string",
+          },
+          outputType: {
+            "default": "resourceLink",
+            description: "How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.",
+            "enum": ["resourceLink", "resource"],
+            type: "string",
+          },
+        },
+        type: "object",
+      },
+      name: "gzip-file-as-resource",
+      title: "GZip File as Resource Tool",
+    },
+    "simulate-research-query": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.",
+      execution: {
+        taskSupport: "required",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          ambiguous: {
+            "default": false,
+            description: "Simulate an ambiguous query that requires clarification (triggers input_required status)",
+            type: "boolean",
+          },
+          topic: {
+            description: "The research topic to investigate",
+            type: "string",
+          },
+        },
+        required: ["topic"],
+        type: "object",
+      },
+      name: "simulate-research-query",
+      title: "Simulate Research Query",
+    },
+    "toggle-simulated-logging": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Toggles simulated, random-leveled logging on or off.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "toggle-simulated-logging",
+      title: "Toggle Simulated Logging",
+    },
+    "toggle-subscriber-updates": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Toggles simulated resource subscription updates on or off.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "toggle-subscriber-updates",
+      title: "Toggle Subscriber Updates",
+    },
+    "trigger-elicitation-request": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Trigger a Request from the Server for User Elicitation",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "trigger-elicitation-request",
+      title: "Trigger Elicitation Request Tool",
+    },
+    "trigger-long-running-operation": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Demonstrates a long running operation with progress updates.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          duration: {
+            "default": 10,
+            description: "Duration of the operation in seconds",
+            type: "number",
+          },
+          steps: {
+            "default": 5,
+            description: "Number of steps in the operation",
+            type: "number",
+          },
+        },
+        type: "object",
+      },
+      name: "trigger-long-running-operation",
+      title: "Trigger Long Running Operation Tool",
+    },
+    "trigger-sampling-request": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+        readOnlyHint: false,
+      },
+      description: "Trigger a Request from the Server for LLM Sampling",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          maxTokens: {
+            "default": 100,
+            description: "Maximum number of tokens to generate",
+            type: "number",
+          },
+          prompt: {
+            description: "The prompt to send to the LLM",
+            type: "string",
+          },
+        },
+        required: ["prompt"],
+        type: "object",
+      },
+      name: "trigger-sampling-request",
+      title: "Trigger Sampling Request Tool",
+    },
+    "trigger-url-elicitation": {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+        readOnlyHint: false,
+      },
+      description: "Trigger a URL elicitation so the client can direct the user to a browser flow. Supports two mechanisms: the request path (elicitation/create, default) which awaits the user's response, and the error path (UrlElicitationRequiredError, -32042) which signals the client to handle URL elicitation via the error response. Set errorPath=true to use the error path.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          elicitationId: {
+            description: "Optional explicit elicitation ID. Defaults to a random UUID.",
+            type: "string",
+          },
+          errorPath: {
+            "default": false,
+            description: "Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error.",
+            type: "boolean",
+          },
+          message: {
+            "default": "Please open the link to complete this action.",
+            description: "Message shown to the user before opening the URL",
+            type: "string",
+          },
+          url: {
+            description: "The URL the user should open",
+            format: "uri",
+            type: "string",
+          },
+        },
+        required: ["url"],
+        type: "object",
+      },
+      name: "trigger-url-elicitation",
+      title: "Trigger URL Elicitation Tool",
+    },
   }),
 };
 

@@ -8,25 +8,614 @@ import { validateCreateDirectoryPayload, validateCreateDirectoryResult, validate
 /** The toolset name, as declared in the design. */
 export const filesystemToolsetName = "filesystem";
 
-/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */
+/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */
 export const filesystemCatalogue: ExpectedCatalogue = {
   server: "filesystem",
-  fingerprint: "sha256:744876c258ad6ff11ebe90d72411214dca947cb6562703b924cc91120d7cd3c5",
+  toolset: "filesystem",
+  fingerprint: "sha256:0820692c98d7c6bbb333875910cfb4183dc37904677715fdb81e3f8f7c533c36",
   tools: prototypeFree({
-    create_directory: "sha256:6bccb589f8e5ca5120aa40fc1bebcbdfc3f79a3076b1c8504e776e201298d212",
-    directory_tree: "sha256:e418ceacba02ecadd66e7f0a3b1bcfe2b5daceba5aa913503642d57283f6e227",
-    edit_file: "sha256:34720f46f472ea37d8b3e752b70e7af387ab2b1fd974e537398c33c307f73060",
-    get_file_info: "sha256:6b9bd65db8429b9e211c35de600ca52e27fda5610e9a255bff637d18817f5364",
-    list_allowed_directories: "sha256:8e4077769e02c1175311fd3c455f4bafa56d378cc6ba8d128715f531754bff17",
-    list_directory: "sha256:d33c26461fd562145e89afc53fad74aff1358d657cb8528c4d1e2d95d9c40091",
-    list_directory_with_sizes: "sha256:67b85768727b3ba4920ecd2b1ea1b7dd5905153984d55a33b4fa27bd712a1b1c",
-    move_file: "sha256:30d86dce6fa757447ea4d2b867f882756830537aa774026f59deb8da8c8301a3",
-    read_file: "sha256:fbefeacac5bee935edbcff1494b701f62febe4c6641955501e450c71512bd0af",
-    read_media_file: "sha256:61aba640278cc6485e2bf108629a12fb01c9c3eb71f11bb53cbcea0ee6245c19",
-    read_multiple_files: "sha256:ffb1b5cce2830e21f1ea5e9a579a90379f29b6a8346761729a196d88e5dce5eb",
-    read_text_file: "sha256:b2e312d9a8abf3916a122e529fb6953f0d9867ebd4aa838fe07aad52d7356488",
-    search_files: "sha256:27567ba37e8fcb190d14aaa98a8a2439e2db5bad5682526c8939b7c0b818c325",
-    write_file: "sha256:32b44979d43eb950df1f5933905c06fdfe05aa5ccddca27782f00f0bcfca446d",
+    create_directory: "sha256:720d1604002b3c1a768bc811e8354aac162e946a53a998afc20a6d2e91e583d4",
+    directory_tree: "sha256:7645bc3877aa38908a5fc772d29ae7a3d3f05587a2e8826979c739cf40c57363",
+    edit_file: "sha256:afd5a5de1972206d0e9762ff8ad7797ee8dd3e1b83f0428426c98d2d2520308e",
+    get_file_info: "sha256:7f44dc48bac24a1e6b18b92d58d1669c80102fae3843e73579217972b67c80f6",
+    list_allowed_directories: "sha256:2b43c9bb5cde269e30b4e22b1dc38386f4fecf44dfa8a773a7fce9e38e2c0aa2",
+    list_directory: "sha256:0d2a2b301c6ec3cbea78b3546aede23781a81bd82000b34f4cbfb3d94bfc8db7",
+    list_directory_with_sizes: "sha256:8642b99b56eb227fd3ac37d3c43fc984be9b872d85e91874d0600fddbb53c4c3",
+    move_file: "sha256:46d4d5c7da0e8553c69eb9b970927adc0b54bfdcc9876a01983cd9ab3f8d9430",
+    read_file: "sha256:762744c16831e2becafdbaf9a15da2660e5670dfa1984a368403145b6e9ac3a9",
+    read_media_file: "sha256:efe5a84687d7780182276a3ae46d325c1c269116ad490fa9149e39bbe50c6777",
+    read_multiple_files: "sha256:484710b0d97999f0c16d950c850c285a187ac4fbd4fdef5b0f13d0f3b483e164",
+    read_text_file: "sha256:658bc8c7fed2aefe6102d5e87589689b4a286b83340ac1a3a456b37e6cf4f77a",
+    search_files: "sha256:6c46ed09491987b06c8c1511d8f6d42031eabaf852eb4d6e80185e317142120b",
+    write_file: "sha256:0074a16be22f98393479625ae28b74688c56985d581aa37e1ff61f7fbd37d11d",
+  }),
+  instructions: null,
+  snapshots: prototypeFree({
+    create_directory: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "create_directory",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Create Directory",
+    },
+    directory_tree: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          excludePatterns: {
+            "default": [],
+            items: {
+              type: "string",
+            },
+            type: "array",
+          },
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "directory_tree",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Directory Tree",
+    },
+    edit_file: {
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          dryRun: {
+            "default": false,
+            description: "Preview changes using git-style diff format",
+            type: "boolean",
+          },
+          edits: {
+            items: {
+              properties: {
+                newText: {
+                  description: "Text to replace with",
+                  type: "string",
+                },
+                oldText: {
+                  description: "Text to search for - must match exactly",
+                  type: "string",
+                },
+              },
+              required: ["oldText", "newText"],
+              type: "object",
+            },
+            type: "array",
+          },
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path", "edits"],
+        type: "object",
+      },
+      name: "edit_file",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Edit File",
+    },
+    get_file_info: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "get_file_info",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Get File Info",
+    },
+    list_allowed_directories: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "list_allowed_directories",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "List Allowed Directories",
+    },
+    list_directory: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "list_directory",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "List Directory",
+    },
+    list_directory_with_sizes: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          path: {
+            type: "string",
+          },
+          sortBy: {
+            "default": "name",
+            description: "Sort entries by name or size",
+            "enum": ["name", "size"],
+            type: "string",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "list_directory_with_sizes",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "List Directory with Sizes",
+    },
+    move_file: {
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          destination: {
+            type: "string",
+          },
+          source: {
+            type: "string",
+          },
+        },
+        required: ["source", "destination"],
+        type: "object",
+      },
+      name: "move_file",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Move File",
+    },
+    read_file: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          head: {
+            description: "If provided, returns only the first N lines of the file",
+            type: "number",
+          },
+          path: {
+            type: "string",
+          },
+          tail: {
+            description: "If provided, returns only the last N lines of the file",
+            type: "number",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "read_file",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Read File (Deprecated)",
+    },
+    read_media_file: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "read_media_file",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            items: {
+              anyOf: [
+                {
+                  additionalProperties: false,
+                  properties: {
+                    data: {
+                      type: "string",
+                    },
+                    mimeType: {
+                      type: "string",
+                    },
+                    type: {
+                      "enum": ["image", "audio"],
+                      type: "string",
+                    },
+                  },
+                  required: ["type", "data", "mimeType"],
+                  type: "object",
+                },
+                {
+                  additionalProperties: false,
+                  properties: {
+                    resource: {
+                      additionalProperties: false,
+                      properties: {
+                        blob: {
+                          type: "string",
+                        },
+                        mimeType: {
+                          type: "string",
+                        },
+                        uri: {
+                          type: "string",
+                        },
+                      },
+                      required: ["uri", "blob"],
+                      type: "object",
+                    },
+                    type: {
+                      "const": "resource",
+                      type: "string",
+                    },
+                  },
+                  required: ["type", "resource"],
+                  type: "object",
+                },
+              ],
+            },
+            type: "array",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Read Media File",
+    },
+    read_multiple_files: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          paths: {
+            description: "Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.",
+            items: {
+              type: "string",
+            },
+            minItems: 1,
+            type: "array",
+          },
+        },
+        required: ["paths"],
+        type: "object",
+      },
+      name: "read_multiple_files",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Read Multiple Files",
+    },
+    read_text_file: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          head: {
+            description: "If provided, returns only the first N lines of the file",
+            type: "number",
+          },
+          path: {
+            type: "string",
+          },
+          tail: {
+            description: "If provided, returns only the last N lines of the file",
+            type: "number",
+          },
+        },
+        required: ["path"],
+        type: "object",
+      },
+      name: "read_text_file",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Read Text File",
+    },
+    search_files: {
+      annotations: {
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          excludePatterns: {
+            "default": [],
+            items: {
+              type: "string",
+            },
+            type: "array",
+          },
+          path: {
+            type: "string",
+          },
+          pattern: {
+            type: "string",
+          },
+        },
+        required: ["path", "pattern"],
+        type: "object",
+      },
+      name: "search_files",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Search Files",
+    },
+    write_file: {
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories.",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          content: {
+            type: "string",
+          },
+          path: {
+            type: "string",
+          },
+        },
+        required: ["path", "content"],
+        type: "object",
+      },
+      name: "write_file",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          content: {
+            type: "string",
+          },
+        },
+        required: ["content"],
+        type: "object",
+      },
+      title: "Write File",
+    },
   }),
 };
 

@@ -8,20 +8,633 @@ import { validateAddObservationsPayload, validateAddObservationsResult, validate
 /** The toolset name, as declared in the design. */
 export const memoryToolsetName = "memory";
 
-/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */
+/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */
 export const memoryCatalogue: ExpectedCatalogue = {
   server: "memory",
-  fingerprint: "sha256:233832f925f02f93cfabc0578462baf786dc68ab5d320aaa80843b8e7ec886a3",
+  toolset: "memory",
+  fingerprint: "sha256:c2fb436983337717353254f431375f5c5bf3c50ecc89e48098e779980f8b38bf",
   tools: prototypeFree({
-    add_observations: "sha256:8483ece45c9b36639687301e9733660ea471ac485733e912d26ec1b3e867b085",
-    create_entities: "sha256:172e42e912758cbd03b3d51945ea270c414c7629193fd172ad6c4a890da2bae6",
-    create_relations: "sha256:d855f2742328535e9458650616670501e610e6a40f5c500310561d7254ccae90",
-    delete_entities: "sha256:3fce38e0d6c679bae3bfa321a07cfefc763d04a334531c49502816528c0cbb28",
-    delete_observations: "sha256:120d440e4a2cb066c212438e9a0ab9e46d003dbfce1c8cb078f87a96130ca453",
-    delete_relations: "sha256:9a34441aa300978727387e97b485c4b70488c233ece9f287cc3a397659966476",
-    open_nodes: "sha256:e4d671d6244ceec17e2be5601669a44558082b1aa1c88d4ae324bb7819ecf19f",
-    read_graph: "sha256:c7849afda165e148e1a939c420fbd8f3ac15dc25c006676ca49341be7db63f88",
-    search_nodes: "sha256:68f792bd1c27d9c8f64029a0a24ee1a348fb2788ec7add33f0ee701417034078",
+    add_observations: "sha256:feac7d8089a1ebc8a23d7dfb2938f24b3a3c8f105d791cb52f622f3819323ee7",
+    create_entities: "sha256:8f67f2b3ceae725137d28992771cf1483f02be6bb9f9c54c4e57270e3da21afb",
+    create_relations: "sha256:65123f62aa4a7c0721aea42a0b0e5bbf449744c9a74e0dd6f4b9927233668102",
+    delete_entities: "sha256:9e6b66f291d08f0884590fb213f5022ebc753a4bddd5bb5abbaf4180c9d1b2f5",
+    delete_observations: "sha256:28ea265b802faf8a6ee03a1badc3a162f430cf29b6fc229234344f72588432bb",
+    delete_relations: "sha256:69686b10b9484d6f2bfc65a9c199593c2a4b454dc1cd9987f4ade7ac863a72dc",
+    open_nodes: "sha256:dcfcf782aa784a7085bc37a719362f88b0270764a15c381a303aa64c2b64ff56",
+    read_graph: "sha256:5a96ef6ebd66fc2e42a03b638f940e31f785619032e9baf8d00d87ca4abe5c4d",
+    search_nodes: "sha256:3fea90d6d502f4b29fa98352b8582d1c04661a5c85b01f83965954d94a759c59",
+  }),
+  instructions: null,
+  snapshots: prototypeFree({
+    add_observations: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Add new observations to existing entities in the knowledge graph",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          observations: {
+            items: {
+              properties: {
+                contents: {
+                  description: "An array of observation contents to add",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+                entityName: {
+                  description: "The name of the entity to add the observations to",
+                  type: "string",
+                },
+              },
+              required: ["entityName", "contents"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["observations"],
+        type: "object",
+      },
+      name: "add_observations",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          results: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                addedObservations: {
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+                entityName: {
+                  type: "string",
+                },
+              },
+              required: ["entityName", "addedObservations"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["results"],
+        type: "object",
+      },
+      title: "Add Observations",
+    },
+    create_entities: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Create multiple new entities in the knowledge graph",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          entities: {
+            items: {
+              properties: {
+                entityType: {
+                  description: "The type of the entity",
+                  type: "string",
+                },
+                name: {
+                  description: "The name of the entity",
+                  type: "string",
+                },
+                observations: {
+                  description: "An array of observation contents associated with the entity",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+              },
+              required: ["name", "entityType", "observations"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["entities"],
+        type: "object",
+      },
+      name: "create_entities",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          entities: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                entityType: {
+                  description: "The type of the entity",
+                  type: "string",
+                },
+                name: {
+                  description: "The name of the entity",
+                  type: "string",
+                },
+                observations: {
+                  description: "An array of observation contents associated with the entity",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+              },
+              required: ["name", "entityType", "observations"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["entities"],
+        type: "object",
+      },
+      title: "Create Entities",
+    },
+    create_relations: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          relations: {
+            items: {
+              properties: {
+                from: {
+                  description: "The name of the entity where the relation starts",
+                  type: "string",
+                },
+                relationType: {
+                  description: "The type of the relation",
+                  type: "string",
+                },
+                to: {
+                  description: "The name of the entity where the relation ends",
+                  type: "string",
+                },
+              },
+              required: ["from", "to", "relationType"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["relations"],
+        type: "object",
+      },
+      name: "create_relations",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          relations: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                from: {
+                  description: "The name of the entity where the relation starts",
+                  type: "string",
+                },
+                relationType: {
+                  description: "The type of the relation",
+                  type: "string",
+                },
+                to: {
+                  description: "The name of the entity where the relation ends",
+                  type: "string",
+                },
+              },
+              required: ["from", "to", "relationType"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["relations"],
+        type: "object",
+      },
+      title: "Create Relations",
+    },
+    delete_entities: {
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Delete multiple entities and their associated relations from the knowledge graph",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          entityNames: {
+            description: "An array of entity names to delete",
+            items: {
+              type: "string",
+            },
+            type: "array",
+          },
+        },
+        required: ["entityNames"],
+        type: "object",
+      },
+      name: "delete_entities",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          message: {
+            type: "string",
+          },
+          success: {
+            type: "boolean",
+          },
+        },
+        required: ["success", "message"],
+        type: "object",
+      },
+      title: "Delete Entities",
+    },
+    delete_observations: {
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Delete specific observations from entities in the knowledge graph",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          deletions: {
+            items: {
+              properties: {
+                entityName: {
+                  description: "The name of the entity containing the observations",
+                  type: "string",
+                },
+                observations: {
+                  description: "An array of observations to delete",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+              },
+              required: ["entityName", "observations"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["deletions"],
+        type: "object",
+      },
+      name: "delete_observations",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          message: {
+            type: "string",
+          },
+          success: {
+            type: "boolean",
+          },
+        },
+        required: ["success", "message"],
+        type: "object",
+      },
+      title: "Delete Observations",
+    },
+    delete_relations: {
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: false,
+      },
+      description: "Delete multiple relations from the knowledge graph",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          relations: {
+            description: "An array of relations to delete",
+            items: {
+              properties: {
+                from: {
+                  description: "The name of the entity where the relation starts",
+                  type: "string",
+                },
+                relationType: {
+                  description: "The type of the relation",
+                  type: "string",
+                },
+                to: {
+                  description: "The name of the entity where the relation ends",
+                  type: "string",
+                },
+              },
+              required: ["from", "to", "relationType"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["relations"],
+        type: "object",
+      },
+      name: "delete_relations",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          message: {
+            type: "string",
+          },
+          success: {
+            type: "boolean",
+          },
+        },
+        required: ["success", "message"],
+        type: "object",
+      },
+      title: "Delete Relations",
+    },
+    open_nodes: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Open specific nodes in the knowledge graph by their names",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          names: {
+            description: "An array of entity names to retrieve",
+            items: {
+              type: "string",
+            },
+            type: "array",
+          },
+        },
+        required: ["names"],
+        type: "object",
+      },
+      name: "open_nodes",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          entities: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                entityType: {
+                  description: "The type of the entity",
+                  type: "string",
+                },
+                name: {
+                  description: "The name of the entity",
+                  type: "string",
+                },
+                observations: {
+                  description: "An array of observation contents associated with the entity",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+              },
+              required: ["name", "entityType", "observations"],
+              type: "object",
+            },
+            type: "array",
+          },
+          relations: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                from: {
+                  description: "The name of the entity where the relation starts",
+                  type: "string",
+                },
+                relationType: {
+                  description: "The type of the relation",
+                  type: "string",
+                },
+                to: {
+                  description: "The name of the entity where the relation ends",
+                  type: "string",
+                },
+              },
+              required: ["from", "to", "relationType"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["entities", "relations"],
+        type: "object",
+      },
+      title: "Open Nodes",
+    },
+    read_graph: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Read the entire knowledge graph",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {},
+        type: "object",
+      },
+      name: "read_graph",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          entities: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                entityType: {
+                  description: "The type of the entity",
+                  type: "string",
+                },
+                name: {
+                  description: "The name of the entity",
+                  type: "string",
+                },
+                observations: {
+                  description: "An array of observation contents associated with the entity",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+              },
+              required: ["name", "entityType", "observations"],
+              type: "object",
+            },
+            type: "array",
+          },
+          relations: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                from: {
+                  description: "The name of the entity where the relation starts",
+                  type: "string",
+                },
+                relationType: {
+                  description: "The type of the relation",
+                  type: "string",
+                },
+                to: {
+                  description: "The name of the entity where the relation ends",
+                  type: "string",
+                },
+              },
+              required: ["from", "to", "relationType"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["entities", "relations"],
+        type: "object",
+      },
+      title: "Read Graph",
+    },
+    search_nodes: {
+      annotations: {
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+        readOnlyHint: true,
+      },
+      description: "Search for nodes in the knowledge graph based on a query",
+      execution: {
+        taskSupport: "forbidden",
+      },
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: {
+          query: {
+            description: "The search query to match against entity names, types, and observation content",
+            type: "string",
+          },
+        },
+        required: ["query"],
+        type: "object",
+      },
+      name: "search_nodes",
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        properties: {
+          entities: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                entityType: {
+                  description: "The type of the entity",
+                  type: "string",
+                },
+                name: {
+                  description: "The name of the entity",
+                  type: "string",
+                },
+                observations: {
+                  description: "An array of observation contents associated with the entity",
+                  items: {
+                    type: "string",
+                  },
+                  type: "array",
+                },
+              },
+              required: ["name", "entityType", "observations"],
+              type: "object",
+            },
+            type: "array",
+          },
+          relations: {
+            items: {
+              additionalProperties: false,
+              properties: {
+                from: {
+                  description: "The name of the entity where the relation starts",
+                  type: "string",
+                },
+                relationType: {
+                  description: "The type of the relation",
+                  type: "string",
+                },
+                to: {
+                  description: "The name of the entity where the relation ends",
+                  type: "string",
+                },
+              },
+              required: ["from", "to", "relationType"],
+              type: "object",
+            },
+            type: "array",
+          },
+        },
+        required: ["entities", "relations"],
+        type: "object",
+      },
+      title: "Search Nodes",
+    },
   }),
 };
 

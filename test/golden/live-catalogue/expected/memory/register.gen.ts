@@ -9,7 +9,7 @@ export function registerMemoryToolset(runtime: Runtime, caller: Caller): void {
   runtime.registerToolset({ toolset: "memory", specs: memorySpecs, caller });
 }
 
-/** Lists the live server's tools and reports, per tool, drift from the pulled lock (warn or fail by `options.policy`). */
+/** Reports drift of the live server from the pulled lock, field by field: warn, fail, or block-changed (hides the changed tools from `options.runtime`). */
 export function checkMemoryDrift(caller: Caller, options?: DriftOptions): Promise<DriftReport> {
   return checkDrift(caller, memoryCatalogue, options);
 }

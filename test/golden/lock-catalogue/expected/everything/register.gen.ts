@@ -9,7 +9,7 @@ export function registerEverythingToolset(runtime: Runtime, caller: Caller): voi
   runtime.registerToolset({ toolset: "everything", specs: everythingSpecs, caller });
 }
 
-/** Lists the live server's tools and reports, per tool, drift from the pulled lock (warn or fail by `options.policy`). */
+/** Reports drift of the live server from the pulled lock, field by field: warn, fail, or block-changed (hides the changed tools from `options.runtime`). */
 export function checkEverythingDrift(caller: Caller, options?: DriftOptions): Promise<DriftReport> {
   return checkDrift(caller, everythingCatalogue, options);
 }

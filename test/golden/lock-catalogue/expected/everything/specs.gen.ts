@@ -8,16 +8,181 @@ import { validateEchoPayload, validateGetAnnotatedMessagePayload, validateGetStr
 /** The toolset name, as declared in the design. */
 export const everythingToolsetName = "everything";
 
-/** The catalogue pulled into the lock (`toolwright pull`): per-tool fingerprints that `checkDrift` compares with the live server. */
+/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */
 export const everythingCatalogue: ExpectedCatalogue = {
   server: "everything",
-  fingerprint: "sha256:golden-fixture-not-a-real-hash",
+  toolset: "everything",
+  fingerprint: "sha256:126e11d6571cca551fbf7b1c552081163c4f6f27e442d8aaf92fbffc6b22a977",
   tools: prototypeFree({
-    echo: "sha256:ca838b4a1607cb36c3f07195af9d0251d6c80eb9bbb02440d39b0da36645c3c7",
-    "get-annotated-message": "sha256:d4970d9292386feb303e7ff6ba6a01b1c71bf356461855fc87627e43f8177e37",
-    "get-structured-content": "sha256:3ae096447f369f9716479ccce4ea2b8c2ce674a6515a96e3ceb420c90358e2b6",
-    "get-sum": "sha256:c5ea49b148e231e4972a83b4aae7201a73fbacdd4f694dc1e03aed906218ffdf",
-    "trigger-long-running-operation": "sha256:8dbf6c5fc1d47ee1c7a6a94684ca5c21beeea171ce0c66a31df7e173a97d1fdc",
+    echo: "sha256:7f44ccc849658890126f40e521000825b08a7f09a6f290a43d02db4e8eec6e2b",
+    "get-annotated-message": "sha256:33c589b1069c55cba23225a122758008ada8f6959c181ccc3374c1901db0fb7f",
+    "get-structured-content": "sha256:5a604731383feb5bdb90ec49119f20ee2254b17a8405c10bf5def2ff3540db2e",
+    "get-sum": "sha256:d720dc64eb73dcec4352ec209ee3c9fbbae2939e265b45f37c8b8b0b115e1ea7",
+    "trigger-long-running-operation": "sha256:e0d9626dffefbdde30ebce5e5b922e8861a0416c6131bfc627fc44de17a3c19b",
+  }),
+  instructions: null,
+  snapshots: prototypeFree({
+    echo: {
+      name: "echo",
+      title: "Echo Tool",
+      description: "Echoes back the input string",
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          message: {
+            type: "string",
+            description: "Message to echo",
+          },
+        },
+        required: ["message"],
+      },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      execution: {
+        taskSupport: "forbidden",
+      },
+    },
+    "get-annotated-message": {
+      name: "get-annotated-message",
+      title: "Get Annotated Message Tool",
+      description: "Demonstrates how annotations can be used to provide metadata about content.",
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          messageType: {
+            type: "string",
+            "enum": ["error", "success", "debug"],
+            description: "Type of message to demonstrate different annotation patterns",
+          },
+          includeImage: {
+            "default": false,
+            description: "Whether to include an example image",
+            type: "boolean",
+          },
+        },
+        required: ["messageType"],
+      },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      execution: {
+        taskSupport: "forbidden",
+      },
+    },
+    "get-structured-content": {
+      name: "get-structured-content",
+      title: "Get Structured Content Tool",
+      description: "Returns structured content along with an output schema for client data validation",
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          location: {
+            type: "string",
+            "enum": ["New York", "Chicago", "Los Angeles"],
+            description: "Choose city",
+          },
+        },
+        required: ["location"],
+      },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      execution: {
+        taskSupport: "forbidden",
+      },
+      outputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          temperature: {
+            type: "number",
+            description: "Temperature in celsius",
+          },
+          conditions: {
+            type: "string",
+            description: "Weather conditions description",
+          },
+          humidity: {
+            type: "number",
+            description: "Humidity percentage",
+          },
+        },
+        required: ["temperature", "conditions", "humidity"],
+        additionalProperties: false,
+      },
+    },
+    "get-sum": {
+      name: "get-sum",
+      title: "Get Sum Tool",
+      description: "Returns the sum of two numbers",
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          a: {
+            type: "number",
+            description: "First number",
+          },
+          b: {
+            type: "number",
+            description: "Second number",
+          },
+        },
+        required: ["a", "b"],
+      },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      execution: {
+        taskSupport: "forbidden",
+      },
+    },
+    "trigger-long-running-operation": {
+      name: "trigger-long-running-operation",
+      title: "Trigger Long Running Operation Tool",
+      description: "Demonstrates a long running operation with progress updates.",
+      inputSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: {
+          duration: {
+            "default": 10,
+            description: "Duration of the operation in seconds",
+            type: "number",
+          },
+          steps: {
+            "default": 5,
+            description: "Number of steps in the operation",
+            type: "number",
+          },
+        },
+      },
+      annotations: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      execution: {
+        taskSupport: "forbidden",
+      },
+    },
   }),
 };
 
