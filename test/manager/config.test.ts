@@ -184,6 +184,14 @@ describe("the shipped JSON Schema", () => {
     { mcpServers: { f: { command: "c", lifecycle: "forever" } } },
     { mcpServers: { g: { type: "stdio", url: "http://x" } } },
     { mcpServers: { h: { command: "c", requestTimeoutMs: 0 } } },
+    {
+      mcpServers: {
+        i: { url: "https://mcp.example", outbound: { allowedHosts: ["mcp.example", "*.cdn.example:443"], allowLoopback: false } },
+      },
+    },
+    { mcpServers: { j: { url: "https://mcp.example", outbound: { allowPrivateNetworks: "yes" } } } },
+    { mcpServers: { k: { url: "https://mcp.example", outbound: { allowedHosts: "mcp.example" } } } },
+    { mcpServers: { l: { url: "https://mcp.example", outbound: { allowAll: true } } } },
   ];
   it.each(samples.map((s, i) => [i, s]))("sample %i: schema and loader agree", (_i, sample) => {
     const schemaOk = validate(sample) as boolean;

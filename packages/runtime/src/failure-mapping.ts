@@ -84,6 +84,7 @@ export function mapTransportCode(code: string): Mapping {
   if (code === "ETIMEDOUT") return m("timeout", "retry"); // socket timeout
   if (code === "EOVERSIZE") return m("malformed_result", "replan"); // message larger than allowed
   if (code === "EPROTO") return m("malformed_result", "replan"); // garbage where a message was expected
+  if (code === "EPOLICY") return m("unavailable", "replan"); // the outbound policy refused the host or address
   return m("unavailable", "retry"); // any other transport error
 }
 

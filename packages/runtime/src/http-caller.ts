@@ -40,6 +40,7 @@ import { redactFailureValues, redactFaultValues, redactValues, secretFragments }
 import { createHttpConnector, type HttpConnection } from "./transport/http-connection.js";
 import type { RedirectPolicy } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
+import { createOutboundGuard, type OutboundPolicy } from "./transport/outbound.js";
 
 export { clearHttpEraCache } from "./transport/http-connection.js";
 
@@ -64,6 +65,11 @@ export interface HttpCallerOptions extends SessionCallerOptions {
   readonly legacySseFallback?: boolean;
   /** Default `same-origin`: cross-origin redirects are refused. `follow` drops credentials on the new origin. */
   readonly redirect?: RedirectPolicy;
+  /**
+   * Which hosts and addresses may be reached, on the first request and every redirect hop. Default:
+   * any host, but plain http:// only to loopback and no private addresses (SSRF); loopback is allowed.
+   */
+  readonly outbound?: OutboundPolicy;
   /** Open the legacy GET stream / modern `subscriptions/listen`. Default: when `onNotification` or `handlers` is given. */
   readonly notificationStream?: boolean;
   /** Sockets per origin in the keep-alive pool. Default 256. */
@@ -106,6 +112,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const era = effectiveEra(options.era, options.protocolVersion);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const redirect = options.redirect ?? "same-origin";
+  const outbound = createOutboundGuard(options.outbound);
   const wantsStream =
     options.notificationStream ??
     (options.onNotification !== undefined || options.onListChanged !== undefined || options.handlers !== undefined);
@@ -127,6 +134,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     headers,
     agent,
     redirect,
+    outbound,
     auth: options.auth,
     handlers: options.handlers,
     identity,

@@ -9,6 +9,7 @@ import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import { createStdioCaller } from "../stdio-caller.js";
+import type { OutboundPolicy } from "../transport/outbound.js";
 import type { HttpServerConfig, ServerConfig } from "./config-types.js";
 
 /** Outcome of listing tools. */
@@ -37,6 +38,7 @@ export interface HttpClientOptions {
   readonly era?: "auto" | "legacy" | "2026-07-28";
   readonly connectTimeoutMs?: number;
   readonly timeoutMs?: number;
+  readonly outbound?: OutboundPolicy;
   readonly onNotification?: (notification: RpcNotification) => void;
 }
 
@@ -66,6 +68,7 @@ const defaultHttpFactory: HttpClientFactory = (o) =>
     ...(o.era ? { era: o.era === "2026-07-28" ? "modern" : o.era } : {}),
     ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.outbound ? { outbound: o.outbound } : {}),
     ...(o.onNotification ? { onNotification: o.onNotification } : {}),
   });
 
@@ -78,6 +81,7 @@ function httpClient(name: string, config: HttpServerConfig, options: ClientFacto
     ...(config.era ? { era: config.era } : {}),
     ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
     ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
+    ...(config.outbound ? { outbound: config.outbound } : {}),
     ...(options.onNotification ? { onNotification: options.onNotification } : {}),
   });
 }

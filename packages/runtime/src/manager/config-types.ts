@@ -2,6 +2,7 @@
  * The shapes of `mcp.json`: the common `mcpServers` map (Claude, Cursor) plus Toolwright's own
  * per-server fields. Raw entries are what the file says; resolved entries have variables expanded.
  */
+import type { OutboundPolicy } from "../transport/outbound.js";
 
 /** How a tool's exposed (model-facing) name is chosen when two servers share a tool name. */
 export type CollisionPolicy = "error" | "prefix" | "prefix-on-collision";
@@ -56,6 +57,7 @@ export interface RawServerConfig extends ServerCommon {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers?: { readonly [key: string]: string };
+  readonly outbound?: OutboundPolicy;
 }
 
 /** A stdio server, variables expanded. */
@@ -72,6 +74,8 @@ export interface HttpServerConfig extends ServerCommon {
   readonly transport: "http";
   readonly url: string;
   readonly headers: { readonly [key: string]: string };
+  /** Which hosts and addresses may be reached (every redirect hop included). */
+  readonly outbound?: OutboundPolicy;
 }
 
 /** A resolved server entry: transport known, variables expanded, origin recorded. */

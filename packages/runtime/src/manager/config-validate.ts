@@ -26,6 +26,7 @@ const KNOWN_FIELDS = new Set([
   "cwd",
   "url",
   "headers",
+  "outbound",
   "enabled",
   "disabled",
   "autoStart",
@@ -88,6 +89,24 @@ function limits(value: unknown, pointer: string, issues: ConfigIssue[], warnings
       warnings.push(`${pointer}/${pointerSegment(key)}: unknown field ignored`);
 }
 
+const OUTBOUND_FLAGS = ["allowInsecureHttp", "allowPrivateNetworks", "allowLoopback"];
+
+function outbound(value: unknown, pointer: string, issues: ConfigIssue[]): void {
+  if (!isRecord(value)) {
+    issues.push({ pointer, message: "must be an object (allowedHosts, allowInsecureHttp, allowPrivateNetworks, allowLoopback)" });
+    return;
+  }
+  if (value.allowedHosts !== undefined) stringArray(value.allowedHosts, `${pointer}/allowedHosts`, issues);
+  for (const key of OUTBOUND_FLAGS) {
+    if (value[key] !== undefined && typeof value[key] !== "boolean")
+      issues.push({ pointer: `${pointer}/${key}`, message: "must be a boolean" });
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== "allowedHosts" && !OUTBOUND_FLAGS.includes(key))
+      issues.push({ pointer: `${pointer}/${pointerSegment(key)}`, message: "unknown field" });
+  }
+}
+
 /** Checks one server entry. Returns hard issues; unknown fields go to `warnings`. */
 export function validateServerEntry(entry: unknown, pointer: string, warnings: string[] = []): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
@@ -118,6 +137,7 @@ export function validateServerEntry(entry: unknown, pointer: string, warnings: s
   if (entry.args !== undefined) stringArray(entry.args, `${pointer}/args`, issues);
   if (entry.env !== undefined) stringMap(entry.env, `${pointer}/env`, issues);
   if (entry.headers !== undefined) stringMap(entry.headers, `${pointer}/headers`, issues);
+  if (entry.outbound !== undefined) outbound(entry.outbound, `${pointer}/outbound`, issues);
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") issues.push({ pointer: `${pointer}/cwd`, message: "must be a string" });
   for (const key of ["enabled", "disabled", "autoStart", "trusted"]) {
     if (entry[key] !== undefined && typeof entry[key] !== "boolean")

@@ -127,7 +127,7 @@ export function statusOf(slot: ServerSlot, toolCount: number): ServerStatus {
 /** Fields whose change needs a new connection. */
 export function connectionKey(config: ServerConfig): string {
   const c = config as ServerConfig & { [key: string]: unknown };
-  return JSON.stringify([c.transport, c.type, c.command, c.args, c.env, c.cwd, c.url, c.headers, c.era]);
+  return JSON.stringify([c.transport, c.type, c.command, c.args, c.env, c.cwd, c.url, c.headers, c.era, c.outbound]);
 }
 
 /** The idle timeout of a config, if it has one. */

@@ -7,6 +7,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http"
 import https from "node:https";
 import type { AuthProvider } from "../auth/auth-provider.js";
 import type { WireFault } from "../protocol/wire-fault.js";
+import type { OutboundGuard } from "./outbound.js";
 
 /** How redirects are handled. `same-origin` follows only same-origin hops; `follow` follows any hop but drops credentials when the origin changes. */
 export type RedirectPolicy = "same-origin" | "follow" | "error";
@@ -18,6 +19,8 @@ export interface HttpEndpointOptions {
   readonly agent: http.Agent;
   readonly redirect: RedirectPolicy;
   readonly auth?: AuthProvider | undefined;
+  /** Which hosts and addresses may be reached, checked on every hop. */
+  readonly outbound?: OutboundGuard | undefined;
 }
 
 /** Options for one exchange. Header names must be lower-case. */
@@ -34,6 +37,8 @@ export interface HttpExchangeOptions {
   readonly abort?: AbortHandle;
   readonly redirect?: RedirectPolicy;
   readonly maxRedirects?: number;
+  /** Checked before the first request and every redirect hop; its lookup refuses forbidden addresses. */
+  readonly outbound?: OutboundGuard | undefined;
 }
 
 /** A response whose body has not been read yet. */
@@ -148,6 +153,7 @@ function once(
       headers,
     };
     if (agent !== undefined) requestOptions.agent = agent;
+    if (options.outbound) requestOptions.lookup = options.outbound.lookup;
     if (url.username) requestOptions.auth = decodeURIComponent(`${url.username}:${url.password}`);
     const req = mod.request(requestOptions);
     let idleMs = 0;
@@ -215,6 +221,8 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
   let headers = options.headers;
   let agent = options.agent;
   for (let hop = 0; ; hop++) {
+    const refused = options.outbound?.check(url);
+    if (refused) throw new WireFaultError(hop === 0 ? refused : { ...refused, message: `redirect refused: ${refused.message}` });
     const res = await once(options, url, headers, agent);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;

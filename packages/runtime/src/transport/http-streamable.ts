@@ -145,6 +145,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
         agent,
         ...(signal instanceof AbortHandle ? { abort: signal } : { signal }),
         redirect: options.redirect,
+        outbound: options.outbound,
       });
       // A DPoP nonce challenge (RFC 9449 §9) gets its own single retry.
       const dpopNonce = res.headers["dpop-nonce"] as string | undefined;
@@ -405,6 +406,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
           agent: options.agent,
           signal: controller.signal,
           redirect: options.redirect,
+          outbound: options.outbound,
         });
         res.body.resume(); // 405 is allowed: the server keeps sessions until they expire
       } catch {

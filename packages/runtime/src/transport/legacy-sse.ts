@@ -96,6 +96,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             agent: false,
             signal: life.signal,
             redirect: options.redirect,
+            outbound: options.outbound,
           }),
         );
         if (res.status < 200 || res.status >= 300)
@@ -180,6 +181,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             agent: options.agent,
             signal: controller.signal,
             redirect: options.redirect,
+            outbound: options.outbound,
           }),
         );
         if (res.status < 200 || res.status >= 300)
