@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import yargs from "yargs";
 import { addCommand } from "./add/add-command.js";
+import { approveCommand } from "./approve/approve-command.js";
 import { commandErrorText } from "./command-error.js";
 import { isDesignError } from "./errors.js";
 import { initCommand } from "./init/init-command.js";
@@ -225,7 +226,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         action = run;
       }),
     )
-    .demandCommand(1, "name a command: init, add, pull or gen")
+    .command(
+      approveCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .demandCommand(1, "name a command: init, add, pull, gen or approve")
     .strict()
     .help()
     .alias("h", "help")

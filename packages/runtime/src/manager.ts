@@ -3,6 +3,9 @@
  * the `mcp_register` tool, and `connectFromConfig`/`discoverServers` for embedders.
  * @packageDocumentation
  */
+
+export type { ApprovalStore, ApprovalStoreOptions, HeldTool, NewToolPolicy } from "./manager/approval-store.js";
+export { approvalsPathFor, createApprovalStore, readApprovals } from "./manager/approval-store.js";
 export type {
   ClientFactoryOptions,
   HttpClientFactory,

@@ -5,6 +5,7 @@ import type { Caller, CallOptions } from "../caller.js";
 import type { ToolFailure } from "../failure.js";
 import type { Runtime } from "../runtime.js";
 import type { ToolResult } from "../tool-spec.js";
+import type { ApprovalStore, HeldTool } from "./approval-store.js";
 import type { ClientFactoryOptions } from "./client-factory.js";
 import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
 import type { ToolRisk } from "./risk.js";
@@ -68,6 +69,11 @@ export interface McpManagerOptions {
   readonly validateArguments?: ArgumentValidation;
   /** Client knobs (stdio grace and restart backoff, HTTP client factory). */
   readonly client?: Omit<ClientFactoryOptions, "onNotification">;
+  /**
+   * Trust on first use: tools whose fingerprint differs from the approved one (and, under
+   * `newTools: "hold"`, tools never approved) are held back from the model until approved.
+   */
+  readonly approvals?: ApprovalStore;
 }
 
 /** The manager: tools, and resources, templates and prompts under namespaced names (`ManagerSurface`). */
@@ -84,6 +90,13 @@ export interface McpManager extends ManagerSurface {
   ): Promise<{ readonly ok: true; readonly diff: ToolsDiff } | { readonly ok: false; readonly failure: ToolFailure }>;
   /** Every exposed tool. */
   tools(): readonly ManagedTool[];
+  /** Tools held back by the approval store (changed since approved, or new under `hold`). */
+  heldTools(): readonly HeldTool[];
+  /**
+   * Approves the listed tools of `server` (every server when omitted; only `tool` when given) at
+   * their current fingerprints, writes the store and exposes them. Returns the approved ids.
+   */
+  approve(server?: string, tool?: string): Promise<readonly string[]>;
   /** Calls a tool by id (`server.tool`) or exposed name. Never throws. */
   callTool(tool: string, args?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
   /** Health-checks one server (ping on legacy, `tools/list` on 2026); a dead connection is evicted. */

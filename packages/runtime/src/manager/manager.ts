@@ -6,9 +6,11 @@
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
 import type { ToolFailure } from "../failure.js";
 import { failureFromFault, failureFromInvalidInput, failureFromToolError } from "../failure-mapping.js";
+import { fingerprintTool } from "../fingerprint.js";
 import { joinText } from "../invoke.js";
 import { toolUnavailable } from "../planner/model-call.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
+import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { McpSurface } from "../surface.js";
 import { createServerClient, type ServerClient } from "./client-factory.js";
@@ -18,7 +20,7 @@ import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-type
 import { probeSlot, reapIdleSlots } from "./pool.js";
 import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
 import { createManagerSurface } from "./surface.js";
-import { createToolRegistry, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
+import { createToolRegistry, isToolVisible, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
 import { createArgumentValidator } from "./validation.js";
 
 const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
@@ -48,6 +50,18 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     trusted: slot.config.trusted === true,
   });
   const status = (slot: ServerSlot) => statusOf(slot, registry.ofServer(slot.name).length);
+
+  /** The approval gate: what of a listing may reach the registry. Denied tools are never approved on first use. */
+  function gate(slot: ServerSlot, tools: readonly ToolDescriptor[]): ToolDescriptor[] {
+    slot.held = [];
+    if (!options.approvals) return [...tools];
+    const visible = tools.filter((t) => isToolVisible(t.name, policyOf(slot)));
+    const { allowed, held } = options.approvals.gate(slot.name, visible);
+    slot.held = held;
+    return [...allowed, ...tools.filter((t) => !visible.includes(t))];
+  }
+  const heldWarning = (slot: ServerSlot) =>
+    slot.held.length === 0 ? [] : [`held back until approved: ${slot.held.map((h) => `${h.name} (${h.reason})`).join(", ")}`];
 
   function syncRuntime(name: string): void {
     if (!options.registry) return;
@@ -149,13 +163,13 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       if (!listed.ok) return fail(`tools/list failed: ${listed.failure.message}`);
       if (registerAfter) await registerAfter;
       if (slot.client !== client || stopped) return status(slot);
-      const outcome = registry.replace(slot.name, listed.tools, policyOf(slot), true);
+      const outcome = registry.replace(slot.name, gate(slot, listed.tools), policyOf(slot), true);
       if (!outcome.ok) {
         registry.remove(slot.name);
         syncRuntime(slot.name);
         return fail(outcome.message);
       }
-      const warnings = [...outcome.warnings];
+      const warnings = [...outcome.warnings, ...heldWarning(slot)];
       // "0 tools" must not pass silently as success.
       if (listed.tools.length === 0) warnings.push("the server lists no tools");
       else if (outcome.hidden === listed.tools.length) warnings.push("allowTools/denyTools hide every tool of this server");
@@ -207,11 +221,11 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   }
 
   function refilter(slot: ServerSlot, tools: ServerSlot["allTools"]): ToolsDiff {
-    const outcome = registry.replace(slot.name, tools, policyOf(slot), false);
+    const outcome = registry.replace(slot.name, gate(slot, tools), policyOf(slot), false);
     if (!outcome.ok) return { added: [], removed: [], changed: [] };
     slot.allTools = tools;
     slot.hidden = outcome.hidden;
-    slot.warnings = [...outcome.warnings];
+    slot.warnings = [...outcome.warnings, ...heldWarning(slot)];
     syncRuntime(slot.name);
     notifyChange(slot.name, outcome.diff);
     return outcome.diff;
@@ -231,6 +245,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     if (removed.length > 0) notifyChange(slot.name, { added: [], removed, changed: [] });
     slot.allTools = [];
     slot.hidden = 0;
+    slot.held = [];
   }
 
   async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
@@ -261,6 +276,11 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     const tool = registry.lookup(context.tool);
     if (!tool) {
       const listed = slot.allTools.some((t) => t.name === request.name);
+      const held = slot.held.find((h) => h.name === request.name);
+      if (held) {
+        const why = held.reason === "changed" ? "it changed since it was approved" : "it was never approved";
+        return fail({ type: "rpc", code: -32601, message: `${request.name} is held back: ${why}; run toolwright approve ${slot.name} ${request.name}` });
+      }
       if (listed)
         return fail({ type: "rpc", code: -32601, message: `${request.name} is hidden by the allow/deny lists of server "${slot.name}"` });
       // As the runtime does: the closest names the model could use instead.
@@ -438,6 +458,25 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       return refresh(slot);
     },
     tools: () => registry.all(),
+    heldTools: () => [...slots.values()].flatMap((slot) => slot.held),
+    async approve(server, tool) {
+      if (!options.approvals) throw new Error("approve(): the manager has no approval store (pass options.approvals)");
+      const targets = server === undefined ? [...slots.values()] : [slots.get(server)].filter((s): s is ServerSlot => s !== undefined);
+      if (server !== undefined && targets.length === 0) throw new Error(`unknown server "${server}"`);
+      const done: string[] = [];
+      for (const slot of targets) {
+        if (slot.state !== "connected") await connectSlot(slot);
+        const listed = slot.allTools.filter((t) => (tool === undefined || t.name === tool) && isToolVisible(t.name, policyOf(slot)));
+        if (tool !== undefined && listed.length === 0) throw new Error(`server "${slot.name}" lists no tool "${tool}"`);
+        options.approvals.approve(
+          slot.name,
+          listed.map((t) => ({ name: t.name, fingerprint: fingerprintTool(t) })),
+        );
+        done.push(...listed.map((t) => `${slot.name}.${t.name}`));
+        refilter(slot, slot.allTools);
+      }
+      return done;
+    },
     async callTool(key, args = {}, callOptions = {}) {
       let tool = registry.lookup(key);
       const dot = key.indexOf(".");

@@ -2,7 +2,9 @@
  * Per-server state the manager keeps: the live client (if any), its status facts, the unfiltered
  * tool list, and the lease counters (calls in flight, last use) the idle reaper reads.
  */
+
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
+import type { HeldTool } from "./approval-store.js";
 import type { ServerClient } from "./client-factory.js";
 import type { ServerConfig } from "./config-types.js";
 
@@ -58,6 +60,8 @@ export interface ServerSlot {
   durations: ConnectDurations | undefined;
   allTools: readonly ToolDescriptor[];
   hidden: number;
+  /** Tools the approval store holds back (changed since approved, or new under `hold`). */
+  held: readonly HeldTool[];
   inFlight: number;
   lastUsed: number;
   crashes: number;
@@ -86,6 +90,7 @@ export function createSlot(name: string, config: ServerConfig): ServerSlot {
     durations: undefined,
     allTools: [],
     hidden: 0,
+    held: [],
     inFlight: 0,
     lastUsed: Date.now(),
     crashes: 0,
