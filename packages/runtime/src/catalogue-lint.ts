@@ -53,6 +53,7 @@ export interface LintOptions {
   readonly maxDescriptionLength?: number;
 }
 
+const EMOJI_ZWJ = /(\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})/gu;
 const SEVERITY_ORDER: { readonly [s in LintSeverity]: number } = { high: 0, medium: 1, low: 2 };
 const MAX_DEPTH = 32;
 
@@ -136,16 +137,18 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
           message: "contains bidirectional control characters that reorder what is displayed",
           excerpt: excerptAt(text, bidi, 1),
         });
-      const hidden = text.search(INVISIBLE);
+      // A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is how emoji are written, not hiding.
+      const scan = text.replace(EMOJI_ZWJ, "$1");
+      const hidden = scan.search(INVISIBLE);
       if (hidden >= 0) {
-        const smuggled = SMUGGLING.test(text);
+        const smuggled = SMUGGLING.test(scan);
         add(kind, tool, field, {
           rule: "invisible-unicode",
           severity: smuggled ? "high" : "medium",
           message: smuggled
             ? "carries text in invisible Unicode tag characters or variation selectors"
             : "contains invisible characters (zero-width, controls)",
-          excerpt: excerptAt(text, hidden, 1),
+          excerpt: excerptAt(scan, hidden, 1),
         });
       }
       if (isKey) return;

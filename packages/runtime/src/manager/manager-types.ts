@@ -2,6 +2,7 @@
  * The manager's public shapes: options, the approval hook, the apply summary and the manager itself.
  */
 import type { Caller, CallOptions } from "../caller.js";
+import type { LintFinding, LintOptions } from "../catalogue-lint.js";
 import type { ToolFailure } from "../failure.js";
 import type { Runtime } from "../runtime.js";
 import type { ToolResult } from "../tool-spec.js";
@@ -90,6 +91,8 @@ export interface McpManager extends ManagerSurface {
   ): Promise<{ readonly ok: true; readonly diff: ToolsDiff } | { readonly ok: false; readonly failure: ToolFailure }>;
   /** Every exposed tool. */
   tools(): readonly ManagedTool[];
+  /** Runs the poisoning lint on every connected server's live catalogue (held tools included) and its instructions. */
+  lint(options?: LintOptions): readonly LintFinding[];
   /** Tools held back by the approval store (changed since approved, or new under `hold`). */
   heldTools(): readonly HeldTool[];
   /**

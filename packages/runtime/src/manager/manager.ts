@@ -4,6 +4,7 @@
  * (lazy connect, health probe, idle reaper, crash restart with a cap).
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
+import { lintCatalogue } from "../catalogue-lint.js";
 import type { ToolFailure } from "../failure.js";
 import { failureFromFault, failureFromInvalidInput, failureFromToolError } from "../failure-mapping.js";
 import { fingerprintTool } from "../fingerprint.js";
@@ -458,6 +459,13 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       return refresh(slot);
     },
     tools: () => registry.all(),
+    lint: (lintOptions) =>
+      lintCatalogue(
+        [...slots.values()]
+          .filter((slot) => slot.allTools.length > 0)
+          .map((slot) => ({ name: slot.name, tools: slot.allTools, instructions: slot.client?.handshake?.instructions })),
+        lintOptions,
+      ),
     heldTools: () => [...slots.values()].flatMap((slot) => slot.held),
     async approve(server, tool) {
       if (!options.approvals) throw new Error("approve(): the manager has no approval store (pass options.approvals)");
