@@ -280,7 +280,11 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       const held = slot.held.find((h) => h.name === request.name);
       if (held) {
         const why = held.reason === "changed" ? "it changed since it was approved" : "it was never approved";
-        return fail({ type: "rpc", code: -32601, message: `${request.name} is held back: ${why}; run toolwright approve ${slot.name} ${request.name}` });
+        return fail({
+          type: "rpc",
+          code: -32601,
+          message: `${request.name} is held back: ${why}; run toolwright approve ${slot.name} ${request.name}`,
+        });
       }
       if (listed)
         return fail({ type: "rpc", code: -32601, message: `${request.name} is hidden by the allow/deny lists of server "${slot.name}"` });
