@@ -9,6 +9,7 @@ import type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js
 import type { Outcome } from "./protocol/mcp-session.js";
 import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
+import type { TaskOptions } from "./protocol/task-call.js";
 import type { ListName, McpSurface } from "./surface.js";
 
 /** One tool call on the wire. */
@@ -28,6 +29,8 @@ export interface CallOptions {
   readonly resetTimeoutOnProgress?: boolean;
   readonly maxTotalTimeoutMs?: number;
   readonly onProgress?: (progress: Progress) => void;
+  /** Task-augmented calls: ask for a task on tools that allow one, ttl and poll interval, status callback. */
+  readonly task?: TaskOptions;
 }
 
 /** The raw answer to a call: the server's result (maybe `isError`), or a failure. */
@@ -110,6 +113,8 @@ export interface SessionCallerOptions {
   readonly connectTimeoutMs?: number;
   /** Default time allowed for each call. Default 60 s. */
   readonly timeoutMs?: number;
+  /** Tasks (2025-11-25 capability, 2026-07-28 extension) are declared and served unless false. */
+  readonly tasks?: boolean;
 }
 
 /** A caller with a live MCP session: what the stdio and HTTP callers share (tools, and the surface beyond them). */

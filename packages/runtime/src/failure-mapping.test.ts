@@ -80,6 +80,9 @@ const TABLE: readonly Row[] = [
   ["request timeout", { type: "timeout", phase: "request", message: "60000 ms" }, "timeout", "retry"],
   ["connect timeout", { type: "timeout", phase: "connect", message: "10000 ms" }, "unavailable", "retry"],
   ["caller abort", { type: "canceled", message: "aborted by caller" }, "canceled", "finish"],
+  ["task failed", { type: "task", status: "failed", taskId: "t1", message: "boom" }, "domain_rejection", "replan"],
+  ["task cancelled by the server", { type: "task", status: "cancelled", taskId: "t1", message: "stop" }, "canceled", "finish"],
+  ["task expired before its result", { type: "task", status: "expired", taskId: "t1", message: "gone" }, "unavailable", "replan"],
 ];
 
 describe("failureFromFault: one row per case", () => {

@@ -34,7 +34,7 @@ export const RPC_CODE_MAP: ReadonlyMap<number, Mapping> = new Map([
   [-32002, m("invalid_call", "correct_call")], // resource not found: fix the URI (needs the rejected input)
   [-32042, m("auth_required", "finish")], // URL elicitation required: only the user can continue
   [-32020, m("internal", "retry")], // 2026 header mismatch: renegotiate and retry
-  [-32021, m("invalid_call", "replan")], // 2026 missing required client capability
+  [-32021, m("invalid_call", "replan")], // 2026 missing required client capability (e.g. a task-required tool without the tasks extension)
   [-32022, m("unavailable", "retry")], // 2026 unsupported protocol version: fall back and retry
 ]);
 
@@ -92,6 +92,13 @@ export function mapTransportCode(code: string): Mapping {
 export function mapTimeout(phase: "connect" | "request"): Mapping {
   return phase === "connect" ? m("unavailable", "retry") : m("timeout", "retry");
 }
+
+/** How a task ended without a result → mapping. */
+export const TASK_STATUS_MAP: { readonly [S in "failed" | "cancelled" | "expired"]: Mapping } = {
+  failed: m("domain_rejection", "replan"), // the task ran and the server reports it failed
+  cancelled: m("canceled", "finish"), // the server (or another client) cancelled it
+  expired: m("unavailable", "replan"), // its ttl passed before the result was fetched: the result is gone
+};
 
 /** Runtime policy and registry reasons → mapping. */
 export const POLICY_MAP: { readonly [R in FailureReason]: Mapping } = {
@@ -201,6 +208,8 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
       );
     case "canceled":
       return build(m("canceled", "finish"), `${at}: ${fault.message}`, context, {});
+    case "task":
+      return build(TASK_STATUS_MAP[fault.status], `${at}: task ${fault.taskId} ${fault.status}: ${fault.message}`, context, {});
   }
 }
 

@@ -16,9 +16,9 @@ import {
   type SessionCallerOptions,
 } from "./caller.js";
 import { failureFromFault } from "./failure-mapping.js";
+import { withClientTasks, withTaskCapabilities } from "./protocol/client-tasks.js";
 import {
   type ClientIdentity,
-  callToolInSession,
   capabilitiesFromHandlers,
   type Era,
   type EraPreference,
@@ -34,6 +34,7 @@ import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
 import { watchAbort } from "./protocol/rpc-peer.js";
+import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/task-call.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
 import { redactFailureValues, redactFaultValues, redactValues, secretFragments } from "./transport/environment.js";
@@ -104,9 +105,12 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`createHttpCaller: url must be http(s), got ${url.protocol}`);
   const headers = prepareHeaders(options.headers, options.env ?? process.env);
   const server = options.name ?? url.host;
+  const tasks = options.tasks !== false;
+  const handlers = tasks ? withClientTasks(options.handlers) : options.handlers;
+  const declared = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
   const identity: ClientIdentity = {
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-    capabilities: options.capabilities ?? capabilitiesFromHandlers(options.handlers),
+    capabilities: tasks ? withTaskCapabilities(declared, options.handlers) : declared,
     protocolVersion: options.protocolVersion,
   };
   const era = effectiveEra(options.era, options.protocolVersion);
@@ -136,7 +140,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     redirect,
     outbound,
     auth: options.auth,
-    handlers: options.handlers,
+    handlers,
     identity,
     era,
     connectTimeoutMs,
@@ -162,7 +166,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     return {
       session: conn.session as Session,
       identity,
-      handlers: options.handlers,
+      handlers,
       maxInputRounds: options.maxInputRounds,
       onHeaderMismatch: async () => {
         await loadPlans(conn, {});
@@ -224,6 +228,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   /** Lists every page; in the modern era, drops tools whose `x-mcp-header` declarations are invalid. */
   async function loadPlans(conn: Connection, callOptions: CallOptions): Promise<Outcome<ToolDescriptor[]>> {
     const outcome = await listToolsPaged(conn.peer, context(conn), peerOptions(callOptions));
+    if (outcome.ok) conn.taskSupport = taskSupportOf(outcome.value);
     if (!outcome.ok || conn.session?.era !== "modern") return outcome;
     const plans = new Map<string, readonly ParamHeader[]>();
     const dropped = new Map<string, string>();
@@ -309,13 +314,29 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     },
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
       const outcome = await withConnection(callOptions.signal, async (conn) => {
-        if (conn.session?.era === "modern" && conn.plans === undefined) await loadPlans(conn, callOptions);
+        const session = conn.session as Session;
+        // Header plans (modern) and task support (a task-capable legacy server) come from the tool list.
+        const modern = session.era === "modern";
+        if (
+          (modern && conn.plans === undefined) ||
+          (!modern && conn.taskSupport === undefined && serverRunsToolTasks(session.handshake.capabilities))
+        )
+          await loadPlans(conn, callOptions);
         // A tool left out of the list is not callable: its parameter headers cannot be built.
         const reason = conn.dropped?.get(request.name);
         if (reason !== undefined) {
           return { ok: false, fault: { type: "rpc", code: -32602, message: `tool ${request.name} is unavailable: ${reason}` } } as const;
         }
-        return callToolInSession(conn.peer, context(conn), request, traceMeta(options.traceContext), peerOptions(callOptions));
+        const support = conn.taskSupport?.get(request.name);
+        return callToolTasked(
+          conn.peer,
+          context(conn),
+          request,
+          traceMeta(options.traceContext),
+          peerOptions(callOptions),
+          support,
+          callOptions.task,
+        );
       });
       return outcome.ok ? { ok: true, result: outcome.value } : fail(outcome.fault, request.name);
     },

@@ -12,9 +12,9 @@ import {
 } from "./caller.js";
 import type { ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
+import { withClientTasks, withTaskCapabilities } from "./protocol/client-tasks.js";
 import {
   type ClientIdentity,
-  callToolInSession,
   capabilitiesFromHandlers,
   type EraPreference,
   effectiveEra,
@@ -29,6 +29,7 @@ import {
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { ServerHandshake } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
+import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/task-call.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
 import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
@@ -74,6 +75,8 @@ interface Connection {
   alive: boolean;
   /** Modern era: the open `subscriptions/listen` request. */
   listen?: AbortController | undefined;
+  /** Each listed tool's `execution.taskSupport`, once tools were listed (dropped on tools/list_changed). */
+  taskSupport?: Map<string, string> | undefined;
 }
 
 /** Waits `ms`, or less when `signal` aborts first. */
@@ -92,9 +95,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Creates a caller for a stdio MCP server. Nothing is spawned until the first call or `connect()`. */
 export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   const server = options.name ?? options.command.split(/[\\/]/).pop() ?? options.command;
+  const tasks = options.tasks !== false;
+  const handlers = tasks ? withClientTasks(options.handlers) : options.handlers;
+  const declared = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
   const identity: ClientIdentity = {
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-    capabilities: options.capabilities ?? capabilitiesFromHandlers(options.handlers),
+    capabilities: tasks ? withTaskCapabilities(declared, options.handlers) : declared,
     protocolVersion: options.protocolVersion,
   };
   // stdio defaults to the legacy handshake: probing costs a round trip on every spawn.
@@ -102,7 +108,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   const sessionContext = (conn: Connection): RequestContext => ({
     session: conn.session as Session,
     identity,
-    handlers: options.handlers,
+    handlers,
     maxInputRounds: options.maxInputRounds,
   });
   let current: Connection | undefined;
@@ -168,10 +174,11 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         }
       },
       onNotification: (notification) => {
+        if (conn && notification.method === "notifications/tools/list_changed") conn.taskSupport = undefined;
         handle.observe(notification);
         options.onNotification?.(notification);
       },
-      ...(options.handlers ? { handlers: options.handlers } : {}),
+      ...(handlers ? { handlers } : {}),
       ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
     });
     conn = { process: proc, peer, handshake: undefined, session: undefined, alive: true };
@@ -258,6 +265,13 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     maxTotalTimeoutMs: o.maxTotalTimeoutMs,
   });
 
+  /** Lists every tool and keeps each one's taskSupport on the connection. */
+  async function listInto(conn: Connection, callOptions: CallOptions) {
+    const outcome = await listToolsPaged(conn.peer, sessionContext(conn), peerOptions(callOptions));
+    if (outcome.ok) conn.taskSupport = taskSupportOf(outcome.value);
+    return outcome;
+  }
+
   async function request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = {}) {
     const context = { tool: method, server };
     const conn = await ensure(callOptions.signal);
@@ -307,12 +321,17 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
         live = conn.value;
       }
-      const outcome = await callToolInSession(
+      // A task-capable legacy server: learn each tool's taskSupport once, from the tool list.
+      if (live.taskSupport === undefined && live.session?.era === "legacy" && serverRunsToolTasks(live.session.handshake.capabilities))
+        await listInto(live, callOptions);
+      const outcome = await callToolTasked(
         live.peer,
         sessionContext(live),
         request,
         traceMeta(options.traceContext),
         peerOptions(callOptions),
+        live.taskSupport?.get(request.name),
+        callOptions.task,
       );
       return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
@@ -320,7 +339,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       const context = { tool: "tools/list", server };
       const conn = await ensure(callOptions.signal);
       if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
-      const outcome = await listToolsPaged(conn.value.peer, sessionContext(conn.value), peerOptions(callOptions));
+      const outcome = await listInto(conn.value, callOptions);
       return outcome.ok ? { ok: true, tools: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
     },
     request,

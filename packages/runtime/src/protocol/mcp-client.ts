@@ -167,7 +167,8 @@ function fault(code: number, message: string, data?: unknown): RpcOutcome {
   return { ok: false, fault: { type: "rpc", code, message, ...(data === undefined ? {} : { data }) } };
 }
 
-async function fulfil(
+/** Answers MRTR `inputRequests` with the client's handlers; a missing handler or a throw is an error outcome. */
+export async function fulfilInputRequests(
   requests: unknown,
   handlers: ReadonlyMap<string, RequestHandler> | undefined,
 ): Promise<{ ok: true; responses: { [key: string]: unknown } } | { ok: false; outcome: RpcOutcome }> {
@@ -260,10 +261,11 @@ export async function sendRequest(
     }
     const result = outcome.result as { resultType?: unknown; inputRequests?: unknown; requestState?: unknown } | undefined;
     const resultType = typeof result === "object" && result !== null ? result.resultType : undefined;
-    if (resultType === undefined || resultType === "complete") return outcome;
+    // "task" (the 2026-07-28 tasks extension): the caller's task layer polls it (task-call.ts).
+    if (resultType === undefined || resultType === "complete" || resultType === "task") return outcome;
     if (resultType !== "input_required") return fault(-32603, `${method} result has unknown resultType ${JSON.stringify(resultType)}`);
     if (++rounds > maxRounds) return fault(-32603, `${method} still needs input after ${maxRounds} rounds`);
-    const answered = await fulfil(result?.inputRequests, ctx.handlers);
+    const answered = await fulfilInputRequests(result?.inputRequests, ctx.handlers);
     if (!answered.ok) return answered.outcome;
     // Each retry carries only this round's answers and state (MRTR: never reuse them).
     extra = {};
@@ -299,15 +301,18 @@ export async function callToolInSession(
     readonly name: string;
     readonly arguments: { readonly [key: string]: unknown };
     readonly meta?: { readonly [key: string]: unknown } | undefined;
+    /** 2025-11-25 task augmentation (`task: { ttl }`). */
+    readonly task?: { readonly ttl: number } | undefined;
   },
   trace: { readonly [key: string]: unknown } | undefined,
   options: PeerRequestOptions,
 ): Promise<Outcome<CallToolResult>> {
   const meta = request.meta === undefined ? trace : { ...trace, ...request.meta };
-  const params =
+  const params: { [key: string]: unknown } =
     meta === undefined
       ? { name: request.name, arguments: request.arguments }
       : { name: request.name, arguments: request.arguments, _meta: meta };
+  if (request.task) params.task = request.task;
   const outcome = await sendRequest(peer, ctx, "tools/call", params, options);
   if (!outcome.ok) return outcome;
   const result = outcome.result as Partial<CallToolResult> | undefined;

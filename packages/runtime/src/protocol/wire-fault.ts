@@ -35,7 +35,9 @@ export type WireFault =
   /** The call's deadline passed. `phase` says whether it was connecting or waiting for the answer. */
   | { readonly type: "timeout"; readonly message: string; readonly phase: "connect" | "request" }
   /** The caller's AbortSignal fired. */
-  | { readonly type: "canceled"; readonly message: string };
+  | { readonly type: "canceled"; readonly message: string }
+  /** A task-augmented request ended without a result: the task failed, was cancelled by the server, or expired. */
+  | { readonly type: "task"; readonly status: "failed" | "cancelled" | "expired"; readonly taskId: string; readonly message: string };
 
 /** An outcome of one JSON-RPC request: the raw result, or a wire fault. */
 export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly fault: WireFault };

@@ -35,6 +35,8 @@ export interface HttpConnection {
   /** Modern era: tools left out of the list for invalid `x-mcp-header` declarations, with the reason. */
   dropped: Map<string, string> | undefined;
   listen: AbortController | undefined;
+  /** Each listed tool's `execution.taskSupport`, once tools were listed. */
+  taskSupport?: Map<string, string> | undefined;
 }
 
 /** What the connector needs from its caller. Header names are lower-case. */
@@ -99,6 +101,7 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     if (notification.method === "notifications/tools/list_changed") {
       conn.plans = undefined;
       conn.dropped = undefined;
+      conn.taskSupport = undefined;
     }
     o.onNotification?.(notification);
   }
