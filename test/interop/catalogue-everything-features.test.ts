@@ -53,6 +53,9 @@ beforeAll(() => {
     capabilities: features.capabilities,
     handlers: features.handlers,
     onNotification: (n) => void features.onNotification(n),
+    // The lock was pulled with roots, sampling and elicitation only; declaring task support would
+    // make the server list its trigger-*-async tools too (test/interop/everything-tasks.test.ts).
+    tasks: false,
   });
   client = createEverythingFeaturesClient(caller);
 });

@@ -8,7 +8,6 @@ import {
   type CallResponse,
   type ContentBlock,
   createClientFeatures,
-  failureFromToolError,
   type LogEntry,
   type Progress,
   urlElicitationsRequired,
@@ -254,13 +253,11 @@ describe("server-everything over stdio: tools", () => {
     resultOf(await full.callTool({ name: "toggle-subscriber-updates", arguments: {} }));
   });
 
-  it("simulate-research-query (taskSupport required) fails as a clean value", async () => {
-    const response = await full.callTool({ name: "simulate-research-query", arguments: { topic: "mcp" } });
+  it("simulate-research-query (taskSupport required) runs through a task automatically", async () => {
+    const response = await full.callTool({ name: "simulate-research-query", arguments: { topic: "mcp" } }, { timeoutMs: 30_000 });
     const result = resultOf(response);
-    expect(result.isError).toBe(true);
-    const failure = failureFromToolError(result.content, { tool: "simulate-research-query", server: "everything" });
-    expect(failure.kind).toBe("domain_rejection");
-    expect(failure.message).toContain("task");
+    expect(result.isError).not.toBe(true);
+    expect(texts(result.content).join("\n")).toContain("Research Report: mcp");
     // The connection survives.
     expect(texts(resultOf(await full.callTool({ name: "echo", arguments: { message: "still" } })).content)).toEqual(["Echo: still"]);
   });

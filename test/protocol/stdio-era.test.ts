@@ -48,7 +48,8 @@ describe("stdio eras", () => {
     const params = out.ok ? JSON.parse((out.result.content[0] as { text: string }).text) : {};
     expect(params._meta["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
     expect(params._meta["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "tw", version: "1.2.3" });
-    expect(params._meta["io.modelcontextprotocol/clientCapabilities"]).toEqual({});
+    // Nothing declared but the tasks extension, which callers declare and serve unless `tasks: false`.
+    expect(params._meta["io.modelcontextprotocol/clientCapabilities"]).toEqual({ extensions: { "io.modelcontextprotocol/tasks": {} } });
     expect(params._meta["com.example/k"]).toBe("v");
     expect(params._meta.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     expect(s.wire().map((m: { method?: string }) => m.method)).toEqual(["server/discover", "tools/call"]);
