@@ -138,35 +138,58 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
   }, 60_000);
 });
 
-describe("tool definition mistakes name the toolset and the tool, wherever the tool was declared", () => {
-  const cases: [string, string, RegExp][] = [
+describe("declaration mistakes name the toolset and tool (or server, or agent), wherever the tool was declared", () => {
+  const cases: [string, string, { readonly [k: string]: string }, RegExp][] = [
     [
       "standalone tool() listed in a toolset",
       `export default design({ toolsets: [toolset("shop", fromExternalMCP("shop"), [tool("buy", { inputSchema: object({}) } as never)])] });`,
-      /toolset "shop", tool "buy": unknown field "inputSchema"/,
+      { toolset: "shop", tool: "buy" },
+      /toolset "shop" tool "buy": unknown field "inputSchema"/,
     ],
     [
       "standalone tool() in an mcpServer",
       `export default design({ servers: [mcpServer("calc", { version: "1" }, [tool("add", { input: string() })])] });`,
-      /mcpServer "calc", tool "add": input must describe an object/,
+      { server: "calc", tool: "add" },
+      /server "calc" tool "add": input must describe an object/,
     ],
     [
       "standalone tool() overriding a pulled tool",
       `const s = externalServer("s", { command: "node" }, [tool("read", { input: object({}), annotations: { readOnly: "yes" } as never })]);\nexport default design({ toolsets: [toolset("s", fromMCP(s))] });`,
-      /externalServer "s", tool "read": annotation readOnly must be a boolean/,
+      { server: "s", tool: "read" },
+      /server "s" tool "read": annotation readOnly must be a boolean/,
     ],
     [
       "builder t.tool()",
       `export default design({ toolsets: [toolset("shop", fromExternalMCP("shop"), (t) => t.tool("buy", { input: object({}), examples: ["q"] } as never))] });`,
-      /toolset "shop", tool "buy": example 1 must be an object payload/,
+      { toolset: "shop", tool: "buy" },
+      /toolset "shop" tool "buy": example 1 must be an object payload/,
+    ],
+    [
+      "a tool declared twice",
+      `export default design({ toolsets: [toolset("shop", fromExternalMCP("shop"), (t) => { t.tool("buy", { input: object({}) }); t.tool("buy", { input: object({}) }); })] });`,
+      { toolset: "shop", tool: "buy" },
+      /toolset "shop" tool "buy": tool "buy" is declared twice/,
+    ],
+    [
+      "a server's info",
+      `export default design({ servers: [mcpServer("calc", { version: "" })] });`,
+      { server: "calc" },
+      /server "calc": mcpServer\("calc"\): version must be a non-empty string/,
+    ],
+    [
+      "an agent's run policy",
+      `export default design({ agents: [agent("bot", { use: [], runPolicy: { toolTimeout: "soon" } as never })] });`,
+      { agent: "bot" },
+      /agent "bot": runPolicy\.toolTimeout: must be a positive duration/,
     ],
   ];
   it.each(cases)(
     "%s",
-    async (_label, body, message) => {
-      const { code, json } = await gen(`${IMPORTS}${body}\n`);
+    async (_label, body, location, message) => {
+      const { code, json } = await gen(`${IMPORTS.replace("array,", "agent, array,")}${body}\n`);
       expect(code).toBe(2);
       expect(json.location?.file).toMatch(/case-\d+\.design\.ts$/);
+      expect(json.location).toMatchObject(location);
       expect(json.error).toMatch(message);
     },
     60_000,

@@ -4,7 +4,7 @@
 import type { ToolsetDecl } from "./design.js";
 import { checkName } from "./design-tool.js";
 import { type Duration, toMilliseconds } from "./duration.js";
-import { fail, isPlainObject, show } from "./errors.js";
+import { fail, isPlainObject, locate, show } from "./errors.js";
 /** Limits the runtime enforces for an agent. Durations are milliseconds. */
 export interface RunPolicyDecl {
   readonly maxToolCalls?: number;
@@ -89,6 +89,13 @@ export function agent(
   options: { readonly use: readonly (ToolsetDecl | ToolsetUse)[]; readonly runPolicy?: RunPolicyInput; readonly description?: string },
 ): AgentDecl {
   checkName("agent()", "the agent name", name);
+  return locate({ agent: name }, () => buildAgent(name, options));
+}
+
+function buildAgent(
+  name: string,
+  options: { readonly use: readonly (ToolsetDecl | ToolsetUse)[]; readonly runPolicy?: RunPolicyInput; readonly description?: string },
+): AgentDecl {
   const where = `agent "${name}"`;
   if (!isPlainObject(options) || !Array.isArray(options.use))
     fail(where, "options must be { use: [toolset, use(toolset, {...})], runPolicy? }");

@@ -5,7 +5,7 @@
 
 import { collectTools, type ToolDecl, type ToolsetBuilder } from "./design.js";
 import { checkName } from "./design-tool.js";
-import { fail, isPlainObject, show } from "./errors.js";
+import { fail, isPlainObject, locate, show } from "./errors.js";
 /**
  * A connection read from an `mcp.json` file at pull and gen time (`mcpJson()`): the server is
  * declared once, in the file the manager and other MCP clients read too.
@@ -77,8 +77,16 @@ export interface McpServerInfo {
 
 /** Declares an MCP server implemented by this design; `build` declares its tools. */
 export function mcpServer(name: string, info: McpServerInfo, build?: ((t: ToolsetBuilder) => void) | readonly ToolDecl[]): McpServerDecl {
-  const where = `mcpServer(${show(name)})`;
   checkName("mcpServer()", "the server name", name);
+  return locate({ server: name }, () => buildMcpServer(name, info, build));
+}
+
+function buildMcpServer(
+  name: string,
+  info: McpServerInfo,
+  build: ((t: ToolsetBuilder) => void) | readonly ToolDecl[] | undefined,
+): McpServerDecl {
+  const where = `mcpServer(${show(name)})`;
   if (!isPlainObject(info)) fail(where, "the second argument must be { version, protocolVersion? }");
   for (const key of Object.keys(info)) {
     if (!["version", "protocolVersion", "description", "title", "instructions"].includes(key)) fail(where, `unknown option "${key}"`);
@@ -161,7 +169,9 @@ export function externalServer(
   build?: ((t: ToolsetBuilder) => void) | readonly ToolDecl[],
 ): ExternalServerDecl {
   checkName("externalServer()", "the server name", name);
-  checkConnection(`externalServer(${show(name)})`, connection);
-  const overrides = collectTools(`externalServer "${name}"`, build, () => {});
-  return Object.freeze({ kind: "external-server", name, connection, overrides: Object.freeze(overrides) });
+  return locate({ server: name }, () => {
+    checkConnection(`externalServer(${show(name)})`, connection);
+    const overrides = collectTools(`externalServer "${name}"`, build, () => {});
+    return Object.freeze({ kind: "external-server", name, connection, overrides: Object.freeze(overrides) });
+  });
 }

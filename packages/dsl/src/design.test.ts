@@ -214,3 +214,27 @@ describe("declaration mistakes are DslErrors naming the toolset and the tool", (
     expect((error as Error).message).toMatch(message);
   });
 });
+
+describe("a DslError carries the declaration it was made in", () => {
+  const errorOf = (run: () => unknown): DslError => {
+    try {
+      run();
+    } catch (e) {
+      if (e instanceof DslError) return e;
+      throw e;
+    }
+    throw new Error("expected a DslError");
+  };
+  it.each([
+    ["t.tool()", () => toolset("docs", fromExternalMCP("d"), (t) => t.tool("a", { nope: 1 } as never)), { toolset: "docs", tool: "a" }],
+    ["standalone tool()", () => toolset("docs", fromExternalMCP("d"), [tool("a", {} as never)]), { toolset: "docs", tool: "a" }],
+    ["server tool", () => mcpServer("s", { version: "1" }, [tool("a", {} as never)]), { server: "s", tool: "a" }],
+    ["server info", () => mcpServer("s", { version: "" }), { server: "s" }],
+    ["override", () => externalServer("e", { command: "x" }, [tool("a", {} as never)]), { server: "e", tool: "a" }],
+    ["agent", () => agent("a", { use: [], runPolicy: { maxToolCalls: 0 } }), { agent: "a" }],
+  ])("%s", (_label, run, location) => {
+    const error = errorOf(run);
+    expect(error.location).toEqual(location);
+    expect(error.message).toBe(`${error.where}: ${error.detail}`);
+  });
+});

@@ -7,7 +7,7 @@
 import type { AgentDecl } from "./design-agent.js";
 import type { ExternalServerDecl, McpServerDecl } from "./design-server.js";
 import { checkName, checkToolDefinition } from "./design-tool.js";
-import { deferProblem, fail, isPlainObject, PROBLEM, problemOf, show } from "./errors.js";
+import { deferProblem, fail, isPlainObject, locate, PROBLEM, problemOf, show } from "./errors.js";
 import type { JsonSchema, Schema } from "./schema.js";
 
 /** MCP tool annotations (hints). */
@@ -117,19 +117,20 @@ function isProvider(value: unknown): value is ToolsetProvider {
 export function collectTools(where: string, build: unknown, onDescription: (text: string) => void): ToolDecl[] {
   const tools: ToolDecl[] = [];
   const names = new Set<string>();
-  const add = (decl: ToolDecl) => {
-    // A standalone tool(...) could not say which toolset it is in; this is where it is reported.
-    const problem = problemOf(decl);
-    if (problem) fail(`${where}, ${problem.where}`, problem.detail);
-    if (names.has(decl.name)) fail(where, `tool "${decl.name}" is declared twice`);
-    names.add(decl.name);
-    tools.push(decl);
-  };
+  const add = (decl: ToolDecl) =>
+    locate({ tool: decl.name }, () => {
+      // A standalone tool(...) could not say which toolset it is in; this is where it is reported.
+      const problem = problemOf(decl);
+      if (problem) fail(`${where}, ${problem.where}`, problem.detail);
+      if (names.has(decl.name)) fail(where, `tool "${decl.name}" is declared twice`);
+      names.add(decl.name);
+      tools.push(decl);
+    });
   if (typeof build === "function") {
     build({
       tool: (toolName: string, definition: ToolDefinition) => {
         checkName(where, "the tool name", toolName);
-        checkToolDefinition(`${where}, tool "${toolName}"`, definition);
+        locate({ tool: toolName }, () => checkToolDefinition(`${where}, tool "${toolName}"`, definition));
         add(Object.freeze({ ...definition, kind: "tool", name: toolName }));
       },
       description: (text: string) => {
@@ -166,9 +167,11 @@ export function toolset(...args: unknown[]): ToolsetDecl {
   const name = named ? (args[0] as string) : provider.kind === "external-mcp" ? provider.suite : provider.server;
   checkName("toolset()", "the toolset name", name);
   let description: string | undefined;
-  const tools = collectTools(`toolset "${name}"`, build, (text) => {
-    description = text;
-  });
+  const tools = locate({ toolset: name }, () =>
+    collectTools(`toolset "${name}"`, build, (text) => {
+      description = text;
+    }),
+  );
   return Object.freeze({
     kind: "toolset",
     name,

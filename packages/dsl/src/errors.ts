@@ -3,6 +3,14 @@
  * being evaluated, so the message must say which builder and which argument went wrong.
  */
 
+/** The declarations a DSL mistake was made in, as far as the builders know. */
+export interface DslLocation {
+  readonly toolset?: string;
+  readonly tool?: string;
+  readonly server?: string;
+  readonly agent?: string;
+}
+
 /** A mistake in a design declaration, caught by a builder before any code is generated. */
 export class DslError extends Error {
   override readonly name = "DslError";
@@ -10,11 +18,24 @@ export class DslError extends Error {
   readonly where: string;
   /** What went wrong, without `where`. */
   readonly detail: string;
+  /** The toolset, tool, server or agent being declared (for the generator's `DesignError`). */
+  readonly location: DslLocation;
 
-  constructor(where: string, detail: string, options?: { readonly cause?: unknown }) {
-    super(`${where}: ${detail}`, options);
+  constructor(where: string, detail: string, options?: { readonly cause?: unknown; readonly location?: DslLocation }) {
+    super(`${where}: ${detail}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.where = where;
     this.detail = detail;
+    this.location = Object.freeze({ ...options?.location });
+  }
+}
+
+/** Runs `fn`; a `DslError` it throws gains `location` (what the error already knows wins). */
+export function locate<T>(location: DslLocation, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (!(error instanceof DslError)) throw error;
+    throw new DslError(error.where, error.detail, { cause: error.cause, location: { ...location, ...error.location } });
   }
 }
 

@@ -125,6 +125,8 @@ export async function loadDesign(file: string, cwd: string = process.cwd(), opti
     mod = await withLoadDeadline(evaluate(), options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS, label);
   } catch (error) {
     if (error instanceof DesignError) throw error;
+    const located = locatedDslError(error, label);
+    if (located) throw located;
     throw new DesignError({ file: label }, `cannot load design: ${firstLines(error)}`, { cause: error });
   } finally {
     await api.unregister();
@@ -138,6 +140,29 @@ export async function loadDesign(file: string, cwd: string = process.cwd(), opti
     throw new DesignError({ file: label }, "the default export is not a design; write `export default design({ toolsets: [...] })`");
   }
   return { design: value, path, label, toJsonSchema, inputs: [...inputs].sort(), allInputs: [...allInputs].sort() };
+}
+
+// The part of `where` that only repeats the location (`toolset "docs", tool "a"`) is left out of the message.
+const LOCATION_PREFIX = /^(?:(?:toolset|tool|mcpServer|externalServer|agent) "[^"]*"(?:, |(?=:)|$))+(?::\s*(.*))?$/s;
+
+/**
+ * A DSL mistake whose declaration is known (the DSL's `DslError.location`) as a `DesignError` naming
+ * the file, toolset, tool, server or agent like the resolver's. The error comes from the design's own
+ * copy of the DSL, so it is recognized by shape.
+ */
+function locatedDslError(error: unknown, file: string): DesignError | undefined {
+  if (!(error instanceof Error) || error.name !== "DslError") return undefined;
+  const { where, detail, location } = error as Error & { where?: unknown; detail?: unknown; location?: unknown };
+  if (typeof where !== "string" || typeof detail !== "string" || typeof location !== "object" || location === null) return undefined;
+  const at: { toolset?: string; tool?: string; server?: string; agent?: string } = {};
+  for (const key of ["toolset", "tool", "server", "agent"] as const) {
+    const value = (location as { [k: string]: unknown })[key];
+    if (typeof value === "string") at[key] = value;
+  }
+  if (Object.keys(at).length === 0) return undefined;
+  const prefix = LOCATION_PREFIX.exec(where);
+  const problem = !prefix ? `${where}: ${detail}` : prefix[1] ? `${prefix[1]}: ${detail}` : detail;
+  return new DesignError({ file, ...at }, problem, { cause: error });
 }
 
 function firstLines(error: unknown): string {
