@@ -12,10 +12,10 @@ import { main, runGen, runPull } from "@toolwright/codegen";
 import { createRuntime, type DriftReport, type ToolFailure } from "@toolwright/runtime";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MUTABLE_SERVER as SERVER, writeMutableDesign } from "../support/mutable-design.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
-const SERVER = join(here, "..", "support", "mutable-server.mjs");
 const dir = join(root, ".tmp", `security-drift-${process.pid}`);
 const catalogueFile = join(dir, "catalogue.json");
 const design = join(dir, "design.ts");
@@ -65,15 +65,7 @@ beforeAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   setCatalogue(original);
-  writeFileSync(
-    design,
-    [
-      'import { design, externalServer, fromMCP, toolset } from "@toolwright/dsl";',
-      `export const mutable = externalServer("mutable", { command: "node", args: [${JSON.stringify(SERVER)}, ${JSON.stringify(catalogueFile)}] });`,
-      'export default design({ toolsets: [toolset("mutable", fromMCP(mutable))] });',
-      "",
-    ].join("\n"),
-  );
+  writeMutableDesign(design, catalogueFile);
   const pulled = await runPull({ design, cwd: root });
   expect(pulled.findings).toEqual([]);
   await runGen({ design, out: join(dir, "gen"), cwd: root, cache: false });

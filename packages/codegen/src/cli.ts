@@ -15,6 +15,7 @@ import { initCommand } from "./init/init-command.js";
 import { checkLoadTimeout, loadTimeoutOption } from "./load/load-timeout.js";
 import { createProgress, type Progress, type ProgressStream } from "./progress.js";
 import { pullCommand } from "./pull/pull-command.js";
+import { reportCommand } from "./report/report-command.js";
 import { lockPathFor } from "./resolve/lock.js";
 import { type GenProgress, type GenSummary, runGen, summaryLine } from "./run-gen.js";
 
@@ -231,7 +232,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         action = run;
       }),
     )
-    .demandCommand(1, "name a command: init, add, pull, gen or approve")
+    .command(
+      reportCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .demandCommand(1, "name a command: init, add, pull, gen, approve or report")
     .strict()
     .help()
     .alias("h", "help")

@@ -248,6 +248,12 @@ function checkName(name: string, add: (f: NameFinding) => void, asciiNames: Read
   });
 }
 
+/** Replaces each invisible or bidirectional character by `mark("U+202E")`, so hostile text can be shown without hiding or reordering anything. */
+export function markHidden(text: string, mark: (codePoint: string) => string): string {
+  const one = (c: string) => mark(`U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`);
+  return text.replace(INVISIBLE, one).replace(BIDI, one);
+}
+
 /** Counts findings by severity, for one-line summaries. */
 export function countBySeverity(findings: readonly LintFinding[]): {
   readonly high: number;

@@ -32,7 +32,7 @@ export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedErro
 export type { FieldChange } from "./catalogue-diff.js";
 export { describeFieldChange, diffEntries, quoteExcerpt } from "./catalogue-diff.js";
 export type { LintFinding, LintOptions, LintRule, LintServer, LintSeverity } from "./catalogue-lint.js";
-export { countBySeverity, describeFinding, lintCatalogue } from "./catalogue-lint.js";
+export { countBySeverity, describeFinding, lintCatalogue, markHidden } from "./catalogue-lint.js";
 export type {
   ClientFeatures,
   ClientFeaturesOptions,
