@@ -55,6 +55,16 @@ describe("designs that never finish loading", () => {
     expect(existsSync(join(root, "slow-out"))).toBe(false);
   }, 120_000);
 
+  it("a design stuck in a synchronous loop: the watchdog reports it at the deadline and ends the process", async () => {
+    const file = designFile("spin.design.ts", "for (;;) {}");
+    const gen = await toolwright("gen", file, "--out", "spin-out", "--load-timeout", "1000");
+    // Ended by the CLI's own watchdog, not by this test's kill timer.
+    expect(gen.killed).toBe(false);
+    expect(gen.signal).toBe("SIGKILL");
+    expect(gen.output).toMatch(/design error: spin\.design\.ts: loading the design did not finish within 1000 ms and it does not yield/);
+    expect(existsSync(join(root, "spin-out"))).toBe(false);
+  }, 120_000);
+
   it("pull has the same deadline", async () => {
     const file = "pull-never.design.ts";
     writeFileSync(

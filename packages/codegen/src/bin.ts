@@ -4,7 +4,9 @@
  * works through npx, npm scripts, symlinks and pnpm's store layout alike.
  */
 import { main } from "./cli.js";
+import { killProcessWhenLoadIsStuck } from "./load/load-timeout.js";
 
+killProcessWhenLoadIsStuck();
 process.once("exit", endedEarly);
 main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -46,7 +46,7 @@ function codegenVersion(): string {
 }
 
 const EXIT_CODES =
-  "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error (including a design that does not finish loading within --load-timeout).";
+  "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error (including a design that does not finish loading within --load-timeout; one stuck in a synchronous loop is killed, status 137).";
 const ALL_EXIT_CODES =
   "Exit codes: 0 ok; 1 gen --check found stale files or pull --check a stale lock; 2 usage, design, mcp.json or server error, or a file init/add would overwrite without --force (nothing is written).";
 

@@ -5,11 +5,12 @@
 import { existsSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import type { DesignDecl, JsonSchema } from "@toolwright/dsl";
 import { register } from "tsx/esm/api";
 import { DesignError } from "../errors.js";
 import { designLabel } from "./design-label.js";
-import { DEFAULT_LOAD_TIMEOUT_MS } from "./load-timeout.js";
+import { DEFAULT_LOAD_TIMEOUT_MS, killsProcessWhenLoadIsStuck } from "./load-timeout.js";
 
 /** A loaded design and where it came from. */
 export interface LoadedDesign {
@@ -48,37 +49,30 @@ export function loadOptions(timeoutMs: number | undefined): LoadOptions {
  * silently, halfway through the run. The deadline timer is unref'd so it alone keeps nothing alive.
  */
 function withLoadDeadline<T>(work: Promise<T>, ms: number, label: string): Promise<T> {
+  const watchdog = killsProcessWhenLoadIsStuck() ? startWatchdog(ms, label) : undefined;
   return new Promise<T>((resolve, reject) => {
-    const stuck = () =>
-      reject(
-        new DesignError(
-          { file: label },
-          "loading the design never finishes: a top-level await is waiting for a promise that nothing can settle any more",
-        ),
-      );
-    const timer = setTimeout(() => {
-      reject(
-        new DesignError(
-          { file: label },
-          `loading the design did not finish within ${ms} ms (a top-level await that does not settle, or a slow import); fix the design or raise --load-timeout`,
-        ),
-      );
-    }, ms);
-    timer.unref();
-    process.once("beforeExit", stuck);
-    const done = () => {
+    // Every way out clears the timer, the listener and the watchdog (--watch keeps the process alive).
+    const settle = (outcome: () => void) => {
       clearTimeout(timer);
       process.removeListener("beforeExit", stuck);
+      void watchdog?.terminate();
+      outcome();
     };
+    const fail = (problem: string) => settle(() => reject(new DesignError({ file: label }, problem)));
+    const stuck = () =>
+      fail("loading the design never finishes: a top-level await is waiting for a promise that nothing can settle any more");
+    const timer = setTimeout(
+      () =>
+        fail(
+          `loading the design did not finish within ${ms} ms (a top-level await that does not settle, or a slow import); fix the design or raise --load-timeout`,
+        ),
+      ms,
+    );
+    timer.unref();
+    process.once("beforeExit", stuck);
     work.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
     );
   });
 }
@@ -88,6 +82,28 @@ export function isDesignDecl(value: unknown): value is DesignDecl {
   if (typeof value !== "object" || value === null) return false;
   const v = value as { kind?: unknown; toolsets?: unknown };
   return v.kind === "design" && Array.isArray(v.toolsets);
+}
+
+// How long after the deadline the watchdog waits for the event loop's own timer to report first.
+const WATCHDOG_GRACE_MS = 2_000;
+
+/**
+ * A thread that ends the process when the main thread is still busy `WATCHDOG_GRACE_MS` after the
+ * deadline: a design stuck in a synchronous loop never yields, so the deadline timer cannot fire.
+ * It writes the design error to stderr itself, then SIGKILLs the process (exit status 137).
+ */
+function startWatchdog(ms: number, label: string): Worker {
+  const message = `design error: ${label}: loading the design did not finish within ${ms} ms and it does not yield (a synchronous loop?); the process was killed\n`;
+  const worker = new Worker(
+    `const { workerData } = require("node:worker_threads");
+setTimeout(() => {
+  require("node:fs").writeSync(2, workerData.message);
+  process.kill(process.pid, "SIGKILL");
+}, workerData.ms);`,
+    { eval: true, workerData: { ms: ms + WATCHDOG_GRACE_MS, message } },
+  );
+  worker.unref();
+  return worker;
 }
 
 /**

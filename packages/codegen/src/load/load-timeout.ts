@@ -18,3 +18,19 @@ export function checkLoadTimeout(a: { readonly [key: string]: unknown }): true |
   const t = a.loadTimeout;
   return (typeof t === "number" && Number.isFinite(t) && t > 0) || "--load-timeout must be a positive number of milliseconds";
 }
+
+let killWhenStuck = false;
+
+/**
+ * Lets `loadDesign` end the whole process when a design is stuck in synchronous code past its
+ * deadline (no timer can fire then). Only the `toolwright` executable turns this on: a library
+ * caller's process is not ours to end.
+ */
+export function killProcessWhenLoadIsStuck(): void {
+  killWhenStuck = true;
+}
+
+/** True when `killProcessWhenLoadIsStuck()` was called. */
+export function killsProcessWhenLoadIsStuck(): boolean {
+  return killWhenStuck;
+}
