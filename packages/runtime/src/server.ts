@@ -19,11 +19,18 @@ export { ISSUES_META_KEY, invalidArgumentsResult, normalizeResult } from "./serv
 export type { ServerSession, SessionOptions, ToolServer } from "./server/tool-server.js";
 export { createToolServer } from "./server/tool-server.js";
 export type {
+  ArgumentCompleter,
   LogLevel,
+  ResourceBody,
+  ServerPrompt,
+  ServerResource,
+  ServerResourceTemplate,
   ServerTool,
   StructuredResult,
+  SurfaceContext,
   ToolAnnotationsWire,
   ToolContext,
   ToolHandlerResult,
   ToolServerOptions,
 } from "./server/types.js";
+export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";

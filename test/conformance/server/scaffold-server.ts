@@ -7,6 +7,7 @@
 import { camelName } from "../../../packages/codegen/src/emit/names.js";
 import type { ToolServer } from "../../../packages/runtime/src/server.js";
 import { handlers } from "./conformance-server.js";
+import { prompts, resources, resourceTemplates } from "./conformance-surface.js";
 import { conformanceServer } from "./design.js";
 import { createToolwrightConformanceServer, type ToolwrightConformanceServerHandlers } from "./gen/servers/toolwright-conformance/index.js";
 
@@ -17,5 +18,10 @@ export function createScaffoldedConformanceServer(): ToolServer {
     if (!handlers[tool.name]) throw new Error(`no handler for tool "${tool.name}"`);
     typed[camelName(tool.name)] = handlers[tool.name];
   }
-  return createToolwrightConformanceServer(typed as unknown as ToolwrightConformanceServerHandlers);
+  // Resources, templates and prompts are runtime definitions passed through the scaffold's options.
+  return createToolwrightConformanceServer(typed as unknown as ToolwrightConformanceServerHandlers, {
+    resources,
+    resourceTemplates,
+    prompts,
+  });
 }

@@ -16,7 +16,13 @@ export const CAPABILITY_FOR: { readonly [method: string]: string } = {
 /** Default time a server-to-client request may take. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
 /** Legacy methods a 2026-07-28 request may not use (answered -32601). */
-export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set(["initialize", "ping", "logging/setLevel"]);
+export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
+  "initialize",
+  "ping",
+  "logging/setLevel",
+  "resources/subscribe", // subscriptions/listen carries resource subscriptions in 2026-07-28
+  "resources/unsubscribe",
+]);
 
 /** Indexes tools by name; throws a `TypeError` for duplicates, missing handlers or a non-object input schema. */
 export function checkTools(tools: readonly ServerTool<unknown>[]): Map<string, ServerTool<unknown>> {

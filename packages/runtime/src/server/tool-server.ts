@@ -10,6 +10,7 @@ import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader, planToolHeaders } fro
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { createStateCodec, openRound } from "./input-required.js";
 import { checkParamHeaders, HEADER_MISMATCH, isModernRequest, MISSING_CAPABILITY, modernScope } from "./modern.js";
+import { createSurfaceServer, NOT_SURFACE } from "./surface-server.js";
 import { runToolCall } from "./tool-call.js";
 import { CAPABILITY_FOR, checkTools, decodeCursor, descriptor, encodeCursor, LOG_LEVELS, REMOVED_IN_MODERN } from "./tool-catalog.js";
 import { createToolContext } from "./tool-context.js";
@@ -57,6 +58,8 @@ export interface ToolServer {
   openSession(options: SessionOptions): ServerSession;
   /** Sends `notifications/tools/list_changed` to every open session. */
   notifyToolListChanged(): void;
+  /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): void;
 }
 
 /** What one request runs under: the session's negotiated state, or its own modern `_meta`. */
@@ -91,6 +94,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   }
   const sessions = new Set<SessionState>();
   const stateCodec = createStateCodec(options.stateSecret);
+  const surface = createSurfaceServer(options, stateCodec);
+  const cacheHints = { ttlMs: options.cacheTtlMs ?? 0, cacheScope: "public" };
   const report = (error: unknown, where: string) => {
     try {
       options.onError?.(error, where);
@@ -109,6 +114,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     readonly calls: Map<RpcId, AbortController>;
     readonly outgoing: Map<RpcId, { resolve: (v: unknown) => void; reject: (e: Error) => void; cleanup: () => void }>;
     nextId: number;
+    /** Resource URIs this session subscribed to (`resources/subscribe`). */
+    readonly subscriptions: Set<string>;
   }
 
   function send(state: SessionState, message: RpcMessage, related: RpcId | undefined): boolean {
@@ -132,7 +139,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     state.clientCapabilities = caps && typeof caps === "object" ? (caps as { [key: string]: unknown }) : {};
     return {
       protocolVersion: version,
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {}, ...surface.capabilities },
       serverInfo: info,
       ...(options.instructions ? { instructions: options.instructions } : {}),
     };
@@ -143,14 +150,14 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     const offset = params?.cursor === undefined ? 0 : decodeCursor(params.cursor, list.length);
     const page = list.slice(offset, offset + size);
     const next = offset + size < list.length ? { nextCursor: encodeCursor(offset + size) } : {};
-    // 2026-07-28 lists carry caching hints; 0 ms because the list may change without a subscription.
-    return { tools: page, ...next, ...(scope.modern ? { ttlMs: 0, cacheScope: "public" } : {}) };
+    // 2026-07-28 lists carry caching hints; 0 ms by default because the list may change without a subscription.
+    return { tools: page, ...next, ...(scope.modern ? cacheHints : {}) };
   }
 
   function discover(): unknown {
     return {
       supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, ...surface.modernCapabilities },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ttlMs: 0,
       cacheScope: "public",
@@ -289,8 +296,18 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         state.logLevel = level as LogLevel;
         return {};
       }
-      default:
+      default: {
+        const handled = surface.dispatch(request.method, request.params ?? {}, {
+          modern: scope.modern,
+          version: scope.version,
+          capabilities: scope.capabilities,
+          sessionId: state.options.id,
+          subscriptions: state.subscriptions,
+          request: (method, params, signal) => clientRequest(state, scope, request.id, signal, method, params, 60_000),
+        });
+        if (handled !== NOT_SURFACE) return handled;
         throw new RpcHandlerError(-32601, `Method not found: ${request.method}`);
+      }
     }
   }
 
@@ -369,6 +386,11 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       for (const state of sessions)
         if (state.protocolVersion !== undefined) send(state, { jsonrpc: "2.0", method: "notifications/tools/list_changed" }, undefined);
     },
+    notifyResourceUpdated(uri) {
+      for (const state of sessions)
+        if (state.subscriptions.has(uri))
+          send(state, { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } }, undefined);
+    },
     openSession(sessionOptions) {
       const state: SessionState = {
         options: sessionOptions,
@@ -380,6 +402,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         calls: new Map(),
         outgoing: new Map(),
         nextId: 1,
+        subscriptions: new Set(),
       };
       sessions.add(state);
       const session: ServerSession = {

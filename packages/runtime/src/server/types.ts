@@ -4,7 +4,14 @@
  */
 import type { Decoder } from "../codec.js";
 import type { RpcId } from "../protocol/json-rpc.js";
-import type { CallToolResult, ContentBlock, Implementation } from "../protocol/mcp-types.js";
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  Implementation,
+  PromptArgument,
+  ResourceContents,
+} from "../protocol/mcp-types.js";
 
 /** MCP log levels, least to most severe. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
@@ -90,6 +97,66 @@ export interface ServerTool<Args = { readonly [key: string]: unknown }> {
   readonly handler: (args: Args, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 }
 
+/** What resource and prompt handlers can see and do. */
+export interface SurfaceContext {
+  readonly signal: AbortSignal;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: { readonly [key: string]: unknown };
+  /** Asks the client for input (elicitation, sampling, roots): a request (legacy) or an `input_required` round (2026-07-28). */
+  input(key: string, method: string, params?: { readonly [key: string]: unknown }): Promise<unknown>;
+}
+
+/** What a resource read returns: text, bytes, one item, or every item. */
+export type ResourceBody =
+  | string
+  | Uint8Array
+  | { readonly text: string; readonly mimeType?: string }
+  | { readonly blob: string; readonly mimeType?: string }
+  | readonly ResourceContents[];
+
+/** Completes one argument or template variable: the values for what the user typed so far. */
+export type ArgumentCompleter = (
+  value: string,
+  context: { readonly arguments: { readonly [name: string]: string } },
+) => readonly string[] | Promise<readonly string[]>;
+
+/** A resource with a fixed URI. */
+export interface ServerResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly _meta?: { readonly [key: string]: unknown };
+  readonly read: (ctx: SurfaceContext) => ResourceBody | Promise<ResourceBody>;
+}
+
+/** Resources behind an RFC 6570 URI template; `read` gets the matched variables. */
+export interface ServerResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly _meta?: { readonly [key: string]: unknown };
+  readonly read: (uri: string, variables: { readonly [name: string]: string }, ctx: SurfaceContext) => ResourceBody | Promise<ResourceBody>;
+  /** `completion/complete` for the template's variables. */
+  readonly complete?: { readonly [variable: string]: ArgumentCompleter };
+}
+
+/** A prompt; `get` receives the arguments, required ones checked first. */
+export interface ServerPrompt {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: readonly PromptArgument[];
+  readonly _meta?: { readonly [key: string]: unknown };
+  readonly get: (args: { readonly [name: string]: string }, ctx: SurfaceContext) => GetPromptResult | Promise<GetPromptResult>;
+  /** `completion/complete` for the prompt's arguments. */
+  readonly complete?: { readonly [argument: string]: ArgumentCompleter };
+}
+
 /** Options for `createToolServer`. */
 export interface ToolServerOptions {
   readonly name: string;
@@ -102,6 +169,11 @@ export interface ToolServerOptions {
   readonly tools: readonly ServerTool<any>[];
   /** Tools per `tools/list` page; all on one page when absent. */
   readonly pageSize?: number;
+  readonly resources?: readonly ServerResource[];
+  readonly resourceTemplates?: readonly ServerResourceTemplate[];
+  readonly prompts?: readonly ServerPrompt[];
+  /** 2026-07-28 list caching hint (`ttlMs`) for tools, prompts, resources, templates and reads. Default 0. */
+  readonly cacheTtlMs?: number;
   /** Key for sealing 2026-07-28 `requestState`; random per process when absent (set it when several processes serve one endpoint). */
   readonly stateSecret?: Uint8Array;
   /** Called with handler errors and protocol noise, for the server's own logs (stderr). */

@@ -1,0 +1,194 @@
+/**
+ * The server side of resources, resource templates, prompts, completions and resource
+ * subscriptions, used by `createToolServer`: listing (with 2026-07-28 caching hints), reading by
+ * exact URI or RFC 6570 template, `prompts/get` with required arguments checked and client input
+ * (a request in the legacy era, an `input_required` round in 2026-07-28), `completion/complete`.
+ */
+import type { PromptDescriptor, ResourceContents } from "../protocol/mcp-types.js";
+import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { matchTemplate } from "../uri-template.js";
+import { openRound, type StateCodec } from "./input-required.js";
+import { MISSING_CAPABILITY } from "./modern.js";
+import { CAPABILITY_FOR } from "./tool-catalog.js";
+import type { ResourceBody, ServerPrompt, ServerResourceTemplate, SurfaceContext, ToolServerOptions } from "./types.js";
+
+/** What one surface request runs under. */
+export interface SurfaceScope {
+  readonly modern: boolean;
+  readonly version: string;
+  readonly capabilities: { readonly [key: string]: unknown };
+  readonly sessionId: string | undefined;
+  /** Sends a server-to-client request on this request's stream (legacy era). */
+  readonly request: (method: string, params: { readonly [key: string]: unknown } | undefined, signal: AbortSignal) => Promise<unknown>;
+  /** The session's resource subscriptions (legacy era). */
+  readonly subscriptions: Set<string>;
+}
+
+/** The surface part of a server. */
+export interface SurfaceServer {
+  /** Capabilities to announce in `initialize` (`resources`, `prompts`, `completions`) for what is offered. */
+  readonly capabilities: { readonly [key: string]: unknown };
+  /**
+   * The same for `server/discover`, without `subscribe`/`listChanged`: this server does not serve
+   * `subscriptions/listen`, so a 2026-07-28 client must not wait for notifications.
+   */
+  readonly modernCapabilities: { readonly [key: string]: unknown };
+  /** Handles `method`, or returns `NOT_SURFACE` when it is not one of the surface's methods. */
+  dispatch(method: string, params: { readonly [key: string]: unknown }, scope: SurfaceScope): unknown;
+}
+
+/** Returned by `dispatch` for methods the surface does not own. */
+export const NOT_SURFACE = Symbol("not a surface method");
+const INPUT_REQUIRED = Symbol("input required");
+const MAX_COMPLETIONS = 100;
+
+function indexBy<T>(items: readonly T[], key: (item: T) => string, what: string): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const item of items) {
+    const k = key(item);
+    if (out.has(k)) throw new TypeError(`createToolServer: duplicate ${what} ${JSON.stringify(k)}`);
+    out.set(k, item);
+  }
+  return out;
+}
+
+function contentsOf(uri: string, mimeType: string | undefined, body: ResourceBody): ResourceContents[] {
+  const mime = mimeType === undefined ? {} : { mimeType };
+  if (typeof body === "string") return [{ uri, ...mime, text: body }];
+  if (body instanceof Uint8Array) return [{ uri, ...mime, blob: Buffer.from(body).toString("base64") }];
+  if (Array.isArray(body)) return [...(body as readonly ResourceContents[])];
+  return [{ uri, ...mime, ...(body as object) } as ResourceContents];
+}
+
+/** A descriptor as listed: the item without its handlers. */
+const strip = (item: object, drop: readonly string[]) =>
+  Object.fromEntries(Object.entries(item).filter(([k, v]) => !drop.includes(k) && typeof v !== "function"));
+
+/** Creates the surface from the server options; throws a `TypeError` for duplicates. */
+export function createSurfaceServer(options: ToolServerOptions, codec: StateCodec): SurfaceServer {
+  const resources = indexBy(options.resources ?? [], (r) => r.uri, "resource");
+  const templates = indexBy(options.resourceTemplates ?? [], (t) => t.uriTemplate, "resource template");
+  const prompts = indexBy(options.prompts ?? [], (p) => p.name, "prompt");
+  const hasResources = resources.size > 0 || templates.size > 0;
+  const capabilities: { [key: string]: unknown } = {};
+  if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
+  if (prompts.size > 0) capabilities.prompts = { listChanged: true };
+  if (prompts.size > 0 || templates.size > 0) capabilities.completions = {};
+  const modernCapabilities = Object.fromEntries(Object.keys(capabilities).map((key) => [key, {}]));
+  const hints = (scope: SurfaceScope) => (scope.modern ? { ttlMs: options.cacheTtlMs ?? 0, cacheScope: "public" } : {});
+
+  /** Runs a handler that may ask for input; in 2026-07-28 a missing input ends the round with `input_required`. */
+  function withInput<T>(
+    key: string,
+    params: { readonly [key: string]: unknown },
+    scope: SurfaceScope,
+    run: (ctx: SurfaceContext) => T | Promise<T>,
+  ) {
+    const round = scope.modern ? openRound(codec, key, params) : undefined;
+    const controller = new AbortController();
+    const ctx: SurfaceContext = {
+      signal: controller.signal,
+      sessionId: scope.sessionId,
+      protocolVersion: scope.version,
+      clientCapabilities: scope.capabilities,
+      input(inputKey, method, body) {
+        const capability = CAPABILITY_FOR[method];
+        if (capability !== undefined && scope.capabilities[capability] === undefined) {
+          const data = { requiredCapabilities: { [capability]: {} } };
+          const code = scope.modern ? MISSING_CAPABILITY : -32601;
+          return Promise.reject(new RpcHandlerError(code, `Missing required client capability: ${capability}`, data));
+        }
+        if (!round) return scope.request(method, body, controller.signal);
+        return round.ask(inputKey, { method, ...(body ? { params: body } : {}) });
+      },
+    };
+    const result = Promise.resolve().then(() => run(ctx));
+    if (!round) return result;
+    return Promise.race([result, round.blocked.then(() => INPUT_REQUIRED)]).then((value) => {
+      if (value !== INPUT_REQUIRED) return value;
+      controller.abort();
+      return round.result();
+    });
+  }
+
+  function findResource(uri: string): { read: (ctx: SurfaceContext) => ResourceBody | Promise<ResourceBody>; mimeType?: string } {
+    const fixed = resources.get(uri);
+    if (fixed) return { read: fixed.read, ...(fixed.mimeType ? { mimeType: fixed.mimeType } : {}) };
+    for (const template of templates.values()) {
+      const variables = matchTemplate(template.uriTemplate, uri);
+      if (variables)
+        return { read: (ctx) => template.read(uri, variables, ctx), ...(template.mimeType ? { mimeType: template.mimeType } : {}) };
+    }
+    throw new RpcHandlerError(-32602, `Resource not found: ${uri}`, { uri }); // SEP-2164: -32602 with the uri
+  }
+
+  function getPrompt(params: { readonly [key: string]: unknown }, scope: SurfaceScope) {
+    const name = params.name;
+    const prompt = typeof name === "string" ? prompts.get(name) : undefined;
+    if (!prompt)
+      throw new RpcHandlerError(-32602, typeof name === "string" ? `Unknown prompt: ${name}` : "prompts/get needs a prompt name");
+    const raw = params.arguments ?? {};
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+      throw new RpcHandlerError(-32602, "prompts/get arguments must be an object");
+    const args: { [name: string]: string } = Object.create(null);
+    for (const [k, v] of Object.entries(raw)) args[k] = String(v);
+    const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+    if (missing.length > 0)
+      throw new RpcHandlerError(-32602, `Missing required argument(s) for prompt ${prompt.name}: ${missing.join(", ")}`);
+    return withInput(`prompt:${prompt.name}`, { ...params, arguments: raw }, scope, (ctx) => prompt.get(args, ctx));
+  }
+
+  async function complete(params: { readonly [key: string]: unknown }) {
+    const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+    const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+    if (typeof argument?.name !== "string") throw new RpcHandlerError(-32602, "completion/complete needs argument.name");
+    let owner: ServerPrompt | ServerResourceTemplate | undefined;
+    if (ref?.type === "ref/prompt" && typeof ref.name === "string") owner = prompts.get(ref.name);
+    else if (ref?.type === "ref/resource" && typeof ref.uri === "string") owner = templates.get(ref.uri);
+    else throw new RpcHandlerError(-32602, "completion/complete needs ref {type: ref/prompt, name} or {type: ref/resource, uri}");
+    if (!owner)
+      throw new RpcHandlerError(-32602, `completion/complete: unknown ${ref.type === "ref/prompt" ? "prompt" : "resource template"}`);
+    const completer = owner.complete?.[argument.name];
+    const context = ((params.context as { arguments?: { [name: string]: string } } | undefined)?.arguments ?? {}) as {
+      [name: string]: string;
+    };
+    const all = completer ? await completer(String(argument.value ?? ""), { arguments: context }) : [];
+    return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } };
+  }
+
+  function dispatch(method: string, params: { readonly [key: string]: unknown }, scope: SurfaceScope): unknown {
+    switch (method) {
+      case "resources/list":
+        return { resources: [...resources.values()].map((r) => strip(r, ["read"])), ...hints(scope) };
+      case "resources/templates/list":
+        return { resourceTemplates: [...templates.values()].map((t) => strip(t, ["read", "complete"])), ...hints(scope) };
+      case "resources/read": {
+        if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, "resources/read needs a uri");
+        const uri = params.uri;
+        const found = findResource(uri);
+        return withInput(`resource:${uri}`, params, scope, async (ctx) => {
+          const body = await found.read(ctx);
+          return { contents: contentsOf(uri, found.mimeType, body), ...hints(scope) };
+        });
+      }
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        if (!hasResources) throw new RpcHandlerError(-32601, `Method not found: ${method}`);
+        if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, `${method} needs a uri`);
+        if (method === "resources/subscribe") scope.subscriptions.add(params.uri);
+        else scope.subscriptions.delete(params.uri);
+        return {};
+      }
+      case "prompts/list":
+        return { prompts: [...prompts.values()].map((p) => strip(p, ["get", "complete"]) as PromptDescriptor), ...hints(scope) };
+      case "prompts/get":
+        return getPrompt(params, scope);
+      case "completion/complete":
+        return complete(params);
+      default:
+        return NOT_SURFACE;
+    }
+  }
+
+  return { capabilities, modernCapabilities, dispatch };
+}
