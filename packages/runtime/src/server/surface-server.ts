@@ -157,6 +157,15 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
   }
 
   function dispatch(method: string, params: { readonly [key: string]: unknown }, scope: SurfaceScope): unknown {
+    // A server that offers nothing of a kind does not declare it, and answers its methods -32601.
+    const offered = method.startsWith("resources/")
+      ? hasResources
+      : method.startsWith("prompts/")
+        ? prompts.size > 0
+        : method === "completion/complete"
+          ? "completions" in capabilities
+          : false;
+    if (!offered) return NOT_SURFACE;
     switch (method) {
       case "resources/list":
         return { resources: [...resources.values()].map((r) => strip(r, ["read"])), ...hints(scope) };
@@ -173,7 +182,6 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       }
       case "resources/subscribe":
       case "resources/unsubscribe": {
-        if (!hasResources) throw new RpcHandlerError(-32601, `Method not found: ${method}`);
         if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, `${method} needs a uri`);
         if (method === "resources/subscribe") scope.subscriptions.add(params.uri);
         else scope.subscriptions.delete(params.uri);
