@@ -71,10 +71,11 @@ describe("usage", () => {
     [["gen", "x.ts"]],
     [["gen", "x.ts", "--out", "o", "--bogus"]],
     [["gen", "x.ts", "--out", "o", "--check", "--watch"]],
-  ])("usage errors exit 2: %j", async (argv) => {
+  ])("usage errors exit 2 with one line naming the problem and the help: %j", async (argv) => {
     const r = await exec(...argv);
     expect(r.code).toBe(2);
-    expect(r.stderr).not.toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: .+ \(see toolwright (gen )?--help\)$/);
   });
 });
 
@@ -121,6 +122,15 @@ describe("gen", () => {
     const r = await exec("gen", "test/golden/mcp-server-scaffold/design.ts", "--out", rel(join(tmp, "servers")), "--no-cache");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^toolwright gen: 1 toolset, 3 tools, 3 servers, \d+ files /m);
+  });
+
+  it("an --out that cannot be written is one line naming --out and why, exit 2", async () => {
+    writeFileSync(join(tmp, "blocker"), "a file where a folder is needed\n");
+    const r = await exec("gen", design, "--out", rel(join(tmp, "blocker", "gen")), "--no-cache");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: cannot write --out \S+blocker\/gen: \S+blocker\/gen\/files: a file is in the way where a folder is needed \(ENOTDIR\)$/,
+    );
   });
 
   it("--json prints a machine-readable summary", async () => {

@@ -81,10 +81,11 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
     });
   } catch (error) {
     progress.end();
+    const text = commandErrorText(error, { dir: args.out, cwd });
     if (args.json) {
       const location = isDesignError(error) ? { location: error.location, problem: error.problem } : {};
-      io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: commandErrorText(error), ...location }));
-    } else io.stderr(commandErrorText(error));
+      io.stdout(JSON.stringify({ ok: false, command: "gen", exitCode: 2, error: text, ...location }));
+    } else io.stderr(text);
     return { code: 2, inputs: [] };
   }
   progress.end();
@@ -151,6 +152,19 @@ async function genWatch(args: GenArgs, io: CliIo): Promise<number> {
     else io.signal?.addEventListener("abort", stop, { once: true });
     if (!io.signal) process.once("SIGINT", stop);
   });
+}
+
+/**
+ * A usage error as one line: what is wrong and where the full usage is (yargs would print the whole
+ * help before the reason, burying it).
+ */
+function usageErrorLine(reason: string, help: string): string {
+  // The help yargs prepared starts with the failing command's usage, e.g. "toolwright gen <design>".
+  const usage = help.trim().split("\n")[0]?.trim() ?? "";
+  const command = /^toolwright ([a-z][\w-]*)/.exec(usage)?.[1];
+  const see = command === undefined ? "toolwright --help" : `toolwright ${command} --help`;
+  const what = /^Not enough non-option arguments/.test(reason) && command !== undefined ? `missing an argument: ${usage}` : reason;
+  return `error: ${what} (see ${see})`;
 }
 
 /** Runs the CLI with `argv` (without `node` and the script). Returns the exit code; never throws. */
@@ -250,7 +264,9 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       void parser.parseAsync([...argv], {}, (err, _parsed, output) => {
         if (err) {
           exitCode = 2;
-          io.stderr(output ? `${output}` : `error: ${err.message}`);
+          // A failed .check() hands over a string; yargs' own errors are Errors.
+          const reason = typeof err === "string" ? err : err instanceof Error ? err.message : (output.trim().split("\n").pop() ?? "");
+          io.stderr(usageErrorLine(reason, output));
         } else if (output) {
           io.stdout(output);
         }
