@@ -4,11 +4,12 @@
  * WebCrypto only.
  */
 import type { webcrypto } from "node:crypto";
+import type { CryptoKey } from "./jwt.js";
 import { base64url, base64urlText, randomString } from "./oauth-util.js";
 
 /** A DPoP key pair; the public half travels in each proof's `jwk` header. */
 export interface DpopKey {
-  readonly privateKey: webcrypto.CryptoKey;
+  readonly privateKey: CryptoKey;
   readonly publicJwk: { readonly kty: string; readonly crv: string; readonly x: string; readonly y: string };
 }
 
@@ -54,7 +55,7 @@ export async function createDpopProof(
   const payload = base64urlText(JSON.stringify(claims));
   const signature = await globalThis.crypto.subtle.sign(
     { name: "ECDSA", hash: "SHA-256" },
-    key.privateKey,
+    key.privateKey as webcrypto.CryptoKey,
     new TextEncoder().encode(`${header}.${payload}`),
   );
   return `${header}.${payload}.${base64url(new Uint8Array(signature))}`;

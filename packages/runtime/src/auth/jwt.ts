@@ -5,8 +5,17 @@
 import type { webcrypto } from "node:crypto";
 import { base64url, base64urlText, OAuthError, randomString } from "./oauth-util.js";
 
-/** A WebCrypto key (type only; nothing Node-specific is loaded at run time). */
-export type CryptoKey = webcrypto.CryptoKey;
+/**
+ * A WebCrypto key, described structurally so the published typings need neither `@types/node` nor
+ * the DOM lib: Node's `webcrypto.CryptoKey` and the DOM's `CryptoKey` both fit.
+ */
+export interface CryptoKey {
+  readonly type: string;
+  readonly extractable: boolean;
+  readonly algorithm: { readonly name: string };
+  readonly usages: readonly string[];
+}
+
 type Params = webcrypto.AlgorithmIdentifier | webcrypto.EcKeyImportParams | webcrypto.RsaHashedImportParams;
 type SignParams = webcrypto.AlgorithmIdentifier | webcrypto.EcdsaParams | webcrypto.RsaPssParams;
 
@@ -53,7 +62,7 @@ export async function signJwt(
   const head = base64urlText(JSON.stringify({ alg, typ: "JWT", ...header }));
   const body = base64urlText(JSON.stringify(payload));
   const input = new TextEncoder().encode(`${head}.${body}`);
-  const signature = await globalThis.crypto.subtle.sign(IMPORT[alg].sign, key, input);
+  const signature = await globalThis.crypto.subtle.sign(IMPORT[alg].sign, key as webcrypto.CryptoKey, input);
   return `${head}.${body}.${base64url(new Uint8Array(signature))}`;
 }
 
