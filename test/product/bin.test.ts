@@ -7,20 +7,18 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHILD_ENV, REPO } from "./support.js";
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
+const repo = REPO;
 const codegen = join(repo, "packages", "codegen");
 const bin = join(codegen, "dist", "bin.js");
 const version = (JSON.parse(readFileSync(join(codegen, "package.json"), "utf8")) as { version: string }).version;
-// The Node running this suite (20, 22 or 24) also runs the bin and npm, through PATH.
-const env = { ...process.env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` };
 let tmp: string;
 
 function run(command: string, args: readonly string[], cwd: string) {
-  const r = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(command, args, { cwd, env: CHILD_ENV, encoding: "utf8", timeout: 60_000 });
   return { code: r.status, stdout: r.stdout.trim(), stderr: r.stderr.trim() };
 }
 

@@ -1,0 +1,114 @@
+/**
+ * Helpers for the product tests: pack the three workspaces as npm would publish them, run commands
+ * without a shell on the Node that runs the suite, and read the README's Install lines.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * The environment for children: the Node running this suite (20, 22 or 24) comes first on PATH, and
+ * no `npm_*` variable from an enclosing `npm test` (its `npm_config_local_prefix` would point npm
+ * at the repository instead of the temp project).
+ */
+export const CHILD_ENV: { readonly [name: string]: string } = Object.fromEntries([
+  ...Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !/^npm_/i.test(e[0])),
+  ["PATH", `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`],
+]);
+
+/** What a finished child printed and how it ended. */
+export interface RunResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** Runs `command args` in `cwd` (no shell) with a hard deadline; never rejects. */
+export function run(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<RunResult> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const finish = (code: number | null, extra = "") => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr: stderr + extra, ms: Math.round(performance.now() - started) });
+    };
+    child.on("error", (error) => finish(null, `\nspawn failed: ${error.message}`));
+    child.on("close", (code) => finish(code));
+  });
+}
+
+/** One packed workspace: its tarball and the files in it. */
+export interface PackedPackage {
+  readonly name: string;
+  readonly version: string;
+  readonly filename: string;
+  readonly size: number;
+  readonly unpackedSize: number;
+  readonly files: readonly string[];
+}
+
+/** `npm pack`s the three packages (built already: `npm test` builds first) into `dest`. */
+export async function packWorkspaces(dest: string): Promise<readonly PackedPackage[]> {
+  const r = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", dest], REPO);
+  if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}): ${r.stderr}`);
+  const packed = JSON.parse(r.stdout) as {
+    name: string;
+    version: string;
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    files: { path: string }[];
+  }[];
+  return packed.map((p) => ({ ...p, files: p.files.map((f) => f.path) }));
+}
+
+/** The command lines of the README's tarball Install block (the ```bash block under "## Install" that installs `.tgz` files). */
+export function readmeInstallLines(): readonly string[] {
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const section = readme.split(/^## /m).find((s) => s.startsWith("Install"));
+  const blocks = [...(section ?? "").matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+  const block = blocks.find((b) => b.includes(".tgz"));
+  if (block === undefined) throw new Error("README.md has no ```bash block installing the tarballs under ## Install");
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+/** Total size in bytes of the files under `dir` (symlinks not followed). */
+export function folderSize(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) total += statSync(join(e.parentPath, e.name)).size;
+  }
+  return total;
+}
+
+/** Every file under `dir` (relative, `/`-separated, sorted), not descending into folders named `skip`. */
+export function listFiles(dir: string, skip: readonly string[] = ["node_modules"]): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!skip.includes(e.name)) walk(path);
+      } else out.push(path);
+    }
+  };
+  walk("");
+  return out.sort();
+}
