@@ -1,10 +1,11 @@
 /**
  * The product as a user gets it. The three packages are packed with `npm pack`, a fresh project is
  * made outside the repository (in the OS temp folder) by running the README's Install lines, and
- * everything then goes through the installed `npx toolwright`: pull from a real server-memory, gen,
- * gen --check (fresh: 0; after a design edit: 1, naming the stale files), a strict type-check, and
- * the app run three ways (tsx, a plain `tsc` build with no allowJs, an esbuild bundle), each calling
- * the real server and printing typed results. Bad input gets one line and exit 2, and nothing is
+ * everything then goes through the installed `npx toolwright`: init (the design from the project's
+ * mcp.json), pull from a real server-memory, gen, gen --check (fresh: 0; after a design edit: 1,
+ * naming the stale files), a strict type-check, and the app run three ways (tsx, a plain `tsc` build
+ * with no allowJs, an esbuild bundle), each starting the real server through the generated
+ * `createMemoryCaller()` (the mcp.json entry) and printing typed results. Bad input gets one line and exit 2, and nothing is
  * written outside `--out`. Install size and time and gen time are printed for the closing note.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,8 +26,8 @@ let packed: readonly PackedPackage[];
 const metrics: { [name: string]: number | string } = { node: process.version };
 
 /** `npx <args>` in the app (the installed bins), failing the test with the output when it fails. */
-function npx(args: readonly string[], timeoutMs = 180_000): Promise<RunResult> {
-  return run("npx", ["--no-install", ...args], app, timeoutMs);
+function npx(args: readonly string[], memoryFile = join(root, "pull-memory.jsonl")): Promise<RunResult> {
+  return run("npx", ["--no-install", ...args], app, 180_000, { TW_E2E_MEMORY_FILE: memoryFile });
 }
 
 function ok(r: RunResult, what: string): RunResult {
@@ -34,17 +35,12 @@ function ok(r: RunResult, what: string): RunResult {
   return r;
 }
 
-const designV1 = (memoryFile: string) => `import { design, externalServer, fromMCP, toolset } from "@toolwright/dsl";
-
-/** server-memory over stdio, the same package the app calls at run time. */
-export const memory = externalServer("memory", {
-  command: "node",
-  args: [${JSON.stringify(SERVER)}],
-  env: [${JSON.stringify(`MEMORY_FILE_PATH=${memoryFile}`)}],
-});
-
-export default design({ toolsets: [toolset(fromMCP(memory))] });
-`;
+/** The project's mcp.json: the one place the server is declared (init, pull, gen and the app read it). */
+const MCP_JSON = {
+  mcpServers: {
+    memory: { command: "node", args: [SERVER], env: { MEMORY_FILE_PATH: "${TW_E2E_MEMORY_FILE}" } },
+  },
+};
 
 const TSCONFIG = {
   compilerOptions: {
@@ -68,15 +64,15 @@ const TSCONFIG = {
 };
 
 const APP = `import { renderFailure } from "@toolwright/runtime";
-import { createStdioCaller } from "@toolwright/runtime/stdio";
-import { createMemoryClient, type ReadGraphResult } from "./gen/memory/index.js";
+import { createMemoryCaller, createMemoryClient, type ReadGraphResult } from "./gen/memory/index.js";
 
-const [mode, server, memoryFile] = process.argv.slice(2);
-if (mode === undefined || server === undefined || memoryFile === undefined) {
-  console.error("usage: app <mode> <server.js> <memory.jsonl>");
+const mode = process.argv[2];
+if (mode === undefined) {
+  console.error("usage: app <mode>  (TW_E2E_MEMORY_FILE names the server's memory file)");
   process.exit(2);
 }
-const caller = createStdioCaller({ command: process.execPath, args: [server], env: [\`MEMORY_FILE_PATH=\${memoryFile}\`] });
+// The connection comes from .toolwright/mcp.json, through the generated factory.
+const caller = createMemoryCaller();
 const memory = createMemoryClient(caller);
 try {
   const created = await memory.createEntities({
@@ -135,7 +131,8 @@ beforeAll(async () => {
   writeFileSync(join(app, "tsconfig.json"), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
   mkdirSync(join(app, "src"));
   writeFileSync(join(app, "src", "app.ts"), APP);
-  writeFileSync(join(app, "design.ts"), designV1(join(root, "pull-memory.jsonl")));
+  mkdirSync(join(app, ".toolwright"));
+  writeFileSync(join(app, ".toolwright", "mcp.json"), `${JSON.stringify(MCP_JSON, null, 2)}\n`);
 }, 900_000);
 
 afterAll(() => {
@@ -156,6 +153,17 @@ describe("packed packages installed in a fresh project", () => {
     expect(existsSync(join(app, "node_modules", "ts-morph"))).toBe(true);
   });
 
+  it("init writes design.ts from the project's mcp.json, and never overwrites it", async () => {
+    const init = ok(await npx(["toolwright", "init"]), "toolwright init");
+    expect(init.stdout).toMatch(/wrote design\.ts with 1 server \(memory\) from \.toolwright\/mcp\.json/);
+    const design = readFileSync(join(app, "design.ts"), "utf8");
+    expect(design).toMatch(/externalServer\("memory", mcpJson\(\)\)/);
+    const again = await npx(["toolwright", "init"]);
+    expect(again.code).toBe(2);
+    expect(again.stderr.trim()).toBe("error: design.ts: already exists; pass --force to overwrite it");
+    expect(readFileSync(join(app, "design.ts"), "utf8")).toBe(design);
+  });
+
   it("pull, gen and gen --check run through the installed bin; gen writes only under --out", async () => {
     const before = listFiles(app);
     const pull = ok(await npx(["toolwright", "pull", "design.ts"]), "toolwright pull");
@@ -164,34 +172,30 @@ describe("packed packages installed in a fresh project", () => {
     const gen = ok(await npx(["toolwright", "gen", "design.ts", "--out", "src/gen"]), "toolwright gen");
     metrics.genMs = Number(/ in (\d+) ms/.exec(gen.stdout)?.[1] ?? Number.NaN);
     metrics.genProcessMs = gen.ms;
-    expect(gen.stdout).toMatch(/^toolwright gen: 1 toolset, 9 tools, 7 files \(7 written, 0 unchanged\)/);
+    expect(gen.stdout).toMatch(/^toolwright gen: 1 toolset, 9 tools, 8 files \(8 written, 0 unchanged\)/);
     const added = listFiles(app).filter((f) => !before.includes(f));
     expect(added.filter((f) => !f.startsWith("src/gen/"))).toEqual(["design.lock.json"]);
-    expect(added).toContain("src/gen/memory/validators.gen.ts");
+    expect(added).toEqual(expect.arrayContaining(["src/gen/memory/validators.gen.ts", "src/gen/memory/caller.gen.ts"]));
     const check = ok(await npx(["toolwright", "gen", "design.ts", "--out", "src/gen", "--check"]), "toolwright gen --check");
     expect(check.stdout).toMatch(/up to date/);
   });
 
   it("after the design is edited, gen --check exits 1, names the stale files and writes nothing", async () => {
     const original = readFileSync(join(app, "design.ts"), "utf8");
-    const edited = original
-      .replace(
-        'import { design, externalServer, fromMCP, toolset } from "@toolwright/dsl";',
-        'import { design, externalServer, fromExternalMCP, fromMCP, object, string, toolset } from "@toolwright/dsl";',
-      )
-      .replace(
-        "toolsets: [toolset(fromMCP(memory))]",
-        'toolsets: [toolset(fromMCP(memory)), toolset("notes", fromExternalMCP("notes"), (t) => { t.tool("jot", { input: object({ text: string() }) }); })]',
-      );
+    // A second toolset, added the way a user would: its own import line and one more list entry.
+    const edited = original.replace(
+      "toolsets: [",
+      'toolsets: [\n    tw.toolset("notes", tw.fromExternalMCP("notes"), (t) => { t.tool("jot", { input: tw.object({ text: tw.string() }) }); }),',
+    );
     expect(edited).not.toBe(original);
-    writeFileSync(join(app, "design.ts"), edited);
+    writeFileSync(join(app, "design.ts"), `import * as tw from "@toolwright/dsl";\n${edited}`);
     try {
       const before = listFiles(app);
       const check = await npx(["toolwright", "gen", "design.ts", "--out", "src/gen", "--check"]);
       expect(check.code, check.stderr).toBe(1);
       expect(check.stderr).toMatch(/^stale: src\/gen\/notes\/client\.gen\.ts$/m);
       expect(check.stderr).toMatch(/^stale: src\/gen\/notes\/validators\.gen\.ts$/m);
-      expect(check.stderr).toMatch(/^toolwright gen --check: 7 stale files in src\/gen; run toolwright gen design\.ts --out src\/gen$/m);
+      expect(check.stderr).toMatch(/^toolwright gen --check: \d+ stale files in src\/gen; run toolwright gen design\.ts --out src\/gen$/m);
       expect(listFiles(app)).toEqual(before);
     } finally {
       writeFileSync(join(app, "design.ts"), original);
@@ -205,7 +209,8 @@ describe("packed packages installed in a fresh project", () => {
 
   const expected = (mode: string) => ({ mode, entities: ["Ada:person:2"], invalid: { kind: "invalid_call", action: "correct_call" } });
   const appRun = async (mode: string, command: string, args: readonly string[]) => {
-    const r = ok(await run(command, [...args, mode, SERVER, join(root, `${mode}-memory.jsonl`)], app, 60_000), `app via ${mode}`);
+    const env = { TW_E2E_MEMORY_FILE: join(root, `${mode}-memory.jsonl`) };
+    const r = ok(await run(command, [...args, mode], app, 60_000, env), `app via ${mode}`);
     return JSON.parse(r.stdout.trim().split("\n").pop() ?? "") as unknown;
   };
 

@@ -28,11 +28,17 @@ export interface RunResult {
   readonly ms: number;
 }
 
-/** Runs `command args` in `cwd` (no shell) with a hard deadline; never rejects. */
-export function run(command: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<RunResult> {
+/** Runs `command args` in `cwd` (no shell) with a hard deadline and `CHILD_ENV` plus `env`; never rejects. */
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 120_000,
+  env: { readonly [name: string]: string } = {},
+): Promise<RunResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: { ...CHILD_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => {
