@@ -1,5 +1,5 @@
 /**
- * The product as a user gets it. The three packages are packed with `npm pack`, a fresh project is
+ * The product as a user gets it. The packages are packed with `npm pack`, a fresh project is
  * made outside the repository (in the OS temp folder) by running the README's Install lines, and
  * everything then goes through the installed `npx toolwright`: init (the design from the project's
  * mcp.json), pull from a real server-memory, gen, gen --check (fresh: 0; after a design edit: 1,
@@ -272,7 +272,7 @@ describe("bad input through the installed bin: one line, exit 2, nothing written
 
 describe("the tarballs", () => {
   it("ship LICENSE, README and CHANGELOG, and no tests, sources maps or build info", () => {
-    expect(packed.map((p) => p.name)).toEqual(["@toolwright/dsl", "@toolwright/runtime", "@toolwright/codegen"]);
+    expect(packed.map((p) => p.name)).toEqual(expect.arrayContaining(["@toolwright/dsl", "@toolwright/runtime", "@toolwright/codegen"]));
     for (const p of packed) {
       for (const f of ["LICENSE", "README.md", "CHANGELOG.md", "package.json"]) expect(p.files, `${p.name} ${f}`).toContain(f);
       expect(

@@ -1,5 +1,5 @@
 /**
- * The three packages are fit to publish: each tarball passes publint (warnings count as errors) and
+ * The packages (every workspace) are fit to publish: each tarball passes publint (warnings count as errors) and
  * Are The Types Wrong in its esm-only profile (the packages are ESM only, on purpose), and each
  * manifest carries the metadata and dependency shape users rely on.
  */
@@ -24,6 +24,10 @@ interface Manifest {
   readonly peerDependenciesMeta?: { readonly [name: string]: { readonly optional?: boolean } };
 }
 
+// Every workspace is a published package.
+const WORKSPACES = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { workspaces: string[] }).workspaces.map((w) =>
+  w.replace(/^packages\//, ""),
+);
 const manifest = (dir: string) => JSON.parse(readFileSync(join(REPO, "packages", dir, "package.json"), "utf8")) as Manifest;
 
 beforeAll(async () => {
@@ -34,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dest, { recursive: true, force: true }));
 
 describe("publish readiness", () => {
-  it.each(["dsl", "runtime", "codegen"])("@toolwright/%s passes publint --strict and attw --profile esm-only", async (name) => {
+  it.each(WORKSPACES)("@toolwright/%s passes publint --strict and attw --profile esm-only", async (name) => {
     const tarball = join(dest, packed.find((p) => p.name === `@toolwright/${name}`)?.filename ?? "missing");
     const lint = await run("npx", ["--no-install", "publint", "run", tarball, "--strict"], REPO);
     expect(lint.code, `${lint.stdout}${lint.stderr}`).toBe(0);
@@ -43,7 +47,7 @@ describe("publish readiness", () => {
     expect(types.code, `${types.stdout}${types.stderr}`).toBe(0);
   });
 
-  it.each(["dsl", "runtime", "codegen"])("@toolwright/%s has license, repository, homepage, keywords and engines", (dir) => {
+  it.each(WORKSPACES)("@toolwright/%s has license, repository, homepage, keywords and engines", (dir) => {
     const m = manifest(dir);
     expect(m.license).toBe("MIT");
     expect(m.repository?.url).toMatch(/^git\+https:\/\//);
@@ -62,5 +66,9 @@ describe("publish readiness", () => {
     expect(codegen.peerDependencies?.["@toolwright/dsl"]).toBe("^0.1.0");
     expect(codegen.dependencies?.["@toolwright/dsl"]).toBeUndefined();
     expect(codegen.dependencies?.["@toolwright/runtime"]).toBe("^0.1.0");
+    // Adapters take the runtime by range too, so an app's own runtime satisfies them (one copy).
+    for (const dir of WORKSPACES.filter((w) => !["dsl", "runtime", "codegen"].includes(w))) {
+      expect(manifest(dir).dependencies?.["@toolwright/runtime"], dir).toBe("^0.1.0");
+    }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Helpers for the product tests: pack the three workspaces as npm would publish them, run commands
+ * Helpers for the product tests: pack the workspaces as npm would publish them, run commands
  * without a shell on the Node that runs the suite, and read the README's Install lines.
  */
 import { spawn } from "node:child_process";
@@ -67,7 +67,7 @@ export interface PackedPackage {
   readonly files: readonly string[];
 }
 
-/** `npm pack`s the three packages (built already: `npm test` builds first) into `dest`. */
+/** `npm pack`s every workspace package (built already: `npm test` builds first) into `dest`. */
 export async function packWorkspaces(dest: string): Promise<readonly PackedPackage[]> {
   const r = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", dest], REPO);
   if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}): ${r.stderr}`);
