@@ -44,7 +44,8 @@ beforeAll(() => {
   const target = join(tmp, "node_modules", "@toolwright", "runtime");
   mkdirSync(target, { recursive: true });
   const manifest = JSON.parse(readFileSync(join(runtime, "package.json"), "utf8")) as { files: string[] };
-  for (const f of ["package.json", ...manifest.files]) cpSync(join(runtime, f), join(target, f), { recursive: true });
+  for (const f of ["package.json", ...manifest.files.filter((f) => !f.startsWith("!"))])
+    cpSync(join(runtime, f), join(target, f), { recursive: true });
   writeFileSync(join(tmp, "package.json"), JSON.stringify({ name: "no-node-types", private: true, type: "module" }));
   // Generated code for a design with formats, refs and results: it imports @toolwright/runtime/codegen only.
   cpSync(join(repo, "test", "golden", "scalars", "expected"), join(tmp, "gen"), { recursive: true });
