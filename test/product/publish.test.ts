@@ -1,5 +1,5 @@
 /**
- * The packages (every workspace) are fit to publish: each tarball passes publint (warnings count as errors) and
+ * The packages are fit to publish: each tarball passes publint (warnings count as errors) and
  * Are The Types Wrong in its esm-only profile (the packages are ESM only, on purpose), and each
  * manifest carries the metadata and dependency shape users rely on.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PackedPackage, packWorkspaces, REPO, run } from "./support.js";
+import { type PackedPackage, PUBLISHED, packWorkspaces, REPO, run } from "./support.js";
 
 let dest: string;
 let packed: readonly PackedPackage[];
@@ -24,10 +24,6 @@ interface Manifest {
   readonly peerDependenciesMeta?: { readonly [name: string]: { readonly optional?: boolean } };
 }
 
-// Every workspace is a published package.
-const WORKSPACES = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { workspaces: string[] }).workspaces.map((w) =>
-  w.replace(/^packages\//, ""),
-);
 const manifest = (dir: string) => JSON.parse(readFileSync(join(REPO, "packages", dir, "package.json"), "utf8")) as Manifest;
 
 beforeAll(async () => {
@@ -38,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dest, { recursive: true, force: true }));
 
 describe("publish readiness", () => {
-  it.each(WORKSPACES)("@toolwright/%s passes publint --strict and attw --profile esm-only", async (name) => {
+  it.each(PUBLISHED)("@toolwright/%s passes publint --strict and attw --profile esm-only", async (name) => {
     const tarball = join(dest, packed.find((p) => p.name === `@toolwright/${name}`)?.filename ?? "missing");
     const lint = await run("npx", ["--no-install", "publint", "run", tarball, "--strict"], REPO);
     expect(lint.code, `${lint.stdout}${lint.stderr}`).toBe(0);
@@ -47,7 +43,7 @@ describe("publish readiness", () => {
     expect(types.code, `${types.stdout}${types.stderr}`).toBe(0);
   });
 
-  it.each(WORKSPACES)("@toolwright/%s has license, repository, homepage, keywords and engines", (dir) => {
+  it.each(PUBLISHED)("@toolwright/%s has license, repository, homepage, keywords and engines", (dir) => {
     const m = manifest(dir);
     expect(m.license).toBe("MIT");
     expect(m.repository?.url).toMatch(/^git\+https:\/\//);
@@ -67,7 +63,7 @@ describe("publish readiness", () => {
     expect(codegen.dependencies?.["@toolwright/dsl"]).toBeUndefined();
     expect(codegen.dependencies?.["@toolwright/runtime"]).toBe("^0.1.0");
     // Adapters take the runtime by range too, so an app's own runtime satisfies them (one copy).
-    for (const dir of WORKSPACES.filter((w) => !["dsl", "runtime", "codegen"].includes(w))) {
+    for (const dir of PUBLISHED.filter((w) => !["dsl", "runtime", "codegen"].includes(w))) {
       expect(manifest(dir).dependencies?.["@toolwright/runtime"], dir).toBe("^0.1.0");
     }
   });

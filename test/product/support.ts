@@ -57,6 +57,12 @@ export function run(
   });
 }
 
+/**
+ * The packages brought to the publishing standard (folder names under packages/). A new workspace
+ * joins once it has its LICENSE, README, CHANGELOG and metadata; packages/dbos is still being built.
+ */
+export const PUBLISHED: readonly string[] = ["dsl", "runtime", "codegen", "ai-sdk", "langchain"];
+
 /** One packed workspace: its tarball and the files in it. */
 export interface PackedPackage {
   readonly name: string;
