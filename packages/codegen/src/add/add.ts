@@ -143,9 +143,19 @@ export async function runAdd(options: AddOptions): Promise<AddSummary> {
   if (declarations) edits.push({ at: shape.declarationPoint.at, text: declarations });
 
   const toolsets = await designArray(shape, "toolsets", label);
-  const using = toolsets?.getElements().find((e) => e.getText().includes(`(${id})`) || e.getText() === id);
+  // A toolset already on this server (`fromMCP(memory)` in the array or in a constant) is kept, or replaced by --inline.
+  const { SyntaxKind } = await import("ts-morph");
+  const fromServer = (node: import("ts-morph").Node) =>
+    [node, ...node.getDescendantsOfKind(SyntaxKind.CallExpression)].some(
+      (c) =>
+        c.isKind(SyntaxKind.CallExpression) &&
+        c.getExpression().getText() === shape.local("fromMCP") &&
+        c.getArguments()[0]?.getText() === id,
+    );
+  const using = existing ? toolsets?.getElements().find((e) => fromServer(e) || e.getText() === id) : undefined;
+  const usedElsewhere = existing !== undefined && !using && fromServer(shape.file);
   if (using && options.inline) edits.push({ at: using.getStart(), end: using.getEnd(), text: toolsetElement });
-  else if (!using) {
+  else if (!using && !(usedElsewhere && !options.inline)) {
     if (toolsets) edits.push(appendItems(text, toolsets, [toolsetElement], eol));
     else edits.push(appendItems(text, shape.designObject, [`toolsets: [${toolsetElement}]`], eol));
   }

@@ -35,6 +35,8 @@ export type IrConnection = {
   readonly factoryName: string;
   /** Env or header names whose literal values were left out of generated code (they may be secrets). */
   readonly withheld: readonly string[];
+  /** Caller options an `mcp.json` entry sets (`era`, `connectTimeoutMs`, `requestTimeoutMs` as `timeoutMs`), as the manager applies them. */
+  readonly options: { readonly era?: "auto" | "legacy" | "modern"; readonly connectTimeoutMs?: number; readonly timeoutMs?: number };
 } & (
   | {
       readonly transport: "stdio";

@@ -29,6 +29,11 @@ function envDoc(c: IrConnection & { readonly transport: "stdio" }): string {
     : `The child sees the baseline environment plus ${names.join(", ")}.${withheld}`;
 }
 
+/** `era`, `connectTimeoutMs` and `timeoutMs` lines from the entry, in that order. */
+function optionLines(c: IrConnection): string[] {
+  return Object.entries(c.options).map(([k, v]) => `    ${k}: ${JSON.stringify(v)},`);
+}
+
 function emitStdio(f: GeneratedFile, c: IrConnection & { readonly transport: "stdio" }): void {
   const where = (what: string) => `server ${JSON.stringify(c.server)} ${what}`;
   const env = c.env.map((e) =>
@@ -51,6 +56,7 @@ function emitStdio(f: GeneratedFile, c: IrConnection & { readonly transport: "st
     `    command: ${stringOrExpansion(f, c.command, where("command"))},`,
     `    args: [${c.args.map((a, i) => stringOrExpansion(f, a, where(`args[${i}]`))).join(", ")}],`,
     ...(c.cwd === undefined ? [] : [`    cwd: ${stringOrExpansion(f, c.cwd, where("cwd"))},`]),
+    ...optionLines(c),
     "    env: [",
     ...[...env, "...env"].map((e) => `      ${e},`),
     "    ],",
@@ -81,6 +87,7 @@ function emitHttp(f: GeneratedFile, c: IrConnection & { readonly transport: "htt
     ...(headers.length === 0
       ? []
       : [`    headers: { ${headers.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")} },`]),
+    ...optionLines(c),
     "    ...overrides,",
     "  });",
     "}",

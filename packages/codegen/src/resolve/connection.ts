@@ -77,7 +77,13 @@ export function resolveConnection(server: ExternalServerDecl, ctx: ConnectionCon
   if (isMcpJson(server)) {
     const entry = readMcpJsonEntry(server, ctx);
     const r = entry.raw;
-    const common = { server: server.name, declaredIn: entry.label, factoryName, withheld };
+    // The same mapping the manager's client factory applies to an entry.
+    const options = {
+      ...(r.era === undefined ? {} : { era: r.era === "2026-07-28" ? ("modern" as const) : r.era }),
+      ...(r.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: r.connectTimeoutMs }),
+      ...(r.requestTimeoutMs === undefined ? {} : { timeoutMs: r.requestTimeoutMs }),
+    };
+    const common = { server: server.name, declaredIn: entry.label, factoryName, withheld, options };
     if (r.command !== undefined) {
       const env: IrEnvEntry[] = [];
       for (const [name, value] of Object.entries(r.env ?? {})) {
@@ -99,7 +105,7 @@ export function resolveConnection(server: ExternalServerDecl, ctx: ConnectionCon
     };
   }
   const c = server.connection;
-  const common = { server: server.name, declaredIn: ctx.file, factoryName, withheld };
+  const common = { server: server.name, declaredIn: ctx.file, factoryName, withheld, options: {} };
   if ("url" in c) return { connection: { ...common, transport: "http", url: c.url, headers: headersOf(c.headers, withheld) } };
   if (!("command" in c)) throw new DesignError({ file: ctx.file, server: server.name }, "unknown connection kind");
   const env: IrEnvEntry[] = (c.env ?? []).map((entry) => {

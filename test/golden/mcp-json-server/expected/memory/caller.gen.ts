@@ -13,6 +13,7 @@ export function createMemoryCaller(overrides: Omit<Partial<StdioCallerOptions>, 
     name: "memory",
     command: "node",
     args: ["node_modules/@modelcontextprotocol/server-memory/dist/index.js"],
+    connectTimeoutMs: 5000,
     env: [
       "MEMORY_FILE_PATH=" + expandEnv("${TOOLWRIGHT_MEMORY_FILE:-/dev/null}", process.env, "server \"memory\" env MEMORY_FILE_PATH"),
       "LOG_LEVEL=" + expandEnv("${LOG_LEVEL}", process.env, "server \"memory\" env LOG_LEVEL"),

@@ -12,6 +12,8 @@ export function createSearchCaller(overrides: Partial<HttpCallerOptions> = {}): 
     name: "search",
     url: expandEnv("https://search.example.com/mcp/${TENANT:-public}", process.env, "server \"search\" url"),
     headers: { "Authorization": "Bearer ${SEARCH_TOKEN}" },
+    era: "modern",
+    timeoutMs: 15000,
     ...overrides,
   });
 }
