@@ -7,6 +7,7 @@ import { createInMemoryCaller, createRuntime } from "@toolwright/runtime";
 import { createProviderTools, extractToolCalls, toolMessages } from "@toolwright/runtime/providers";
 import { describe, expect, it } from "vitest";
 import { spec } from "../failures/fixtures.js";
+import { createResearchBotRuntime } from "../golden/agent-subset/expected/agents/index.js";
 
 function setup(policy = {}) {
   const log: string[] = [];
@@ -71,6 +72,19 @@ describe("createProviderTools.run", () => {
     expect(messages).toEqual([
       { role: "user", parts: [{ functionResponse: { id: "call_0", name: "_3d-print", response: { output: "3d-print done" } } }] },
     ]);
+  });
+});
+
+describe("from an agent", () => {
+  it("offers only the agent's subset, under the agent's run policy", async () => {
+    const docs = createInMemoryCaller("docs", { search: () => ({ content: [{ type: "text", text: "hit" }] }) });
+    const runtime = createResearchBotRuntime({ docs, web: createInMemoryCaller("web", {}) });
+    const tools = createProviderTools(runtime, { format: "anthropic" });
+    expect(tools.definitions().map((d) => d.name)).toEqual(["docs_search", "docs_read", "web_fetch"]);
+    // docs_delete exists in the toolset but not for this agent: refused with the closest names.
+    const { outcomes } = await tools.run({ content: [{ type: "tool_use", id: "x", name: "docs_delete", input: { id: "1" } }] });
+    expect(outcomes[0]?.result.ok === false && outcomes[0].result.failure.reason).toBe("tool_unavailable");
+    expect(runtime.policy.maxToolCalls).toBe(20);
   });
 });
 
