@@ -41,6 +41,7 @@ export function episodeTurns(notes: string): EpisodeCall[][] {
   ];
 }
 
+/** The model's last turn, the same for every adapter. */
 export const FINAL_ANSWER = "Ada wrote the first program; she is in memory now.";
 
 /** What one adapter showed the model for each call, turn by turn, and its final text. */

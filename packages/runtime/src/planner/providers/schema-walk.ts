@@ -57,6 +57,7 @@ export function fieldLabel(field: string): string {
   return field === "" ? "(arguments)" : field;
 }
 
+/** True for a schema object (not a boolean schema, an array or null). */
 export function isSchema(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -117,7 +118,7 @@ export function allowsNull(schema: JsonSchema, root: JsonSchema, defs: Map<strin
   return false;
 }
 
-/** Keys of `properties` that `required` does not list. */
+/** The property names `required` lists. */
 export function requiredSet(schema: JsonSchema): Set<string> {
   return new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
 }
