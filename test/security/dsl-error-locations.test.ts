@@ -1,8 +1,9 @@
 /**
  * Every kind of DSL mistake, made inside a real design file and run through `toolwright gen`
  * (`main`, in-process, with `--json`), is reported with the design file, the toolset (or server)
- * and tool, and the field's JSON pointer, exactly as the raw JSON Schema form of a mistake is,
- * instead of failing the whole load with a message that says only which builder went wrong.
+ * and tool, and the field's JSON pointer (in the message and as location.schema/pointer), as the
+ * raw JSON Schema form of a mistake is, instead of failing the whole load with a message that says
+ * only which builder went wrong.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -98,7 +99,7 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
     async (_label, snippet, message) => {
       const { code, json } = await gen(inField(snippet));
       expect(code).toBe(2);
-      expect(json.location).toMatchObject({ toolset: "shop", tool: "buy" });
+      expect(json.location).toMatchObject({ toolset: "shop", tool: "buy", schema: "input", pointer: AT });
       expect(json.location?.file).toMatch(/case-\d+\.design\.ts$/);
       const problem = json.problem ?? "";
       expect(problem.startsWith("input schema: "), problem).toBe(true);
@@ -112,7 +113,7 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
 
   it("the raw JSON Schema form of the same mistake names the same tool and pointer", async () => {
     const { json } = await gen(inField(`raw({ type: "string", pattern: "(?<" })`));
-    expect(json.location).toMatchObject({ toolset: "shop", tool: "buy" });
+    expect(json.location).toMatchObject({ toolset: "shop", tool: "buy", schema: "input", pointer: AT });
     expect(json.problem).toMatch(new RegExp(`pattern "\\(\\?<" at ${AT.replace(/\//g, "\\/")} is not a valid regular expression`));
   }, 60_000);
 
@@ -120,12 +121,12 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
     const named = await gen(
       `${IMPORTS}const Address = named("Address", object({ zip: string({ pattern: "(?<" }) }));\nexport default design({ toolsets: [toolset("shop", fromExternalMCP("shop"), (t) => t.tool("ship", { input: object({ to: Address }) }))] });\n`,
     );
-    expect(named.json.location).toMatchObject({ toolset: "shop", tool: "ship" });
+    expect(named.json.location).toMatchObject({ toolset: "shop", tool: "ship", pointer: "/$defs/Address/properties/zip" });
     expect(named.json.problem).toMatch(/^input schema: string\(\) at \/\$defs\/Address\/properties\/zip: pattern/);
     const output = await gen(
       `${IMPORTS}export default design({ toolsets: [toolset("shop", fromExternalMCP("shop"), (t) => t.tool("quote", { input: object({}), output: object({ price: number({ minimum: 2, maximum: 1 }) }) }))] });\n`,
     );
-    expect(output.json.location).toMatchObject({ toolset: "shop", tool: "quote" });
+    expect(output.json.location).toMatchObject({ toolset: "shop", tool: "quote", schema: "output", pointer: "/properties/price" });
     expect(output.json.problem).toMatch(/^output schema: number\(\) at \/properties\/price: no number satisfies the bounds/);
   }, 60_000);
 
@@ -133,7 +134,7 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
     const { json } = await gen(
       `${IMPORTS}const calc = mcpServer("calc", { version: "1.0.0" }, (t) => t.tool("add", { input: object({ a: integer({ multipleOf: -1 }) }) }));\nexport default design({ servers: [calc] });\n`,
     );
-    expect(json.location).toMatchObject({ server: "calc", tool: "add" });
+    expect(json.location).toMatchObject({ server: "calc", tool: "add", schema: "input", pointer: "/properties/a" });
     expect(json.problem).toMatch(/^input schema: integer\(\) at \/properties\/a: multipleOf must be greater than 0/);
   }, 60_000);
 });

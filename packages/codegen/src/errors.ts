@@ -12,6 +12,10 @@ export interface DesignLocation {
   /** Agent or server name, when the problem is there. */
   readonly agent?: string;
   readonly server?: string;
+  /** The tool's schema the problem is in, when it is in one. */
+  readonly schema?: "input" | "output";
+  /** JSON pointer of the node inside that schema (`/properties/order/properties/sku`), when known. */
+  readonly pointer?: string;
 }
 
 /** A problem in a design file. The CLI prints the message and exits with code 2. */

@@ -9,6 +9,8 @@ export interface DslLocation {
   readonly tool?: string;
   readonly server?: string;
   readonly agent?: string;
+  /** JSON pointer of the schema node, for mistakes `toJsonSchema` finds (`/properties/sku`). */
+  readonly pointer?: string;
 }
 
 /** A mistake in a design declaration, caught by a builder before any code is generated. */

@@ -138,7 +138,7 @@ export function toJsonSchema(schema: AnySchema | JsonSchema): JsonSchema {
   const json: unknown = isSchema(schema) ? schema.json : schema;
   if (!isPlainObject(json)) fail("toJsonSchema()", `expects a schema builder or a JSON Schema object; got ${show(json)}`);
   const found = findProblem(json);
-  if (found) throw new DslError(`${found.problem.where} at ${found.at}`, found.problem.detail);
+  if (found) throw new DslError(`${found.problem.where} at ${found.at}`, found.problem.detail, { location: { pointer: found.at } });
   const defs = collectDefs(json);
   const definition = definitionOf(json);
   const { $ref: _ref, ...rest } = json;

@@ -40,37 +40,37 @@ describe("design errors name the file, toolset and tool", () => {
     [
       "invalid schema",
       design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { type: "strin" } }) })])] }),
-      { toolset: "a", tool: "x" },
+      { toolset: "a", tool: "x", schema: "input", pointer: "/properties/n/type" },
       /input schema: invalid schema/,
     ],
     [
       "invalid regex",
       design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { type: "string", pattern: "([a-z" } }) })])] }),
-      { toolset: "a", tool: "x" },
+      { toolset: "a", tool: "x", schema: "input", pointer: "/properties/n" },
       /input schema: invalid schema: .*pattern/,
     ],
     [
       "unresolved $ref",
       design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { $ref: "#/$defs/Missing" } }) })])] }),
-      { toolset: "a", tool: "x" },
+      { toolset: "a", tool: "x", schema: "input", pointer: "/properties/n" },
       /unresolved \$ref "#\/\$defs\/Missing"/,
     ],
     [
       "remote $ref",
       design({ toolsets: [inline("a", [tool("x", { input: obj({ n: { $ref: "https://example.com/s.json" } }) })])] }),
-      { toolset: "a", tool: "x" },
+      { toolset: "a", tool: "x", schema: "input", pointer: "/properties/n" },
       /only local refs/,
     ],
     [
       "non-object input",
       design({ toolsets: [inline("a", [tool("x", { input: { type: "string" } })])] }),
-      { toolset: "a", tool: "x" },
+      { toolset: "a", tool: "x", schema: "input", pointer: "/" },
       /type "object"/,
     ],
     [
       "__proto__ key",
       design({ toolsets: [inline("a", [tool("x", { input: JSON.parse('{"type":"object","properties":{"__proto__":{}}}') })])] }),
-      { toolset: "a", tool: "x" },
+      { toolset: "a", tool: "x", schema: "input" },
       /__proto__/,
     ],
     [
@@ -204,7 +204,7 @@ describe("fromMCP(mcpServer)", () => {
       tools: [tool("bad", { input: { type: "object", properties: { n: { type: "nope" } } } })],
     };
     const error = errorOf(design({ servers: [server] }));
-    expect(error.location).toEqual({ file: "designs/app.ts", server: "srv", tool: "bad" });
+    expect(error.location).toEqual({ file: "designs/app.ts", server: "srv", tool: "bad", schema: "input", pointer: "/properties/n/type" });
     expect(error.message).toMatch(/^designs\/app\.ts server "srv" tool "bad": input schema: invalid schema/);
   });
 });

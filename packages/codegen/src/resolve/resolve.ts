@@ -246,12 +246,22 @@ function schemaOf(value: unknown, what: "input" | "output", ctx: Ctx, loc: Desig
     // Named DSL types carry their definitions beside the JSON; gather them under $defs first.
     json = normalizeSchema(ctx.toJson(value));
   } catch (error) {
-    throw new DesignError(loc, `${what} schema: ${error instanceof Error ? error.message : String(error)}`);
+    // A DSL builder's mistake knows its node (`DslError.location.pointer`, from the design's DSL copy).
+    const pointer = (error as { location?: { pointer?: unknown } } | null)?.location?.pointer;
+    const at = { ...loc, schema: what, ...(typeof pointer === "string" ? { pointer } : {}) };
+    throw new DesignError(at, `${what} schema: ${error instanceof Error ? error.message : String(error)}`);
   }
   const problem = checkSchema(ajv, json);
-  if (problem !== undefined) throw new DesignError(loc, `${what} schema: ${problem}`);
+  if (problem !== undefined)
+    throw new DesignError(
+      { ...loc, schema: what, ...(problem.pointer ? { pointer: problem.pointer } : {}) },
+      `${what} schema: ${problem.message}`,
+    );
   if (what === "input" && json.type !== "object" && json.$ref === undefined) {
-    throw new DesignError(loc, 'input schema: MCP tools take an object; the schema must have type "object"');
+    throw new DesignError(
+      { ...loc, schema: what, pointer: "/" },
+      'input schema: MCP tools take an object; the schema must have type "object"',
+    );
   }
   return Object.freeze({ kind: "schema", json });
 }

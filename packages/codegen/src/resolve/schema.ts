@@ -154,32 +154,44 @@ export function resolvePointer(root: JsonSchema, ref: string): unknown {
   return node;
 }
 
+/** What is wrong with a schema, and where (a JSON pointer into it) when that is known. */
+export interface SchemaProblem {
+  readonly message: string;
+  readonly pointer?: string;
+}
+
 /**
  * Checks a normalized schema: local refs only, every ref resolves, and ajv accepts it.
- * Returns a problem description, or `undefined` when the schema is fine.
+ * Returns the problem, or `undefined` when the schema is fine.
  */
-export function checkSchema(ajv: Ajv2020, schema: JsonSchema): string | undefined {
+export function checkSchema(ajv: Ajv2020, schema: JsonSchema): SchemaProblem | undefined {
   for (const { at, ref } of collectRefs(schema)) {
     if (!ref.startsWith("#"))
-      return `$ref ${JSON.stringify(ref)} at ${at} points outside the schema; only local refs (#/$defs/...) are supported`;
-    if (resolvePointer(schema, ref) === undefined) return `unresolved $ref ${JSON.stringify(ref)} at ${at}`;
+      return {
+        message: `$ref ${JSON.stringify(ref)} at ${at} points outside the schema; only local refs (#/$defs/...) are supported`,
+        pointer: at,
+      };
+    if (resolvePointer(schema, ref) === undefined) return { message: `unresolved $ref ${JSON.stringify(ref)} at ${at}`, pointer: at };
   }
   const badPattern = findBadPattern(schema, "");
-  if (badPattern !== undefined) return `invalid schema: ${badPattern}`;
+  if (badPattern !== undefined) return { message: `invalid schema: ${badPattern.message}`, pointer: badPattern.at };
   // Meta-schema validation is cheap and catches bad keywords, types and regexes (format "regex");
   // the full compile happens once, in the validators plugin, which reports leftovers per tool.
   let valid: boolean;
   try {
     valid = ajv.validateSchema(schema) === true;
   } catch (error) {
-    return `invalid schema: ${error instanceof Error ? error.message : String(error)}`;
+    return { message: `invalid schema: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (!valid) return `invalid schema: ${ajv.errorsText(ajv.errors, { dataVar: "schema" })}`;
+  if (!valid) {
+    const first = ajv.errors?.[0]?.instancePath;
+    return { message: `invalid schema: ${ajv.errorsText(ajv.errors, { dataVar: "schema" })}`, ...(first ? { pointer: first } : {}) };
+  }
   return undefined;
 }
 
 /** The first `pattern` (or `patternProperties` key) that is not a valid unicode regular expression. */
-function findBadPattern(node: unknown, at: string): string | undefined {
+function findBadPattern(node: unknown, at: string): { readonly message: string; readonly at: string } | undefined {
   if (Array.isArray(node)) {
     for (const [i, n] of node.entries()) {
       const found = findBadPattern(n, `${at}/${i}`);
@@ -197,7 +209,10 @@ function findBadPattern(node: unknown, at: string): string | undefined {
     try {
       new RegExp(p, "u");
     } catch (error) {
-      return `pattern ${JSON.stringify(p)} at ${at || "/"} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
+      return {
+        message: `pattern ${JSON.stringify(p)} at ${at || "/"} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
+        at: at || "/",
+      };
     }
   }
   for (const [k, v] of Object.entries(n)) {
