@@ -136,5 +136,6 @@ export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { WireFault } from "./protocol/wire-fault.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
 export { createRuntime } from "./runtime.js";
+export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
 export type { ListName, ListOptions, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";

@@ -168,6 +168,8 @@ export function runtimeSpecOf(
     ...(d.title !== undefined ? { title: d.title } : {}),
     inputSchema: d.inputSchema,
     ...(d.outputSchema ? { outputSchema: d.outputSchema } : {}),
+    // `_meta` travels as the spec's meta: MCP Apps visibility (app-only tools) is read from it.
+    ...(d._meta ? { meta: d._meta } : {}),
     annotations: { readOnly: t.risk.readOnly, destructive: t.risk.destructive, idempotent: t.risk.idempotent, openWorld: t.risk.openWorld },
     decodePayload: (value: unknown) => {
       if (typeof value !== "object" || value === null || Array.isArray(value))

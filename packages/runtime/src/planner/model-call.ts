@@ -2,9 +2,11 @@
  * Model tool calls → runtime requests: parses the arguments (JSON text or object), maps the name a
  * model used (provider-safe name, id or wire name) back to a tool, and validates before sending.
  */
+
 import type { ToolFailure } from "../failure.js";
 import { failureFromInvalidInput, failureFromPolicy, failureFromUnparsableArguments } from "../failure-mapping.js";
 import type { ToolSpec } from "../tool-spec.js";
+import { specVisibleToModel } from "./visibility.js";
 
 /** A tool call as a model provider returns it. */
 export interface ModelToolCall {
@@ -148,8 +150,16 @@ export function toolRequestFromModelCall(raw: ModelToolCall, runtime: ToolLookup
   const callId = typeof call?.id === "string" ? { callId: call.id } : {};
   const name = typeof call?.name === "string" ? call.name : `(${call?.name === null ? "null" : typeof call?.name} name)`;
   const base = { ...callId, modelName: name };
-  const entry = runtime.lookup(name);
-  if (!entry) return { tool: name, arguments: call?.arguments ?? null, ...base, rejection: toolUnavailable(name, runtime.specs()) };
+  const found = runtime.lookup(name);
+  // An app-only tool was never offered to the model: a call naming it is as unknown as a made-up name.
+  const entry = found && specVisibleToModel(found.spec) ? found : undefined;
+  if (!entry)
+    return {
+      tool: name,
+      arguments: call?.arguments ?? null,
+      ...base,
+      rejection: toolUnavailable(name, runtime.specs().filter(specVisibleToModel)),
+    };
   const { spec } = entry;
   const context = { tool: spec.id, server: entry.caller.server };
   const parsed = parseArguments(call.arguments);

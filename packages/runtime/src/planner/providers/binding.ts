@@ -4,10 +4,12 @@
  * and `run(response)`: the model's calls validated, run under the policy and rendered back as the
  * provider's tool-result items.
  */
+
 import type { CallOptions } from "../../caller.js";
 import type { ToolResult, ToolSpec } from "../../tool-spec.js";
 import { normalizeModelCall, type ToolLookup, type ToolRequest, toolRequestFromModelCall } from "../model-call.js";
 import { renderResult } from "../render.js";
+import { specVisibleToModel } from "../visibility.js";
 import {
   type ExtractedCall,
   extractToolCalls,
@@ -104,17 +106,19 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
   const { format } = options;
   const strictWanted = options.strict !== false;
   let problems: DefinitionProblem[] = [];
-  const accepts = (spec: ToolSpec) => options.filter?.(spec) ?? true;
-  const catalogue: ToolRunner = options.filter
-    ? {
-        specs: () => runtime.specs().filter(accepts),
-        lookup: (name) => {
-          const entry = runtime.lookup(name);
-          return entry && accepts(entry.spec) ? entry : undefined;
-        },
-        execute: (request, callOptions) => runtime.execute(request, callOptions),
-      }
-    : runtime;
+  // App-only tools (MCP Apps `_meta.ui.visibility` without "model") are never offered to a model.
+  const accepts = (spec: ToolSpec) => specVisibleToModel(spec) && (options.filter?.(spec) ?? true);
+  const catalogue: ToolRunner =
+    options.filter || runtime.specs().some((spec) => !specVisibleToModel(spec))
+      ? {
+          specs: () => runtime.specs().filter(accepts),
+          lookup: (name) => {
+            const entry = runtime.lookup(name);
+            return entry && accepts(entry.spec) ? entry : undefined;
+          },
+          execute: (request, callOptions) => runtime.execute(request, callOptions),
+        }
+      : runtime;
   const search = createToolSearch(catalogue);
   const mode = options.toolSearch ?? "auto";
   /** The surface the model sees this turn: the catalogue itself, or the three search tools over it. */
