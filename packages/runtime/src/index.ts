@@ -113,6 +113,7 @@ export type { RenderOptions } from "./planner/render.js";
 export { capText, renderContentBlock, renderFailure, renderResult } from "./planner/render.js";
 export type { RuntimeEvent, SpanLike, TelemetryOptions, TraceContextFn, TracerLike } from "./planner/telemetry.js";
 export { createOtelTraceContext } from "./planner/telemetry.js";
+export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
 export type {
   CallToolResult,
   Completion,
@@ -136,6 +137,5 @@ export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { WireFault } from "./protocol/wire-fault.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
 export { createRuntime } from "./runtime.js";
-export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
 export type { ListName, ListOptions, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";
