@@ -25,13 +25,19 @@ beforeAll(async () => {
         name: "get_data",
         inputSchema: { type: "object" },
         _meta: { ui: { resourceUri: "ui://chart/view.html" } },
-        handler: () => (calls.push("get_data"), { content: [{ type: "text", text: "[1,2,3]" }] }),
+        handler: () => {
+          calls.push("get_data");
+          return { content: [{ type: "text", text: "[1,2,3]" }] };
+        },
       },
       {
         name: "refresh_chart",
         inputSchema: { type: "object" },
         _meta: { ui: { resourceUri: "ui://chart/view.html", visibility: ["app"] } },
-        handler: () => (calls.push("refresh_chart"), { content: [] }),
+        handler: () => {
+          calls.push("refresh_chart");
+          return { content: [] };
+        },
       },
     ],
     resources: [{ uri: "ui://chart/view.html", name: "chart", mimeType: "text/html;profile=mcp-app", read: () => "<div id=chart></div>" }],

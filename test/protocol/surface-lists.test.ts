@@ -28,11 +28,12 @@ function pagedResults(modern: boolean, ttlMs: number) {
     const next = at + 2 < 6 ? { nextCursor: String(at + 2) } : {};
     return { [key]: items, ...next, ...(modern ? { resultType: "complete", ttlMs, cacheScope: "private" } : {}) };
   };
-  return (method: string, params: { readonly [key: string]: any } | undefined) => {
-    if (method === "prompts/list") return page("prompts", params?.cursor, (i) => ({ name: `p${i}` }));
-    if (method === "resources/list") return page("resources", params?.cursor, (i) => ({ uri: `test://r/${i}`, name: `r${i}` }));
+  return (method: string, params: { readonly [key: string]: unknown } | undefined) => {
+    if (method === "prompts/list") return page("prompts", params?.cursor as string | undefined, (i) => ({ name: `p${i}` }));
+    if (method === "resources/list")
+      return page("resources", params?.cursor as string | undefined, (i) => ({ uri: `test://r/${i}`, name: `r${i}` }));
     if (method === "resources/templates/list")
-      return page("resourceTemplates", params?.cursor, (i) => ({ uriTemplate: `test://t${i}/{id}`, name: `t${i}` }));
+      return page("resourceTemplates", params?.cursor as string | undefined, (i) => ({ uriTemplate: `test://t${i}/{id}`, name: `t${i}` }));
     if (method === "resources/subscribe" || method === "resources/unsubscribe") return {};
     return undefined;
   };
