@@ -108,6 +108,28 @@ describe("toolwright add", () => {
     expect(loaded.design.toolsets.map((t) => t.name)).toEqual(["memory", "web-search"]);
   });
 
+  it("extends a one-per-line import list with a trailing comma in its own layout", async () => {
+    const original = 'import {\n  design,\n  toolset, // builders\n} from "@toolwright/dsl";\n\nexport default design({ toolsets: [] });\n';
+    put("design.ts", original);
+    expect((await cli("add", "memory")).code).toBe(0);
+    const inserted = [
+      "\n  externalServer,\n  fromMCP,\n  mcpJson,",
+      '\n\nconst memory = externalServer("memory", mcpJson());',
+      'toolset("memory", fromMCP(memory))',
+    ];
+    expect(withoutInserted(read("design.ts"), inserted)).toBe(original);
+    expect((await loadDesign("design.ts", dir)).design.toolsets.map((t) => t.name)).toEqual(["memory"]);
+  });
+
+  it("uses a namespace import's names and adds no import", async () => {
+    const original = 'import * as tw from "@toolwright/dsl";\n\nexport default tw.design({ toolsets: [] });\n';
+    put("design.ts", original);
+    expect((await cli("add", "memory")).code).toBe(0);
+    const inserted = ['\n\nconst memory = tw.externalServer("memory", tw.mcpJson());', 'tw.toolset("memory", tw.fromMCP(memory))'];
+    expect(withoutInserted(read("design.ts"), inserted)).toBe(original);
+    expect((await loadDesign("design.ts", dir)).design.toolsets.map((t) => t.name)).toEqual(["memory"]);
+  });
+
   it("adds the toolsets property when the design has none", async () => {
     const original = 'import { design } from "@toolwright/dsl";\n\nexport default design({\n  agents: [],\n});\n';
     put("design.ts", original);
