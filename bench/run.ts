@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,durable]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -13,13 +13,14 @@ import { addRatios, type Row } from "./lib/stats.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { measureCodegen } from "./sections/codegen.ts";
 import { configFor } from "./sections/config.ts";
+import { measureDurable } from "./sections/durable.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
 import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen"] as const;
+const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "durable"] as const;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -96,6 +97,10 @@ async function main(): Promise<void> {
     const out = await measureCodegen(config, log);
     rows.push(...out.rows);
     notes.push(...out.notes);
+  }
+  if (only.has("durable")) {
+    log("durable steps");
+    rows.push(...(await measureDurable(config, log, (text) => notes.push(text))));
   }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools);
