@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDurableClient, type DurableClient } from "@toolwright/dbos";
 import { findPostgresBinDir, PostgresMissingError, startThrowawayPostgres, type ThrowawayPostgres } from "@toolwright/dbos/postgres";
-import type { EpisodeReport, Topic } from "./librarian.js";
+import type { EpisodeReport, StepReport, Topic } from "./librarian.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repo = fileURLToPath(new URL("../../", import.meta.url));
@@ -83,6 +83,20 @@ async function until<T>(what: string, timeoutMs: number, check: () => T | undefi
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A short human description of a step's arguments. */
+function describe(step: StepReport): string {
+  const a = step.arguments as {
+    entities?: { name: string; entityType: string }[];
+    relations?: { from: string; to: string; relationType: string }[];
+    observations?: { entityName: string; contents: string[] }[];
+    names?: string[];
+  };
+  if (a.entities) return a.entities.map((e) => `${e.name} (${e.entityType})`).join(", ");
+  if (a.relations) return a.relations.map((r) => `${r.from} ${r.relationType} ${r.to}`).join(", ");
+  if (a.observations) return a.observations.map((o) => `${o.entityName} +${o.contents.length} observations`).join(", ");
+  return (a.names ?? []).join(", ");
 }
 
 async function main(): Promise<number> {
@@ -172,9 +186,8 @@ async function main(): Promise<number> {
         ).length;
         if (!step.idempotent && executed > 1) duplicated++;
         if (!step.idempotent && executed === 0) lostSteps++;
-        const what = JSON.stringify(step.arguments).slice(0, 60);
         console.log(
-          `  ${`${step.step}.`.padEnd(4)} ${step.tool.padEnd(17)} ${what.padEnd(62)} ${step.outcome.padEnd(44)} executed ${executed}×`,
+          `  ${`${step.step}.`.padEnd(4)} ${step.tool.padEnd(17)} ${describe(step).padEnd(44)} ${step.outcome.padEnd(40)} executed ${executed}×`,
         );
       }
       console.log(`     observations now: ${report.observations.join("; ")}`);
