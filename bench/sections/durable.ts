@@ -10,11 +10,16 @@ import type { BenchConfig } from "./config.ts";
 
 const HERE = fileURLToPath(new URL("..", import.meta.url));
 
+interface Cost {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
 interface DurableResult {
-  readonly plain: number;
-  readonly bareStep: number;
-  readonly durableRead: number;
-  readonly durableWrite: number;
+  readonly plain: Cost;
+  readonly bareStep: Cost;
+  readonly durableRead: Cost;
+  readonly durableWrite: Cost;
 }
 
 /** Per-call µs, `config.reps` fresh worker processes against one cluster. Empty (with a note) without PostgreSQL. */
@@ -41,8 +46,9 @@ export async function measureDurable(config: BenchConfig, log: (line: string) =>
       );
       const result = parseResult<DurableResult>(finished, "durable worker");
       results.push(result);
+      const us = (c: Cost) => `${c.wall.toFixed(0)} µs (cpu ${c.cpu.toFixed(0)})`;
       log(
-        `  durable rep ${rep + 1}: plain ${result.plain.toFixed(0)} µs, bare DBOS step ${result.bareStep.toFixed(0)} µs, durable read ${result.durableRead.toFixed(0)} µs, durable write ${result.durableWrite.toFixed(0)} µs`,
+        `  durable rep ${rep + 1}: plain ${us(result.plain)}, bare DBOS step ${us(result.bareStep)}, durable read ${us(result.durableRead)}, durable write ${us(result.durableWrite)}`,
       );
     }
   } finally {
@@ -51,23 +57,30 @@ export async function measureDurable(config: BenchConfig, log: (line: string) =>
   note(
     `durable: ${calls} sequential calls per repetition to the raw stdio echo server; plain = runtime.execute, "sdk" = a bare DBOS.runStep doing nothing, toolwright = run.execute inside a DBOS workflow (read-only tool: 1 step; non-idempotent: intent + call, 2 steps). PostgreSQL on 127.0.0.1 with fsync off.`,
   );
-  const row = (measure: string, client: "raw" | "sdk" | "toolwright", label: string, pick: (r: DurableResult) => number) =>
-    makeRow({
-      section: "durable",
-      measure,
-      server: "raw-echo-stdio",
-      client,
-      label,
-      unit: "µs/call",
-      better: "lower",
-      values: results.map(pick),
-    });
-  return [
-    row("call, read-only tool", "raw", "plain runtime.execute", (r) => r.plain),
-    row("call, read-only tool", "sdk", "bare DBOS step (no-op)", (r) => r.bareStep),
-    row("call, read-only tool", "toolwright", "durable run.execute (1 step)", (r) => r.durableRead),
-    row("call, non-idempotent tool", "raw", "plain runtime.execute", (r) => r.plain),
-    row("call, non-idempotent tool", "sdk", "bare DBOS step (no-op)", (r) => r.bareStep),
-    row("call, non-idempotent tool", "toolwright", "durable run.execute (intent + call)", (r) => r.durableWrite),
-  ];
+  const rows: Row[] = [];
+  for (const [kind, unit] of [
+    ["wall", "µs/call"],
+    ["cpu", "worker CPU µs/call"],
+  ] as const) {
+    const row = (measure: string, client: "raw" | "sdk" | "toolwright", label: string, pick: (r: DurableResult) => Cost) =>
+      makeRow({
+        section: "durable",
+        measure: `${measure} (${kind})`,
+        server: "raw-echo-stdio",
+        client,
+        label,
+        unit,
+        better: "lower",
+        values: results.map((r) => pick(r)[kind]),
+      });
+    rows.push(
+      row("call, read-only tool", "raw", "plain runtime.execute", (r) => r.plain),
+      row("call, read-only tool", "sdk", "bare DBOS step (no-op)", (r) => r.bareStep),
+      row("call, read-only tool", "toolwright", "durable run.execute (1 step)", (r) => r.durableRead),
+      row("call, non-idempotent tool", "raw", "plain runtime.execute", (r) => r.plain),
+      row("call, non-idempotent tool", "sdk", "bare DBOS step (no-op)", (r) => r.bareStep),
+      row("call, non-idempotent tool", "toolwright", "durable run.execute (intent + call)", (r) => r.durableWrite),
+    );
+  }
+  return rows;
 }

@@ -192,6 +192,10 @@ describe("the shipped JSON Schema", () => {
     { mcpServers: { j: { url: "https://mcp.example", outbound: { allowPrivateNetworks: "yes" } } } },
     { mcpServers: { k: { url: "https://mcp.example", outbound: { allowedHosts: "mcp.example" } } } },
     { mcpServers: { l: { url: "https://mcp.example", outbound: { allowAll: true } } } },
+    { mcpServers: { m: { command: "c", limits: { concurrency: 2, workerConcurrency: 1, rateLimit: { calls: 10, periodMs: 1000 } } } } },
+    { mcpServers: { n: { command: "c", limits: { concurrency: 0 } } } },
+    { mcpServers: { o: { command: "c", limits: { rateLimit: { calls: 10 } } } } },
+    { mcpServers: { p: { command: "c", limits: "fast" } } },
   ];
   it.each(samples.map((s, i) => [i, s]))("sample %i: schema and loader agree", (_i, sample) => {
     const schemaOk = validate(sample) as boolean;

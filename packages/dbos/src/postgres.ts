@@ -35,6 +35,8 @@ export interface ThrowawayPostgres {
   stop(): Promise<void>;
   /** The server log, for failure messages. */
   log(): string;
+  /** The postmaster's pid while the server runs (to check that nothing is left after `stop()`). */
+  pid(): number | undefined;
 }
 
 /** Options of `startThrowawayPostgres`. */
@@ -174,6 +176,11 @@ export async function startThrowawayPostgres(options: ThrowawayPostgresOptions =
         syncStop();
       },
       log: () => (existsSync(logFile) ? readFileSync(logFile, "utf8") : ""),
+      pid: () => {
+        const file = join(data, "postmaster.pid");
+        const first = existsSync(file) ? readFileSync(file, "utf8").split("\n")[0] : undefined;
+        return first && /^\d+$/.test(first) ? Number(first) : undefined;
+      },
     };
   } catch (error) {
     syncStop();

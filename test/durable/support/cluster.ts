@@ -39,8 +39,11 @@ export function useDurableCluster() {
     dir = mkdtempSync(join(tmpdir(), "tw-durable-"));
   }, 90_000);
   afterAll(async () => {
+    const postmaster = pg?.pid();
     await pg?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
+    expect(postmaster, "the cluster's postmaster pid").toBeGreaterThan(0);
+    expect(stillRunning([postmaster as number]), "PostgreSQL left running").toEqual([]);
   });
 
   async function scenario(name: string, options: ScenarioOptions, body: (s: Scenario) => Promise<void>): Promise<void> {
