@@ -109,4 +109,28 @@ describe("durable runs survive SIGKILL", () => {
       expect(entries.filter((e) => e.kind === "call" && e.tool === "wipe").map((e) => e.owner)).toEqual([survivor?.executorId]);
     });
   }, 180_000);
+
+  it("crash while waiting for an answer (elicitation with run.ask): the question survives, the answer reaches the new worker", async () => {
+    await scenario("ask", {}, async ({ client, workers, ledger }) => {
+      const steps = [{ tool: "append", text: "a" }, { ask: "Which colour?" }, { tool: "append", text: "b" }];
+      await client.enqueue("script-agent", { steps }, { runId: "ask-1" });
+      const question = await waitFor("the question", 30_000, () => client.pendingQuestion("ask-1"));
+      expect(question).toEqual({ topic: "question.1", prompt: { question: "Which colour?" } });
+      const victim = ownerOf(workers, readLedger(ledger).find((e) => e.kind === "call" && e.text === "a")?.owner);
+      victim?.kill("SIGKILL");
+      const survivor = workers.find((w) => w !== victim);
+      await waitFor("the survivor to resume the run", 30_000, async () => {
+        const [status, executor] = await Promise.all([client.status("ask-1"), client.executorOf("ask-1")]);
+        return status === "PENDING" && executor === survivor?.executorId;
+      });
+      await client.answer("ask-1", question.topic, "blue");
+      expect(await client.result<unknown[]>("ask-1", 60_000)).toEqual([
+        { tool: "append", ok: true, value: "append:a" },
+        { tool: "ask", ok: true, value: "blue" },
+        { tool: "append", ok: true, value: "append:b" },
+      ]);
+      expect(tally(readLedger(ledger)).duplicated).toEqual([]);
+      expect(await client.pendingQuestion("ask-1")).toBeUndefined(); // cleared once answered
+    });
+  }, 180_000);
 });

@@ -3,7 +3,7 @@
  * result, see the approval it waits for, send the decision. Uses DBOS's client, no launch needed.
  */
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { APPROVAL_EVENT, type ApprovalDecision, type ApprovalRequest } from "@toolwright/runtime/durable";
+import { APPROVAL_EVENT, type ApprovalDecision, type ApprovalRequest, ASK_EVENT, type AskRequest } from "@toolwright/runtime/durable";
 import { RUN_QUEUE } from "./worker.js";
 
 const FINISHED = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
@@ -30,12 +30,26 @@ export interface DurableClient {
   pendingApproval(runId: string, timeoutMs?: number): Promise<ApprovalRequest | undefined>;
   /** Answers an approval request. Idempotent per request. */
   decide(request: Pick<ApprovalRequest, "runId" | "topic">, decision: ApprovalDecision): Promise<void>;
+  /** The question a run waits on in `run.ask` (elicitation), if any (waits up to `timeoutMs` for one). */
+  pendingQuestion(runId: string, timeoutMs?: number): Promise<AskRequest | undefined>;
+  /** Answers a run's question. Idempotent per question. */
+  answer(runId: string, topic: string, value: unknown): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Connects a client to the system database at `databaseUrl`. */
 export async function createDurableClient(options: DurableClientOptions): Promise<DurableClient> {
   const client = await DBOSClient.create({ systemDatabaseUrl: options.databaseUrl, applicationName: options.appName });
+  /** Reads an event until it is set (bounded by `timeoutMs`). */
+  async function pollEvent<T>(runId: string, key: string, timeoutMs: number): Promise<T | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await client.getEvent<T | null>(runId, key, { timeoutSeconds: 0 });
+      if (value) return value;
+      if (Date.now() >= deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now()))));
+    }
+  }
   return {
     async enqueue(agent, input, { runId, queue }) {
       await client.enqueue(
@@ -63,14 +77,10 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     async executorOf(runId) {
       return (await client.getWorkflow(runId))?.executorId;
     },
-    async pendingApproval(runId, timeoutMs = 0) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const request = await client.getEvent<ApprovalRequest | null>(runId, APPROVAL_EVENT, { timeoutSeconds: 0 });
-        if (request) return request;
-        if (Date.now() >= deadline) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now()))));
-      }
+    pendingApproval: (runId, timeoutMs = 0) => pollEvent<ApprovalRequest>(runId, APPROVAL_EVENT, timeoutMs),
+    pendingQuestion: (runId, timeoutMs = 0) => pollEvent<AskRequest>(runId, ASK_EVENT, timeoutMs),
+    async answer(runId, topic, value) {
+      await client.send(runId, value, topic, `${runId}:${topic}`);
     },
     async decide(request, decision) {
       await client.send(request.runId, decision, request.topic, `${request.runId}:${request.topic}`);

@@ -6,5 +6,12 @@ export type { CallRecord, DurableCall, DurableContext } from "./core/durable.js"
 export { IDEMPOTENCY_KEY_META, runCallSteps, sendCall, unknownOutcomeFailure } from "./core/durable.js";
 export type { InMemoryDurableEngine, JournalEntry } from "./core/durable-memory.js";
 export { createInMemoryDurableEngine, DurableCrashError } from "./core/durable-memory.js";
-export type { ApprovalDecision, ApprovalRequest, DurableRetryPolicy, DurableRun, DurableRunOptions } from "./core/durable-run.js";
-export { APPROVAL_EVENT, createDurableRun } from "./core/durable-run.js";
+export type {
+  ApprovalDecision,
+  ApprovalRequest,
+  AskRequest,
+  DurableRetryPolicy,
+  DurableRun,
+  DurableRunOptions,
+} from "./core/durable-run.js";
+export { APPROVAL_EVENT, ASK_EVENT, createDurableRun } from "./core/durable-run.js";

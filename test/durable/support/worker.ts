@@ -48,7 +48,10 @@ runtime.registerToolset({
 });
 
 /** One scripted step: a tool call, or a planner pause that marks the ledger first. */
-type ScriptStep = { readonly tool: string; readonly text: string; readonly hold_ms?: number } | { readonly pause: number };
+type ScriptStep =
+  | { readonly tool: string; readonly text: string; readonly hold_ms?: number }
+  | { readonly pause: number }
+  | { readonly ask: string };
 /** What the agent returns per step. */
 type StepOutcome = {
   readonly tool: string;
@@ -75,6 +78,11 @@ defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
           appendFileSync(ledgerFile, `${JSON.stringify({ kind: "paused", run: run.runId, owner: executorId })}\n`);
           await new Promise((resolve) => setTimeout(resolve, step.pause));
         });
+        continue;
+      }
+      if ("ask" in step) {
+        const answer = await run.ask<string>(`question.${out.length}`, { question: step.ask }, 120_000);
+        out.push({ tool: "ask", ok: answer !== undefined, value: answer });
         continue;
       }
       const { tool, ...args } = step;

@@ -16,6 +16,16 @@ import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, s
 /** The event a run publishes while it waits for an approval (`null` when it waits for none). */
 export const APPROVAL_EVENT = "toolwright.approval";
 
+/** The event a run publishes while it waits for an answer to `run.ask` (`{ topic, prompt }`, `null` when answered). */
+export const ASK_EVENT = "toolwright.ask";
+
+/** What a run waiting in `run.ask` publishes under `ASK_EVENT`. */
+export interface AskRequest {
+  /** Send the answer to the run on this topic. */
+  readonly topic: string;
+  readonly prompt: unknown;
+}
+
 /** What a run waiting for an approval publishes under `APPROVAL_EVENT`. */
 export interface ApprovalRequest {
   readonly runId: string;
@@ -238,7 +248,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     },
     caller: callerFor,
     step: recorded,
-    async ask<T>(topic: string, prompt: unknown, timeoutMs: number, event = "toolwright.ask") {
+    async ask<T>(topic: string, prompt: unknown, timeoutMs: number, event = ASK_EVENT) {
       await ctx.setEvent(event, { topic, prompt });
       const resume = ledger.pause();
       const answer = await ctx.recv<T>(topic, timeoutMs);

@@ -13,7 +13,7 @@ import { createRuntime } from "../runtime.js";
 import type { ToolResult, ToolSpec } from "../tool-spec.js";
 import { IDEMPOTENCY_KEY_META } from "./durable.js";
 import { createInMemoryDurableEngine, DurableCrashError } from "./durable-memory.js";
-import { APPROVAL_EVENT, type ApprovalRequest, createDurableRun, type DurableRun } from "./durable-run.js";
+import { APPROVAL_EVENT, type ApprovalRequest, ASK_EVENT, createDurableRun, type DurableRun } from "./durable-run.js";
 
 function spec(name: string, extra: Partial<ToolSpec> = {}): ToolSpec {
   return {
@@ -194,5 +194,36 @@ describe("durable run on the in-memory engine", () => {
     await expect(engine.run("r9", async (ctx) => createDurableRun(ctx, { runtime }).caller("nope"))).rejects.toThrow(
       /no toolset named "nope"/,
     );
+  });
+
+  it("keeps the time budget across a crash: it is spent from recorded times, so a replay decides the same", async () => {
+    const { runtime, received } = setup({ policy: { timeBudgetMs: 40 } });
+    const engine = createInMemoryDurableEngine();
+    const body = async (ctx: Parameters<Parameters<typeof engine.run>[1]>[0]) => {
+      const run = createDurableRun(ctx, { runtime });
+      const first = await run.execute({ tool: "ledger.append", arguments: { text: "1" } });
+      await run.step("model: think", () => new Promise((resolve) => setTimeout(resolve, 60)));
+      return [first, await run.execute({ tool: "ledger.append", arguments: { text: "2" } })];
+    };
+    const [first, late] = await engine.run("r10", body);
+    expect(first).toMatchObject({ ok: true });
+    expect(late).toMatchObject({ ok: false, failure: { reason: "time_budget", recovery: { action: "finish" } } });
+    expect(received.filter((r) => r.name === "append")).toHaveLength(1);
+  });
+
+  it("asks durably (elicitation): the question is published, a crash does not lose it, the answer resumes the run", async () => {
+    const { runtime } = setup();
+    const engine = createInMemoryDurableEngine();
+    const body = async (ctx: Parameters<Parameters<typeof engine.run>[1]>[0]) =>
+      createDurableRun(ctx, { runtime }).ask<string>("colour", { question: "Which colour?" }, 10_000);
+    const first = engine.run("r11", body).catch((e: unknown) => e);
+    for (let i = 0; i < 100 && !engine.getEvent("r11", ASK_EVENT); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(engine.getEvent("r11", ASK_EVENT)).toEqual({ topic: "colour", prompt: { question: "Which colour?" } });
+    engine.crash("r11");
+    expect(await first).toBeInstanceOf(DurableCrashError);
+    const second = engine.run("r11", body);
+    engine.send("r11", "colour", "blue");
+    expect(await second).toBe("blue");
+    expect(engine.getEvent("r11", ASK_EVENT)).toBeNull();
   });
 });
