@@ -59,9 +59,9 @@ export function run(
 
 /**
  * The packages brought to the publishing standard (folder names under packages/). A new workspace
- * joins once it has its LICENSE, README, CHANGELOG and metadata; packages/dbos is still being built.
+ * joins once it has its LICENSE, README, CHANGELOG and metadata.
  */
-export const PUBLISHED: readonly string[] = ["dsl", "runtime", "codegen", "ai-sdk", "langchain"];
+export const PUBLISHED: readonly string[] = ["dsl", "runtime", "codegen", "ai-sdk", "langchain", "dbos"];
 
 /** One packed workspace: its tarball and the files in it. */
 export interface PackedPackage {
