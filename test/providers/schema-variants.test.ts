@@ -89,6 +89,18 @@ describe("Gemini variant", () => {
     expect(errors(notes)).toEqual(["tree.children[]|$ref"]);
   });
 
+  it("a hostile schema stays bounded: exponential $ref inlining and deep nesting are errors, not hangs or stack overflows", () => {
+    const $defs: { [key: string]: unknown } = { D0: { type: "string" } };
+    for (let i = 1; i <= 24; i++)
+      $defs[`D${i}`] = { type: "object", properties: { a: { $ref: `#/$defs/D${i - 1}` }, b: { $ref: `#/$defs/D${i - 1}` } } };
+    const wide = toGeminiSchema({ type: "object", properties: { x: { $ref: "#/$defs/D24" } }, $defs });
+    expect(wide.notes.filter((n) => n.severity === "error").map((n) => n.keyword)).toEqual(["size"]);
+    let deep: { [key: string]: unknown } = { type: "string" };
+    for (let i = 0; i < 100_000; i++) deep = { type: "object", properties: { n: deep } };
+    expect(errors(toGeminiSchema(deep).notes)).toEqual([expect.stringMatching(/\|depth$/)]);
+    expect(errors(toOpenAIStrictSchema(deep).notes)[0]).toMatch(/\|depth$/);
+  });
+
   it("keeps sibling names unique when renaming", () => {
     expect([...geminiPropertyNames(["a-b", "a_b", "9"]).values()]).toEqual(["a_b_2", "a_b", "_9"]);
   });

@@ -50,6 +50,10 @@ const HARMLESS = new Set([
 ]);
 const HANDLED = new Set(["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref", "const", "format"]);
 const MAX_NAME = 64;
+/** Schema nodes one variant may hold: inlining `$ref` can grow a hostile schema exponentially. */
+const MAX_NODES = 5000;
+/** Nesting kept (a hostile 100,000-level schema must not overflow the stack). */
+const MAX_DEPTH = 64;
 
 /** Gemini-safe names for `keys`, in order: `[A-Za-z_][A-Za-z0-9_]{0,63}`, unique among siblings. */
 export function geminiPropertyNames(keys: readonly string[]): Map<string, string> {
@@ -76,7 +80,38 @@ export function toGeminiSchema(input: JsonSchema): SchemaVariant {
   const sink = new NoteSink();
   const defs = definitionsOf(input);
 
+  let visits = 0;
+  let depth = 0;
   function convert(node: unknown, field: string, stack: readonly string[]): JsonSchema {
+    if (++visits > MAX_NODES) {
+      if (visits === MAX_NODES + 1)
+        sink.add(
+          "error",
+          field,
+          "size",
+          `the schema is too large for Gemini: over ${MAX_NODES} schema nodes once $ref is inlined (at ${fieldLabel(field)})`,
+        );
+      return {};
+    }
+    if (depth >= MAX_DEPTH) {
+      if (!sink.notes.some((n) => n.keyword === "depth"))
+        sink.add(
+          "error",
+          field.slice(0, 200),
+          "depth",
+          `${fieldLabel(field.slice(0, 200))}: the schema nests deeper than the ${MAX_DEPTH} levels kept`,
+        );
+      return {};
+    }
+    depth++;
+    try {
+      return convertNode(node, field, stack);
+    } finally {
+      depth--;
+    }
+  }
+
+  function convertNode(node: unknown, field: string, stack: readonly string[]): JsonSchema {
     if (node === true || (isSchema(node) && Object.keys(node).length === 0)) return {};
     if (!isSchema(node)) {
       sink.add("error", field, "type", `${fieldLabel(field)} is ${JSON.stringify(node)}, not a schema object`);
