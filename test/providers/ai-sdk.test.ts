@@ -6,9 +6,11 @@
  */
 import { join } from "node:path";
 import { createAiSdkTools } from "@toolwright/ai-sdk";
+import { createRuntime } from "@toolwright/runtime";
 import { generateText, stepCountIs, streamText } from "ai";
 import * as aiTest from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syntheticCatalogue } from "../../examples/providers/catalogue.js";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 
 type Step = { toolCalls?: { id: string; name: string; input: unknown }[]; text?: string };
@@ -96,6 +98,25 @@ describe("AI SDK generateText / streamText with @toolwright/ai-sdk", () => {
     expect(tools.memory_delete_entities?.needsApproval).toBe(true); // destructive
     expect(tools.memory_read_graph?.needsApproval).toBe(false);
     expect(tools.filesystem_write_file?.needsApproval).toBe(true);
+  });
+
+  it("past the 128-tool cap the ToolSet is the three tool-search tools, and they run", async () => {
+    const runtime = createRuntime();
+    runtime.registerToolset(syntheticCatalogue(300));
+    const tools = createAiSdkTools(runtime);
+    expect(Object.keys(tools)).toEqual(["search_tools", "describe_tool", "call_tool"]);
+    const { model, prompts } = scripted([
+      { toolCalls: [{ id: "q1", name: "search_tools", input: { query: "archive invoices billing" } }] },
+      { toolCalls: [{ id: "q2", name: "call_tool", input: { name: "billing_archive_invoice", arguments: '{"id":"inv-1"}' } }] },
+      { text: "archived" },
+    ]);
+    const result = await generateText({ model, tools, prompt: "archive inv-1", stopWhen: stepCountIs(5) });
+    expect(result.text).toBe("archived");
+    expect(String(toolResults(prompts[1])[0]?.output.value)).toMatch(/- billing_archive_invoice: Archive invoices in the billing system/);
+    expect(toolResults(prompts[2]).find((r) => r.toolCallId === "q2")?.output).toEqual({
+      type: "text",
+      value: "billing_archive_invoice: 0 records",
+    });
   });
 
   it("generateText runs a multi-step loop: parallel calls, a rejected call, the correction, the answer", async () => {
