@@ -277,6 +277,8 @@ describe("initialize faults", () => {
     if (!r.ok) expect(r.failure).toMatchObject({ kind: "unavailable", retryable: true });
     const [pid] = server.pids();
     expect(pid).toBeDefined();
+    // The failure answers at the deadline; stopping the child goes on in the background and close() waits for it.
+    await caller.close();
     expect(isAlive(pid as number)).toBe(false);
     expect(server.received("initialize")).toHaveLength(1);
     expect(server.received("notifications/cancelled")).toHaveLength(0);

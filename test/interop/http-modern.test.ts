@@ -3,6 +3,7 @@
  * server: the discover probe, `_meta` on every request, routing headers, -32022 retry, the MRTR
  * loop, tools with invalid `x-mcp-header` dropped, `subscriptions/listen`, and the auto fallback.
  */
+import { invokeTool } from "@toolwright/runtime/codegen";
 import { clearHttpEraCache, createHttpCaller, decodeHeaderValue, type HttpCaller } from "@toolwright/runtime/http";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLeakCheck } from "../support/leak-check.js";
@@ -146,7 +147,16 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(listed.ok && listed.tools.map((t) => t.name).sort()).toEqual(["confirm", "forever", "query", "wait"]);
     expect(warnings.join("\n")).toMatch(/"broken" dropped: .*list\.items/);
     const refused = await caller.callTool({ name: "broken", arguments: { list: ["a"] } });
-    expect(refused).toMatchObject({ ok: false, failure: { kind: "invalid_call", rpc: { code: -32602 } } });
+    // No arguments can make it callable: a local reason, and the planner must replan, not correct.
+    expect(refused).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", reason: "tool_unavailable", recovery: { action: "replan" } },
+    });
+    expect(refused.ok || refused.failure.rpc).toBeUndefined();
+    const spec = { id: "scripted.broken", name: "broken", decodePayload: (v: unknown) => ({ ok: true as const, value: v }) };
+    const typed = await invokeTool(caller, spec as never, { list: ["a"] });
+    expect(typed).toMatchObject({ ok: false, failure: { reason: "tool_unavailable", recovery: { action: "replan" } } });
+    expect(typed.ok || Object.hasOwn(typed.failure.recovery, "priorInput")).toBe(false);
     expect(server.rpc("tools/call")).toHaveLength(0);
   });
 

@@ -110,7 +110,7 @@ export type FormatEntry =
  * Format checks that ajv's standalone code refers to by name (`formats["date-time"]`). Formats that
  * ajv-formats defines as plain regular expressions are inlined by ajv and never looked up here.
  */
-export const formats: { readonly [name: string]: FormatEntry } = {
+export const formats: { readonly [name: string]: FormatEntry } = Object.assign(Object.create(null), {
   date: { validate: isDate, compare: compareStrings },
   time: { validate: timeChecker(true), compare: compareStrings },
   "date-time": { validate: dateTimeChecker(true, /t|\s/i), compare: compareStrings },
@@ -133,4 +133,4 @@ export const formats: { readonly [name: string]: FormatEntry } = {
   },
   password: true,
   binary: true,
-};
+}) as { readonly [name: string]: FormatEntry }; // prototype-free: a format named "constructor" is not a function

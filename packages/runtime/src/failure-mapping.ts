@@ -7,6 +7,7 @@ import {
   type FailureReason,
   type FieldIssue,
   type RecoveryAction,
+  redactFailure,
   redactText,
   type ToolFailure,
   toJsonValue,
@@ -163,7 +164,8 @@ function build(
         ...(context.exampleJson === undefined ? {} : { exampleJson: context.exampleJson }),
       };
   }
-  return {
+  // One redaction pass over the finished failure: every string it carries, whichever path built it.
+  return redactFailure({
     kind: map.kind,
     message: redactText(message),
     recovery,
@@ -171,7 +173,16 @@ function build(
     server: context.server,
     retryable: recovery.action === "retry",
     ...extra,
-  };
+  });
+}
+
+/**
+ * A failure's message without the `server: ` prefix the mapping puts first: for text that is
+ * wrapped into a new failure for the same server (status errors), so the prefix is said once.
+ */
+export function messageWithoutServer(failure: Pick<ToolFailure, "message" | "server">): string {
+  const prefix = `${failure.server}: `;
+  return failure.server !== "" && failure.message.startsWith(prefix) ? failure.message.slice(prefix.length) : failure.message;
 }
 
 /** Turns a wire fault into a failure. */
@@ -206,11 +217,31 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
         context,
         {},
       );
+    case "malformed":
+      return failureFromMalformedResult(fault.issues, fault.content, context, `${at}: ${fault.message}`);
     case "canceled":
       return build(m("canceled", "finish"), `${at}: ${fault.message}`, context, {});
     case "task":
       return build(TASK_STATUS_MAP[fault.status], `${at}: task ${fault.taskId} ${fault.status}: ${fault.message}`, context, {});
   }
+}
+
+/** A result that breaks the protocol's shape: `malformed_result`, with the issues and any content as evidence. */
+export function failureFromMalformedResult(
+  issues: readonly FieldIssue[],
+  content: readonly unknown[] | undefined,
+  context: FailureContext,
+  message?: string,
+): ToolFailure {
+  const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}${i.expected ? ` (expected ${i.expected})` : ""}`).join("; ");
+  const failure = build(
+    m("malformed_result", "replan"),
+    message ?? `${context.server}: ${context.tool} returned a result that breaks the MCP result shape: ${summary}`,
+    context,
+    content === undefined ? {} : { content: toJsonValue(content) as unknown[] },
+  );
+  const kept = toJsonValue(issues) as FieldIssue[];
+  return kept.length > 0 ? { ...failure, recovery: { action: "replan", issues: kept } } : failure;
 }
 
 const INPUT_REJECTED = /input validation error|invalid arguments|invalid params/i;
@@ -265,16 +296,8 @@ export function failureFromUnparsableArguments(
 /** A result whose structured content does not match the declared output schema. Keeps the content. */
 export function failureFromInvalidOutput(issues: readonly FieldIssue[], content: readonly unknown[], context: FailureContext): ToolFailure {
   const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}`).join("; ") || "rejected by the validator";
-  const kept = toJsonValue(issues) as FieldIssue[];
-  const failure = build(
-    m("malformed_result", "replan"),
-    `${context.tool} returned a result that does not match its output schema: ${summary}`,
-    context,
-    {
-      content: toJsonValue(content) as unknown[],
-    },
-  );
-  return kept.length > 0 ? { ...failure, recovery: { action: "replan", issues: kept } } : failure;
+  const message = `${context.tool} returned a result that does not match its output schema: ${summary}`;
+  return failureFromMalformedResult(issues, content, context, message);
 }
 
 /** A failure the runtime itself decided on (policy limits, unknown tools, denied confirmation). */
@@ -293,6 +316,8 @@ export function failureFromPolicy(
  */
 export function withCallEvidence(failure: ToolFailure, input: unknown, exampleJson: string | undefined): ToolFailure {
   if (failure.recovery.action === "correct_call" && Object.hasOwn(failure.recovery, "priorInput")) return failure;
+  // A reason is the runtime's own decision (unavailable tool, policy): new arguments cannot change it.
+  if (failure.reason !== undefined) return failure;
   const ctx: FailureContext = { tool: failure.tool, server: failure.server, input, ...(exampleJson === undefined ? {} : { exampleJson }) };
   let redo: ToolFailure | undefined;
   if (failure.rpc) redo = failureFromFault({ type: "rpc", code: failure.rpc.code, message: failure.message, data: failure.rpc.data }, ctx);

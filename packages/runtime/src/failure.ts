@@ -314,3 +314,71 @@ export function toJsonValue(value: unknown): unknown {
   }
   return redactSecrets(text === undefined ? null : JSON.parse(text));
 }
+
+/** Replaces every occurrence of the given values (longest first) with `[redacted]`. */
+export function redactValues(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const value of values) if (out.includes(value)) out = out.split(value).join(REDACTED);
+  return out;
+}
+
+/** Copies a JSON-like value with `values` replaced in every string, keys included. */
+export function redactValuesIn<T>(value: T, values: readonly string[]): T {
+  return values.length === 0 ? value : (redactValuesDeep(value, values, 0) as T);
+}
+
+function redactValuesDeep(value: unknown, values: readonly string[], depth: number): unknown {
+  if (typeof value === "string") return redactValues(value, values);
+  if (depth > 64) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactValuesDeep(v, values, depth + 1));
+  if (!isObject(value)) return value;
+  const out: { [key: string]: unknown } = {};
+  for (const [k, v] of Object.entries(value)) {
+    Object.defineProperty(out, redactValues(k, values), {
+      value: redactValuesDeep(v, values, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** A failure with `values` removed from every string it carries: message, stderr, rpc data, content, evidence. */
+export function redactFailureValues(failure: ToolFailure, values: readonly string[]): ToolFailure {
+  return redactValuesIn(failure, values);
+}
+
+// Values handed to servers as secrets (allowlisted env values, configured header tokens), counted
+// by the callers holding them. Every failure the mapping builds is scrubbed of all of them, so a
+// secret cannot come back through a path that forgot to redact (isError text, error data, stderr).
+const secretCounts = new Map<string, number>();
+let secretList: readonly string[] = [];
+
+function resort(): void {
+  secretList = [...secretCounts.keys()].sort((a, b) => b.length - a.length);
+}
+
+/** Registers secret values no failure may carry, until the returned release function runs. */
+export function registerSecretValues(values: readonly string[]): () => void {
+  const own = [...new Set(values.filter((v) => v !== ""))];
+  if (own.length === 0) return () => {};
+  for (const v of own) secretCounts.set(v, (secretCounts.get(v) ?? 0) + 1);
+  resort();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const v of own) {
+      const n = (secretCounts.get(v) ?? 1) - 1;
+      if (n <= 0) secretCounts.delete(v);
+      else secretCounts.set(v, n);
+    }
+    resort();
+  };
+}
+
+/** A failure scrubbed of every registered secret value, in every string it carries. */
+export function redactFailure(failure: ToolFailure): ToolFailure {
+  return redactFailureValues(failure, secretList);
+}

@@ -120,7 +120,8 @@ export interface CatalogueFingerprints {
 }
 
 function printsBy<T extends { readonly [field: string]: unknown }>(entries: readonly T[], key: (e: T) => string): { [k: string]: string } {
-  const map: { [k: string]: string } = {};
+  // Names are the server's: "__proto__" or "constructor" must be plain keys.
+  const map = Object.create(null) as { [k: string]: string };
   const sorted = [...entries].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   for (const entry of sorted) map[key(entry)] = fingerprintEntry(entry);
   return map;

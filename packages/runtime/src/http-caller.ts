@@ -15,7 +15,8 @@ import {
   type SessionCaller,
   type SessionCallerOptions,
 } from "./caller.js";
-import { failureFromFault } from "./failure-mapping.js";
+import { redactFailureValues, redactValues, registerSecretValues } from "./failure.js";
+import { failureFromFault, failureFromPolicy } from "./failure-mapping.js";
 import { withClientTasks, withTaskCapabilities } from "./protocol/client-tasks.js";
 import {
   type ClientIdentity,
@@ -31,13 +32,13 @@ import {
   traceMeta,
 } from "./protocol/mcp-client.js";
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
-import type { ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
+import type { CallToolResult, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
 import { watchAbort } from "./protocol/rpc-peer.js";
 import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/task-call.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
-import { redactFailureValues, redactFaultValues, redactValues, secretFragments } from "./transport/environment.js";
+import { redactFaultValues, secretFragments } from "./transport/environment.js";
 import { createHttpConnector, type HttpConnection } from "./transport/http-connection.js";
 import type { RedirectPolicy } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
@@ -122,6 +123,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     (options.onNotification !== undefined || options.onListChanged !== undefined || options.handlers !== undefined);
   // Configured header values (tokens, keys, cookies) are secrets: a hostile server may reflect them.
   const secrets = secretFragments(Object.values(headers));
+  // Every failure built while this caller is open is scrubbed of them, whatever path builds it.
+  const releaseSecrets = registerSecretValues(secrets);
   const warn = (message: string) => options.onWarning?.(redactValues(message, secrets));
   const AgentClass = url.protocol === "https:" ? https.Agent : http.Agent;
   // An idle timeout is what makes Node honour a server's `Keep-Alive: timeout=N` hint (closing
@@ -313,7 +316,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
         : { ok: false, fault: redactFaultValues(outcome.fault, secrets) };
     },
     async callTool(request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
-      const outcome = await withConnection(callOptions.signal, async (conn) => {
+      let dropped: string | undefined;
+      const outcome = await withConnection<CallToolResult | undefined>(callOptions.signal, async (conn) => {
         const session = conn.session as Session;
         // Header plans (modern) and task support (a task-capable legacy server) come from the tool list.
         const modern = session.era === "modern";
@@ -323,10 +327,8 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
         )
           await loadPlans(conn, callOptions);
         // A tool left out of the list is not callable: its parameter headers cannot be built.
-        const reason = conn.dropped?.get(request.name);
-        if (reason !== undefined) {
-          return { ok: false, fault: { type: "rpc", code: -32602, message: `tool ${request.name} is unavailable: ${reason}` } } as const;
-        }
+        dropped = conn.dropped?.get(request.name);
+        if (dropped !== undefined) return { ok: true, value: undefined };
         const support = conn.taskSupport?.get(request.name);
         return callToolTasked(
           conn.peer,
@@ -338,7 +340,13 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
           callOptions.task,
         );
       });
-      return outcome.ok ? { ok: true, result: outcome.value } : fail(outcome.fault, request.name);
+      if (dropped !== undefined) {
+        // Nothing was sent and no arguments can fix it: a local reason, so the planner replans.
+        const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
+        return { ok: false, failure: failureFromPolicy("tool_unavailable", message, { tool: request.name, server }) };
+      }
+      if (!outcome.ok) return fail(outcome.fault, request.name);
+      return { ok: true, result: outcome.value as CallToolResult };
     },
     async listTools(callOptions: CallOptions = {}) {
       const outcome = await withConnection(callOptions.signal, (conn) => loadPlans(conn, callOptions));
@@ -372,6 +380,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       current = undefined;
       if (conn) await dispose(conn);
       agent.destroy();
+      releaseSecrets();
     },
   };
 }

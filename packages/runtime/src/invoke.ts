@@ -3,6 +3,7 @@
  * locally, call, then map `isError`, decode structured content, and keep every content block.
  */
 import { type Caller, type CallOptions, type CallResponse, propagates } from "./caller.js";
+import { redactFailure } from "./failure.js";
 import {
   failureFromFault,
   failureFromInvalidInput,
@@ -11,6 +12,7 @@ import {
   withCallEvidence,
 } from "./failure-mapping.js";
 import type { CallToolResult } from "./protocol/mcp-types.js";
+import { callResultIssues, malformedResultFault } from "./protocol/result-shape.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** Joins the text blocks of a result. */
@@ -34,16 +36,27 @@ function structuredOf(result: CallToolResult): unknown {
   }
 }
 
-/** Turns a raw call result into a `ToolResult` for `spec`. `input` is what was sent (evidence for corrections). */
-export function resultFromCall<R>(spec: ToolSpec<unknown, R>, server: string, result: CallToolResult, input?: unknown): ToolResult<R> {
+/** What turning a result into a `ToolResult` needs from a spec. */
+export type ResultSpec<R> = Pick<ToolSpec<unknown, R>, "id" | "exampleJson" | "decodeResult">;
+
+/**
+ * Turns a raw call result into a `ToolResult` for `spec`. `input` is what was sent (evidence for
+ * corrections). A result that breaks the protocol's shape is `malformed_result`, whoever produced it.
+ */
+export function resultFromCall<R>(spec: ResultSpec<R>, server: string, result: CallToolResult, input?: unknown): ToolResult<R> {
   const context = {
     tool: spec.id,
     server,
     ...(input === undefined ? {} : { input }),
     ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
   };
-  const content = Array.isArray(result?.content) ? result.content : [];
-  if (result?.isError === true) return { ok: false, failure: failureFromToolError(content, context) };
+  const issues = callResultIssues(result);
+  if (issues.length > 0) {
+    const fault = malformedResultFault(result, issues);
+    return { ok: false, failure: failureFromFault(fault, context) };
+  }
+  const content = Array.isArray(result.content) ? result.content : [];
+  if (result.isError === true) return { ok: false, failure: failureFromToolError(content, context) };
   if (spec.decodeResult) {
     const structured = structuredOf({ ...result, content });
     const decoded = spec.decodeResult(structured);
@@ -86,6 +99,8 @@ export async function invokeTool<P, R>(
   if (typeof response !== "object" || response === null || typeof response.ok !== "boolean") {
     response = { ok: false, failure: callerFault("the caller returned no response", spec.id, caller) };
   }
-  if (!response.ok) return { ok: false, failure: withCallEvidence({ ...response.failure, tool: spec.id }, payload, spec.exampleJson) };
+  // A third-party caller's failure was not built by the mapping: it gets the same redaction pass.
+  if (!response.ok)
+    return { ok: false, failure: redactFailure(withCallEvidence({ ...response.failure, tool: spec.id }, payload, spec.exampleJson)) };
   return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result, payload);
 }

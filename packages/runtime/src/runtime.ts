@@ -3,7 +3,7 @@
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "./caller.js";
-import { type ToolFailure, validateFailure } from "./failure.js";
+import { redactFailure, type ToolFailure, validateFailure } from "./failure.js";
 import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy, mayHaveRun } from "./failure-mapping.js";
 import { invokeTool } from "./invoke.js";
 import { type ToolRequest, toolUnavailable } from "./planner/model-call.js";
@@ -76,7 +76,7 @@ function checked(result: ToolResult<unknown>, context: FailureContext): ToolResu
   if (problems.length === 0) return result;
   const original = typeof result.failure?.message === "string" ? ` (${result.failure.message.slice(0, 200)})` : "";
   const message = `${context.server}: the caller returned an invalid failure${original}: ${problems.join("; ")}`;
-  return { ok: false, failure: { kind: "internal", message, recovery: { action: "replan" }, ...context, retryable: false } };
+  return { ok: false, failure: redactFailure({ kind: "internal", message, recovery: { action: "replan" }, ...context, retryable: false }) };
 }
 
 /** Creates an empty runtime registry. Throws a TypeError on an invalid policy. */

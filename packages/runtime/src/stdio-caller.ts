@@ -10,12 +10,13 @@ import {
   type SessionCaller,
   type SessionCallerOptions,
 } from "./caller.js";
-import type { ToolFailure } from "./failure.js";
+import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "./failure.js";
 import { failureFromFault } from "./failure-mapping.js";
 import { withClientTasks, withTaskCapabilities } from "./protocol/client-tasks.js";
 import {
   type ClientIdentity,
   capabilitiesFromHandlers,
+  createConnectBudget,
   type EraPreference,
   effectiveEra,
   listToolsPaged,
@@ -32,7 +33,7 @@ import { createRpcPeer, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js"
 import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/task-call.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
-import { configuredEnvValues, type EnvSpec, redactFailureValues, redactFaultValues, redactValues } from "./transport/environment.js";
+import { configuredEnvValues, type EnvSpec, redactFaultValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
 /** Options for `createStdioCaller`. */
@@ -122,9 +123,18 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   const life = new AbortController();
   // Configured env values are secrets: a server may echo them to stderr before it dies.
   const secrets = configuredEnvValues(options.env);
+  // Every failure built while this caller is open is scrubbed of them, whatever path builds it.
+  const releaseSecrets = registerSecretValues(secrets);
   const scrub = (text: string) => redactValues(text, secrets);
   const fail = (fault: WireFault, context: { tool: string; server: string }): ToolFailure =>
     redactFailureValues(failureFromFault(fault, context), secrets);
+
+  /** Processes being stopped after a failed connect; close() waits for every one of them. */
+  const stopping = new Set<Promise<void>>();
+  function stopInBackground(conn: Connection): void {
+    const done = conn.process.close().finally(() => stopping.delete(done));
+    stopping.add(done);
+  }
 
   function spawnConnection(): Connection {
     let conn: Connection | undefined;
@@ -193,15 +203,16 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     }
     if (signal.aborted) return { ok: false, fault: { type: "canceled", message: "the caller was closed while connecting" } };
     const conn = spawnConnection();
-    const timeoutMs = options.connectTimeoutMs ?? 10_000;
     const outcome = await openSession(conn.peer, identity, era, {
-      timeoutMs,
-      probeTimeoutMs: era === "modern" ? timeoutMs : Math.min(timeoutMs, options.probeTimeoutMs ?? 3000),
+      budget: createConnectBudget(options.connectTimeoutMs ?? 10_000),
+      probeTimeoutMs: options.probeTimeoutMs ?? 3000,
       signal,
     });
     if (!outcome.ok) {
       conn.alive = false;
-      await conn.process.close();
+      // The failure answers now, at its deadline; stopping the process (stdin, SIGTERM, SIGKILL with
+      // their grace periods) goes on in the background, and close() waits for it.
+      stopInBackground(conn);
       lastStderr = conn.process.stderrTail() || lastStderr;
       const fault = outcome.fault;
       if (fault.type === "timeout" || fault.type === "rpc") {
@@ -375,6 +386,8 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         await new Promise((resolve) => setImmediate(resolve));
       }
       if (conn) await conn.process.close();
+      while (stopping.size > 0) await Promise.all([...stopping]);
+      releaseSecrets();
     },
   };
 }

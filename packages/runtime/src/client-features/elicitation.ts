@@ -63,7 +63,8 @@ export function applySchemaDefaults(
   schema: FormElicitation["requestedSchema"],
   content: { readonly [field: string]: ElicitValue } | undefined,
 ): { [field: string]: ElicitValue } {
-  const out: { [field: string]: ElicitValue } = { ...(content ?? {}) };
+  // Field names come from the server's schema: "__proto__" must stay a field.
+  const out: { [field: string]: ElicitValue } = Object.assign(Object.create(null), content ?? {});
   for (const [field, property] of Object.entries(schema.properties ?? {})) {
     if (Object.hasOwn(out, field) || property === null || typeof property !== "object") continue;
     const value = property.default;

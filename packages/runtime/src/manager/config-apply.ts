@@ -27,7 +27,7 @@ export async function applyConfigToSlots(context: ApplyContext, previous: McpCon
   // Added servers register in config order, like start(), so names do not depend on timing.
   let addedChain: Promise<unknown> = Promise.resolve();
   for (const [name, slot] of slots) {
-    if (next.mcpServers[name]) continue;
+    if (Object.hasOwn(next.mcpServers, name)) continue;
     summary.removed.push(name);
     slots.delete(name);
     context.forget(name);

@@ -55,6 +55,11 @@ export function projectConfigPath(projectDir: string): string {
   return join(projectDir, ".toolwright", "mcp.json");
 }
 
+/** An empty map with no prototype: any key a user's file holds (`__proto__`, `constructor`) is plain data. */
+export function prototypeFree<T>(): { [key: string]: T } {
+  return Object.create(null) as { [key: string]: T };
+}
+
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Expands `${VAR}` and `${VAR:-default}` in one string. */
@@ -94,7 +99,8 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
       );
     });
   const expandMap = (map: { readonly [key: string]: string } | undefined, field: string) => {
-    const out: { [key: string]: string } = {};
+    // Keys come from the user's file: "__proto__" or "constructor" must stay plain data.
+    const out = prototypeFree<string>();
     for (const [k, v] of Object.entries(map ?? {})) out[k] = expand(v, `${base}/${field}/${pointerSegment(k)}`);
     return out;
   };
@@ -229,7 +235,7 @@ export function loadMcpConfig(options: LoadMcpConfigOptions = {}): McpConfig {
     if (parsed.collisionPolicy) collisionPolicy = parsed.collisionPolicy;
     for (const [name, raw] of Object.entries(parsed.servers)) merged.set(name, { raw, file });
   }
-  const mcpServers: { [name: string]: ServerConfig } = {};
+  const mcpServers = prototypeFree<ServerConfig>();
   for (const [name, { raw, file }] of merged) {
     mcpServers[name] = resolveServerEntry(name, raw, { file, env, ...(options.onMissing ? { onMissing: options.onMissing } : {}) });
   }
@@ -244,7 +250,7 @@ export function parseMcpConfig(
   const file = options.file ?? "inline";
   const parsed = parseConfigText(text, file);
   const env = options.env ?? process.env;
-  const mcpServers: { [name: string]: ServerConfig } = {};
+  const mcpServers = prototypeFree<ServerConfig>();
   for (const [name, raw] of Object.entries(parsed.servers)) {
     mcpServers[name] = resolveServerEntry(name, raw, { file, env, ...(options.onMissing ? { onMissing: options.onMissing } : {}) });
   }

@@ -44,6 +44,8 @@ const KNOWN_FIELDS = new Set([
   "limits",
 ]);
 
+const UNSENDABLE_HEADERS = new Set(["__proto__"]);
+
 const isRecord = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function stringArray(value: unknown, pointer: string, issues: ConfigIssue[]): void {
@@ -136,7 +138,17 @@ export function validateServerEntry(entry: unknown, pointer: string, warnings: s
   }
   if (entry.args !== undefined) stringArray(entry.args, `${pointer}/args`, issues);
   if (entry.env !== undefined) stringMap(entry.env, `${pointer}/env`, issues);
-  if (entry.headers !== undefined) stringMap(entry.headers, `${pointer}/headers`, issues);
+  if (entry.headers !== undefined) {
+    stringMap(entry.headers, `${pointer}/headers`, issues);
+    // HTTP stacks drop or reinterpret these names; refuse them rather than send something else.
+    if (isRecord(entry.headers))
+      for (const name of Object.keys(entry.headers))
+        if (UNSENDABLE_HEADERS.has(name.toLowerCase()))
+          issues.push({
+            pointer: `${pointer}/headers/${pointerSegment(name)}`,
+            message: `header name ${JSON.stringify(name)} cannot be sent`,
+          });
+  }
   if (entry.outbound !== undefined) outbound(entry.outbound, `${pointer}/outbound`, issues);
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") issues.push({ pointer: `${pointer}/cwd`, message: "must be a string" });
   for (const key of ["enabled", "disabled", "autoStart", "trusted"]) {

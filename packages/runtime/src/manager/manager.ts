@@ -5,10 +5,10 @@
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
 import { lintCatalogue } from "../catalogue-lint.js";
-import type { ToolFailure } from "../failure.js";
-import { failureFromFault, failureFromInvalidInput, failureFromToolError } from "../failure-mapping.js";
+import { redactFailure, type ToolFailure } from "../failure.js";
+import { failureFromFault, failureFromInvalidInput, messageWithoutServer } from "../failure-mapping.js";
 import { fingerprintTool } from "../fingerprint.js";
-import { joinText } from "../invoke.js";
+import { resultFromCall } from "../invoke.js";
 import { toolUnavailable } from "../planner/model-call.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
@@ -16,7 +16,8 @@ import type { WireFault } from "../protocol/wire-fault.js";
 import type { McpSurface } from "../surface.js";
 import { createServerClient, type ServerClient } from "./client-factory.js";
 import { applyConfigToSlots } from "./config-apply.js";
-import type { McpConfig } from "./config-types.js";
+import { prototypeFree } from "./config-load.js";
+import type { McpConfig, ServerConfig } from "./config-types.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
 import { probeSlot, reapIdleSlots } from "./pool.js";
 import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
@@ -80,17 +81,27 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     }
   }
 
+  /** Clients being closed after a failure; stop() waits for them. */
+  const closing = new Set<Promise<void>>();
+
+  /**
+   * Drops a slot's client. A deliberate eviction (`error` undefined: disconnect, idle) waits until
+   * it is closed. A failure answers at once: a call's deadline must not wait for a process that
+   * ignores SIGTERM to be killed, so that close goes on in the background and stop() waits for it.
+   */
   async function evict(slot: ServerSlot, error: string | undefined, state: ServerSlot["state"]): Promise<void> {
     const client = slot.client;
     slot.client = undefined;
     slot.generation++;
     slot.state = state;
     slot.error = error;
-    if (client) {
-      const tail = client.stderrTail?.();
-      if (error !== undefined && tail) slot.stderrTail = tail;
-      await client.close().catch(() => undefined);
-    }
+    if (!client) return;
+    const tail = client.stderrTail?.();
+    if (error !== undefined && tail) slot.stderrTail = tail;
+    const done = client.close().catch(() => undefined);
+    if (error === undefined) return done;
+    const tracked = done.finally(() => closing.delete(tracked));
+    closing.add(tracked);
   }
 
   function onNotification(slot: ServerSlot, generation: number, notification: RpcNotification): void {
@@ -155,13 +166,13 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       if (slot.client !== client) return status(slot);
       if (!handshake.ok) {
         const failure = failureFromFault(handshake.fault, { tool: "initialize", server: slot.name });
-        return fail(failure.message, failure.stderrTail);
+        return fail(messageWithoutServer(failure), failure.stderrTail);
       }
       connected = performance.now();
       const listed = await client.listTools(slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
       const listedAt = performance.now();
       if (slot.client !== client) return status(slot);
-      if (!listed.ok) return fail(`tools/list failed: ${listed.failure.message}`);
+      if (!listed.ok) return fail(`tools/list failed: ${messageWithoutServer(listed.failure)}`);
       if (registerAfter) await registerAfter;
       if (slot.client !== client || stopped) return status(slot);
       const outcome = registry.replace(slot.name, gate(slot, listed.tools), policyOf(slot), true);
@@ -214,7 +225,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     }
     const listed = await client.listTools(slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
     if (!listed.ok) {
-      if (listed.failure.kind === "unavailable" && slot.client === client) await evict(slot, listed.failure.message, "failed");
+      if (listed.failure.kind === "unavailable" && slot.client === client)
+        await evict(slot, messageWithoutServer(listed.failure), "failed");
       return listed;
     }
     if (slot.client !== client) return { ok: true, diff: { added: [], removed: [], changed: [] } };
@@ -309,7 +321,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       if (!f) slot.crashes = 0;
       else if (f.kind === "unavailable" && slot.config.transport === "http" && f.httpStatus === undefined && f.rpc === undefined) {
         // The HTTP connection itself broke (refused, reset): drop it so the next call builds a new one.
-        if (slot.client === client) await evict(slot, f.message, "failed");
+        if (slot.client === client) await evict(slot, messageWithoutServer(f), "failed");
       } else if (f.kind === "unavailable" && f.exitCode !== undefined && slot.client === client) {
         // The process died under this call; the stdio client restarts it (with backoff) on the next one.
         // Every call in flight fails in the same turn of the event loop: count the crash once.
@@ -508,12 +520,9 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       }
       const response = await callOnServer(slot, { name, arguments: args }, callOptions);
       tool = registry.lookup(`${slot.name}.${name}`);
-      const context = { tool: tool?.id ?? `${slot.name}.${name}`, server: slot.name };
-      if (!response.ok) return response;
-      const result = response.result;
-      // With the input attached, a server-side "Input validation error" maps to correct_call.
-      if (result.isError === true) return { ok: false, failure: failureFromToolError(result.content, { ...context, input: args }) };
-      return { ok: true, value: joinText(result), content: result.content, structured: result.structuredContent };
+      // The same result mapping as every typed call: isError, malformed shapes, redaction.
+      if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
+      return resultFromCall({ id: tool?.id ?? `${slot.name}.${name}` }, slot.name, response.result, args);
     },
     probe,
     reapIdle,
@@ -523,7 +532,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       return run.then((s) => s.changed);
     },
     async addServer(name, config) {
-      const servers = { ...current.mcpServers, [name]: config };
+      const servers = Object.assign(prototypeFree<ServerConfig>(), current.mcpServers);
+      servers[name] = config;
       const run = applying.then(() => apply({ ...current, mcpServers: servers }));
       applying = run.catch(() => undefined);
       await run;
@@ -543,6 +553,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       await Promise.all(closers.map(async (c) => c()));
       await applying;
       await Promise.all([...slots.values()].map((slot) => disconnectSlot(slot, "disconnected")));
+      while (closing.size > 0) await Promise.all([...closing]);
     },
   };
 }

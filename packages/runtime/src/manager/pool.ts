@@ -3,7 +3,7 @@
  * servers, `tools/list` on 2026 ones, which have no ping) and the idle reaper.
  */
 import type { ToolFailure } from "../failure.js";
-import { failureFromFault } from "../failure-mapping.js";
+import { failureFromFault, messageWithoutServer } from "../failure-mapping.js";
 import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
 import { idleTimeoutOf, type ServerSlot, type ServerState } from "./server-slot.js";
 
@@ -27,7 +27,7 @@ export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evic
     if (!outcome.ok) failure = outcome.failure;
   }
   if (!failure) return { ok: true };
-  if (slot.client === client) await evict(slot, `health probe failed: ${failure.message}`, "failed");
+  if (slot.client === client) await evict(slot, `health probe failed: ${messageWithoutServer(failure)}`, "failed");
   return { ok: false, failure };
 }
 

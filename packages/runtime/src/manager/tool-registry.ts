@@ -6,7 +6,7 @@ import type { Decoder } from "../codec.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { ToolSpec } from "../tool-spec.js";
 import type { CollisionPolicy } from "./config-types.js";
-import { chooseExposedName } from "./names.js";
+import { chooseExposedName, wantedName } from "./names.js";
 import { riskOf, type ToolRisk } from "./risk.js";
 
 /** One tool as the manager exposes it. */
@@ -99,14 +99,28 @@ export function createToolRegistry(): ToolRegistry {
       const names = new Set([...byName.keys()].filter((n) => byName.get(n)?.server !== server));
       const next: ManagedTool[] = [];
       const warnings: string[] = [];
-      for (const descriptor of visible) {
+      const wanted = (d: ToolDescriptor) => wantedName(server, d.name, policy.collisionPolicy, owners.get(d.name));
+      // How many of this server's tools ask for each name: a name two tools want goes to neither bare.
+      const wants = new Map<string, number>();
+      for (const d of visible) wants.set(wanted(d), (wants.get(wanted(d)) ?? 0) + 1);
+      // Exact names (exposed as the server spells them) are placed first, so a sanitized name can
+      // never take a real one, whatever order the server lists them in.
+      const exact = (d: ToolDescriptor) => wanted(d) === d.name;
+      const ordered = [...visible.filter(exact), ...visible.filter((d) => !exact(d))];
+      for (const descriptor of ordered) {
         const id = `${server}.${descriptor.name}`;
         const kept = before.get(descriptor.name);
-        // An exposed name never moves while its tool stays registered.
+        const shared = !exact(descriptor) && (wants.get(wanted(descriptor)) ?? 0) > 1;
+        // An exposed name never moves while its tool stays registered, unless a real name reclaims it.
         let exposedName = kept?.exposedName;
-        if (exposedName === undefined || names.has(exposedName)) {
-          const choice = chooseExposedName(server, descriptor.name, policy.collisionPolicy, owners.get(descriptor.name), (n) =>
-            names.has(n),
+        if (exposedName === undefined || names.has(exposedName) || (shared && exposedName === wanted(descriptor))) {
+          const choice = chooseExposedName(
+            server,
+            descriptor.name,
+            policy.collisionPolicy,
+            owners.get(descriptor.name),
+            (n) => names.has(n),
+            shared,
           );
           if (!choice.ok) {
             if (strict) return { ok: false, message: choice.message };
@@ -118,6 +132,9 @@ export function createToolRegistry(): ToolRegistry {
         names.add(exposedName);
         next.push({ id, server, name: descriptor.name, exposedName, descriptor, risk: riskOf(descriptor.annotations, policy.trusted) });
       }
+      // Listing order is kept for everything that reads the registry.
+      const position = new Map(visible.map((d, i) => [d.name, i]));
+      next.sort((a, b) => (position.get(a.name) ?? 0) - (position.get(b.name) ?? 0));
       for (const t of before.values()) {
         byId.delete(t.id);
         byName.delete(t.exposedName);

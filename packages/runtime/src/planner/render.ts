@@ -62,7 +62,8 @@ function guidance(issues: readonly FieldIssue[], spec: RenderOptions["spec"]): s
   if (!descriptions) return [];
   const lines: string[] = [];
   for (const field of new Set(issues.map((i) => i.field.replace(/\[\d+\]/g, "[]")))) {
-    const text = descriptions[field] ?? descriptions[field.replace(/\[\]/g, "")];
+    const own = (key: string) => (Object.hasOwn(descriptions, key) ? descriptions[key] : undefined);
+    const text = own(field) ?? own(field.replace(/\[\]/g, ""));
     if (text) lines.push(`- ${field}: ${text}`);
   }
   return lines;

@@ -8,6 +8,7 @@ import { initializeSession, type Outcome } from "./mcp-session.js";
 import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./mcp-types.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
 import { META, MODERN_ERROR_CODES, MODERN_PROTOCOL_VERSIONS, pickVersion, protocolMeta } from "./modern.js";
+import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
 import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
@@ -123,20 +124,51 @@ export async function initializeLegacy(peer: RpcPeer, identity: ClientIdentity, 
   return { ok: true, value: { era: "legacy", protocolVersion: outcome.value.protocolVersion, handshake: outcome.value } };
 }
 
-/** Opens a session on a transport that needs no fallback decisions (stdio). */
+/** One connect deadline (era detection, handshake, SSE endpoint) shared by every step, as the user set it. */
+export interface ConnectBudget {
+  readonly totalMs: number;
+  /** Time left, at least 1 ms. */
+  remaining(): number;
+  /**
+   * Time for the `server/discover` probe: everything when pinned to the modern era; otherwise at
+   * most `probeTimeoutMs` and at most half the budget, so `initialize` keeps time to answer.
+   */
+  probeMs(era: EraPreference, probeTimeoutMs: number): number;
+  /** A connect-phase timeout restated with the budget the user set (not the few ms that were left). */
+  explain(fault: WireFault, step: string): WireFault;
+}
+
+/** Starts a connect budget of `totalMs` now. */
+export function createConnectBudget(totalMs: number): ConnectBudget {
+  const started = Date.now();
+  const remaining = () => Math.max(1, totalMs - (Date.now() - started));
+  return {
+    totalMs,
+    remaining,
+    probeMs: (era, probeTimeoutMs) => (era === "modern" ? remaining() : Math.min(remaining(), probeTimeoutMs, Math.ceil(totalMs / 2))),
+    explain: (fault, step) =>
+      fault.type === "timeout" && fault.phase === "connect"
+        ? { ...fault, message: `${step} got no answer within the ${totalMs} ms connect budget (connectTimeoutMs)` }
+        : fault,
+  };
+}
+
+/** Opens a session on a transport that needs no fallback decisions (stdio), within one connect budget. */
 export async function openSession(
   peer: RpcPeer,
   identity: ClientIdentity,
   era: EraPreference,
-  timing: ConnectTiming & { readonly probeTimeoutMs: number },
+  timing: { readonly budget: ConnectBudget; readonly probeTimeoutMs: number; readonly signal?: AbortSignal | undefined },
 ): Promise<Outcome<Session>> {
+  const { budget, signal } = timing;
   if (era !== "legacy") {
-    const probe = await probeModern(peer, identity, { timeoutMs: timing.probeTimeoutMs, signal: timing.signal });
+    const probe = await probeModern(peer, identity, { timeoutMs: budget.probeMs(era, timing.probeTimeoutMs), signal });
     if (probe.kind === "modern") return { ok: true, value: probe.session };
-    if (probe.kind === "fault") return { ok: false, fault: probe.fault };
-    if (era === "modern") return { ok: false, fault: notModern(probe.fault) };
+    if (probe.kind === "fault") return { ok: false, fault: budget.explain(probe.fault, "server/discover") };
+    if (era === "modern") return { ok: false, fault: notModern(probe.fault && budget.explain(probe.fault, "server/discover")) };
   }
-  return initializeLegacy(peer, identity, timing);
+  const init = await initializeLegacy(peer, identity, { timeoutMs: budget.remaining(), signal });
+  return init.ok ? init : { ok: false, fault: budget.explain(init.fault, "initialize") };
 }
 
 /** The fault for "pinned to the modern era, but the server is not modern". */
@@ -315,10 +347,7 @@ export async function callToolInSession(
   if (request.task) params.task = request.task;
   const outcome = await sendRequest(peer, ctx, "tools/call", params, options);
   if (!outcome.ok) return outcome;
-  const result = outcome.result as Partial<CallToolResult> | undefined;
-  if (typeof result !== "object" || result === null)
-    return { ok: false, fault: { type: "rpc", code: -32603, message: "tools/call result is not an object" } };
-  return { ok: true, value: { ...result, content: Array.isArray(result.content) ? result.content : [] } };
+  return shapedCallResult(outcome.result);
 }
 
 // getRandomValues is a native call costing microseconds; one call fills randomness for ~170 ids.

@@ -12,6 +12,7 @@
 import { callToolInSession, fulfilInputRequests, type RequestContext, sendRequest } from "./mcp-client.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
+import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RpcPeer } from "./rpc-peer.js";
 import type { WireFault } from "./wire-fault.js";
 
@@ -173,7 +174,7 @@ function inlined(raw: { [key: string]: unknown }, taskId: string): Outcome<CallT
   const result = raw.result as Partial<CallToolResult> | undefined;
   if (typeof result !== "object" || result === null)
     return { ok: false, fault: { type: "rpc", code: -32603, message: `tasks/get for completed task ${taskId} inlines no result` } };
-  return { ok: true, value: { ...result, content: Array.isArray(result.content) ? result.content : [] } };
+  return shapedCallResult(result);
 }
 
 async function taskResult(peer: RpcPeer, ctx: RequestContext, taskId: string, options: PeerRequestOptions) {
@@ -182,7 +183,7 @@ async function taskResult(peer: RpcPeer, ctx: RequestContext, taskId: string, op
   const result = payload.result as Partial<CallToolResult> | undefined;
   if (typeof result !== "object" || result === null)
     return { ok: false, fault: { type: "rpc", code: -32603, message: "tasks/result answer is not an object" } } as const;
-  return { ok: true, value: { ...result, content: Array.isArray(result.content) ? result.content : [] } } as const;
+  return shapedCallResult(result);
 }
 
 /** Sends `tasks/cancel` (best effort) and reports the call as canceled. */

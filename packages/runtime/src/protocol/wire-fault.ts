@@ -2,6 +2,7 @@
  * Raw facts about what went wrong on the wire. Transports and sessions report these; the one
  * mapping file (`failure-mapping.ts`) turns them into `ToolFailure` values.
  */
+import type { FieldIssue } from "../failure.js";
 
 /** A fact about a failed exchange, before it is mapped to a failure kind. */
 export type WireFault =
@@ -34,6 +35,14 @@ export type WireFault =
     }
   /** The call's deadline passed. `phase` says whether it was connecting or waiting for the answer. */
   | { readonly type: "timeout"; readonly message: string; readonly phase: "connect" | "request" }
+  /** A result arrived but breaks the protocol's shape (`content` not an array, a block without `type`...). */
+  | {
+      readonly type: "malformed";
+      readonly message: string;
+      readonly issues: readonly FieldIssue[];
+      /** The result's content, when it is an array (kept as evidence). */
+      readonly content?: readonly unknown[];
+    }
   /** The caller's AbortSignal fired. */
   | { readonly type: "canceled"; readonly message: string }
   /** A task-augmented request ended without a result: the task failed, was cancelled by the server, or expired. */

@@ -2,7 +2,7 @@
  * The allowlisted environment for child processes. A child sees only a few baseline variables
  * (PATH, HOME, locale...) plus what its config names; never the parent's secrets.
  */
-import type { ToolFailure } from "../failure.js";
+import { redactValuesIn } from "../failure.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 
 /** Variables passed through by default when present in the parent. */
@@ -32,9 +32,10 @@ export function buildChildEnv(
   parent: NodeJS.ProcessEnv = process.env,
   inherit: readonly string[] = DEFAULT_INHERITED_ENV,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
+  // Keys come from configuration: "__proto__" must be a variable, not the map's prototype.
+  const env = Object.create(null) as Record<string, string>;
   for (const name of inherit) {
-    const value = parent[name];
+    const value = Object.hasOwn(parent, name) ? parent[name] : undefined;
     if (value !== undefined && !value.startsWith("()")) env[name] = value;
   }
   if (!spec) return env;
@@ -43,7 +44,7 @@ export function buildChildEnv(
       const eq = entry.indexOf("=");
       if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1);
       else if (eq === -1) {
-        const value = parent[entry];
+        const value = Object.hasOwn(parent, entry) ? parent[entry] : undefined;
         if (value !== undefined) env[entry] = value;
       }
     }
@@ -60,18 +61,13 @@ const MIN_SECRET_LENGTH = 6;
 export function configuredEnvValues(spec: EnvSpec | undefined, parent: NodeJS.ProcessEnv = process.env): string[] {
   if (!spec) return [];
   const values = Array.isArray(spec)
-    ? (spec as readonly string[]).map((entry) => (entry.indexOf("=") > 0 ? entry.slice(entry.indexOf("=") + 1) : parent[entry]))
+    ? (spec as readonly string[]).map((entry) =>
+        entry.indexOf("=") > 0 ? entry.slice(entry.indexOf("=") + 1) : Object.hasOwn(parent, entry) ? parent[entry] : undefined,
+      )
     : Object.values(spec as { readonly [key: string]: string });
   return [...new Set(values.filter((v): v is string => v !== undefined && v.length >= MIN_SECRET_LENGTH))].sort(
     (a, b) => b.length - a.length,
   );
-}
-
-/** Replaces every occurrence of the given values with `[redacted]`. */
-export function redactValues(text: string, values: readonly string[]): string {
-  let out = text;
-  for (const value of values) if (out.includes(value)) out = out.split(value).join("[redacted]");
-  return out;
 }
 
 /** Secret values plus their parts (`Bearer <token>`, `sid=<token>`): a server may reflect either. */
@@ -82,38 +78,5 @@ export function secretFragments(values: readonly string[]): string[] {
 
 /** A wire fault with secret values removed from its text fields (for `connect()` outcomes). */
 export function redactFaultValues(fault: WireFault, values: readonly string[]): WireFault {
-  if (values.length === 0) return fault;
-  const text = JSON.stringify(fault);
-  const clean = redactValues(text, values);
-  if (clean === text) return fault;
-  try {
-    return JSON.parse(clean) as WireFault;
-  } catch {
-    return { type: "transport", code: "EREDACTED", message: "[redacted]" };
-  }
-}
-
-/** A failure with secret values removed from its message, stderr tail and JSON-RPC data. */
-export function redactFailureValues(failure: ToolFailure, values: readonly string[]): ToolFailure {
-  if (values.length === 0) return failure;
-  let rpc = failure.rpc;
-  if (rpc?.data !== undefined) {
-    const text = JSON.stringify(rpc.data);
-    const clean = redactValues(text, values);
-    if (clean !== text) {
-      let data: unknown = "[redacted]";
-      try {
-        data = JSON.parse(clean);
-      } catch {
-        // a secret overlapped JSON syntax: drop the data rather than leak it
-      }
-      rpc = { ...rpc, data };
-    }
-  }
-  return {
-    ...failure,
-    message: redactValues(failure.message, values),
-    ...(failure.stderrTail ? { stderrTail: redactValues(failure.stderrTail, values) } : {}),
-    ...(rpc ? { rpc } : {}),
-  };
+  return redactValuesIn(fault, values);
 }

@@ -6,6 +6,8 @@
 import type { RpcMessage, RpcNotification } from "../protocol/json-rpc.js";
 import {
   type ClientIdentity,
+  type ConnectBudget,
+  createConnectBudget,
   type EraPreference,
   initializeLegacy,
   notModern,
@@ -172,14 +174,14 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     conn.peer.failAll(closedFault);
   }
 
-  async function openSse(signal: AbortSignal, remaining: () => number): Promise<Outcome<HttpConnection>> {
-    const opened = await sseConnection(signal, remaining());
-    if (!opened.ok) return opened;
+  async function openSse(signal: AbortSignal, budget: ConnectBudget): Promise<Outcome<HttpConnection>> {
+    const opened = await sseConnection(signal, budget.remaining());
+    if (!opened.ok) return { ok: false, fault: budget.explain(opened.fault, "the SSE endpoint event") };
     const conn = opened.value;
-    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: remaining(), signal });
+    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: budget.remaining(), signal });
     if (!init.ok) {
       await dispose(conn);
-      return init;
+      return { ok: false, fault: budget.explain(init.fault, "initialize") };
     }
     conn.session = init.value;
     eraCache.set(url.href, "sse");
@@ -216,16 +218,14 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
   }
 
   async function detect(signal: AbortSignal): Promise<Outcome<HttpConnection>> {
-    const started = Date.now();
-    const remaining = () => Math.max(1, o.connectTimeoutMs - (Date.now() - started));
+    const budget = createConnectBudget(o.connectTimeoutMs);
     const key = url.href;
     const cached = eraCache.get(key);
-    if (cached === "sse" && era !== "modern" && o.legacySseFallback) return openSse(signal, remaining);
+    if (cached === "sse" && era !== "modern" && o.legacySseFallback) return openSse(signal, budget);
     const conn = streamableConnection();
     const streamable = conn.streamable as StreamableHttpTransport;
     if (era === "modern" || (era === "auto" && cached !== "legacy")) {
-      const probeMs = era === "modern" ? remaining() : Math.min(remaining(), o.probeTimeoutMs ?? 5000);
-      const probe = await probeModern(conn.peer, identity, { timeoutMs: probeMs, signal });
+      const probe = await probeModern(conn.peer, identity, { timeoutMs: budget.probeMs(era, o.probeTimeoutMs ?? 5000), signal });
       if (probe.kind === "modern") {
         streamable.modern = true;
         // 2026-07-28 has no sessions: forget any id a server echoed on the probe.
@@ -237,17 +237,18 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
       }
       if (probe.kind === "fault" || era === "modern") {
         await dispose(conn);
-        return { ok: false, fault: probe.kind === "fault" ? probe.fault : notModern(probe.fault) };
+        const fault = probe.fault && budget.explain(probe.fault, "server/discover");
+        return { ok: false, fault: probe.kind === "fault" ? (fault as WireFault) : notModern(fault) };
       }
     }
-    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: remaining(), signal });
+    const init = await initializeLegacy(conn.peer, identity, { timeoutMs: budget.remaining(), signal });
     if (!init.ok) {
       await dispose(conn);
       const status = statusOf(init.fault);
       const modernError = init.fault.type === "rpc" && MODERN_ERROR_CODES.has(init.fault.code);
       // Only 400/404/405 mean "no Streamable HTTP here"; a 401/403 is an auth answer and must surface.
-      if (o.legacySseFallback && (status === 400 || status === 404 || status === 405) && !modernError) return openSse(signal, remaining);
-      return init;
+      if (o.legacySseFallback && (status === 400 || status === 404 || status === 405) && !modernError) return openSse(signal, budget);
+      return { ok: false, fault: budget.explain(init.fault, "initialize") };
     }
     conn.session = init.value;
     streamable.protocolVersion = init.value.protocolVersion;

@@ -22,9 +22,9 @@ export function prepareHeaders(
   headers: { readonly [name: string]: string } | undefined,
   env: { readonly [name: string]: string | undefined },
 ): { [name: string]: string } {
-  const out: { [name: string]: string } = {};
+  const out = Object.create(null) as { [name: string]: string };
   for (const [name, raw] of Object.entries(headers ?? {})) {
-    if (!TOKEN.test(name)) throw new Error(`header ${JSON.stringify(name)}: not a valid header name`);
+    if (!TOKEN.test(name) || name === "__proto__") throw new Error(`header ${JSON.stringify(name)}: not a valid header name`);
     const value = expandEnv(String(raw), env, `header ${name}`);
     if (/[\r\n\0]/.test(value)) throw new Error(`header ${name}: value contains a line break`);
     out[name.toLowerCase()] = value;

@@ -7,6 +7,7 @@ import type { RpcMessage } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import { buildChildEnv, type EnvSpec } from "./environment.js";
 import { createLineReader } from "./line-reader.js";
+import { collectDescendants, type ProcessTree, signalTree } from "./process-tree.js";
 
 /** How to start a stdio server. */
 export interface StdioProcessOptions {
@@ -37,7 +38,10 @@ export interface StdioProcess {
   readonly pid: number | undefined;
   send(message: RpcMessage): void;
   stderrTail(): string;
-  /** stdin, then SIGTERM, then SIGKILL, for the whole process group. Resolves when it is gone. */
+  /**
+   * stdin, then SIGTERM, then SIGKILL, for the whole process group and (Linux) every descendant
+   * seen while the server lived, even in its own session. Resolves when the server is gone.
+   */
   close(): Promise<void>;
 }
 
@@ -115,6 +119,13 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
       });
     });
   });
+  // Descendants noted by close(). When the leader exits, what is left of its group and its noted
+  // helpers is killed at once: they may hold its stdout open, which would delay "close".
+  const tree: ProcessTree = new Map();
+  child.once("exit", () => {
+    killGroup(child, "SIGKILL");
+    signalTree(tree, "SIGKILL");
+  });
   const reader = createLineReader(options.maxMessageBytes ?? 16 * 1024 * 1024, events);
   child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
   // A server that closed stdout can never answer again: give it the grace period to exit on its own,
@@ -161,15 +172,24 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
     stderrTail: () => stderr.text(),
     async close() {
       if (exited) return;
+      // Helpers the server started in their own session escape the group kill: note them now,
+      // while they are still its descendants, and again at each step (they may start late).
+      collectDescendants(child.pid, tree);
       flush();
       child.stdin.end();
+      const step = (signal: NodeJS.Signals) => {
+        collectDescendants(child.pid, tree);
+        killGroup(child, signal);
+        signalTree(tree, signal);
+      };
       const timers: ReturnType<typeof setTimeout>[] = [];
-      timers.push(setTimeout(() => killGroup(child, "SIGTERM"), grace));
-      timers.push(setTimeout(() => killGroup(child, "SIGKILL"), grace * 2));
+      timers.push(setTimeout(() => step("SIGTERM"), grace));
+      timers.push(setTimeout(() => step("SIGKILL"), grace * 2));
       await gone;
       for (const t of timers) clearTimeout(t);
-      // The leader is gone; make sure no grandchild of its group survives it.
+      // The leader is gone; make sure no grandchild of its group, nor one it detached, survives it.
       killGroup(child, "SIGKILL");
+      signalTree(tree, "SIGKILL");
     },
   };
 }

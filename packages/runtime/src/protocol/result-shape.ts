@@ -1,0 +1,93 @@
+/**
+ * The shape a `tools/call` result must have (MCP 2025-11-25 `CallToolResult`): `content` an array
+ * of typed blocks, `structuredContent` an object, `isError` a boolean. Breaks are reported as field
+ * issues so the failure can carry them as evidence; unknown block types pass (newer revisions).
+ */
+import type { FieldIssue } from "../failure.js";
+import type { Outcome } from "./mcp-session.js";
+import type { CallToolResult } from "./mcp-types.js";
+import type { WireFault } from "./wire-fault.js";
+
+const isRecord = (v: unknown): v is { readonly [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A small copy of an offending value, so evidence never carries a whole payload. */
+function shown(value: unknown): unknown {
+  if (typeof value === "string") return value.length > 200 ? `${value.slice(0, 200)}…` : value;
+  if (value === null || typeof value === "number" || typeof value === "boolean") return value;
+  if (Array.isArray(value)) return `[array of ${value.length}]`;
+  return `[${typeof value}]`;
+}
+
+function typeIssue(field: string, expected: string, actual: unknown): FieldIssue {
+  return { field, constraint: "invalid_field_type", expected, actual: shown(actual) };
+}
+
+// Required string fields per known block type.
+const BLOCK_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["text", ["text"]],
+  ["image", ["data", "mimeType"]],
+  ["audio", ["data", "mimeType"]],
+  ["resource_link", ["uri"]],
+]);
+
+function blockIssues(block: unknown, at: string, issues: FieldIssue[]): void {
+  if (!isRecord(block)) {
+    issues.push(typeIssue(at, "a content block object", block));
+    return;
+  }
+  if (block.type === undefined) {
+    issues.push({ field: `${at}.type`, constraint: "missing_field", expected: "a content block type" });
+    return;
+  }
+  if (typeof block.type !== "string") {
+    issues.push(typeIssue(`${at}.type`, "string", block.type));
+    return;
+  }
+  for (const field of BLOCK_FIELDS.get(block.type) ?? []) {
+    if (block[field] === undefined) issues.push({ field: `${at}.${field}`, constraint: "missing_field", expected: "string" });
+    else if (typeof block[field] !== "string") issues.push(typeIssue(`${at}.${field}`, "string", block[field]));
+  }
+  if (block.type === "resource") {
+    const resource = block.resource;
+    if (!isRecord(resource)) issues.push(typeIssue(`${at}.resource`, "an object with uri", resource));
+    else if (typeof resource.uri !== "string") issues.push(typeIssue(`${at}.resource.uri`, "string", resource.uri));
+  }
+}
+
+/** The ways `result` breaks the `CallToolResult` shape; empty when it is well formed. Missing `content` is tolerated. */
+export function callResultIssues(result: unknown): FieldIssue[] {
+  if (!isRecord(result)) return [typeIssue("", "a CallToolResult object", result)];
+  const issues: FieldIssue[] = [];
+  const content = result.content;
+  if (content !== undefined) {
+    if (!Array.isArray(content)) issues.push(typeIssue("content", "array", content));
+    else for (let i = 0; i < content.length && issues.length < 20; i++) blockIssues(content[i], `content[${i}]`, issues);
+  }
+  if (result.structuredContent !== undefined && !isRecord(result.structuredContent))
+    issues.push(typeIssue("structuredContent", "object", result.structuredContent));
+  if (result.isError !== undefined && typeof result.isError !== "boolean") issues.push(typeIssue("isError", "boolean", result.isError));
+  return issues;
+}
+
+/** The wire fault for a result with `issues`; its content is kept when it is an array. */
+export function malformedResultFault(result: unknown, issues: readonly FieldIssue[]): WireFault {
+  const content = isRecord(result) && Array.isArray(result.content) ? result.content : undefined;
+  const summary = issues
+    .slice(0, 3)
+    .map((i) => `${i.field || "(root)"} ${i.constraint === "missing_field" ? "is missing" : `is not ${i.expected}`}`)
+    .join("; ");
+  return {
+    type: "malformed",
+    message: `tools/call result breaks the MCP result shape: ${summary}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""}`,
+    issues,
+    ...(content ? { content } : {}),
+  };
+}
+
+/** A `tools/call` (or task) result checked for its shape: the result (missing `content` read as `[]`), or the malformed fault. */
+export function shapedCallResult(result: unknown): Outcome<CallToolResult> {
+  const issues = callResultIssues(result);
+  if (issues.length > 0) return { ok: false, fault: malformedResultFault(result, issues) };
+  const shaped = result as Partial<CallToolResult>;
+  return { ok: true, value: Array.isArray(shaped.content) ? (shaped as CallToolResult) : { ...shaped, content: [] } };
+}
