@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type FailureKind, type RecoveryAction, validateFailure } from "./failure.js";
+import { type FailureKind, type RecoveryAction, registerSecretValues, validateFailure } from "./failure.js";
 import {
   failureFromFault,
   failureFromInvalidInput,
@@ -8,6 +8,7 @@ import {
   failureFromToolError,
   failureFromUnparsableArguments,
   mayHaveRun,
+  messageWithoutServer,
   retryAfterMsFromHeader,
   withCallEvidence,
 } from "./failure-mapping.js";
@@ -236,5 +237,50 @@ describe("withCallEvidence and Retry-After", () => {
     expect(retryAfterMsFromHeader("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
     expect(retryAfterMsFromHeader("soon")).toBeUndefined();
     expect(retryAfterMsFromHeader(null)).toBeUndefined();
+  });
+});
+
+describe("hostile inputs (#18)", () => {
+  it("a malformed result: malformed_result / replan, the issues and the array content as evidence", () => {
+    const issues = [{ field: "content[1].type", constraint: "missing_field" as const }];
+    const f = failureFromFault(
+      { type: "malformed", message: "tools/call result breaks the MCP result shape", issues, content: [{ type: "text", text: "a" }, {}] },
+      sent,
+    );
+    expect(f).toMatchObject({
+      kind: "malformed_result",
+      retryable: false,
+      recovery: { action: "replan", issues },
+      content: [{ type: "text", text: "a" }, {}],
+    });
+    expect(f.message).toBe("fs: tools/call result breaks the MCP result shape");
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("withCallEvidence never remaps a failure the runtime decided on (a reason): no correct_call for a tool that cannot be called", () => {
+    const f = failureFromPolicy("tool_unavailable", "fs: tool read is unavailable: bad x-mcp-header", at);
+    expect(withCallEvidence(f, { path: "/x" }, '{"path":"a"}')).toBe(f);
+  });
+
+  it("messageWithoutServer removes the server prefix once, and nothing else", () => {
+    const f = failureFromFault(transport("ENOENT"), at);
+    expect(f.message).toBe("fs: transport ENOENT");
+    expect(messageWithoutServer(f)).toBe("transport ENOENT");
+    expect(messageWithoutServer({ server: "fs", message: "fsck: x" })).toBe("fsck: x");
+  });
+
+  it("registered secret values leave every string of every built failure, keys included, until released", () => {
+    const release = registerSecretValues(["tw-unit-secret-value"]);
+    try {
+      const data = { echoed: "tw-unit-secret-value", "tw-unit-secret-value": ["x tw-unit-secret-value y"] };
+      const f = failureFromFault({ type: "rpc", code: -32603, message: "bad tw-unit-secret-value", data }, sent);
+      const g = failureFromToolError([{ type: "text", text: "got tw-unit-secret-value" }], sent);
+      for (const failure of [f, g]) expect(JSON.stringify(failure)).not.toContain("tw-unit-secret-value");
+      expect(f.rpc?.data).toEqual({ echoed: "[redacted]", "[redacted]": ["x [redacted] y"] });
+      expect(validateFailure(f)).toEqual([]);
+    } finally {
+      release();
+    }
+    expect(failureFromToolError([{ type: "text", text: "tw-unit-secret-value" }], at).message).toBe("tw-unit-secret-value");
   });
 });

@@ -8,11 +8,11 @@ import type { LogLevel, ServerTool } from "./types.js";
 /** MCP log levels, least to most severe. */
 export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 /** The client capability each server-to-client request needs. */
-export const CAPABILITY_FOR: { readonly [method: string]: string } = {
+export const CAPABILITY_FOR: { readonly [method: string]: string } = Object.assign(Object.create(null), {
   "sampling/createMessage": "sampling",
   "elicitation/create": "elicitation",
   "roots/list": "roots",
-};
+}); // prototype-free: a method named "constructor" needs no capability
 /** Default time a server-to-client request may take. */
 export const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 60_000;
 /** Legacy methods a 2026-07-28 request may not use (answered -32601). */
