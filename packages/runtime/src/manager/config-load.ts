@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { prototypeFree } from "../prototype-free.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
 import type { CollisionPolicy, McpConfig, RawServerConfig, ServerConfig } from "./config-types.js";
 import { pointerSegment, type ValidRawServer, validateConfigFile } from "./config-validate.js";
@@ -55,11 +56,6 @@ export function projectConfigPath(projectDir: string): string {
   return join(projectDir, ".toolwright", "mcp.json");
 }
 
-/** An empty map with no prototype: any key a user's file holds (`__proto__`, `constructor`) is plain data. */
-export function prototypeFree<T>(): { [key: string]: T } {
-  return Object.create(null) as { [key: string]: T };
-}
-
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Expands `${VAR}` and `${VAR:-default}` in one string. */
@@ -100,7 +96,7 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
     });
   const expandMap = (map: { readonly [key: string]: string } | undefined, field: string) => {
     // Keys come from the user's file: "__proto__" or "constructor" must stay plain data.
-    const out = prototypeFree<string>();
+    const out = prototypeFree<{ [key: string]: string }>({});
     for (const [k, v] of Object.entries(map ?? {})) out[k] = expand(v, `${base}/${field}/${pointerSegment(k)}`);
     return out;
   };
@@ -235,7 +231,7 @@ export function loadMcpConfig(options: LoadMcpConfigOptions = {}): McpConfig {
     if (parsed.collisionPolicy) collisionPolicy = parsed.collisionPolicy;
     for (const [name, raw] of Object.entries(parsed.servers)) merged.set(name, { raw, file });
   }
-  const mcpServers = prototypeFree<ServerConfig>();
+  const mcpServers = prototypeFree<{ [name: string]: ServerConfig }>({});
   for (const [name, { raw, file }] of merged) {
     mcpServers[name] = resolveServerEntry(name, raw, { file, env, ...(options.onMissing ? { onMissing: options.onMissing } : {}) });
   }
@@ -250,7 +246,7 @@ export function parseMcpConfig(
   const file = options.file ?? "inline";
   const parsed = parseConfigText(text, file);
   const env = options.env ?? process.env;
-  const mcpServers = prototypeFree<ServerConfig>();
+  const mcpServers = prototypeFree<{ [name: string]: ServerConfig }>({});
   for (const [name, raw] of Object.entries(parsed.servers)) {
     mcpServers[name] = resolveServerEntry(name, raw, { file, env, ...(options.onMissing ? { onMissing: options.onMissing } : {}) });
   }

@@ -13,10 +13,10 @@ import { toolUnavailable } from "../planner/model-call.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { WireFault } from "../protocol/wire-fault.js";
+import { prototypeFree } from "../prototype-free.js";
 import type { McpSurface } from "../surface.js";
 import { createServerClient, type ServerClient } from "./client-factory.js";
 import { applyConfigToSlots } from "./config-apply.js";
-import { prototypeFree } from "./config-load.js";
 import type { McpConfig, ServerConfig } from "./config-types.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
 import { probeSlot, reapIdleSlots } from "./pool.js";
@@ -532,7 +532,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       return run.then((s) => s.changed);
     },
     async addServer(name, config) {
-      const servers = Object.assign(prototypeFree<ServerConfig>(), current.mcpServers);
+      const servers = Object.assign(prototypeFree<{ [name: string]: ServerConfig }>({}), current.mcpServers);
       servers[name] = config;
       const run = applying.then(() => apply({ ...current, mcpServers: servers }));
       applying = run.catch(() => undefined);
