@@ -5,7 +5,18 @@
 import { assertJson, fail, isPlainObject, show } from "./errors.js";
 import { isSchema, type JsonSchema } from "./schema.js";
 
-const DEFINITION_KEYS = ["title", "description", "input", "output", "annotations", "tags", "examples", "requiresConfirmation", "meta"];
+const DEFINITION_KEYS = [
+  "title",
+  "description",
+  "input",
+  "output",
+  "annotations",
+  "tags",
+  "examples",
+  "requiresConfirmation",
+  "meta",
+  "task",
+];
 const ANNOTATION_KEYS = ["readOnly", "destructive", "idempotent", "openWorld"];
 
 function schemaJson(where: string, what: string, value: unknown): JsonSchema {
@@ -61,6 +72,15 @@ export function checkToolDefinition(where: string, definition: unknown): void {
   if (d.meta !== undefined) {
     if (!isPlainObject(d.meta)) fail(where, "meta must be an object");
     assertJson(where, "meta", d.meta);
+  }
+  if (d.task !== undefined) {
+    const task = d.task as { [key: string]: unknown };
+    if (!isPlainObject(task) || (task.support !== "optional" && task.support !== "required"))
+      fail(where, `task must be { support: "optional" | "required", start?: "immediate" | "after-input" }; got ${show(d.task)}`);
+    if (task.start !== undefined && task.start !== "immediate" && task.start !== "after-input")
+      fail(where, `task.start must be "immediate" or "after-input"; got ${show(task.start)}`);
+    for (const key of Object.keys(task))
+      if (key !== "support" && key !== "start") fail(where, `unknown task field "${key}" (allowed: support, start)`);
   }
 }
 

@@ -33,6 +33,12 @@ export interface ToolDefinition {
   /** When true, the runtime asks the confirmation hook before calling. */
   readonly requiresConfirmation?: boolean;
   readonly meta?: { readonly [key: string]: unknown };
+  /**
+   * Task execution (MCP tasks): `support` is the tool's `execution.taskSupport`. `start` (servers):
+   * `immediate` (default) answers with a task at once; `after-input` first gathers the handler's
+   * input through `input_required` rounds, then becomes a task.
+   */
+  readonly task?: { readonly support: "optional" | "required"; readonly start?: "immediate" | "after-input" };
 }
 
 /** The payload type of an input schema: the builder's static type, or a JSON object for raw JSON Schema. */

@@ -6,6 +6,7 @@ import type { McpServerDecl } from "../../../packages/dsl/src/index.js";
 import { toJsonSchema } from "../../../packages/dsl/src/index.js";
 import {
   createToolServer,
+  RpcHandlerError,
   type ServerTool,
   type ToolContext,
   type ToolHandlerResult,
@@ -270,7 +271,51 @@ export const handlers: { [name: string]: Handler } = {
     await sleep(200);
     return text("Reconnection test completed");
   },
+  greet: (args) => text(`Hello, ${String(args.name)}!`),
+  slow_compute: async (args, ctx) => {
+    await abortableSleep(Number(args.seconds) * 1000, ctx.signal);
+    return text(`computed ${String(args.label ?? "")} after ${String(args.seconds)} s`);
+  },
+  failing_job: () => ({ content: [{ type: "text", text: "the job failed" }], isError: true }),
+  protocol_error_job: () => {
+    throw new RpcHandlerError(-32603, "the job hit a protocol error");
+  },
+  confirm_delete: async (args, ctx) => {
+    const answer = (await ctx.input("confirm", "elicitation/create", {
+      message: `Delete ${String(args.filename)}?`,
+      requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+    })) as Elicited;
+    return text(`${answer.action === "accept" ? "deleted" : "kept"} ${String(args.filename)}`);
+  },
+  multi_input: async (_args, ctx) => {
+    const schema = { type: "object", properties: { name: { type: "string" }, confirm: { type: "boolean" } } };
+    const [a, b] = (await Promise.all([
+      ctx.input("first", "elicitation/create", { message: "First?", requestedSchema: schema }),
+      ctx.input("second", "elicitation/create", { message: "Second?", requestedSchema: schema }),
+    ])) as Elicited[];
+    return text(`answers: ${String(a?.content?.name)}, ${String(b?.content?.name)}`);
+  },
+  test_tool_with_task: async (_args, ctx) => {
+    const answer = (await ctx.input("user_name", "elicitation/create", { message: "Your name?", requestedSchema: nameSchema })) as Elicited;
+    await sleep(300);
+    return text(`Task finished for ${String(answer.content?.name ?? "nobody")}`);
+  },
 };
+
+/** Sleeps `ms`, or until `signal` aborts (a cancelled task stops at once). */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
 
 /** Creates the conformance tool server from its declaration. */
 export function createConformanceServer(): ToolServer {

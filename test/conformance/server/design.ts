@@ -2,7 +2,7 @@
  * The conformance server, declared with the DSL: the tools the official harness's server scenarios
  * call, with the exact names and schemas they expect.
  */
-import { mcpServer, object, raw, string } from "../../../packages/dsl/src/index.js";
+import { mcpServer, number, object, raw, string } from "../../../packages/dsl/src/index.js";
 
 const none = object({});
 
@@ -67,5 +67,25 @@ export const conformanceServer = mcpServer(
       input: object({ region: string().describe("Where to run").with({ "x-mcp-header": "Region" }), note: string().optional() }),
     });
     t.tool("test_reconnection", { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID", input: none });
+    // 2026-07-28 tasks extension (SEP-2663) fixtures.
+    t.tool("greet", { description: "Greets synchronously (never a task)", input: object({ name: string() }) });
+    t.tool("slow_compute", {
+      description: "Sleeps for `seconds`, then answers (a task)",
+      input: object({ seconds: number(), label: string().optional() }),
+      task: { support: "optional" },
+    });
+    t.tool("failing_job", { description: "A task whose tool reports an execution error", input: none, task: { support: "required" } });
+    t.tool("protocol_error_job", { description: "A task that fails with a JSON-RPC error", input: none, task: { support: "optional" } });
+    t.tool("confirm_delete", {
+      description: "A task that asks for confirmation, then deletes",
+      input: object({ filename: string() }),
+      task: { support: "optional" },
+    });
+    t.tool("multi_input", { description: "A task that asks two questions at once", input: none, task: { support: "optional" } });
+    t.tool("test_tool_with_task", {
+      description: "Gathers a name through input_required, then continues as a task",
+      input: none,
+      task: { support: "required", start: "after-input" },
+    });
   },
 );

@@ -135,6 +135,8 @@ export interface IrTool {
   readonly exampleJson: string | undefined;
   readonly requiresConfirmation: boolean | undefined;
   readonly meta: JsonSchema | undefined;
+  /** MCP task execution: `execution.taskSupport`, and when a served call becomes a task. */
+  readonly task: { readonly support: "optional" | "required"; readonly start: "immediate" | "after-input" } | undefined;
   /** Field path to description, from the input schema. */
   readonly fieldDescriptions: { readonly [field: string]: string };
   toString(): string;

@@ -118,6 +118,10 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     const annotations = wireAnnotations(tool);
     if (annotations) fields.push(["annotations", annotations]);
     if (tool.meta !== undefined) fields.push(["_meta", tool.meta]);
+    if (tool.task !== undefined) {
+      fields.push(["execution", { taskSupport: tool.task.support }]);
+      if (tool.task.start !== "immediate") fields.push(["taskStart", tool.task.start]);
+    }
     f.print("      {", ...fields.map(([k, v]) => `        ${printKey(k)}: ${printLiteral(v, 8)},`));
     const validatePayload = f.importValue(validatorName(tool.typeName, "Payload"), "./validators.gen.js");
     f.print(`        decodePayload: ${createDecoder()}<${Payload}>(${validatePayload}),`);

@@ -309,6 +309,7 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
     exampleJson,
     requiresConfirmation: t.requiresConfirmation,
     meta: metaOf(t.meta, loc),
+    task: t.task ? Object.freeze({ support: t.task.support, start: t.task.start ?? "immediate" }) : undefined,
     fieldDescriptions: Object.freeze(fieldDescriptions(input.json)),
     toString: () => `tool ${ts.name}.${t.name}`,
   };

@@ -167,6 +167,7 @@ export function standardHeaders(method: string, params: { readonly [key: string]
   let name: unknown;
   if (method === "tools/call" || method === "prompts/get") name = params?.name;
   else if (method === "resources/read") name = params?.uri;
+  else if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") name = params?.taskId;
   if (typeof name === "string") out["mcp-name"] = encodeHeaderValue(name);
   return out;
 }

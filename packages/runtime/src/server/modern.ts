@@ -69,6 +69,9 @@ function routedName(method: string, params: unknown): string | undefined {
   if (!isObject(params)) return undefined;
   if (method === "tools/call" || method === "prompts/get") return typeof params.name === "string" ? params.name : undefined;
   if (method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
+  // Tasks extension (SEP-2663): tasks/* requests are routed by their task id.
+  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel")
+    return typeof params.taskId === "string" ? params.taskId : undefined;
   return undefined;
 }
 

@@ -47,6 +47,7 @@ export function descriptor(tool: ServerTool<unknown>): { [key: string]: unknown 
   if (tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) out.annotations = tool.annotations;
   if (tool._meta !== undefined) out._meta = tool._meta;
+  if (tool.execution !== undefined) out.execution = tool.execution;
   return out;
 }
 

@@ -5,16 +5,18 @@
  * transport can put it on that request's response stream.
  */
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
-import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
+import { type CallToolResult, type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
 import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { TASKS_EXTENSION } from "../protocol/task-call.js";
 import { createStateCodec, openRound } from "./input-required.js";
 import { checkParamHeaders, HEADER_MISMATCH, isModernRequest, MISSING_CAPABILITY, modernScope } from "./modern.js";
 import { createSurfaceServer, NOT_SURFACE } from "./surface-server.js";
+import { createTaskStore, declaresTasks, tasksExtensionRequired } from "./task-server.js";
 import { runToolCall } from "./tool-call.js";
 import { CAPABILITY_FOR, checkTools, decodeCursor, descriptor, encodeCursor, LOG_LEVELS, REMOVED_IN_MODERN } from "./tool-catalog.js";
 import { createToolContext } from "./tool-context.js";
-import type { LogLevel, ToolServerOptions } from "./types.js";
+import type { LogLevel, ServerTool, ToolServerOptions } from "./types.js";
 
 /** Options for one session. */
 export interface SessionOptions {
@@ -95,6 +97,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const sessions = new Set<SessionState>();
   const stateCodec = createStateCodec(options.stateSecret);
   const surface = createSurfaceServer(options, stateCodec);
+  const tasks = createTaskStore((error) => report(error, "task"));
+  const offersTasks = [...tools.values()].some((t) => t.execution?.taskSupport === "optional" || t.execution?.taskSupport === "required");
   const cacheHints = { ttlMs: options.cacheTtlMs ?? 0, cacheScope: "public" };
   const report = (error: unknown, where: string) => {
     try {
@@ -157,7 +161,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   function discover(): unknown {
     return {
       supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-      capabilities: { tools: {}, ...surface.modernCapabilities },
+      capabilities: { tools: {}, ...surface.modernCapabilities, ...(offersTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ttlMs: 0,
       cacheScope: "public",
@@ -232,6 +236,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       const mismatch = checkParamHeaders(plan, params.arguments, state.options.httpHeaders);
       if (mismatch) throw new RpcHandlerError(HEADER_MISMATCH, mismatch);
     }
+    // 2026-07-28 tasks extension: a task-supporting tool becomes a task for a client that declared it.
+    const support = tool.execution?.taskSupport;
+    const taskTool = scope.modern && (support === "optional" || support === "required");
+    if (taskTool && !declaresTasks(scope.capabilities) && support === "required") throw tasksExtensionRequired(`tool ${tool.name}`);
+    const asTask = taskTool && declaresTasks(scope.capabilities);
+    if (asTask && tool.taskStart !== "after-input") return Promise.resolve(startTask(tool, request, scope, params));
     // 2026-07-28: inputs come from requestState/inputResponses; missing ones end the round.
     const round = scope.modern ? openRound(stateCodec, tool.name, params) : undefined;
     const controller = new AbortController();
@@ -260,9 +270,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     });
     const run = runToolCall(tool, params.arguments, ctx, (error) => report(error, `tool ${tool.name}`));
     // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
+    // An "after-input" task tool: once no input is missing and it still runs, the call becomes a task.
+    const running = asTask ? twoTicks().then(() => RUNNING) : new Promise<never>(() => {});
     const outcome: Promise<unknown> = round
-      ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED)]).then((value) => {
-          if (value !== INPUT_REQUIRED) return value;
+      ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED), running]).then((value) => {
+          if (value === RUNNING) return tasks.start(() => run);
+          if (value !== INPUT_REQUIRED) return asTask ? tasks.start(async () => value as CallToolResult) : value;
           controller.abort(INPUT_REQUIRED);
           return round.result();
         })
@@ -274,11 +287,41 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     });
   }
 
+  /** Answers a `CreateTaskResult` and runs the handler as that task; its input requests wait on `tasks/update`. */
+  function startTask(tool: ServerTool<unknown>, request: RpcRequest, scope: Scope, params: { readonly [key: string]: unknown }) {
+    return tasks.start((task) => {
+      const ctx = createToolContext({
+        signal: task.signal,
+        requestId: request.id,
+        sessionId: undefined,
+        protocolVersion: scope.version,
+        clientInfo: scope.clientInfo,
+        clientCapabilities: scope.capabilities,
+        meta: (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown },
+        // The call's response is gone: notifications have nowhere to go (clients poll tasks/get).
+        logFloor: () => undefined,
+        notify: () => {},
+        ask: (key, method, body) => task.ask(key, { method, ...(body ? { params: body } : {}) }),
+        closeSseStream: () => {},
+      });
+      return runToolCall(tool, params.arguments, ctx, (error) => report(error, `task ${tool.name}`));
+    });
+  }
+
   function dispatch(state: SessionState, request: RpcRequest, scope: Scope): unknown {
     if (scope.modern) {
       if (REMOVED_IN_MODERN.has(request.method))
         throw new RpcHandlerError(-32601, `Method not found: ${request.method} (removed in ${scope.version})`);
       if (request.method === "server/discover") return discover();
+    }
+    if (scope.modern && (request.method === "tasks/get" || request.method === "tasks/update" || request.method === "tasks/cancel")) {
+      if (!declaresTasks(scope.capabilities)) throw tasksExtensionRequired(request.method);
+      const params = request.params ?? {};
+      return request.method === "tasks/get"
+        ? tasks.get(params)
+        : request.method === "tasks/update"
+          ? tasks.update(params)
+          : tasks.cancel(params);
     }
     switch (request.method) {
       case "initialize":
@@ -440,4 +483,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
 }
 
 const CANCELLED = Symbol("cancelled");
+const RUNNING = Symbol("running");
+/** Two turns of the event loop: a handler's first missing input (signalled on the next turn) is seen first. */
+const twoTicks = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 const INPUT_REQUIRED = Symbol("input required");

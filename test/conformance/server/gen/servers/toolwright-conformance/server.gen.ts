@@ -2,8 +2,8 @@
 // source: test/conformance/server/scaffold-design.ts
 
 import { type CallToolResult, type ServeHandle, type ServeOptions, type ToolContext, type ToolServer, type ToolServerOptions, createDecoder, createToolServer, serve } from "@toolwright/runtime/server";
-import type { JsonSchema202012ToolPayload, JsonSchema202012ToolResult, TestAudioContentPayload, TestAudioContentResult, TestElicitationPayload, TestElicitationResult, TestElicitationSep1034DefaultsPayload, TestElicitationSep1034DefaultsResult, TestElicitationSep1330EnumsPayload, TestElicitationSep1330EnumsResult, TestEmbeddedResourcePayload, TestEmbeddedResourceResult, TestErrorHandlingPayload, TestErrorHandlingResult, TestHeaderParamPayload, TestHeaderParamResult, TestImageContentPayload, TestImageContentResult, TestInputRequiredResultCapabilitiesPayload, TestInputRequiredResultCapabilitiesResult, TestInputRequiredResultElicitationPayload, TestInputRequiredResultElicitationResult, TestInputRequiredResultListRootsPayload, TestInputRequiredResultListRootsResult, TestInputRequiredResultMultiRoundPayload, TestInputRequiredResultMultiRoundResult, TestInputRequiredResultMultipleInputsPayload, TestInputRequiredResultMultipleInputsResult, TestInputRequiredResultRequestStatePayload, TestInputRequiredResultRequestStateResult, TestInputRequiredResultSamplingPayload, TestInputRequiredResultSamplingResult, TestInputRequiredResultTamperedStatePayload, TestInputRequiredResultTamperedStateResult, TestLoggingToolPayload, TestLoggingToolResult, TestMissingCapabilityPayload, TestMissingCapabilityResult, TestMultipleContentTypesPayload, TestMultipleContentTypesResult, TestReconnectionPayload, TestReconnectionResult, TestSamplingPayload, TestSamplingResult, TestSimpleTextPayload, TestSimpleTextResult, TestStreamingElicitationPayload, TestStreamingElicitationResult, TestToolWithLoggingPayload, TestToolWithLoggingResult, TestToolWithProgressPayload, TestToolWithProgressResult } from "./types.gen.js";
-import { validateJsonSchema202012ToolPayload, validateTestAudioContentPayload, validateTestElicitationPayload, validateTestElicitationSep1034DefaultsPayload, validateTestElicitationSep1330EnumsPayload, validateTestEmbeddedResourcePayload, validateTestErrorHandlingPayload, validateTestHeaderParamPayload, validateTestImageContentPayload, validateTestInputRequiredResultCapabilitiesPayload, validateTestInputRequiredResultElicitationPayload, validateTestInputRequiredResultListRootsPayload, validateTestInputRequiredResultMultiRoundPayload, validateTestInputRequiredResultMultipleInputsPayload, validateTestInputRequiredResultRequestStatePayload, validateTestInputRequiredResultSamplingPayload, validateTestInputRequiredResultTamperedStatePayload, validateTestLoggingToolPayload, validateTestMissingCapabilityPayload, validateTestMultipleContentTypesPayload, validateTestReconnectionPayload, validateTestSamplingPayload, validateTestSimpleTextPayload, validateTestStreamingElicitationPayload, validateTestToolWithLoggingPayload, validateTestToolWithProgressPayload } from "./validators.gen.js";
+import type { ConfirmDeletePayload, ConfirmDeleteResult, FailingJobPayload, FailingJobResult, GreetPayload, GreetResult, JsonSchema202012ToolPayload, JsonSchema202012ToolResult, MultiInputPayload, MultiInputResult, ProtocolErrorJobPayload, ProtocolErrorJobResult, SlowComputePayload, SlowComputeResult, TestAudioContentPayload, TestAudioContentResult, TestElicitationPayload, TestElicitationResult, TestElicitationSep1034DefaultsPayload, TestElicitationSep1034DefaultsResult, TestElicitationSep1330EnumsPayload, TestElicitationSep1330EnumsResult, TestEmbeddedResourcePayload, TestEmbeddedResourceResult, TestErrorHandlingPayload, TestErrorHandlingResult, TestHeaderParamPayload, TestHeaderParamResult, TestImageContentPayload, TestImageContentResult, TestInputRequiredResultCapabilitiesPayload, TestInputRequiredResultCapabilitiesResult, TestInputRequiredResultElicitationPayload, TestInputRequiredResultElicitationResult, TestInputRequiredResultListRootsPayload, TestInputRequiredResultListRootsResult, TestInputRequiredResultMultiRoundPayload, TestInputRequiredResultMultiRoundResult, TestInputRequiredResultMultipleInputsPayload, TestInputRequiredResultMultipleInputsResult, TestInputRequiredResultRequestStatePayload, TestInputRequiredResultRequestStateResult, TestInputRequiredResultSamplingPayload, TestInputRequiredResultSamplingResult, TestInputRequiredResultTamperedStatePayload, TestInputRequiredResultTamperedStateResult, TestLoggingToolPayload, TestLoggingToolResult, TestMissingCapabilityPayload, TestMissingCapabilityResult, TestMultipleContentTypesPayload, TestMultipleContentTypesResult, TestReconnectionPayload, TestReconnectionResult, TestSamplingPayload, TestSamplingResult, TestSimpleTextPayload, TestSimpleTextResult, TestStreamingElicitationPayload, TestStreamingElicitationResult, TestToolWithLoggingPayload, TestToolWithLoggingResult, TestToolWithProgressPayload, TestToolWithProgressResult, TestToolWithTaskPayload, TestToolWithTaskResult } from "./types.gen.js";
+import { validateConfirmDeletePayload, validateFailingJobPayload, validateGreetPayload, validateJsonSchema202012ToolPayload, validateMultiInputPayload, validateProtocolErrorJobPayload, validateSlowComputePayload, validateTestAudioContentPayload, validateTestElicitationPayload, validateTestElicitationSep1034DefaultsPayload, validateTestElicitationSep1330EnumsPayload, validateTestEmbeddedResourcePayload, validateTestErrorHandlingPayload, validateTestHeaderParamPayload, validateTestImageContentPayload, validateTestInputRequiredResultCapabilitiesPayload, validateTestInputRequiredResultElicitationPayload, validateTestInputRequiredResultListRootsPayload, validateTestInputRequiredResultMultiRoundPayload, validateTestInputRequiredResultMultipleInputsPayload, validateTestInputRequiredResultRequestStatePayload, validateTestInputRequiredResultSamplingPayload, validateTestInputRequiredResultTamperedStatePayload, validateTestLoggingToolPayload, validateTestMissingCapabilityPayload, validateTestMultipleContentTypesPayload, validateTestReconnectionPayload, validateTestSamplingPayload, validateTestSimpleTextPayload, validateTestStreamingElicitationPayload, validateTestToolWithLoggingPayload, validateTestToolWithProgressPayload, validateTestToolWithTaskPayload } from "./validators.gen.js";
 
 /** Name, version and protocol version of server "toolwright-conformance", as declared in the design. */
 export const toolwrightConformanceServerInfo = {
@@ -69,6 +69,20 @@ export interface ToolwrightConformanceServerHandlers {
   testHeaderParam(payload: TestHeaderParamPayload, ctx: ToolContext): TestHeaderParamResult | CallToolResult | Promise<TestHeaderParamResult | CallToolResult>;
   /** Closes its SSE stream mid-call; the client resumes with Last-Event-ID */
   testReconnection(payload: TestReconnectionPayload, ctx: ToolContext): TestReconnectionResult | CallToolResult | Promise<TestReconnectionResult | CallToolResult>;
+  /** Greets synchronously (never a task) */
+  greet(payload: GreetPayload, ctx: ToolContext): GreetResult | CallToolResult | Promise<GreetResult | CallToolResult>;
+  /** Sleeps for `seconds`, then answers (a task) */
+  slowCompute(payload: SlowComputePayload, ctx: ToolContext): SlowComputeResult | CallToolResult | Promise<SlowComputeResult | CallToolResult>;
+  /** A task whose tool reports an execution error */
+  failingJob(payload: FailingJobPayload, ctx: ToolContext): FailingJobResult | CallToolResult | Promise<FailingJobResult | CallToolResult>;
+  /** A task that fails with a JSON-RPC error */
+  protocolErrorJob(payload: ProtocolErrorJobPayload, ctx: ToolContext): ProtocolErrorJobResult | CallToolResult | Promise<ProtocolErrorJobResult | CallToolResult>;
+  /** A task that asks for confirmation, then deletes */
+  confirmDelete(payload: ConfirmDeletePayload, ctx: ToolContext): ConfirmDeleteResult | CallToolResult | Promise<ConfirmDeleteResult | CallToolResult>;
+  /** A task that asks two questions at once */
+  multiInput(payload: MultiInputPayload, ctx: ToolContext): MultiInputResult | CallToolResult | Promise<MultiInputResult | CallToolResult>;
+  /** Gathers a name through input_required, then continues as a task */
+  testToolWithTask(payload: TestToolWithTaskPayload, ctx: ToolContext): TestToolWithTaskResult | CallToolResult | Promise<TestToolWithTaskResult | CallToolResult>;
 }
 
 /** Plain text from a handler becomes one text content block. */
@@ -478,6 +492,127 @@ export function createToolwrightConformanceServer(handlers: ToolwrightConformanc
         },
         decodePayload: createDecoder<TestReconnectionPayload>(validateTestReconnectionPayload),
         handler: async (payload: TestReconnectionPayload, ctx: ToolContext) => asResult(await handlers.testReconnection(payload, ctx)),
+      },
+      {
+        name: "greet",
+        description: "Greets synchronously (never a task)",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {
+            name: {
+              type: "string",
+            },
+          },
+          required: ["name"],
+          additionalProperties: false,
+        },
+        decodePayload: createDecoder<GreetPayload>(validateGreetPayload),
+        handler: async (payload: GreetPayload, ctx: ToolContext) => asResult(await handlers.greet(payload, ctx)),
+      },
+      {
+        name: "slow_compute",
+        description: "Sleeps for `seconds`, then answers (a task)",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {
+            seconds: {
+              type: "number",
+            },
+            label: {
+              type: "string",
+            },
+          },
+          required: ["seconds"],
+          additionalProperties: false,
+        },
+        execution: {
+          taskSupport: "optional",
+        },
+        decodePayload: createDecoder<SlowComputePayload>(validateSlowComputePayload),
+        handler: async (payload: SlowComputePayload, ctx: ToolContext) => asResult(await handlers.slowCompute(payload, ctx)),
+      },
+      {
+        name: "failing_job",
+        description: "A task whose tool reports an execution error",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {},
+          additionalProperties: false,
+        },
+        execution: {
+          taskSupport: "required",
+        },
+        decodePayload: createDecoder<FailingJobPayload>(validateFailingJobPayload),
+        handler: async (payload: FailingJobPayload, ctx: ToolContext) => asResult(await handlers.failingJob(payload, ctx)),
+      },
+      {
+        name: "protocol_error_job",
+        description: "A task that fails with a JSON-RPC error",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {},
+          additionalProperties: false,
+        },
+        execution: {
+          taskSupport: "optional",
+        },
+        decodePayload: createDecoder<ProtocolErrorJobPayload>(validateProtocolErrorJobPayload),
+        handler: async (payload: ProtocolErrorJobPayload, ctx: ToolContext) => asResult(await handlers.protocolErrorJob(payload, ctx)),
+      },
+      {
+        name: "confirm_delete",
+        description: "A task that asks for confirmation, then deletes",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {
+            filename: {
+              type: "string",
+            },
+          },
+          required: ["filename"],
+          additionalProperties: false,
+        },
+        execution: {
+          taskSupport: "optional",
+        },
+        decodePayload: createDecoder<ConfirmDeletePayload>(validateConfirmDeletePayload),
+        handler: async (payload: ConfirmDeletePayload, ctx: ToolContext) => asResult(await handlers.confirmDelete(payload, ctx)),
+      },
+      {
+        name: "multi_input",
+        description: "A task that asks two questions at once",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {},
+          additionalProperties: false,
+        },
+        execution: {
+          taskSupport: "optional",
+        },
+        decodePayload: createDecoder<MultiInputPayload>(validateMultiInputPayload),
+        handler: async (payload: MultiInputPayload, ctx: ToolContext) => asResult(await handlers.multiInput(payload, ctx)),
+      },
+      {
+        name: "test_tool_with_task",
+        description: "Gathers a name through input_required, then continues as a task",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {},
+          additionalProperties: false,
+        },
+        execution: {
+          taskSupport: "required",
+        },
+        taskStart: "after-input",
+        decodePayload: createDecoder<TestToolWithTaskPayload>(validateTestToolWithTaskPayload),
+        handler: async (payload: TestToolWithTaskPayload, ctx: ToolContext) => asResult(await handlers.testToolWithTask(payload, ctx)),
       },
     ],
   });

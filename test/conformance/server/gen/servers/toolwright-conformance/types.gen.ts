@@ -277,6 +277,77 @@ export interface TestReconnectionPayload {
 /** What "test_reconnection" returns: its text content, joined by newlines (it declares no output schema). */
 export type TestReconnectionResult = string;
 
+/**
+ * Payload of "greet": Greets synchronously (never a task)
+ */
+export interface GreetPayload {
+  name: string
+}
+
+/** What "greet" returns: its text content, joined by newlines (it declares no output schema). */
+export type GreetResult = string;
+
+/**
+ * Payload of "slow_compute": Sleeps for `seconds`, then answers (a task)
+ */
+export interface SlowComputePayload {
+  seconds: number
+  label?: string
+}
+
+/** What "slow_compute" returns: its text content, joined by newlines (it declares no output schema). */
+export type SlowComputeResult = string;
+
+/**
+ * Payload of "failing_job": A task whose tool reports an execution error
+ */
+export interface FailingJobPayload {
+
+}
+
+/** What "failing_job" returns: its text content, joined by newlines (it declares no output schema). */
+export type FailingJobResult = string;
+
+/**
+ * Payload of "protocol_error_job": A task that fails with a JSON-RPC error
+ */
+export interface ProtocolErrorJobPayload {
+
+}
+
+/** What "protocol_error_job" returns: its text content, joined by newlines (it declares no output schema). */
+export type ProtocolErrorJobResult = string;
+
+/**
+ * Payload of "confirm_delete": A task that asks for confirmation, then deletes
+ */
+export interface ConfirmDeletePayload {
+  filename: string
+}
+
+/** What "confirm_delete" returns: its text content, joined by newlines (it declares no output schema). */
+export type ConfirmDeleteResult = string;
+
+/**
+ * Payload of "multi_input": A task that asks two questions at once
+ */
+export interface MultiInputPayload {
+
+}
+
+/** What "multi_input" returns: its text content, joined by newlines (it declares no output schema). */
+export type MultiInputResult = string;
+
+/**
+ * Payload of "test_tool_with_task": Gathers a name through input_required, then continues as a task
+ */
+export interface TestToolWithTaskPayload {
+
+}
+
+/** What "test_tool_with_task" returns: its text content, joined by newlines (it declares no output schema). */
+export type TestToolWithTaskResult = string;
+
 export interface Address {
   street?: string
   city?: string

@@ -531,6 +531,210 @@ return errors === 0;
 }
 validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const validateGreetPayload: ValidateFunction = validate5;
+const schema6 = {"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false};
+
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate5.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(key0 === "name")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.name !== undefined && func0.call(data, "name")){
+if(typeof data.name !== "string"){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate5.errors = vErrors;
+return errors === 0;
+}
+validate5.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateSlowComputePayload: ValidateFunction = validate6;
+const schema7 = {"type":"object","properties":{"seconds":{"type":"number"},"label":{"type":"string"}},"required":["seconds"],"additionalProperties":false};
+
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate6.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.seconds === undefined) || (!(func0.call(data, "seconds")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seconds"},message:"must have required property '"+"seconds"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((key0 === "seconds") || (key0 === "label"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.seconds !== undefined && func0.call(data, "seconds")){
+if(!(typeof data.seconds == "number")){
+const err2 = {instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.label !== undefined && func0.call(data, "label")){
+if(typeof data.label !== "string"){
+const err3 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate6.errors = vErrors;
+return errors === 0;
+}
+validate6.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateConfirmDeletePayload: ValidateFunction = validate7;
+const schema8 = {"type":"object","properties":{"filename":{"type":"string"}},"required":["filename"],"additionalProperties":false};
+
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate7.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.filename === undefined) || (!(func0.call(data, "filename")))){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "filename"},message:"must have required property '"+"filename"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(key0 === "filename")){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.filename !== undefined && func0.call(data, "filename")){
+if(typeof data.filename !== "string"){
+const err2 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate7.errors = vErrors;
+return errors === 0;
+}
+validate7.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 export const validateTestImageContentPayload: ValidateFunction = validateTestSimpleTextPayload;
 export const validateTestAudioContentPayload: ValidateFunction = validateTestSimpleTextPayload;
 export const validateTestEmbeddedResourcePayload: ValidateFunction = validateTestSimpleTextPayload;
@@ -552,3 +756,7 @@ export const validateTestInputRequiredResultListRootsPayload: ValidateFunction =
 export const validateTestInputRequiredResultMultipleInputsPayload: ValidateFunction = validateTestSimpleTextPayload;
 export const validateTestStreamingElicitationPayload: ValidateFunction = validateTestSimpleTextPayload;
 export const validateTestReconnectionPayload: ValidateFunction = validateTestSimpleTextPayload;
+export const validateFailingJobPayload: ValidateFunction = validateTestSimpleTextPayload;
+export const validateProtocolErrorJobPayload: ValidateFunction = validateTestSimpleTextPayload;
+export const validateMultiInputPayload: ValidateFunction = validateTestSimpleTextPayload;
+export const validateTestToolWithTaskPayload: ValidateFunction = validateTestSimpleTextPayload;

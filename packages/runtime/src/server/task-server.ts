@@ -1,0 +1,178 @@
+/**
+ * Server side of the 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): a
+ * task-supporting tool called by a client that declared the extension answers a flat
+ * `CreateTaskResult` (`resultType: "task"`) and runs on; `tasks/get` reports it (result or error
+ * inlined once terminal, pending `inputRequests` while it waits), `tasks/update` delivers input
+ * responses, `tasks/cancel` aborts it. Tasks live for their ttl in a bounded, prototype-free store.
+ */
+import type { CallToolResult } from "../protocol/mcp-types.js";
+import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { TASKS_EXTENSION } from "../protocol/task-call.js";
+import type { InputRequest } from "./input-required.js";
+import { MISSING_CAPABILITY } from "./modern.js";
+
+const DEFAULT_TTL_MS = 600_000;
+const POLL_INTERVAL_MS = 250;
+const MAX_TASKS = 1000;
+
+/** True when the request's client capabilities declare the tasks extension. */
+export function declaresTasks(capabilities: { readonly [key: string]: unknown }): boolean {
+  const extensions = capabilities.extensions as { readonly [key: string]: unknown } | undefined;
+  return extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/** -32021 for a client that did not declare the extension. */
+export function tasksExtensionRequired(what: string): RpcHandlerError {
+  return new RpcHandlerError(
+    MISSING_CAPABILITY,
+    `${what} needs the ${TASKS_EXTENSION} extension; declare it in clientCapabilities.extensions`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
+}
+
+interface Task {
+  readonly taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  readonly createdAt: string;
+  lastUpdatedAt: string;
+  readonly ttlMs: number;
+  result?: CallToolResult;
+  error?: { code: number; message: string; data?: unknown };
+  readonly pending: Map<string, { readonly request: InputRequest; readonly resolve: (value: unknown) => void }>;
+  readonly answers: Map<string, unknown>;
+  readonly controller: AbortController;
+}
+
+/** What a running task gives its handler. */
+export interface TaskRun {
+  readonly signal: AbortSignal;
+  /** Resolves with the client's answer for `key`; until then the task is `input_required`. */
+  ask(key: string, request: InputRequest): Promise<unknown>;
+}
+
+/** The task store of one server. */
+export interface TaskStore {
+  /** Creates a task running `run`; answers its `CreateTaskResult`. */
+  start(run: (task: TaskRun) => Promise<CallToolResult>): { readonly [key: string]: unknown };
+  get(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
+  update(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
+  cancel(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
+}
+
+/** Creates a task store. */
+export function createTaskStore(onError: (error: unknown) => void): TaskStore {
+  const tasks = new Map<string, Task>();
+  const touch = (task: Task) => {
+    task.lastUpdatedAt = new Date().toISOString();
+  };
+  const envelope = (task: Task) => ({
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  });
+  const find = (params: { readonly [key: string]: unknown }): Task => {
+    const task = typeof params.taskId === "string" ? tasks.get(params.taskId) : undefined;
+    if (!task) throw new RpcHandlerError(-32602, `Unknown task: ${JSON.stringify(params.taskId)}`);
+    return task;
+  };
+
+  return {
+    start(run) {
+      if (tasks.size >= MAX_TASKS) throw new RpcHandlerError(-32603, `Too many tasks in flight (${MAX_TASKS})`);
+      const now = new Date().toISOString();
+      const task: Task = {
+        taskId: globalThis.crypto.randomUUID(),
+        status: "working",
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: DEFAULT_TTL_MS,
+        pending: new Map(),
+        answers: new Map(),
+        controller: new AbortController(),
+      };
+      tasks.set(task.taskId, task);
+      const expiry = setTimeout(() => {
+        task.controller.abort();
+        tasks.delete(task.taskId);
+      }, task.ttlMs);
+      expiry.unref?.();
+      const ask = (key: string, request: InputRequest) => {
+        if (task.answers.has(key)) return Promise.resolve(task.answers.get(key));
+        return new Promise((resolve) => {
+          task.pending.set(key, { request, resolve });
+          if (task.status === "working") task.status = "input_required";
+          touch(task);
+        });
+      };
+      void run({ signal: task.controller.signal, ask }).then(
+        (result) => {
+          if (task.status === "cancelled") return;
+          // The v1 related-task key must not ride on the inlined result.
+          const { _meta, ...rest } = result;
+          const meta = _meta
+            ? Object.fromEntries(Object.entries(_meta).filter(([k]) => k !== "io.modelcontextprotocol/related-task"))
+            : undefined;
+          task.result = meta && Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+          task.status = "completed";
+          touch(task);
+        },
+        (error: unknown) => {
+          if (task.status === "cancelled") return;
+          if (!(error instanceof RpcHandlerError)) onError(error);
+          task.error =
+            error instanceof RpcHandlerError
+              ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+              : { code: -32603, message: "Internal error" };
+          task.status = "failed";
+          task.statusMessage = task.error.message;
+          touch(task);
+        },
+      );
+      return { resultType: "task", ...envelope(task) };
+    },
+    get(params) {
+      const task = find(params);
+      const inputRequests: { [key: string]: unknown } = {};
+      for (const [key, { request }] of task.pending) inputRequests[key] = request;
+      return {
+        ...envelope(task),
+        ...(task.status === "completed" && task.result ? { result: task.result } : {}),
+        ...(task.status === "failed" && task.error ? { error: task.error } : {}),
+        ...(task.status === "input_required" ? { inputRequests } : {}),
+      };
+    },
+    update(params) {
+      const task = find(params);
+      const responses = params.inputResponses;
+      if (typeof responses !== "object" || responses === null || Array.isArray(responses))
+        throw new RpcHandlerError(-32602, "tasks/update needs inputResponses keyed by input request");
+      for (const [key, value] of Object.entries(responses)) {
+        const waiting = task.pending.get(key);
+        if (!waiting) continue; // unknown or already answered keys are ignored
+        task.pending.delete(key);
+        task.answers.set(key, value);
+        waiting.resolve(value);
+      }
+      if (task.status === "input_required" && task.pending.size === 0) task.status = "working";
+      touch(task);
+      return {};
+    },
+    cancel(params) {
+      const task = find(params);
+      if (task.status === "working" || task.status === "input_required") {
+        task.status = "cancelled";
+        task.pending.clear();
+        task.controller.abort(new Error("task cancelled"));
+        touch(task);
+      }
+      return {};
+    },
+  };
+}
