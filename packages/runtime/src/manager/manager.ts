@@ -4,10 +4,8 @@
  * (lazy connect, health probe, idle reaper, crash restart with a cap).
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
-import { lintCatalogue } from "../catalogue-lint.js";
 import { redactFailure, type ToolFailure } from "../failure.js";
 import { failureFromFault, failureFromInvalidInput, messageWithoutServer } from "../failure-mapping.js";
-import { fingerprintTool } from "../fingerprint.js";
 import { resultFromCall } from "../invoke.js";
 import { toolUnavailable } from "../planner/model-call.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
@@ -22,7 +20,8 @@ import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-type
 import { probeSlot, reapIdleSlots } from "./pool.js";
 import { createSlot, idleTimeoutOf, type ServerSlot, type ServerStatus, statusOf } from "./server-slot.js";
 import { createManagerSurface } from "./surface.js";
-import { createToolRegistry, isToolVisible, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
+import { createToolRegistry, type ManagedTool, runtimeSpecOf, type ToolsDiff } from "./tool-registry.js";
+import { approveSlot, gateListing, heldMessage, heldWarnings, lintSlots } from "./trust.js";
 import { createArgumentValidator } from "./validation.js";
 
 const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
@@ -53,17 +52,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   });
   const status = (slot: ServerSlot) => statusOf(slot, registry.ofServer(slot.name).length);
 
-  /** The approval gate: what of a listing may reach the registry. Denied tools are never approved on first use. */
-  function gate(slot: ServerSlot, tools: readonly ToolDescriptor[]): ToolDescriptor[] {
-    slot.held = [];
-    if (!options.approvals) return [...tools];
-    const visible = tools.filter((t) => isToolVisible(t.name, policyOf(slot)));
-    const { allowed, held } = options.approvals.gate(slot.name, visible);
-    slot.held = held;
-    return [...allowed, ...tools.filter((t) => !visible.includes(t))];
-  }
-  const heldWarning = (slot: ServerSlot) =>
-    slot.held.length === 0 ? [] : [`held back until approved: ${slot.held.map((h) => `${h.name} (${h.reason})`).join(", ")}`];
+  const gate = (slot: ServerSlot, tools: readonly ToolDescriptor[]) => gateListing(options.approvals, slot, tools, policyOf(slot));
 
   function syncRuntime(name: string): void {
     if (!options.registry) return;
@@ -181,7 +170,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         syncRuntime(slot.name);
         return fail(outcome.message);
       }
-      const warnings = [...outcome.warnings, ...heldWarning(slot)];
+      const warnings = [...outcome.warnings, ...heldWarnings(slot)];
       // "0 tools" must not pass silently as success.
       if (listed.tools.length === 0) warnings.push("the server lists no tools");
       else if (outcome.hidden === listed.tools.length) warnings.push("allowTools/denyTools hide every tool of this server");
@@ -238,7 +227,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     if (!outcome.ok) return { added: [], removed: [], changed: [] };
     slot.allTools = tools;
     slot.hidden = outcome.hidden;
-    slot.warnings = [...outcome.warnings, ...heldWarning(slot)];
+    slot.warnings = [...outcome.warnings, ...heldWarnings(slot)];
     syncRuntime(slot.name);
     notifyChange(slot.name, outcome.diff);
     return outcome.diff;
@@ -289,15 +278,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     const tool = registry.lookup(context.tool);
     if (!tool) {
       const listed = slot.allTools.some((t) => t.name === request.name);
-      const held = slot.held.find((h) => h.name === request.name);
-      if (held) {
-        const why = held.reason === "changed" ? "it changed since it was approved" : "it was never approved";
-        return fail({
-          type: "rpc",
-          code: -32601,
-          message: `${request.name} is held back: ${why}; run toolwright approve ${slot.name} ${request.name}`,
-        });
-      }
+      const held = heldMessage(slot, request.name);
+      if (held) return fail({ type: "rpc", code: -32601, message: held });
       if (listed)
         return fail({ type: "rpc", code: -32601, message: `${request.name} is hidden by the allow/deny lists of server "${slot.name}"` });
       // As the runtime does: the closest names the model could use instead.
@@ -475,13 +457,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       return refresh(slot);
     },
     tools: () => registry.all(),
-    lint: (lintOptions) =>
-      lintCatalogue(
-        [...slots.values()]
-          .filter((slot) => slot.allTools.length > 0)
-          .map((slot) => ({ name: slot.name, tools: slot.allTools, instructions: slot.client?.handshake?.instructions })),
-        lintOptions,
-      ),
+    lint: (lintOptions) => lintSlots(slots.values(), lintOptions),
     heldTools: () => [...slots.values()].flatMap((slot) => slot.held),
     async approve(server, tool) {
       if (!options.approvals) throw new Error("approve(): the manager has no approval store (pass options.approvals)");
@@ -490,13 +466,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       const done: string[] = [];
       for (const slot of targets) {
         if (slot.state !== "connected") await connectSlot(slot);
-        const listed = slot.allTools.filter((t) => (tool === undefined || t.name === tool) && isToolVisible(t.name, policyOf(slot)));
-        if (tool !== undefined && listed.length === 0) throw new Error(`server "${slot.name}" lists no tool "${tool}"`);
-        options.approvals.approve(
-          slot.name,
-          listed.map((t) => ({ name: t.name, fingerprint: fingerprintTool(t) })),
-        );
-        done.push(...listed.map((t) => `${slot.name}.${t.name}`));
+        done.push(...approveSlot(options.approvals, slot, tool, policyOf(slot)));
         refilter(slot, slot.allTools);
       }
       return done;
