@@ -114,6 +114,13 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       /(?:^|[\s"'`(/:])\.env(?:\.\w+)?\b/i,
       /~\/\.aws\b|\.aws\/credentials|~\/\.npmrc|\.netrc\b|\/etc\/(?:passwd|shadow)\b|\.kube\/config|\.docker\/config\.json|\.git-credentials|~\/\.gnupg/i,
       /\b(?:mcp|claude_desktop_config)\.json\b|~\/\.cursor\b/i,
+    ],
+  },
+  {
+    rule: "secret-access",
+    severity: "medium",
+    message: "asks for secrets or credentials",
+    patterns: [
       /\b(?:api[_ -]?keys?|access[_ -]?tokens?|auth(?:entication)?[_ -]?tokens?|bearer\s+tokens?|refresh[_ -]?tokens?|secret[_ -]?keys?|private[_ -]?keys?|passwords?|passphrases?|credentials|session\s+cookies?|seed\s+phrases?)\b/i,
     ],
   },

@@ -38,7 +38,7 @@ export const specsPlugin: Plugin = {
           `  toolset: ${JSON.stringify(ts.name)},`,
           `  fingerprint: ${JSON.stringify(ts.fingerprint ?? null)},`,
           `  tools: ${f.runtime("prototypeFree")}(${printLiteral(ts.toolFingerprints, 2)}),`,
-          `  instructions: ${JSON.stringify(ts.instructions ?? null)},`,
+          ...(ts.instructions === undefined ? [] : [`  instructions: ${JSON.stringify(ts.instructions)},`]),
           `  snapshots: ${f.runtime("prototypeFree")}(${printLiteral({ ...ts.snapshots }, 2)}),`,
           "};",
           "",

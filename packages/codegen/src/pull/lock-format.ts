@@ -1,7 +1,8 @@
 /**
  * The lock file `toolwright pull` writes (`<design>.lock.json`, read by `resolve/lock.ts`):
- * `{ version: 1, servers: { <name>: { fingerprint, fingerprints: { <tool>: fp }, instructions?, serverInfo?, tools: [...] } } }`.
- * The server fingerprint covers every tool entry (all fields but `icons`) and the instructions.
+ * `{ version: 1, servers: { <name>: { fingerprint, fingerprints: { <tool>: fp }, instructions, serverInfo?, tools: [...] } } }`.
+ * The server fingerprint covers every tool entry (all fields but `icons`) and the instructions;
+ * `instructions` is `null` when the server sent none (a lock without the field predates them: not checked).
  * Tools are sorted by name, every object's keys are sorted, and the text ends with a newline, so the
  * same catalogue always gives the same bytes. Fingerprints come from `@toolwright/runtime` so the
  * runtime drift check computes exactly the same values.
@@ -32,7 +33,7 @@ function sortKeys(value: unknown): unknown {
  * offending entry when the listing is not a usable catalogue (no name, no object input schema,
  * duplicate names).
  */
-export function lockEntryFromListing(listed: readonly unknown[], instructions?: string): PulledServer {
+export function lockEntryFromListing(listed: readonly unknown[], instructions: string | null = null): PulledServer {
   const seen = new Set<string>();
   const tools = listed.map((entry, i) => {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw new Error(`tools[${i}] is not an object`);
@@ -50,8 +51,8 @@ export function lockEntryFromListing(listed: readonly unknown[], instructions?: 
     return sortKeys(e) as { readonly name: string; readonly [key: string]: unknown };
   });
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const { fingerprint, tools: fingerprints } = fingerprintCatalogue(tools, { instructions });
-  return { fingerprint, fingerprints, tools, ...(instructions === undefined ? {} : { instructions }) };
+  const { fingerprint, tools: fingerprints } = fingerprintCatalogue(tools, instructions === null ? {} : { instructions });
+  return { fingerprint, fingerprints, tools, instructions };
 }
 
 /** The lock text: servers sorted by name, keys sorted, two-space indent, final newline. */

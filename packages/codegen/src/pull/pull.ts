@@ -167,7 +167,7 @@ export async function pullServer(
     let entry: PulledServer;
     // The instructions reach the model like descriptions do: they are pinned with the tools.
     const handshake = (caller as { readonly handshake?: { readonly instructions?: unknown } }).handshake;
-    const instructions = typeof handshake?.instructions === "string" ? handshake.instructions : undefined;
+    const instructions = typeof handshake?.instructions === "string" ? handshake.instructions : null;
     try {
       entry = lockEntryFromListing(listed.tools, instructions);
     } catch (error) {

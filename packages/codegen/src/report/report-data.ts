@@ -126,7 +126,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportData> {
   const current = live.map((l) => {
     const locked = lock?.[l.server];
     const tools = named(l.entry?.tools ?? locked?.tools ?? []);
-    const instructions = "entry" in l && l.entry ? l.entry.instructions : locked?.instructions;
+    const instructions = ("entry" in l && l.entry ? l.entry.instructions : locked?.instructions) ?? undefined;
     return { ...l, locked, tools, instructions };
   });
   const findings = lintCatalogue(current.map((c) => ({ name: c.server, tools: c.tools, instructions: c.instructions })));
@@ -137,13 +137,15 @@ export async function buildReport(options: ReportOptions): Promise<ReportData> {
       c.locked && c.entry
         ? withFieldChanges(compareCatalogues(fingerprintCatalogue(lockedTools).tools, c.entry.fingerprints), before, c.tools)
         : [];
-    const pinned = c.locked?.instructions;
+    const pinned = c.locked?.instructions ?? undefined;
+    const liveText = c.entry?.instructions ?? undefined;
+    // A lock without the field predates pinned instructions: nothing to compare.
     const instructionsChange: FieldChange | undefined =
-      c.locked && c.entry && pinned !== c.entry.instructions
+      c.locked && c.entry && c.locked.instructions !== undefined && pinned !== liveText
         ? {
             field: "instructions",
             ...(pinned === undefined ? {} : { before: pinned }),
-            ...(c.entry.instructions === undefined ? {} : { after: c.entry.instructions }),
+            ...(liveText === undefined ? {} : { after: liveText }),
           }
         : undefined;
     const info = c.entry?.serverInfo ?? (c.locked as { serverInfo?: { name: string; version: string } } | undefined)?.serverInfo;

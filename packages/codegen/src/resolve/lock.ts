@@ -13,8 +13,8 @@ export interface LockedServer {
   readonly fingerprint?: string;
   /** Fingerprint per pulled tool, by wire name; the runtime drift check compares against these. */
   readonly fingerprints?: { readonly [tool: string]: string };
-  /** The server's `instructions` from the handshake (absent: it sent none). Part of the server fingerprint. */
-  readonly instructions?: string;
+  /** The server's `instructions` from the handshake; `null`: it sent none; absent: a lock from before they were pinned. */
+  readonly instructions?: string | null;
 }
 
 /** The lock file. */
@@ -48,8 +48,8 @@ export function readLock(designPath: string): LockFile | undefined {
       throw new Error(`${basename(path)}: server ${JSON.stringify(name)} has no tools array`);
     }
     const instructions = (server as { instructions?: unknown }).instructions;
-    if (instructions !== undefined && typeof instructions !== "string") {
-      throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: instructions must be a string`);
+    if (instructions !== undefined && instructions !== null && typeof instructions !== "string") {
+      throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: instructions must be a string or null`);
     }
   }
   return parsed as LockFile;

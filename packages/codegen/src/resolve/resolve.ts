@@ -168,8 +168,9 @@ function catalogueOf(
   }
   // Drift is judged against what the server listed at pull time, so overrides do not change these.
   const listed = entry.tools.filter((t): t is FingerprintedTool => typeof (t as { name?: unknown })?.name === "string");
-  const instructions = typeof entry.instructions === "string" ? entry.instructions : null;
-  const computed = fingerprintCatalogue(listed, instructions === null ? {} : { instructions });
+  // null: the server sent none (checked); absent from an older lock: not checked.
+  const instructions = typeof entry.instructions === "string" ? entry.instructions : entry.instructions === null ? null : undefined;
+  const computed = fingerprintCatalogue(listed, typeof instructions === "string" ? { instructions } : {});
   const snapshots: { [tool: string]: unknown } = Object.create(null);
   for (const t of listed) snapshots[t.name] = t;
   return {
@@ -179,7 +180,7 @@ function catalogueOf(
     // Recomputed, not read: an edited lock cannot carry a fingerprint that does not match its entries.
     fingerprint: computed.fingerprint,
     toolFingerprints: computed.tools,
-    instructions,
+    ...(instructions === undefined ? {} : { instructions }),
     snapshots,
   };
 }

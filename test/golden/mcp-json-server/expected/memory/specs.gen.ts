@@ -24,7 +24,6 @@ export const memoryCatalogue: ExpectedCatalogue = {
     read_graph: "sha256:5a96ef6ebd66fc2e42a03b638f940e31f785619032e9baf8d00d87ca4abe5c4d",
     search_nodes: "sha256:3fea90d6d502f4b29fa98352b8582d1c04661a5c85b01f83965954d94a759c59",
   }),
-  instructions: null,
   snapshots: prototypeFree({
     add_observations: {
       annotations: {
