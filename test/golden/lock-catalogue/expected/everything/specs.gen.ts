@@ -12,7 +12,7 @@ export const everythingToolsetName = "everything";
 export const everythingCatalogue: ExpectedCatalogue = {
   server: "everything",
   toolset: "everything",
-  fingerprint: "sha256:126e11d6571cca551fbf7b1c552081163c4f6f27e442d8aaf92fbffc6b22a977",
+  fingerprint: "sha256:3bc26e659090b6fc2dae084f9a92fed7ee7a72e184de14a81757e6ce30dbc793",
   tools: prototypeFree({
     echo: "sha256:7f44ccc849658890126f40e521000825b08a7f09a6f290a43d02db4e8eec6e2b",
     "get-annotated-message": "sha256:33c589b1069c55cba23225a122758008ada8f6959c181ccc3374c1901db0fb7f",
@@ -20,6 +20,7 @@ export const everythingCatalogue: ExpectedCatalogue = {
     "get-sum": "sha256:d720dc64eb73dcec4352ec209ee3c9fbbae2939e265b45f37c8b8b0b115e1ea7",
     "trigger-long-running-operation": "sha256:e0d9626dffefbdde30ebce5e5b922e8861a0416c6131bfc627fc44de17a3c19b",
   }),
+  instructions: "# Everything Server – Server Instructions\n\nAudience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.\nFollow them to use, extend, and troubleshoot the server safely and effectively.\n\n## Cross-Feature Relationships\n\n- Use `get-roots-list` to see client workspace roots before file operations\n- `gzip-file-as-resource` creates session-scoped resources accessible only during the current session\n- Enable `toggle-simulated-logging` before debugging to see server log messages\n- Enable `toggle-subscriber-updates` to receive periodic resource update notifications\n\n## Constraints & Limitations\n\n- `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`\n- Session resources are ephemeral and lost when the session ends\n- Sampling requests (`trigger-sampling-request`) require client sampling capability\n- Elicitation requests (`trigger-elicitation-request`) require client elicitation capability\n\n## Operational Patterns\n\n- For long operations, use `trigger-long-running-operation` which sends progress notifications\n- Prefer reading resources before calling mutating tools\n- Check `get-roots-list` output to understand the client's workspace context\n\n## Easter Egg\n\nIf asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"\n",
   snapshots: prototypeFree({
     echo: {
       name: "echo",
