@@ -4,8 +4,12 @@
  * request), plain http:// is refused except to loopback, and private addresses are refused whether
  * they are written literally, reached by a redirect, or behind a host name (checked after DNS).
  */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runPull } from "@toolwright/codegen";
 import {
   addressClass,
   clearHttpEraCache,
@@ -175,6 +179,31 @@ describe("plain http and private addresses", () => {
     ])
       expect(addressClass(ip), ip).toBe("private");
     for (const ip of ["8.8.8.8", "172.32.0.1", "1.1.1.1", "2606:4700::1111", "::ffff:8.8.8.8"]) expect(addressClass(ip), ip).toBe("public");
+  });
+});
+
+describe("toolwright pull honours the design's outbound policy", () => {
+  it("externalServer({ url, outbound }) reaches the server only when the policy allows it", async () => {
+    const a = await scripted();
+    const dir = join(fileURLToPath(new URL("../..", import.meta.url)), ".tmp", `outbound-pull-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      const write = (outbound: string) =>
+        writeFileSync(
+          join(dir, "design.ts"),
+          `import { design, externalServer, fromMCP, toolset } from "@toolwright/dsl";\nconst s = externalServer("remote", { url: ${JSON.stringify(a.url)}, outbound: ${outbound} });\nexport default design({ toolsets: [toolset("remote", fromMCP(s))] });\n`,
+        );
+      write("{ allowLoopback: false }");
+      await expect(runPull({ design: join(dir, "design.ts"), cwd: dir })).rejects.toThrow(
+        /pull failed for server "remote": .*is a loopback address/,
+      );
+      expect(a.requests).toEqual([]);
+      write('{ allowedHosts: ["127.0.0.1"] }');
+      const pulled = await runPull({ design: join(dir, "design.ts"), cwd: dir });
+      expect(pulled.servers.map((s) => [s.name, s.tools])).toEqual([["remote", 1]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -38,6 +38,13 @@ export type ConnectionDecl =
       readonly headers?: { readonly [key: string]: string };
       /** Client capabilities pull announces. Default: none. */
       readonly capabilities?: { readonly [key: string]: unknown };
+      /** Which hosts and addresses pull may reach (every redirect hop); the runtime's `OutboundPolicy`. */
+      readonly outbound?: {
+        readonly allowedHosts?: readonly string[];
+        readonly allowInsecureHttp?: boolean;
+        readonly allowPrivateNetworks?: boolean;
+        readonly allowLoopback?: boolean;
+      };
     };
 
 /** Protocol versions an `mcpServer` may pin. */
@@ -126,6 +133,22 @@ export function mcpJson(file = ".toolwright/mcp.json", options: { readonly entry
   return Object.freeze({ kind: "mcp-json", file, ...(options.entry === undefined ? {} : { entry: options.entry }) });
 }
 
+const OUTBOUND_FLAGS = ["allowInsecureHttp", "allowPrivateNetworks", "allowLoopback"];
+
+function checkOutbound(where: string, outbound: unknown): void {
+  if (!isPlainObject(outbound))
+    fail(where, "outbound must be an object { allowedHosts?, allowInsecureHttp?, allowPrivateNetworks?, allowLoopback? }");
+  for (const key of Object.keys(outbound)) {
+    if (key === "allowedHosts") {
+      const hosts = outbound.allowedHosts;
+      if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== "string"))
+        fail(where, "outbound.allowedHosts must be an array of host names");
+    } else if (!OUTBOUND_FLAGS.includes(key))
+      fail(where, `outbound.${key} is not a known field (${["allowedHosts", ...OUTBOUND_FLAGS].join(", ")})`);
+    else if (typeof outbound[key] !== "boolean") fail(where, `outbound.${key} must be a boolean`);
+  }
+}
+
 function checkConnection(where: string, connection: unknown): void {
   if (!isPlainObject(connection)) fail(where, "the connection must be { command, args? }, { url, headers? } or mcpJson()");
   if (connection.kind === "mcp-json") {
@@ -157,6 +180,7 @@ function checkConnection(where: string, connection: unknown): void {
         fail(where, "headers must map names to strings (use ${VAR} for secrets)");
       }
     }
+    if (connection.outbound !== undefined) checkOutbound(where, connection.outbound);
   } else {
     fail(where, "the connection needs command (stdio), url (streamable HTTP) or mcpJson() (an mcp.json entry)");
   }

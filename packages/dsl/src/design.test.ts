@@ -175,6 +175,16 @@ describe("declaration mistakes are DslErrors naming the toolset and the tool", (
     ["command and url", () => externalServer("e", { command: "x", url: "http://a" } as never), /give either command .* or url/],
     ["bad url", () => externalServer("e", { url: "not a url" }), /url "not a url" is not a valid URL/],
     [
+      "bad outbound flag",
+      () => externalServer("e", { url: "https://a.example", outbound: { allowLoopback: "no" } } as never),
+      /outbound.allowLoopback must be a boolean/,
+    ],
+    [
+      "unknown outbound field",
+      () => externalServer("e", { url: "https://a.example", outbound: { allowAll: true } } as never),
+      /outbound.allowAll is not a known field/,
+    ],
+    [
       "unknown subset tool",
       () => use(toolset("docs", fromExternalMCP("d"), [search]), { tools: ["serch" as "search"] }),
       /use\(toolset "docs"\): unknown tool "serch" \(known: search\)/,

@@ -112,6 +112,7 @@ function callerFor(server: ExternalServerDecl, ctx: PullContext, timeoutMs: numb
         name: server.name,
         url: c.url,
         ...(c.headers ? { headers: c.headers } : {}),
+        ...(c.outbound ? { outbound: c.outbound } : {}),
         capabilities: c.capabilities ?? {},
         connectTimeoutMs: timeoutMs,
         timeoutMs,
