@@ -88,10 +88,19 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
       [appName, executorId, appVersion, deadAfterMs],
     );
     for (const row of claimed.rows) {
-      const executor = DBOSExecutor.globalInstance;
-      if (!executor) return;
-      const handles = await executor.recoverPendingWorkflows([row.executor_id]);
-      const recovered = handles.map((h) => h.workflowID);
+      let recovered: string[];
+      try {
+        const executor = DBOSExecutor.globalInstance;
+        if (!executor) throw new Error("DBOS is not launched");
+        recovered = (await executor.recoverPendingWorkflows([row.executor_id])).map((h) => h.workflowID);
+      } catch (error) {
+        // Give the claim back so this or another worker claims it again on a later beat.
+        await pool.query(
+          "UPDATE toolwright.workers SET state = 'alive', taken_over_by = NULL WHERE app_name = $1 AND executor_id = $2 AND taken_over_by = $3",
+          [appName, row.executor_id, executorId],
+        );
+        throw error;
+      }
       await pool.query("UPDATE toolwright.workers SET recovered = $3 WHERE app_name = $1 AND executor_id = $2", [
         appName,
         row.executor_id,
