@@ -14,7 +14,7 @@ import { specsPlugin } from "./plugins/specs.js";
 import { typesPlugin } from "./plugins/types.js";
 import { validatorsPlugin } from "./plugins/validators.js";
 
-/** The built-in plugins, in run order (the index plugin reads what the others printed). */
+/** The built-in plugins. Any order works: index files are printed last, from the exports each file recorded. */
 export const defaultPlugins: readonly Plugin[] = [
   typesPlugin,
   validatorsPlugin,

@@ -4,21 +4,34 @@
  * @packageDocumentation
  */
 
+// The runtime owns its symbol table; re-exported here for plugins written against this package.
+export type { RuntimeSymbol } from "@toolwright/runtime/codegen";
+export { RUNTIME_CODEGEN, RUNTIME_ROOT, RUNTIME_SYMBOLS } from "@toolwright/runtime/codegen";
 export type { CliIo } from "./cli.js";
 export { main } from "./cli.js";
-export type { GeneratedFile, Output } from "./emit/generated-file.js";
+export type { ExportRecord, GeneratedFile, Output } from "./emit/generated-file.js";
 export { createGeneratedFile, createOutput, fileHeader } from "./emit/generated-file.js";
 export { camelName, fileStem, pascalName, providerNames } from "./emit/names.js";
-export type { RuntimeSymbol } from "./emit/runtime-symbols.js";
-export { RUNTIME_CODEGEN, RUNTIME_ROOT, RUNTIME_SYMBOLS } from "./emit/runtime-symbols.js";
 export type { DesignLocation } from "./errors.js";
 export { DesignError, describeLocation, isDesignError } from "./errors.js";
 export { defaultPlugins, generate } from "./generate.js";
-export type { IrAgent, IrAgentUse, IrAnnotations, IrDesign, IrMcpServer, IrRunPolicy, IrSchema, IrTool, IrToolset } from "./ir/ir.js";
+export type {
+  IrAgent,
+  IrAgentUse,
+  IrAnnotations,
+  IrDesign,
+  IrExportKind,
+  IrMcpServer,
+  IrRunPolicy,
+  IrSchema,
+  IrSymbol,
+  IrTool,
+  IrToolset,
+} from "./ir/ir.js";
 export type { LoadedDesign } from "./load/load-design.js";
 export { loadDesign } from "./load/load-design.js";
 export type { Plugin } from "./plugins/plugin.js";
-export { serverNames, serverScaffoldPlugin } from "./plugins/server-scaffold.js";
+export { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
 export type { PulledServer } from "./pull/lock-format.js";
 export { lockEntryFromListing, serializeLock } from "./pull/lock-format.js";
 export type { LockDrift, PulledServerSummary, PullOptions, PullSummary } from "./pull/pull.js";
@@ -28,6 +41,7 @@ export { lockPathFor, readLock } from "./resolve/lock.js";
 export { certifyProviders, parseProviders } from "./resolve/providers.js";
 export type { ResolveOptions } from "./resolve/resolve.js";
 export { resolveDesign } from "./resolve/resolve.js";
+export { serverNames } from "./resolve/symbols.js";
 export type { GenOptions, GenSummary } from "./run-gen.js";
 export { runGen, summaryLine } from "./run-gen.js";
 export type { OutputReport } from "./write.js";

@@ -5,6 +5,17 @@
 export type { Caller, CallOptions } from "./caller.js";
 export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
 export { createDecoder, issuesFromErrors } from "./codec.js";
+export type { RuntimeSymbol, RuntimeSymbolEntry, ServerSymbol } from "./codegen/symbols.js";
+export {
+  EXPAND_ENV_FROM,
+  RUNTIME_CODEGEN,
+  RUNTIME_HTTP,
+  RUNTIME_ROOT,
+  RUNTIME_SERVER,
+  RUNTIME_STDIO,
+  RUNTIME_SYMBOLS,
+  SERVER_SYMBOLS,
+} from "./codegen/symbols.js";
 export type { FormatEntry } from "./codegen-helpers.js";
 export { deepEqual, formats, ucs2length } from "./codegen-helpers.js";
 export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
@@ -13,3 +24,25 @@ export { invokeTool } from "./invoke.js";
 export { prototypeFree } from "./prototype-free.js";
 export type { Runtime } from "./runtime.js";
 export type { ToolResult, ToolSpec } from "./tool-spec.js";
+
+import type { RUNTIME_SYMBOLS, SERVER_SYMBOLS } from "./codegen/symbols.js";
+
+/** What each entry in the symbol tables exports, for the compile-time check below. */
+interface EntryExports {
+  "@toolwright/runtime": typeof import("./index.js");
+  "@toolwright/runtime/codegen": typeof import("./codegen.js");
+  "@toolwright/runtime/stdio": typeof import("./stdio.js");
+  "@toolwright/runtime/http": typeof import("./http.js");
+  "@toolwright/runtime/server": typeof import("./server.js");
+}
+/** The value symbols of a table that their entry does not export (`never` when the table is right). */
+type Unexported<T> = {
+  [K in keyof T]: T[K] extends { readonly from: infer F extends keyof EntryExports; readonly type: false }
+    ? K extends keyof EntryExports[F]
+      ? never
+      : K
+    : never;
+}[keyof T];
+// Fails to compile, naming the symbol, when a table lists a value its entry does not export.
+type Missing = Unexported<typeof RUNTIME_SYMBOLS> | Unexported<typeof SERVER_SYMBOLS>;
+true satisfies [Missing] extends [never] ? true : Missing;

@@ -4,6 +4,63 @@
  */
 import type { JsonSchema } from "@toolwright/dsl";
 
+/** How a generated module declares an export (`export const x`, `export interface X`...). */
+export type IrExportKind = "const" | "function" | "interface" | "type";
+
+/**
+ * A name a generated module exports, computed once by the resolver: emitters declare it with
+ * `f.export(symbol.declare, symbol.name)` and import it with `f.import(symbol)`, never by spelling it.
+ */
+export interface IrSymbol {
+  readonly name: string;
+  readonly declare: IrExportKind;
+  /** The generated file that declares it, relative to `--out`: `everything/specs.gen.ts`. */
+  readonly file: string;
+}
+
+/** The toolset-level exports of a toolset's modules. */
+export interface IrToolsetSymbols {
+  readonly toolsetName: IrSymbol;
+  readonly catalogue: IrSymbol;
+  readonly specs: IrSymbol;
+  readonly specMap: IrSymbol;
+  readonly find: IrSymbol;
+  readonly clientType: IrSymbol;
+  readonly client: IrSymbol;
+  readonly toolRequest: IrSymbol;
+  readonly requestsType: IrSymbol;
+  readonly requests: IrSymbol;
+  readonly register: IrSymbol;
+  readonly checkDrift: IrSymbol;
+}
+
+/** The per-tool exports of a toolset's modules. */
+export interface IrToolSymbols {
+  readonly payload: IrSymbol;
+  readonly result: IrSymbol;
+  readonly spec: IrSymbol;
+  readonly validatePayload: IrSymbol;
+  /** Only for tools with an output schema. */
+  readonly validateResult: IrSymbol | undefined;
+}
+
+/** The exports of a server scaffold (`servers/<server>/server.gen.ts`). */
+export interface IrServerSymbols {
+  readonly handlers: IrSymbol;
+  readonly create: IrSymbol;
+  readonly serve: IrSymbol;
+  readonly info: IrSymbol;
+  readonly options: IrSymbol;
+}
+
+/** A toolset's precompiled validator module (ajv standalone), compiled and checked by the resolver. */
+export interface IrValidators {
+  /** The module body: one `export const <name>: ValidateFunction = ...` per validator symbol. */
+  readonly code: string;
+  /** Runtime helpers the code calls in place of ajv's own. */
+  readonly helpers: readonly ("deepEqual" | "formats" | "ucs2length")[];
+}
+
 /** A resolved design. */
 export interface IrDesign {
   readonly kind: "design";
@@ -66,8 +123,9 @@ export interface IrMcpServer {
   /** `calc-server` → `CalcServer` (for `CalcServerHandlers`, `serveCalcServer`). */
   readonly pascalName: string;
   readonly camelName: string;
-  /** The server's tools as a toolset named after the server (source `mcp-server`). */
+  /** The server's tools as a toolset named after the server (source `mcp-server`), in `servers/<server>`. */
   readonly toolset: IrToolset;
+  readonly symbols: IrServerSymbols;
   toString(): string;
 }
 
@@ -102,6 +160,9 @@ export interface IrToolset {
   /** The toolset's key on generated objects (an agent's callers): `camelName`, or `then_` for a reserved member name. */
   readonly memberName: string;
   readonly tools: readonly IrTool[];
+  /** Every toolset-level name its modules export (clash-checked against the tools' names). */
+  readonly symbols: IrToolsetSymbols;
+  readonly validators: IrValidators;
   toString(): string;
 }
 
@@ -139,6 +200,8 @@ export interface IrTool {
   readonly task: { readonly support: "optional" | "required"; readonly start: "immediate" | "after-input" } | undefined;
   /** Field path to description, from the input schema. */
   readonly fieldDescriptions: { readonly [field: string]: string };
+  /** The names its toolset's modules export for it. */
+  readonly symbols: IrToolSymbols;
   toString(): string;
 }
 
@@ -186,5 +249,12 @@ export interface IrAgent {
   readonly fileName: string;
   readonly uses: readonly IrAgentUse[];
   readonly runPolicy: IrRunPolicy | undefined;
+  readonly symbols: {
+    readonly runPolicy: IrSymbol;
+    readonly callers: IrSymbol;
+    readonly tools: IrSymbol;
+    readonly register: IrSymbol;
+    readonly createRuntime: IrSymbol;
+  };
   toString(): string;
 }

@@ -5,19 +5,16 @@
 import { fileHeader } from "../emit/generated-file.js";
 import { docName, printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign } from "../ir/ir.js";
-import { exportedNames } from "./index-file.js";
 import type { Plugin } from "./plugin.js";
-import { specName } from "./specs.js";
 
 /** Emits one module per agent plus `agents/index.ts`. */
 export const agentsPlugin: Plugin = {
   name: "agents",
   emit(ir: IrDesign, out) {
     if (ir.agents.length === 0) return;
-    const index: string[] = [];
     for (const agent of ir.agents) {
-      const path = `agents/${agent.fileName}.gen.ts`;
-      const f = out.file(path, fileHeader(ir.file, undefined));
+      const s = agent.symbols;
+      const f = out.file(s.runPolicy.file, fileHeader(ir.file, undefined));
       const Caller = f.runtime("Caller");
       const Runtime = f.runtime("Runtime");
       const ToolSpec = f.runtime("ToolSpec");
@@ -27,26 +24,26 @@ export const agentsPlugin: Plugin = {
       const label = docName(agent.name);
       f.print(
         `/** Run policy of agent ${label}; durations are milliseconds. */`,
-        `export const ${agent.camelName}RunPolicy = ${printLiteral(agent.runPolicy ?? {})} as const;`,
+        `${f.export("const", s.runPolicy.name)} = ${printLiteral(agent.runPolicy ?? {})} as const;`,
         "",
         `/** The callers agent ${label} needs: one per toolset it uses. */`,
-        `export interface ${agent.pascalName}Callers {`,
+        `${f.export("interface", s.callers.name)} {`,
         ...agent.uses.map((u) => `  readonly ${u.toolset.memberName}: ${Caller};`),
         "}",
         "",
       );
       const lists = agent.uses.map((u) => {
-        const specs = u.tools.map((t) => f.importValue(specName(t), `../${u.toolset.dirName}/specs.gen.js`));
+        const specs = u.tools.map((t) => f.import(t.symbols.spec));
         return { u, specs };
       });
       f.print(
         `/** The tools agent ${label} may call, per toolset (subsets applied). */`,
-        `export const ${agent.camelName}Tools: { readonly [toolset: string]: readonly ${ToolSpec}[] } = ${f.runtime("prototypeFree")}({`,
+        `${f.export("const", s.tools.name)}: { readonly [toolset: string]: readonly ${ToolSpec}[] } = ${f.runtime("prototypeFree")}({`,
         ...lists.map(({ u, specs }) => `  ${printKey(u.toolset.name)}: [${specs.join(", ")}],`),
         "});",
         "",
         `/** Registers the tools agent ${label} may call, and no others, with \`runtime\`. */`,
-        `export function register${agent.pascalName}Agent(${used ? "" : "_"}runtime: ${Runtime}, ${used ? "" : "_"}callers: ${agent.pascalName}Callers): void {`,
+        `${f.export("function", s.register.name)}(${used ? "" : "_"}runtime: ${Runtime}, ${used ? "" : "_"}callers: ${s.callers.name}): void {`,
         ...lists.map(
           ({ u, specs }) =>
             `  runtime.registerToolset({ toolset: ${JSON.stringify(u.toolset.name)}, specs: [${specs.join(", ")}], caller: callers.${u.toolset.memberName} });`,
@@ -54,16 +51,17 @@ export const agentsPlugin: Plugin = {
         "}",
         "",
         `/** Creates a runtime that enforces agent ${label}'s run policy and knows only its tools. */`,
-        `export function create${agent.pascalName}Runtime(callers: ${agent.pascalName}Callers, options: Omit<${RuntimeOptions}, "policy"> = {}): ${Runtime} {`,
-        `  const runtime = ${createRuntime}({ ...options, policy: ${agent.camelName}RunPolicy });`,
-        `  register${agent.pascalName}Agent(runtime, callers);`,
+        `${f.export("function", s.createRuntime.name)}(callers: ${s.callers.name}, options: Omit<${RuntimeOptions}, "policy"> = {}): ${Runtime} {`,
+        `  const runtime = ${createRuntime}({ ...options, policy: ${s.runPolicy.name} });`,
+        `  ${s.register.name}(runtime, callers);`,
         "  return runtime;",
         "}",
       );
-      const { types, values } = exportedNames(out.text(path)!);
-      const from = JSON.stringify(`./${agent.fileName}.gen.js`);
-      index.push(`export type { ${types.sort().join(", ")} } from ${from};`, `export { ${values.sort().join(", ")} } from ${from};`);
     }
-    out.file("agents/index.ts", fileHeader(ir.file, undefined)).print(...index);
+    out.reexports(
+      "agents/index.ts",
+      fileHeader(ir.file, undefined),
+      ir.agents.map((a) => a.symbols.runPolicy.file),
+    );
   },
 };

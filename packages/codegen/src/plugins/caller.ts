@@ -4,18 +4,18 @@
  * same server `pull` and the manager do. No env or header value is ever printed: `${VAR}`
  * references are expanded when the factory runs, literals are passed through by name.
  */
+import { EXPAND_ENV_FROM } from "@toolwright/runtime/codegen";
 import { fileHeader, type GeneratedFile } from "../emit/generated-file.js";
 import { docName, docText } from "../emit/literal.js";
-import { RUNTIME_HTTP, RUNTIME_STDIO } from "../emit/runtime-symbols.js";
 import type { IrConnection, IrDesign } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
 
 /** A string, or its run-time expansion when it holds `${VAR}` references. */
-function stringOrExpansion(f: GeneratedFile, value: string, where: string, from = RUNTIME_STDIO): string {
+function stringOrExpansion(f: GeneratedFile, value: string, where: string, transport: keyof typeof EXPAND_ENV_FROM = "stdio"): string {
   if (!REFERENCE.test(value)) return JSON.stringify(value);
-  return `${f.importValue("expandEnv", from)}(${JSON.stringify(value)}, process.env, ${JSON.stringify(where)})`;
+  return `${f.importValue("expandEnv", EXPAND_ENV_FROM[transport])}(${JSON.stringify(value)}, process.env, ${JSON.stringify(where)})`;
 }
 
 function envDoc(c: IrConnection & { readonly transport: "stdio" }): string {
@@ -49,7 +49,7 @@ function emitStdio(f: GeneratedFile, c: IrConnection & { readonly transport: "st
     ` * Creates the caller for server ${docName(c.server)} as declared in ${docText(c.declaredIn)}. ${docText(envDoc(c))}`,
     " * `overrides` replace single options; `overrides.env` adds entries (`NAME` or `KEY=VALUE`).",
     " */",
-    `export function ${c.factoryName}(overrides: Omit<Partial<${Options}>, "env"> & { readonly env?: readonly string[] } = {}): ${Caller} {`,
+    `${f.export("function", c.factoryName)}(overrides: Omit<Partial<${Options}>, "env"> & { readonly env?: readonly string[] } = {}): ${Caller} {`,
     "  const { env = [], ...rest } = overrides;",
     `  return ${create}({`,
     `    name: ${JSON.stringify(c.server)},`,
@@ -80,10 +80,10 @@ function emitHttp(f: GeneratedFile, c: IrConnection & { readonly transport: "htt
     ` * Creates the caller for server ${docName(c.server)} as declared in ${docText(c.declaredIn)}. \`\${VAR}\` in headers is read from the environment at connect time.${docText(withheld)}`,
     " * `overrides` replace single options.",
     " */",
-    `export function ${c.factoryName}(overrides: Partial<${Options}> = {}): ${Caller} {`,
+    `${f.export("function", c.factoryName)}(overrides: Partial<${Options}> = {}): ${Caller} {`,
     `  return ${create}({`,
     `    name: ${JSON.stringify(c.server)},`,
-    `    url: ${stringOrExpansion(f, c.url, `server ${JSON.stringify(c.server)} url`, RUNTIME_HTTP)},`,
+    `    url: ${stringOrExpansion(f, c.url, `server ${JSON.stringify(c.server)} url`, "http")},`,
     ...(headers.length === 0
       ? []
       : [`    headers: { ${headers.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")} },`]),

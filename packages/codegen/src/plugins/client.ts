@@ -6,7 +6,6 @@ import { fileHeader } from "../emit/generated-file.js";
 import { docName, docText } from "../emit/literal.js";
 import type { IrDesign, IrTool } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
-import { specName, toolsetNames } from "./specs.js";
 
 function methodDoc(tool: IrTool): string {
   const text = tool.description ?? tool.title ?? `Calls ${JSON.stringify(tool.name)}.`;
@@ -18,20 +17,20 @@ export const clientPlugin: Plugin = {
   name: "client",
   emit(ir: IrDesign, out) {
     for (const ts of ir.toolsets) {
-      const n = toolsetNames(ts);
-      const f = out.file(`${ts.dirName}/client.gen.ts`, fileHeader(ir.file, ts.name));
+      const n = ts.symbols;
+      const f = out.file(n.client.file, fileHeader(ir.file, ts.name));
       const Caller = f.runtime("Caller");
       const CallOptions = f.runtime("CallOptions");
       const ToolResult = f.runtime("ToolResult");
       const invokeTool = f.runtime("invokeTool");
       const sig = ts.tools.map((tool) => ({
         tool,
-        Payload: f.importType(`${tool.typeName}Payload`, "./types.gen.js"),
-        Result: f.importType(`${tool.typeName}Result`, "./types.gen.js"),
-        spec: f.importValue(specName(tool), "./specs.gen.js"),
+        Payload: f.import(tool.symbols.payload),
+        Result: f.import(tool.symbols.result),
+        spec: f.import(tool.symbols.spec),
       }));
       f.print(`/** Typed client for toolset ${docName(ts.name)}. Every method validates locally, then calls; none throws. */`);
-      f.print(`export interface ${n.clientType} {`);
+      f.print(`${f.export("interface", n.clientType.name)} {`);
       for (const { tool, Payload, Result } of sig) {
         f.print(
           `  ${methodDoc(tool)}`,
@@ -41,25 +40,25 @@ export const clientPlugin: Plugin = {
       f.print("}", "");
       f.print(
         `/** Creates the typed client for toolset ${docName(ts.name)} over \`caller\`. */`,
-        `export function ${n.client}(caller: ${Caller}): ${n.clientType} {`,
+        `${f.export("function", n.client.name)}(caller: ${Caller}): ${n.clientType.name} {`,
         "  return {",
         ...sig.map(({ tool, spec }) => `    ${tool.memberName}: (payload, options) => ${invokeTool}(caller, ${spec}, payload, options),`),
         "  };",
         "}",
       );
 
-      const r = out.file(`${ts.dirName}/requests.gen.ts`, fileHeader(ir.file, ts.name));
-      const ToolRequest = r.declare(`${ts.pascalName}ToolRequest`);
-      const rsig = ts.tools.map((tool) => ({ tool, Payload: r.importType(`${tool.typeName}Payload`, "./types.gen.js") }));
+      const r = out.file(n.requests.file, fileHeader(ir.file, ts.name));
+      const ToolRequest = n.toolRequest.name;
+      const rsig = ts.tools.map((tool) => ({ tool, Payload: r.import(tool.symbols.payload) }));
       r.print(
         `/** A typed request for \`runtime.execute\`: the tool id and its payload. */`,
-        `export interface ${ToolRequest}<Id extends string, P> {`,
+        `${r.export("interface", ToolRequest)}<Id extends string, P> {`,
         "  readonly tool: Id;",
         "  readonly arguments: P;",
         "}",
         "",
         `/** Request builders for toolset ${docName(ts.name)}, one per tool. */`,
-        `export interface ${n.requestsType} {`,
+        `${r.export("interface", n.requestsType.name)} {`,
       );
       for (const { tool, Payload } of rsig) {
         r.print(
@@ -70,8 +69,8 @@ export const clientPlugin: Plugin = {
       r.print(
         "}",
         "",
-        `/** Builds typed requests for planners: \`runtime.execute(${n.requests}.${sig[0]?.tool.memberName ?? "tool"}(payload))\`. */`,
-        `export const ${n.requests}: ${n.requestsType} = {`,
+        `/** Builds typed requests for planners: \`runtime.execute(${n.requests.name}.${sig[0]?.tool.memberName ?? "tool"}(payload))\`. */`,
+        `${r.export("const", n.requests.name)}: ${n.requestsType.name} = {`,
         ...rsig.map(({ tool }) => `  ${tool.memberName}: (payload) => ({ tool: ${JSON.stringify(tool.id)}, arguments: payload }),`),
         "};",
       );
@@ -84,24 +83,24 @@ export const registerPlugin: Plugin = {
   name: "register",
   emit(ir: IrDesign, out) {
     for (const ts of ir.toolsets) {
-      const n = toolsetNames(ts);
-      const f = out.file(`${ts.dirName}/register.gen.ts`, fileHeader(ir.file, ts.name));
+      const n = ts.symbols;
+      const f = out.file(n.register.file, fileHeader(ir.file, ts.name));
       const Caller = f.runtime("Caller");
       const Runtime = f.runtime("Runtime");
-      const specs = f.importValue(n.specs, "./specs.gen.js");
+      const specs = f.import(n.specs);
       f.print(
         `/** Registers every tool of toolset ${docName(ts.name)} with \`runtime\`, calling through \`caller\`. */`,
-        `export function ${n.register}(runtime: ${Runtime}, caller: ${Caller}): void {`,
+        `${f.export("function", n.register.name)}(runtime: ${Runtime}, caller: ${Caller}): void {`,
         `  runtime.registerToolset({ toolset: ${JSON.stringify(ts.name)}, specs: ${specs}, caller });`,
         "}",
       );
       if (ts.source === "lock" && ts.toolFingerprints) {
         const checkDrift = f.runtime("checkDrift");
-        const catalogue = f.importValue(n.catalogue, "./specs.gen.js");
+        const catalogue = f.import(n.catalogue);
         f.print(
           "",
           `/** Reports drift of the live server from the pulled lock, field by field: warn, fail, or block-changed (hides the changed tools from \`options.runtime\`). */`,
-          `export function ${n.checkDrift}(caller: ${Caller}, options?: ${f.runtime("DriftOptions")}): Promise<${f.runtime("DriftReport")}> {`,
+          `${f.export("function", n.checkDrift.name)}(caller: ${Caller}, options?: ${f.runtime("DriftOptions")}): Promise<${f.runtime("DriftReport")}> {`,
           `  return ${checkDrift}(caller, ${catalogue}, options);`,
           "}",
         );

@@ -2,7 +2,7 @@ import { design, mcpServer, number, object } from "@toolwright/dsl";
 import { describe, expect, it } from "vitest";
 import { generate } from "../generate.js";
 import { resolveDesign } from "../resolve/resolve.js";
-import { serverNames } from "./server-scaffold.js";
+import { serverNames } from "../resolve/symbols.js";
 
 const tool = { input: object({ n: number() }) };
 
@@ -21,19 +21,18 @@ describe("server scaffold plugin", () => {
     });
   });
 
-  it("two servers whose output folders collide are a design error naming both", async () => {
-    const ir = resolveDesign(
-      design({
-        servers: [
-          mcpServer("a.b", { version: "1" }, (t) => t.tool("x", tool)),
-          mcpServer("a-b", { version: "1" }, (t) => t.tool("x", tool)),
-        ],
-      }),
-      {
-        file: "d.ts",
-      },
-    );
-    await expect(generate(ir)).rejects.toThrow('d.ts server "a-b": its output folder servers/a-b collides with server "a.b"; rename one');
+  it("two servers whose output folders collide are a design error naming both, found by the resolver", () => {
+    const resolve = () =>
+      resolveDesign(
+        design({
+          servers: [
+            mcpServer("a.b", { version: "1" }, (t) => t.tool("x", tool)),
+            mcpServer("a-b", { version: "1" }, (t) => t.tool("x", tool)),
+          ],
+        }),
+        { file: "d.ts" },
+      );
+    expect(resolve).toThrow('d.ts server "a-b": its output folder servers/a-b collides with server "a.b"; rename one');
   });
 
   it("emits types, validators, the server module and an index per server", async () => {

@@ -7,32 +7,13 @@
  */
 import { fileHeader } from "../emit/generated-file.js";
 import { docText, printKey, printLiteral } from "../emit/literal.js";
-import { fileStem } from "../emit/names.js";
-import { DesignError } from "../errors.js";
 import type { IrDesign, IrMcpServer, IrTool } from "../ir/ir.js";
-import { exportedNames } from "./index-file.js";
 import type { Plugin } from "./plugin.js";
 import { typesPlugin } from "./types.js";
-import { validatorName, validatorsPlugin } from "./validators.js";
-
-/** The runtime entry point scaffolds import from. */
-const RUNTIME_SERVER = "@toolwright/runtime/server";
+import { validatorsPlugin } from "./validators.js";
 
 /** The dialect every resolved schema is in. */
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
-
-/** Public names of a server's scaffold: `calc` and `calc-server` both give `createCalcServer`. */
-export function serverNames(server: IrMcpServer) {
-  const base = server.pascalName.endsWith("Server") && server.pascalName !== "Server" ? server.pascalName.slice(0, -6) : server.pascalName;
-  return {
-    dir: `servers/${fileStem(server.name)}`,
-    handlers: `${base}ServerHandlers`,
-    create: `create${base}Server`,
-    serve: `serve${base}Server`,
-    info: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerInfo`,
-    options: `${base}ServerOptions`,
-  };
-}
 
 function wireAnnotations(tool: IrTool): { [key: string]: boolean } | undefined {
   const a = tool.annotations;
@@ -46,11 +27,12 @@ function wireAnnotations(tool: IrTool): { [key: string]: boolean } | undefined {
 }
 
 function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["emit"]>[1]): void {
-  const n = serverNames(server);
+  const s = server.symbols;
+  const n = { handlers: s.handlers.name, create: s.create.name, serve: s.serve.name, info: s.info.name, options: s.options.name };
   const ts = server.toolset;
-  const f = out.file(`${n.dir}/server.gen.ts`, fileHeader(ir.file, undefined));
-  const rt = (name: string) => f.importValue(name, RUNTIME_SERVER);
-  const rtType = (name: string) => f.importType(name, RUNTIME_SERVER);
+  const f = out.file(s.create.file, fileHeader(ir.file, undefined));
+  const rt = f.server;
+  const rtType = f.server;
   const CallToolResult = () => rtType("CallToolResult");
   const ToolContext = () => rtType("ToolContext");
   const hasText = ts.tools.some((t) => !t.output);
@@ -63,23 +45,23 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   if (server.instructions !== undefined) info.push(["instructions", server.instructions]);
   f.print(
     `/** Name, version and protocol version of server ${JSON.stringify(server.name)}, as declared in the design. */`,
-    `export const ${n.info} = {`,
+    `${f.export("const", n.info)} = {`,
     ...info.map(([k, v]) => `  ${printKey(k)}: ${printLiteral(v, 2)},`),
     "} as const;",
     "",
   );
   const resultType = (tool: IrTool) => {
-    const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
+    const Result = f.import(tool.symbols.result);
     return tool.output ? `${rtType("StructuredResult")}<${Result}> | ${CallToolResult()}` : `${Result} | ${CallToolResult()}`;
   };
   f.print(
     `/**`,
     ` * ${docText(`The handlers a ${JSON.stringify(server.name)} server implementation provides: one per tool. Payloads arrive validated; structured results are validated against the output schema before they are sent. Tools without an output schema may return plain text.`)}`,
     ` */`,
-    `export interface ${n.handlers} {`,
+    `${f.export("interface", n.handlers)} {`,
   );
   for (const tool of ts.tools) {
-    const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
+    const Payload = f.import(tool.symbols.payload);
     const R = resultType(tool);
     const doc = tool.description ?? tool.title ?? `Handles ${JSON.stringify(tool.name)}.`;
     f.print(`  /** ${docText(doc)} */`, `  ${tool.memberName}(payload: ${Payload}, ctx: ${ToolContext()}): ${R} | Promise<${R}>;`);
@@ -98,17 +80,17 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   const createDecoder = () => rt("createDecoder");
   f.print(
     `/** Options for ${n.create}: everything of \`createToolServer\` except the declared name, version and tools. */`,
-    `export type ${n.options} = Omit<${ToolServerOptions}, "name" | "version" | "tools">;`,
+    `${f.export("type", n.options)} = Omit<${ToolServerOptions}, "name" | "version" | "tools">;`,
     "",
     `/** Creates the ${JSON.stringify(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
-    `export function ${n.create}(${ts.tools.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
+    `${f.export("function", n.create)}(${ts.tools.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
     `  return ${rt("createToolServer")}({`,
     `    ...${n.info},`,
     "    ...options,",
     "    tools: [",
   );
   for (const tool of ts.tools) {
-    const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
+    const Payload = f.import(tool.symbols.payload);
     const fields: [string, unknown][] = [["name", tool.name]];
     if (tool.title !== undefined) fields.push(["title", tool.title]);
     if (tool.description !== undefined) fields.push(["description", tool.description]);
@@ -123,11 +105,11 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
       if (tool.task.start !== "immediate") fields.push(["taskStart", tool.task.start]);
     }
     f.print("      {", ...fields.map(([k, v]) => `        ${printKey(k)}: ${printLiteral(v, 8)},`));
-    const validatePayload = f.importValue(validatorName(tool.typeName, "Payload"), "./validators.gen.js");
+    const validatePayload = f.import(tool.symbols.validatePayload);
     f.print(`        decodePayload: ${createDecoder()}<${Payload}>(${validatePayload}),`);
-    if (tool.output) {
-      const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
-      const validateResult = f.importValue(validatorName(tool.typeName, "Result"), "./validators.gen.js");
+    if (tool.symbols.validateResult) {
+      const Result = f.import(tool.symbols.result);
+      const validateResult = f.import(tool.symbols.validateResult);
       f.print(`        decodeResult: ${createDecoder()}<${Result}>(${validateResult}),`);
       f.print(`        handler: (payload: ${Payload}, ctx: ${ToolContext()}) => handlers.${tool.memberName}(payload, ctx),`);
     } else {
@@ -143,7 +125,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     ` * Serves ${JSON.stringify(server.name)} over stdio (the default) or streamable HTTP, e.g.`,
     ` * \`${n.serve}(handlers, parseServeArgs(process.argv.slice(2)))\` for \`--http --port 3000\`.`,
     ` */`,
-    `export function ${n.serve}(handlers: ${n.handlers}, options?: ${rtType("ServeOptions")}, serverOptions?: ${n.options}): Promise<${rtType("ServeHandle")}> {`,
+    `${f.export("function", n.serve)}(handlers: ${n.handlers}, options?: ${rtType("ServeOptions")}, serverOptions?: ${n.options}): Promise<${rtType("ServeHandle")}> {`,
     `  return ${rt("serve")}(${n.create}(handlers, serverOptions), options);`,
     "}",
   );
@@ -153,29 +135,14 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
 export const serverScaffoldPlugin: Plugin = {
   name: "server-scaffold",
   async emit(ir: IrDesign, out) {
-    const dirs = new Map<string, string>();
     for (const server of ir.mcpServers) {
-      const n = serverNames(server);
-      const clash = dirs.get(n.dir);
-      if (clash !== undefined) {
-        throw new DesignError(
-          { file: ir.file, server: server.name },
-          `its output folder ${n.dir} collides with server ${JSON.stringify(clash)}; rename one`,
-        );
-      }
-      dirs.set(n.dir, server.name);
-      // The server's own types and validators, printed by the same plugins as a toolset's.
-      const sub: IrDesign = { ...ir, toolsets: [{ ...server.toolset, dirName: n.dir }], agents: [], mcpServers: [] };
+      // The server's own types and validators (in `servers/<server>`), printed by the same plugins as a toolset's.
+      const sub: IrDesign = { ...ir, toolsets: [server.toolset], agents: [], mcpServers: [] };
       await typesPlugin.emit(sub, out);
       await validatorsPlugin.emit(sub, out);
       emitServer(ir, server, out);
-      const index = out.file(`${n.dir}/index.ts`, fileHeader(ir.file, undefined));
-      for (const module of ["types", "server"]) {
-        const { types, values } = exportedNames(out.text(`${n.dir}/${module}.gen.ts`) ?? "");
-        const from = JSON.stringify(`./${module}.gen.js`);
-        if (types.length > 0) index.print(`export type { ${types.sort().join(", ")} } from ${from};`);
-        if (values.length > 0) index.print(`export { ${values.sort().join(", ")} } from ${from};`);
-      }
+      const dir = server.toolset.dirName;
+      out.reexports(`${dir}/index.ts`, fileHeader(ir.file, undefined), [`${dir}/types.gen.ts`, server.symbols.create.file]);
     }
   },
 };

@@ -7,33 +7,28 @@
 import { providerSchema } from "@toolwright/runtime/providers";
 import { fileHeader } from "../emit/generated-file.js";
 import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
-import { toolsetNames } from "../emit/toolset-names.js";
-import type { IrDesign, IrTool } from "../ir/ir.js";
+import type { IrDesign } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
-import { validatorName } from "./validators.js";
-
-export { toolsetNames };
-
-/** The spec constant name for a tool: `getSumSpec`. */
-export function specName(tool: IrTool): string {
-  return `${tool.localName}Spec`;
-}
 
 /** Emits `<toolset>/specs.gen.ts`. */
 export const specsPlugin: Plugin = {
   name: "specs",
   emit(ir: IrDesign, out) {
     for (const ts of ir.toolsets) {
-      const f = out.file(`${ts.dirName}/specs.gen.ts`, fileHeader(ir.file, ts.name));
-      const n = toolsetNames(ts);
+      const n = ts.symbols;
+      const f = out.file(n.specs.file, fileHeader(ir.file, ts.name));
       const ToolSpec = f.runtime("ToolSpec");
       const createDecoder = f.runtime("createDecoder");
-      f.print(`/** The toolset name, as declared in the design. */`, `export const ${n.toolsetName} = ${JSON.stringify(ts.name)};`, "");
+      f.print(
+        `/** The toolset name, as declared in the design. */`,
+        `${f.export("const", n.toolsetName.name)} = ${JSON.stringify(ts.name)};`,
+        "",
+      );
       if (ts.source === "lock" && ts.toolFingerprints) {
         const ExpectedCatalogue = f.runtime("ExpectedCatalogue");
         f.print(
           "/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */",
-          `export const ${n.catalogue}: ${ExpectedCatalogue} = {`,
+          `${f.export("const", n.catalogue.name)}: ${ExpectedCatalogue} = {`,
           `  server: ${JSON.stringify(ts.server)},`,
           `  toolset: ${JSON.stringify(ts.name)},`,
           `  fingerprint: ${JSON.stringify(ts.fingerprint ?? null)},`,
@@ -45,9 +40,9 @@ export const specsPlugin: Plugin = {
         );
       }
       for (const tool of ts.tools) {
-        const Payload = f.importType(`${tool.typeName}Payload`, "./types.gen.js");
-        const Result = f.importType(`${tool.typeName}Result`, "./types.gen.js");
-        const validatePayload = f.importValue(validatorName(tool.typeName, "Payload"), "./validators.gen.js");
+        const Payload = f.import(tool.symbols.payload);
+        const Result = f.import(tool.symbols.result);
+        const validatePayload = f.import(tool.symbols.validatePayload);
         const fields: [string, unknown][] = [
           ["id", tool.id],
           ["toolset", ts.name],
@@ -69,7 +64,7 @@ export const specsPlugin: Plugin = {
         const doc = tool.description ?? tool.title ?? `The ${tool.name} tool.`;
         f.print(
           `/** ${docText(`Spec of ${JSON.stringify(tool.name)}: ${doc}`)} */`,
-          `export const ${specName(tool)}: ${ToolSpec}<${Payload}, ${Result}> = {`,
+          `${f.export("const", tool.symbols.spec.name)}: ${ToolSpec}<${Payload}, ${Result}> = {`,
           ...fields.map(([k, v]) =>
             k === "fieldDescriptions"
               ? `  ${k}: ${f.runtime("prototypeFree")}(${printLiteral(v, 2)}),`
@@ -77,28 +72,28 @@ export const specsPlugin: Plugin = {
           ),
           `  decodePayload: ${createDecoder}<${Payload}>(${validatePayload}),`,
         );
-        if (tool.output) {
-          const validateResult = f.importValue(validatorName(tool.typeName, "Result"), "./validators.gen.js");
+        if (tool.symbols.validateResult) {
+          const validateResult = f.import(tool.symbols.validateResult);
           f.print(`  decodeResult: ${createDecoder}<${Result}>(${validateResult}),`);
         }
         f.print("};", "");
       }
       f.print(
         `/** Every spec of toolset ${docName(ts.name)}, in design order. */`,
-        `export const ${n.specs}: readonly ${ToolSpec}[] = [${ts.tools.map(specName).join(", ")}];`,
+        `${f.export("const", n.specs.name)}: readonly ${ToolSpec}[] = [${ts.tools.map((t) => t.symbols.spec.name).join(", ")}];`,
         "",
         `/** Specs by wire name, typed per tool. */`,
         // Spelled out (not "as const") so the file also compiles under isolatedDeclarations.
-        `export const ${n.specMap}: {`,
-        ...ts.tools.map((t) => `  readonly ${printKey(t.name)}: typeof ${specName(t)};`),
+        `${f.export("const", n.specMap.name)}: {`,
+        ...ts.tools.map((t) => `  readonly ${printKey(t.name)}: typeof ${t.symbols.spec.name};`),
         `} = ${f.runtime("prototypeFree")}({`,
-        ...ts.tools.map((t) => `  ${printKey(t.name)}: ${specName(t)},`),
+        ...ts.tools.map((t) => `  ${printKey(t.name)}: ${t.symbols.spec.name},`),
         "});",
         "",
-        `const byKey: ReadonlyMap<string, ${ToolSpec}> = new Map(${n.specs}.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));`,
+        `const byKey: ReadonlyMap<string, ${ToolSpec}> = new Map(${n.specs.name}.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));`,
         "",
         `/** Looks up a spec of toolset ${docName(ts.name)} by wire name, id or provider-safe name. */`,
-        `export function ${n.find}(name: string): ${ToolSpec} | undefined {`,
+        `${f.export("function", n.find.name)}(name: string): ${ToolSpec} | undefined {`,
         "  return byKey.get(name);",
         "}",
       );

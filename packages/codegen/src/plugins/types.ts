@@ -5,7 +5,7 @@
  */
 import type { JsonSchema } from "@toolwright/dsl";
 import { compile } from "json-schema-to-typescript";
-import { fileHeader } from "../emit/generated-file.js";
+import { type ExportRecord, fileHeader, isTypeExport } from "../emit/generated-file.js";
 import { docName } from "../emit/literal.js";
 import { pascalName } from "../emit/names.js";
 import type { IrDesign, IrSchema, IrTool, IrToolset } from "../ir/ir.js";
@@ -138,7 +138,12 @@ function mapValues(v: unknown, root: JsonSchema, names: Map<string, string>, inl
 // placeholder and put the exact name back, so every file agrees on it.
 const PLACEHOLDER = "ToolwrightRootTypePlaceholder";
 
-async function print(schema: unknown, name: string): Promise<string> {
+/** Declares an export and returns the text that opens it (`GeneratedFile.export`). */
+type ExportAs = (kind: ExportRecord["kind"], name: string) => string;
+
+const plainExport: ExportAs = (kind, name) => `export ${kind} ${name}`;
+
+async function print(schema: unknown, name: string, exportAs: ExportAs): Promise<string> {
   const text = await compile(schema as Parameters<typeof compile>[0], PLACEHOLDER, {
     bannerComment: "",
     declareExternallyReferenced: true,
@@ -153,7 +158,14 @@ async function print(schema: unknown, name: string): Promise<string> {
         : never
       : never,
   });
-  return indent(text.replace(new RegExp(`\\b${PLACEHOLDER}\\b`, "g"), name).trim());
+  // The printer declares exactly one name, the placeholder; declare it through `exportAs`.
+  let declared = 0;
+  const opened = text.replace(new RegExp(`^export (interface|type) ${PLACEHOLDER}\\b`, "m"), (_m, kind: "interface" | "type") => {
+    declared++;
+    return exportAs(kind, name);
+  });
+  if (declared !== 1) throw new Error(`internal: json-schema-to-typescript did not declare ${name}`);
+  return indent(opened.replace(new RegExp(`\\b${PLACEHOLDER}\\b`, "g"), name).trim());
 }
 
 /** Brace and bracket balance of one line (parentheses only group unions), ignoring string literals. */
@@ -206,11 +218,11 @@ export function indent(text: string): string {
   return out.join("\n");
 }
 
-async function typeFor(schema: IrSchema, name: string, registry: TypeRegistry, doc: string): Promise<string> {
+async function typeFor(schema: IrSchema, name: string, registry: TypeRegistry, doc: string, exportAs: ExportAs): Promise<string> {
   const names = nameDefinitions(schema.json, name, registry);
   const printable = forPrinting(schema.json, schema.json, names, new Set()) as Node;
   const description = typeof printable.description === "string" ? printable.description : "";
-  return print({ ...printable, description: description === "" ? doc : `${doc}\n\n${description}` }, name);
+  return print({ ...printable, description: description === "" ? doc : `${doc}\n\n${description}` }, name, exportAs);
 }
 
 function toolDoc(tool: IrTool, what: "Payload" | "Result"): string {
@@ -219,29 +231,30 @@ function toolDoc(tool: IrTool, what: "Payload" | "Result"): string {
   return about === undefined ? `${head}.` : `${head}: ${about}`;
 }
 
-/** Prints every type of one toolset. */
-export async function printToolsetTypes(ts: IrToolset): Promise<string> {
-  // Names the toolset's other modules export: index.ts re-exports them all side by side.
-  const reserved = [`${ts.pascalName}Client`, `${ts.pascalName}Requests`, `${ts.pascalName}ToolRequest`];
-  const registry: TypeRegistry = { defs: new Map(), pending: [], taken: new Set(reserved) };
+/** Prints every type of one toolset, declaring each export through `exportAs`. */
+export async function printToolsetTypes(ts: IrToolset, exportAs: ExportAs = plainExport): Promise<string> {
+  // Type names the toolset's other modules export: index.ts re-exports them all side by side.
+  const reserved = Object.values(ts.symbols).filter((s) => isTypeExport(s.declare));
+  const registry: TypeRegistry = { defs: new Map(), pending: [], taken: new Set(reserved.map((s) => s.name)) };
   for (const tool of ts.tools) {
-    registry.taken.add(`${tool.typeName}Payload`);
-    registry.taken.add(`${tool.typeName}Result`);
+    registry.taken.add(tool.symbols.payload.name);
+    registry.taken.add(tool.symbols.result.name);
   }
   const parts: string[] = [];
   for (const tool of ts.tools) {
-    parts.push(await typeFor(tool.input, `${tool.typeName}Payload`, registry, toolDoc(tool, "Payload")));
-    if (tool.output) parts.push(await typeFor(tool.output, `${tool.typeName}Result`, registry, toolDoc(tool, "Result")));
+    const { payload, result } = tool.symbols;
+    parts.push(await typeFor(tool.input, payload.name, registry, toolDoc(tool, "Payload"), exportAs));
+    if (tool.output) parts.push(await typeFor(tool.output, result.name, registry, toolDoc(tool, "Result"), exportAs));
     else
       parts.push(
-        `/** What ${docName(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\nexport type ${tool.typeName}Result = string;`,
+        `/** What ${docName(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\n${exportAs("type", result.name)} = string;`,
       );
   }
   // Definitions may name further definitions; print until none are left.
   for (let i = 0; i < registry.pending.length; i++) {
     const def = registry.pending[i]!;
     // Refs inside a definition are relative to the document it came from.
-    parts.push(await print(forPrinting(def.schema, def.root, def.names, new Set()), def.name));
+    parts.push(await print(forPrinting(def.schema, def.root, def.names, new Set()), def.name, exportAs));
   }
   return parts.join("\n\n");
 }
@@ -252,7 +265,7 @@ export const typesPlugin: Plugin = {
   async emit(ir: IrDesign, out) {
     for (const ts of ir.toolsets) {
       const f = out.file(`${ts.dirName}/types.gen.ts`, fileHeader(ir.file, ts.name));
-      f.print(await printToolsetTypes(ts));
+      f.print(await printToolsetTypes(ts, (kind, name) => f.export(kind, name)));
     }
   },
 };

@@ -6,6 +6,7 @@ import type { AgentDecl } from "@toolwright/dsl";
 import { camelName, fileStem, pascalName } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
 import type { IrAgent, IrAgentUse, IrRunPolicy, IrTool, IrToolset } from "../ir/ir.js";
+import { agentSymbols, checkClashes } from "./symbols.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -41,20 +42,26 @@ export function resolveAgents(decls: readonly AgentDecl[], toolsets: Map<string,
       }
       uses.push(Object.freeze({ kind: "use", toolset: ts, tools: Object.freeze(tools), subset: u.tools !== undefined }));
     }
+    const named = { camelName: camelName(a.name), pascalName: pascalName(a.name), fileName };
     agents.push(
       Object.freeze({
         kind: "agent",
         name: a.name,
         description: a.description,
-        camelName: camelName(a.name),
-        pascalName: pascalName(a.name),
-        fileName,
+        ...named,
+        symbols: agentSymbols(named),
         uses: Object.freeze(uses),
         runPolicy: runPolicyOf(a.runPolicy, loc),
         toString: () => `agent ${a.name}`,
       }),
     );
   }
+  // agents/index.ts re-exports every agent module side by side.
+  checkClashes(
+    agents.flatMap((a) => Object.values(a.symbols).map((s) => [s, a] as const)),
+    (a) => ({ file, agent: a.name }),
+    String,
+  );
   return agents;
 }
 

@@ -22,6 +22,8 @@ import { exampleFromSchema } from "./example.js";
 import { assignIdentifiers } from "./identifiers.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
 import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
+import { checkClashes, serverNames, serverSymbols, toolSymbols, toolsetSymbols } from "./symbols.js";
+import { compileValidators } from "./validators.js";
 
 /** Options for `resolveDesign`. */
 export interface ResolveOptions {
@@ -194,6 +196,8 @@ interface Origin {
   readonly connection?: IrConnection | undefined;
   readonly instructions?: string | null;
   readonly snapshots?: { readonly [tool: string]: unknown };
+  /** Output folder, when not the toolset's own name (a server's tools live in `servers/<server>`). */
+  readonly dirName?: string;
 }
 
 /** What resolving one toolset needs. */
@@ -207,7 +211,13 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
   const { file } = ctx;
   const { source, server, fingerprint, toolFingerprints, connection, instructions, snapshots } = origin;
   const tools: IrTool[] = [];
-  const ts: IrToolset = {
+  const names = {
+    dirName: origin.dirName ?? fileStem(decl.name),
+    pascalName: pascalName(decl.name),
+    // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".
+    camelName: camelName(decl.name) === pascalName(decl.name) ? `${camelName(decl.name)}_` : camelName(decl.name),
+  };
+  const ts: Mutable<IrToolset> = {
     kind: "toolset",
     name: decl.name,
     description: decl.description,
@@ -218,12 +228,12 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
     toolFingerprints,
     instructions,
     snapshots,
-    dirName: fileStem(decl.name),
-    pascalName: pascalName(decl.name),
-    // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".
-    camelName: camelName(decl.name) === pascalName(decl.name) ? `${camelName(decl.name)}_` : camelName(decl.name),
+    ...names,
     memberName: memberName(camelName(decl.name)),
     tools,
+    symbols: toolsetSymbols(names),
+    // Compiled below, once every tool has its symbols.
+    validators: { code: "", helpers: [] },
     toString: () => `toolset ${decl.name}`,
   };
   const seen = new Set<string>();
@@ -236,7 +246,18 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
   }
   // Names a server chose cannot be renamed by the user; only designs the user wrote are refused.
   assignIdentifiers(tools as Mutable<IrTool>[], ts, source === "lock", { file, toolset: decl.name });
+  for (const t of tools as Mutable<IrTool>[]) t.symbols = toolSymbols(t, ts.dirName);
+  // The toolset's index re-exports every module side by side: no two exports may share a name.
+  checkClashes<IrTool | IrToolset>(
+    [
+      ...Object.values(ts.symbols).map((s) => [s, ts] as const),
+      ...tools.flatMap((t) => Object.values(t.symbols).flatMap((s) => (s === undefined ? [] : [[s, t] as const]))),
+    ],
+    (owner) => (owner.kind === "tool" ? { file, toolset: decl.name, tool: owner.name } : { file, toolset: decl.name }),
+    String,
+  );
   Object.freeze(tools);
+  ts.validators = compileValidators(ts, file);
   return Object.freeze(ts);
 }
 
@@ -312,6 +333,8 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
     meta: metaOf(t.meta, loc),
     task: t.task ? Object.freeze({ support: t.task.support, start: t.task.start ?? "immediate" }) : undefined,
     fieldDescriptions: Object.freeze(fieldDescriptions(input.json)),
+    // Set with the identifiers, below.
+    symbols: undefined as unknown as IrTool["symbols"],
     toString: () => `tool ${ts.name}.${t.name}`,
   };
   return tool;
@@ -337,15 +360,25 @@ function annotationsOf(a: ToolDecl["annotations"]): IrAnnotations | undefined {
 
 function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[], ctx: Ctx): IrMcpServer[] {
   const out: IrMcpServer[] = [];
+  const dirs = new Map<string, string>();
   for (const server of decls) {
     if (server.kind !== "mcp-server") continue;
+    const named = { name: server.name, pascalName: pascalName(server.name) };
+    const { dir } = serverNames(named);
+    const clash = dirs.get(dir);
+    if (clash !== undefined)
+      throw new DesignError(
+        { file: ctx.file, server: server.name },
+        `its output folder ${dir} collides with server ${JSON.stringify(clash)}; rename one`,
+      );
+    dirs.set(dir, server.name);
     const pseudo = { kind: "toolset", name: server.name, provider: { kind: "mcp", server: server.name }, tools: server.tools } as const;
     let ts: IrToolset;
     try {
       ts = resolveToolset(
         pseudo as unknown as ToolsetDecl,
         server.tools,
-        { source: "mcp-server", server: server.name, fingerprint: undefined, toolFingerprints: undefined },
+        { source: "mcp-server", server: server.name, fingerprint: undefined, toolFingerprints: undefined, dirName: dir },
         ctx,
       );
     } catch (error) {
@@ -370,6 +403,7 @@ function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[
         pascalName: pascalName(server.name),
         camelName: camelName(server.name),
         toolset: ts,
+        symbols: serverSymbols(named),
         toString: () => `server ${server.name}`,
       }),
     );

@@ -176,7 +176,7 @@ export function checkSchema(ajv: Ajv2020, schema: JsonSchema): SchemaProblem | u
   const badPattern = findBadPattern(schema, "");
   if (badPattern !== undefined) return { message: `invalid schema: ${badPattern.message}`, pointer: badPattern.at };
   // Meta-schema validation is cheap and catches bad keywords, types and regexes (format "regex");
-  // the full compile happens once, in the validators plugin, which reports leftovers per tool.
+  // the full compile happens once, in `compileValidators` (validators.ts), which reports leftovers per tool.
   let valid: boolean;
   try {
     valid = ajv.validateSchema(schema) === true;

@@ -4,8 +4,8 @@ import { fullFormats } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
 import { DesignError } from "../errors.js";
 import type { IrToolset } from "../ir/ir.js";
-import { resolveDesign } from "../resolve/resolve.js";
-import { validatorSource } from "./validators.js";
+import { resolveDesign } from "./resolve.js";
+import { compileValidators } from "./validators.js";
 
 function toolset(input: object): IrToolset {
   const d = {
@@ -54,7 +54,7 @@ describe("runtime format table", () => {
     ];
     for (const [format, value, valid] of cases) {
       const type = typeof value === "number" ? "number" : "string";
-      const { code } = validatorSource(toolset({ type: "object", properties: { v: { type, format } }, required: ["v"] }), "d.ts");
+      const { code } = toolset({ type: "object", properties: { v: { type, format } }, required: ["v"] }).validators;
       expect(code, format).toMatch(/formats\[|formats\.[a-z]/);
       const entry = formats[format];
       const check =
@@ -78,14 +78,14 @@ describe("runtime format table", () => {
 
 describe("validator source", () => {
   it("needs only runtime helpers, never ajv, and exports one typed validator per schema", () => {
-    const { code, helpers, names } = validatorSource(
+    const { code, helpers } = compileValidators(
       toolset({
         type: "object",
         properties: { s: { type: "string", minLength: 2, format: "date" }, u: { type: "array", uniqueItems: true } },
       }),
       "d.ts",
     );
-    expect(names).toEqual(["validateTPayload"]);
+    expect([...code.matchAll(/^export const (\w+)/gm)].map((m) => m[1])).toEqual(["validateTPayload"]);
     expect(helpers).toEqual(["deepEqual", "formats", "ucs2length"]);
     expect(code).not.toMatch(/require\(|from "ajv|^import /m);
     expect(code).toMatch(/^export const validateTPayload: ValidateFunction = /m);
@@ -98,7 +98,7 @@ describe("validator source", () => {
       ...ts,
       tools: [{ ...ts.tools[0]!, input: { kind: "schema", json: { type: "object", properties: { a: { $ref: "#/nowhere" } } } } }],
     } as IrToolset;
-    expect(() => validatorSource(broken, "d.ts")).toThrow(DesignError);
-    expect(() => validatorSource(broken, "d.ts")).toThrow(/^d\.ts toolset "w" tool "t": input schema: invalid schema: .*nowhere/);
+    expect(() => compileValidators(broken, "d.ts")).toThrow(DesignError);
+    expect(() => compileValidators(broken, "d.ts")).toThrow(/^d\.ts toolset "w" tool "t": input schema: invalid schema: .*nowhere/);
   });
 });
