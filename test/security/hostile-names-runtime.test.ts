@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { createRuntime, toolRequestFromModelCall } from "@toolwright/runtime";
 import { createMcpManager, type McpManager, providerSafe } from "@toolwright/runtime/manager";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { toGeminiSchema, toOpenAIStrictSchema } from "../../packages/runtime/src/planner/providers/schema-variants.js";
 import { HOSTILE_STDIO_SERVER } from "../support/hostile-stdio-server.js";
 import { guardLeaks } from "../support/leak-guard.js";
 
@@ -153,5 +154,20 @@ describe("the provider-safe naming rule", () => {
     expect(providerSafe("résumé")).toBe(providerSafe("résumé"));
     expect(providerSafe("re\u0301sume\u0301")).not.toBe(providerSafe("résumé")); // another original, another hash
     expect(providerSafe("x".repeat(80))).toHaveLength(64);
+  });
+});
+
+describe("property names from a live schema", () => {
+  it("__proto__ and constructor stay properties in every provider variant", () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}},"required":["__proto__","constructor"]}',
+    );
+    for (const variant of [toOpenAIStrictSchema(schema), toGeminiSchema(schema)]) {
+      const properties = (variant.schema as { properties: object }).properties;
+      expect(Object.keys(properties).sort()).toEqual(["__proto__", "constructor"]);
+      expect(JSON.parse(JSON.stringify(variant.schema)).properties).toEqual(
+        JSON.parse('{"__proto__":{"type":"string"},"constructor":{"type":"number"}}'),
+      );
+    }
   });
 });

@@ -204,7 +204,8 @@ export async function fulfilInputRequests(
   requests: unknown,
   handlers: ReadonlyMap<string, RequestHandler> | undefined,
 ): Promise<{ ok: true; responses: { [key: string]: unknown } } | { ok: false; outcome: RpcOutcome }> {
-  const responses: { [key: string]: unknown } = {};
+  // Keys are the server's request ids: "__proto__" must stay an answer, not become the prototype.
+  const responses: { [key: string]: unknown } = Object.create(null);
   if (typeof requests !== "object" || requests === null || Array.isArray(requests)) return { ok: true, responses };
   for (const [key, value] of Object.entries(requests as { [key: string]: unknown })) {
     const req = value as { method?: unknown; params?: { [key: string]: unknown } };

@@ -79,13 +79,14 @@ function digest(value: unknown): string {
  */
 export function openRound(codec: StateCodec, tool: string, params: { readonly [key: string]: unknown }): InputRound {
   const argsDigest = digest(params.arguments);
-  let answers: { [key: string]: unknown } = {};
+  // Keys come from the client: "__proto__" must stay an answer, not become the prototype.
+  let answers: { [key: string]: unknown } = Object.create(null);
   if (params.requestState !== undefined) {
     const sealed = typeof params.requestState === "string" ? (codec.open(params.requestState) as SealedState | undefined) : undefined;
     if (!isObject(sealed) || sealed.tool !== tool || sealed.args !== argsDigest || !isObject(sealed.answers)) {
       throw new RpcHandlerError(-32602, "Invalid params: requestState failed its integrity check");
     }
-    answers = { ...sealed.answers };
+    answers = Object.assign(Object.create(null), sealed.answers);
   }
   if (params.inputResponses !== undefined) {
     if (!isObject(params.inputResponses))
@@ -97,7 +98,7 @@ export function openRound(codec: StateCodec, tool: string, params: { readonly [k
   }
   const missing = new Map<string, InputRequest>();
   // Only the answers the handler used go back into the next state; extra keys are ignored.
-  const used: { [key: string]: unknown } = {};
+  const used: { [key: string]: unknown } = Object.create(null);
   let signal: () => void = () => {};
   const blocked = new Promise<void>((resolve) => {
     signal = resolve;
@@ -114,7 +115,7 @@ export function openRound(codec: StateCodec, tool: string, params: { readonly [k
       return new Promise<never>(() => {});
     },
     result() {
-      const inputRequests: { [key: string]: unknown } = {};
+      const inputRequests: { [key: string]: unknown } = Object.create(null);
       for (const [key, request] of missing)
         inputRequests[key] = { method: request.method, ...(request.params ? { params: request.params } : {}) };
       const state: SealedState = { tool, args: argsDigest, answers: used };

@@ -212,7 +212,8 @@ export function toGeminiSchema(input: JsonSchema): SchemaVariant {
       out.type = "object";
       const props = schemaEntries(src.properties);
       const names = geminiPropertyNames(props.map(([k]) => k));
-      const properties: { [key: string]: unknown } = {};
+      // Property names come from a live server's schema: "__proto__" must stay a property.
+      const properties: { [key: string]: unknown } = Object.create(null);
       for (const [key, prop] of props) {
         const name = names.get(key) ?? key;
         if (name !== key)

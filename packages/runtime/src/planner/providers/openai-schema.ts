@@ -199,7 +199,8 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
 
   function convertObject(src: JsonSchema, out: { [key: string]: unknown }, field: string, depth: number): void {
     const required = requiredSet(src);
-    const properties: { [key: string]: unknown } = {};
+    // Property names come from a live server's schema: "__proto__" must stay a property.
+    const properties: { [key: string]: unknown } = Object.create(null);
     const props = schemaEntries(src.properties);
     for (const [key, prop] of props) {
       const path = child(field, key);
