@@ -13,6 +13,7 @@ import { createRuntime, toolRequestFromModelCall } from "@toolwright/runtime";
 import { createMcpManager, type McpManager, providerSafe } from "@toolwright/runtime/manager";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toGeminiSchema, toOpenAIStrictSchema } from "../../packages/runtime/src/planner/providers/schema-variants.js";
+import { fulfilInputRequests } from "../../packages/runtime/src/protocol/mcp-client.js";
 import { HOSTILE_STDIO_SERVER } from "../support/hostile-stdio-server.js";
 import { guardLeaks } from "../support/leak-guard.js";
 
@@ -169,5 +170,17 @@ describe("property names from a live schema", () => {
         JSON.parse('{"__proto__":{"type":"string"},"constructor":{"type":"number"}}'),
       );
     }
+  });
+});
+
+describe("request ids a server picks", () => {
+  it("an input request keyed __proto__ gets its answer under that key", async () => {
+    const requests = JSON.parse('{"__proto__": {"method": "roots/list"}, "constructor": {"method": "roots/list"}}');
+    const handlers = new Map([["roots/list", async () => ({ roots: [] })]]);
+    const answered = await fulfilInputRequests(requests, handlers);
+    expect(answered.ok).toBe(true);
+    const responses = answered.ok ? answered.responses : {};
+    expect(Object.keys(responses).sort()).toEqual(["__proto__", "constructor"]);
+    expect(JSON.parse(JSON.stringify(responses))).toEqual(JSON.parse('{"__proto__": {"roots": []}, "constructor": {"roots": []}}'));
   });
 });
