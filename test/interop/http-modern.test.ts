@@ -95,7 +95,8 @@ describe("HTTP, 2026-07-28 era", () => {
     for (const r of [discover, list, call]) {
       const meta = r?.body?.params?._meta;
       expect(meta?.[META_VERSION]).toBe("2026-07-28");
-      expect(meta?.["io.modelcontextprotocol/clientCapabilities"]).toEqual({});
+      // The tasks extension is declared on every caller (client-tasks.ts); nothing else without handlers.
+      expect(meta?.["io.modelcontextprotocol/clientCapabilities"]).toEqual({ extensions: { "io.modelcontextprotocol/tasks": {} } });
       expect(meta?.["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "tw-test", version: "9.9.9" });
       expect(r?.headers["mcp-protocol-version"]).toBe("2026-07-28");
       expect(r?.headers["mcp-method"]).toBe(r?.body?.method);
@@ -247,7 +248,10 @@ describe("HTTP, 2026-07-28 era", () => {
     expect(retry?.body?.params?.requestState).toBe("opaque-state-1");
     expect(retry?.body?.params?.inputResponses).toEqual({ ask: { action: "accept", content: {} } });
     expect(retry?.body?.id).not.toBe(first?.body?.id);
-    expect(first?.body?.params?._meta?.["io.modelcontextprotocol/clientCapabilities"]).toEqual({ elicitation: {} });
+    expect(first?.body?.params?._meta?.["io.modelcontextprotocol/clientCapabilities"]).toMatchObject({
+      elicitation: {},
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
   });
 
   it("bounds the input_required loop", async () => {
