@@ -35,6 +35,31 @@ const everything = toolset("everything", fromExternalMCP("everything"), (t) => {
     annotations: readOnly,
     examples: [{ location: "Chicago" }],
   });
+  // Prompts and resources: typed readers in the generated client (getArgsPromptPrompt, readArchitecture...).
+  t.prompt("simple-prompt", { description: "A prompt with no arguments" });
+  t.prompt("args-prompt", {
+    description: "A prompt with two arguments, one required and one optional",
+    arguments: [{ name: "city", description: "Name of the city", required: true }, { name: "state" }],
+  });
+  t.prompt("resource-prompt", {
+    description: "A prompt that includes an embedded resource reference",
+    arguments: [
+      { name: "resourceType", description: "Type of resource to fetch", required: true },
+      { name: "resourceId", description: "ID of the text resource to fetch", required: true },
+    ],
+  });
+  t.prompt("completable-prompt", {
+    description: "First argument choice narrows values for second argument.",
+    arguments: [
+      { name: "department", description: "Choose the department.", required: true },
+      { name: "name", description: "Choose a team member to lead the selected department.", required: true },
+    ],
+  });
+  for (const doc of ["architecture", "extension", "features", "how-it-works", "instructions", "startup", "structure"]) {
+    t.resource(`demo://resource/static/document/${doc}.md`, { name: `${doc}-doc`, mimeType: "text/markdown" });
+  }
+  t.resourceTemplate("demo://resource/dynamic/text/{resourceId}", { name: "dynamic-text", mimeType: "text/plain" });
+  t.resourceTemplate("demo://resource/dynamic/blob/{resourceId}", { name: "dynamic-blob", mimeType: "application/octet-stream" });
 });
 
 export default design({ toolsets: [everything] });

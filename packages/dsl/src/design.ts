@@ -6,6 +6,14 @@
 
 import type { AgentDecl } from "./design-agent.js";
 import type { ExternalServerDecl, McpServerDecl } from "./design-server.js";
+import {
+  createSurfaceCollector,
+  type PromptDecl,
+  type PromptDefinition,
+  type ResourceDecl,
+  type ResourceDefinition,
+  type ResourceTemplateDecl,
+} from "./design-surface.js";
 import { checkName, checkToolDefinition } from "./design-tool.js";
 import { deferProblem, fail, isPlainObject, locate, PROBLEM, problemOf, show } from "./errors.js";
 import type { JsonSchema, Schema } from "./schema.js";
@@ -83,6 +91,10 @@ export interface ToolsetDecl<N extends string = string> {
   readonly description?: string;
   readonly provider: ToolsetProvider;
   readonly tools: readonly ToolDecl<N>[];
+  /** Prompts, resources and templates the toolset's server offers (typed readers in the client). */
+  readonly prompts?: readonly PromptDecl[];
+  readonly resources?: readonly ResourceDecl[];
+  readonly resourceTemplates?: readonly ResourceTemplateDecl[];
 }
 
 /** The builder passed to a toolset's build callback. */
@@ -91,6 +103,12 @@ export interface ToolsetBuilder {
   tool<S extends Schema<unknown, boolean> | JsonSchema>(name: string, definition: TypedToolDefinition<S>): void;
   /** Sets the toolset description. */
   description(text: string): void;
+  /** Declares a prompt: `get<Prompt>Prompt(args)` in the generated client, arguments typed. */
+  prompt(name: string, definition?: PromptDefinition): void;
+  /** Declares a resource: `read<Name>()` in the generated client. */
+  resource(uri: string, definition: ResourceDefinition): void;
+  /** Declares a resource template ("file:///{path}"): `read<Name>({ path })` in the generated client. */
+  resourceTemplate(uriTemplate: string, definition: ResourceDefinition): void;
 }
 
 /** A toolset backed by an external MCP server with tools declared inline; `suite` defaults to `server`. */
@@ -119,8 +137,19 @@ function isProvider(value: unknown): value is ToolsetProvider {
   return isPlainObject(value) && (value.kind === "external-mcp" || value.kind === "mcp");
 }
 
+/** Server builders: prompts and resources are declared in toolsets for now; saying so beats dropping them. */
+function notHere(where: string) {
+  const refuse = (what: string) => () => fail(where, `${what} is declared in a toolset(...) for now, not here`);
+  return { prompt: refuse("a prompt"), resource: refuse("a resource"), resourceTemplate: refuse("a resource template") };
+}
+
 /** Collects the tools of a build callback or array, failing on duplicates. Internal to the DSL. */
-export function collectTools(where: string, build: unknown, onDescription: (text: string) => void): ToolDecl[] {
+export function collectTools(
+  where: string,
+  build: unknown,
+  onDescription: (text: string) => void,
+  surface: Pick<ReturnType<typeof createSurfaceCollector>, "prompt" | "resource" | "resourceTemplate"> = notHere(where),
+): ToolDecl[] {
   const tools: ToolDecl[] = [];
   const names = new Set<string>();
   const add = (decl: ToolDecl) =>
@@ -143,6 +172,9 @@ export function collectTools(where: string, build: unknown, onDescription: (text
         if (typeof text !== "string") fail(where, "description must be a string");
         onDescription(text);
       },
+      prompt: surface.prompt,
+      resource: surface.resource,
+      resourceTemplate: surface.resourceTemplate,
     } satisfies ToolsetBuilder);
   } else if (Array.isArray(build)) {
     build.forEach((decl: unknown, i) => {
@@ -173,17 +205,27 @@ export function toolset(...args: unknown[]): ToolsetDecl {
   const name = named ? (args[0] as string) : provider.kind === "external-mcp" ? provider.suite : provider.server;
   checkName("toolset()", "the toolset name", name);
   let description: string | undefined;
+  const surface = createSurfaceCollector(`toolset "${name}"`);
   const tools = locate({ toolset: name }, () =>
-    collectTools(`toolset "${name}"`, build, (text) => {
-      description = text;
-    }),
+    collectTools(
+      `toolset "${name}"`,
+      build,
+      (text) => {
+        description = text;
+      },
+      surface,
+    ),
   );
+  const { prompts, resources, resourceTemplates } = surface.result();
   return Object.freeze({
     kind: "toolset",
     name,
     provider,
     tools: Object.freeze(tools),
     ...(description === undefined ? {} : { description }),
+    ...(prompts.length > 0 ? { prompts } : {}),
+    ...(resources.length > 0 ? { resources } : {}),
+    ...(resourceTemplates.length > 0 ? { resourceTemplates } : {}),
   });
 }
 

@@ -20,6 +20,15 @@ export type { AgentDecl, RunPolicyDecl, RunPolicyInput, ToolsetUse } from "./des
 export { agent, use } from "./design-agent.js";
 export type { ConnectionDecl, ExternalServerDecl, McpJsonConnectionDecl, McpServerDecl, McpServerInfo } from "./design-server.js";
 export { externalServer, mcpJson, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
+export type {
+  PromptArgumentDecl,
+  PromptDecl,
+  PromptDefinition,
+  ResourceDecl,
+  ResourceDefinition,
+  ResourceTemplateDecl,
+  SurfaceDecls,
+} from "./design-surface.js";
 export type { Duration } from "./duration.js";
 export { toMilliseconds } from "./duration.js";
 export { DslError } from "./errors.js";

@@ -21,9 +21,13 @@ export { deepEqual, formats, ucs2length } from "./codegen-helpers.js";
 export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
 export { checkDrift } from "./drift.js";
 export { invokeTool } from "./invoke.js";
+export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { prototypeFree } from "./prototype-free.js";
 export type { Runtime } from "./runtime.js";
+export type { McpSurface, SurfaceResult } from "./surface.js";
+export { getPromptVia, readResourceVia } from "./surface.js";
 export type { ToolResult, ToolSpec } from "./tool-spec.js";
+export { expandTemplate } from "./uri-template.js";
 
 import type { RUNTIME_SYMBOLS, SERVER_SYMBOLS } from "./codegen/symbols.js";
 

@@ -139,3 +139,4 @@ export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } fro
 export { createRuntime } from "./runtime.js";
 export type { ListName, ListOptions, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";
+export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";

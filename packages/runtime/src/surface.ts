@@ -197,3 +197,33 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
 
   return { surface, observe };
 }
+
+/** A caller that may or may not speak the surface (in-memory and function callers do not). */
+type MaybeSurface = { readonly server: string } & Partial<Pick<McpSurface, "getPrompt" | "readResource">>;
+
+const unsupported = (caller: MaybeSurface, method: string): { ok: false; failure: ToolFailure } => ({
+  ok: false,
+  failure: failureFromFault(
+    { type: "rpc", code: -32601, message: `this caller does not offer ${method} (use a stdio or HTTP caller)` },
+    { tool: method, server: caller.server },
+  ),
+});
+
+/** `prompts/get` through any caller (generated clients): a caller without prompts gives an `invalid_call` failure. */
+export function getPromptVia(
+  caller: MaybeSurface,
+  name: string,
+  args: { readonly [name: string]: string },
+  options?: CallOptions,
+): Promise<SurfaceResult<GetPromptResult>> {
+  return caller.getPrompt ? caller.getPrompt(name, args, options) : Promise.resolve(unsupported(caller, "prompts/get"));
+}
+
+/** `resources/read` through any caller (generated clients): a caller without resources gives an `invalid_call` failure. */
+export function readResourceVia(
+  caller: MaybeSurface,
+  uri: string,
+  options?: CallOptions,
+): Promise<SurfaceResult<readonly ResourceContents[]>> {
+  return caller.readResource ? caller.readResource(uri, options) : Promise.resolve(unsupported(caller, "resources/read"));
+}

@@ -163,7 +163,44 @@ export interface IrToolset {
   /** Every toolset-level name its modules export (clash-checked against the tools' names). */
   readonly symbols: IrToolsetSymbols;
   readonly validators: IrValidators;
+  /** Prompts, resources and resource templates declared in the toolset (typed readers in the client). */
+  readonly surface: IrSurface;
   toString(): string;
+}
+
+/** A prompt, resource or template with its generated method name. */
+export interface IrPrompt {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly arguments: readonly { readonly name: string; readonly description?: string; readonly required?: boolean }[];
+  /** `get<Pascal>Prompt`. */
+  readonly memberName: string;
+  /** `<Pascal>PromptArgs`. */
+  readonly typeName: string;
+}
+export interface IrResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly description: string | undefined;
+  /** `read<Pascal>`. */
+  readonly memberName: string;
+}
+export interface IrResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly description: string | undefined;
+  /** RFC 6570 variable names, in order: the reader's parameters. */
+  readonly variables: readonly string[];
+  /** `read<Pascal>`. */
+  readonly memberName: string;
+  /** `<Pascal>Params`. */
+  readonly typeName: string;
+}
+/** The surface of one toolset. */
+export interface IrSurface {
+  readonly prompts: readonly IrPrompt[];
+  readonly resources: readonly IrResource[];
+  readonly resourceTemplates: readonly IrResourceTemplate[];
 }
 
 /** A resolved tool. */

@@ -1,10 +1,12 @@
 /**
- * Client plugin: `create<Toolset>Client(caller)` with one camelCase method per tool, and typed
- * request builders (`<toolset>Requests`) that planners hand to `runtime.execute`.
+ * Client plugin: `create<Toolset>Client(caller)` with one camelCase method per tool (plus typed
+ * prompt and resource readers, client-surface.ts), and typed request builders (`<toolset>Requests`)
+ * that planners hand to `runtime.execute`.
  */
 import { fileHeader } from "../emit/generated-file.js";
 import { docName, docText } from "../emit/literal.js";
 import type { IrDesign, IrTool } from "../ir/ir.js";
+import { emitSurfaceTypes } from "./client-surface.js";
 import type { Plugin } from "./plugin.js";
 
 function methodDoc(tool: IrTool): string {
@@ -29,6 +31,7 @@ export const clientPlugin: Plugin = {
         Result: f.import(tool.symbols.result),
         spec: f.import(tool.symbols.spec),
       }));
+      const surface = emitSurfaceTypes(f, ts.surface);
       f.print(`/** Typed client for toolset ${docName(ts.name)}. Every method validates locally, then calls; none throws. */`);
       f.print(`${f.export("interface", n.clientType.name)} {`);
       for (const { tool, Payload, Result } of sig) {
@@ -37,12 +40,13 @@ export const clientPlugin: Plugin = {
           `  ${tool.memberName}(payload: ${Payload}, options?: ${CallOptions}): Promise<${ToolResult}<${Result}>>;`,
         );
       }
-      f.print("}", "");
+      f.print(...surface.signatures, "}", "");
       f.print(
         `/** Creates the typed client for toolset ${docName(ts.name)} over \`caller\`. */`,
         `${f.export("function", n.client.name)}(caller: ${Caller}): ${n.clientType.name} {`,
         "  return {",
         ...sig.map(({ tool, spec }) => `    ${tool.memberName}: (payload, options) => ${invokeTool}(caller, ${spec}, payload, options),`),
+        ...surface.members,
         "  };",
         "}",
       );

@@ -22,6 +22,7 @@ import { exampleFromSchema } from "./example.js";
 import { assignIdentifiers } from "./identifiers.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
 import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
+import { EMPTY_SURFACE, resolveSurface } from "./surface.js";
 import { checkClashes, serverNames, serverSymbols, toolSymbols, toolsetSymbols } from "./symbols.js";
 import { compileValidators } from "./validators.js";
 
@@ -234,6 +235,7 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
     symbols: toolsetSymbols(names),
     // Compiled below, once every tool has its symbols.
     validators: { code: "", helpers: [] },
+    surface: EMPTY_SURFACE,
     toString: () => `toolset ${decl.name}`,
   };
   const seen = new Set<string>();
@@ -258,6 +260,7 @@ function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: O
   );
   Object.freeze(tools);
   ts.validators = compileValidators(ts, file);
+  (ts as Mutable<IrToolset>).surface = resolveSurface(decl, tools, { file, toolset: decl.name });
   return Object.freeze(ts);
 }
 

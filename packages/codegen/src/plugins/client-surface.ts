@@ -1,0 +1,83 @@
+/**
+ * The typed prompt and resource readers of a generated client: `get<Prompt>Prompt(args)` with an
+ * argument type from the declared arguments, `read<Resource>()`, and `read<Template>(params)` whose
+ * parameters are the RFC 6570 template's variables (expanded by the runtime's `expandTemplate`).
+ */
+import type { GeneratedFile } from "../emit/generated-file.js";
+import { docText, printKey } from "../emit/literal.js";
+import type { IrSurface } from "../ir/ir.js";
+
+/** What the client plugin prints for a toolset's surface. */
+export interface SurfaceLines {
+  /** True when the toolset declares any prompt, resource or template. */
+  readonly any: boolean;
+  /** Interface members. */
+  readonly signatures: readonly string[];
+  /** Object literal members of the client. */
+  readonly members: readonly string[];
+}
+
+const doc = (text: string | undefined, fallback: string) => `  /** ${docText(text ?? fallback)} */`;
+
+/** Prints the argument and parameter types and returns the client's signatures and members. */
+export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceLines {
+  const any = surface.prompts.length + surface.resources.length + surface.resourceTemplates.length > 0;
+  if (!any) return { any, signatures: [], members: [] };
+  const CallOptions = f.runtime("CallOptions");
+  const SurfaceResult = f.runtime("SurfaceResult");
+  const GetPromptResult = f.runtime("GetPromptResult");
+  const ResourceContents = f.runtime("ResourceContents");
+  const getPrompt = surface.prompts.length > 0 ? f.runtime("getPromptVia") : "";
+  const read = surface.resources.length + surface.resourceTemplates.length > 0 ? f.runtime("readResourceVia") : "";
+  const signatures: string[] = [];
+  const members: string[] = [];
+  for (const p of surface.prompts) {
+    const Args = f.declare(p.typeName);
+    f.print(
+      `/** Arguments of prompt ${JSON.stringify(p.name)}. */`,
+      `export type ${Args} = {`,
+      ...p.arguments.flatMap((a) => [
+        ...(a.description ? [`  /** ${docText(a.description)} */`] : []),
+        `  readonly ${printKey(a.name)}${a.required ? "" : "?"}: string;`,
+      ]),
+      "};",
+      "",
+    );
+    const optional = p.arguments.every((a) => !a.required);
+    signatures.push(
+      doc(p.description, `Gets prompt ${JSON.stringify(p.name)}.`),
+      `  ${p.memberName}(args${optional ? "?" : ""}: ${Args}, options?: ${CallOptions}): Promise<${SurfaceResult}<${GetPromptResult}>>;`,
+    );
+    members.push(
+      `    ${p.memberName}: (args, options) => ${getPrompt}(caller, ${JSON.stringify(p.name)}, (args ?? {}) as { readonly [name: string]: string }, options),`,
+    );
+  }
+  for (const r of surface.resources) {
+    signatures.push(
+      doc(r.description, `Reads ${r.uri}.`),
+      `  ${r.memberName}(options?: ${CallOptions}): Promise<${SurfaceResult}<readonly ${ResourceContents}[]>>;`,
+    );
+    members.push(`    ${r.memberName}: (options) => ${read}(caller, ${JSON.stringify(r.uri)}, options),`);
+  }
+  if (surface.resourceTemplates.length > 0) {
+    const expand = f.runtime("expandTemplate");
+    for (const t of surface.resourceTemplates) {
+      const Params = f.declare(t.typeName);
+      f.print(
+        `/** Parameters of ${docText(t.uriTemplate)}. */`,
+        `export type ${Params} = {`,
+        ...t.variables.map((v) => `  readonly ${printKey(v)}: string;`),
+        "};",
+        "",
+      );
+      signatures.push(
+        doc(t.description, `Reads ${t.uriTemplate}.`),
+        `  ${t.memberName}(params: ${Params}, options?: ${CallOptions}): Promise<${SurfaceResult}<readonly ${ResourceContents}[]>>;`,
+      );
+      members.push(
+        `    ${t.memberName}: (params, options) => ${read}(caller, ${expand}(${JSON.stringify(t.uriTemplate)}, params), options),`,
+      );
+    }
+  }
+  return { any, signatures, members };
+}

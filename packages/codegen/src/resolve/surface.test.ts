@@ -1,0 +1,55 @@
+import { design, fromExternalMCP, mcpServer, object, toolset } from "@toolwright/dsl";
+import { createInMemoryCaller } from "@toolwright/runtime";
+import { getPromptVia, readResourceVia } from "@toolwright/runtime/codegen";
+import { describe, expect, it } from "vitest";
+import { DesignError } from "../errors.js";
+import { resolveDesign } from "./resolve.js";
+
+const at = { file: "design.ts" };
+
+describe("prompts, resources and templates in a design", () => {
+  it("resolves method names, argument lists and template variables", () => {
+    const ts = toolset("notes", fromExternalMCP("notes"), (t) => {
+      t.tool("search", { input: object({}) });
+      t.prompt("summarize-note", { arguments: [{ name: "id", required: true }, { name: "tone" }] });
+      t.resource("notes://index", { name: "index" });
+      t.resourceTemplate("notes://{folder}/{+path}{?rev}", { name: "note" });
+    });
+    const surface = resolveDesign(design({ toolsets: [ts] }), at).toolsets[0]?.surface;
+    expect(surface?.prompts.map((p) => [p.memberName, p.typeName, p.arguments.length])).toEqual([
+      ["getSummarizeNotePrompt", "SummarizeNotePromptArgs", 2],
+    ]);
+    expect(surface?.resources.map((r) => r.memberName)).toEqual(["readIndex"]);
+    expect(surface?.resourceTemplates.map((r) => [r.memberName, r.variables])).toEqual([["readNote", ["folder", "path", "rev"]]]);
+  });
+
+  it("refuses bad declarations naming the toolset and the item", () => {
+    const make = (build: Parameters<typeof toolset>[2]) => () => toolset("notes", fromExternalMCP("notes"), build as never);
+    expect(make((t) => t.resource("no-scheme", { name: "x" }))).toThrow(/toolset "notes".*absolute URI/);
+    expect(make((t) => t.resourceTemplate("notes://plain", { name: "x" }))).toThrow(/needs \{variables\}/);
+    expect(make((t) => t.prompt("p", { arguments: [{ name: "a" }, { name: "a" }] }))).toThrow(/prompt "p".*declared twice/);
+    expect(
+      make((t) => {
+        t.prompt("p");
+        t.prompt("p");
+      }),
+    ).toThrow(/prompt "p" is declared twice/);
+    expect(() => mcpServer("s", { version: "1" }, (t) => t.prompt("p"))).toThrow(/declared in a toolset/);
+  });
+
+  it("a method name that clashes with a tool, or a broken template, is a design error", () => {
+    const clash = toolset("notes", fromExternalMCP("notes"), (t) => {
+      t.tool("readIndex", { input: object({}) });
+      t.resource("notes://index", { name: "index" });
+    });
+    expect(() => resolveDesign(design({ toolsets: [clash] }), at)).toThrow(DesignError);
+    const broken = toolset("notes", fromExternalMCP("notes"), (t) => t.resourceTemplate("notes://{a b}", { name: "x" }));
+    expect(() => resolveDesign(design({ toolsets: [broken] }), at)).toThrow(/bad variable/);
+  });
+
+  it("a caller without prompts or resources gives failure values, not a throw", async () => {
+    const caller = createInMemoryCaller("mem", {});
+    expect(await getPromptVia(caller, "p", {})).toMatchObject({ ok: false, failure: { kind: "invalid_call", server: "mem" } });
+    expect(await readResourceVia(caller, "x://y")).toMatchObject({ ok: false, failure: { kind: "invalid_call", tool: "resources/read" } });
+  });
+});
