@@ -201,6 +201,27 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     return final.ok ? final : { ok: false, failure: unsafeToRepeat(spec, final.failure) };
   }
 
+  /** A caller whose every call goes through `call` for the spec `specOf` picks (undefined: unknown tool). */
+  function durableCaller(
+    server: string,
+    target: Caller,
+    specOf: (name: string) => ToolSpec | undefined,
+    known: readonly ToolSpec[],
+  ): Caller {
+    return {
+      server,
+      async callTool(request, callOptions = {}) {
+        const spec = specOf(request.name);
+        if (!spec) return { ok: false, failure: toolUnavailable(request.name, known) };
+        try {
+          return await call(spec, target, request.arguments, callOptions.timeoutMs);
+        } catch (error) {
+          throw markPropagating(error); // the engine's interruption ends the run; it is no tool failure
+        }
+      },
+    };
+  }
+
   const durableCallers = new Map<string, Caller>();
   function callerFor(toolset: string): Caller {
     const existing = durableCallers.get(toolset);
@@ -209,18 +230,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     const first = entries[0] ? runtime.lookup(entries[0].id) : undefined;
     if (!first) throw new TypeError(`durable run: no toolset named ${JSON.stringify(toolset)} is registered in the runtime`);
     const byName = new Map(entries.map((s) => [s.name, s]));
-    const durable: Caller = {
-      server: first.caller.server,
-      async callTool(request, callOptions = {}) {
-        const spec = byName.get(request.name);
-        if (!spec) return { ok: false, failure: toolUnavailable(`${toolset}.${request.name}`, entries) };
-        try {
-          return await call(spec, first.caller, request.arguments, callOptions.timeoutMs);
-        } catch (error) {
-          throw markPropagating(error); // the engine's interruption ends the run; it is no tool failure
-        }
-      },
-    };
+    const durable = durableCaller(first.caller.server, first.caller, (name) => byName.get(name), entries);
     durableCallers.set(toolset, durable);
     return durable;
   }
@@ -244,7 +254,9 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         const at = { tool: entry.spec.id, server: entry.caller.server };
         return { ok: false, failure: failureFromInvalidInput(decoded.issues, request.arguments, entry.spec.exampleJson, at) };
       }
-      return invokeTool(callerFor(entry.spec.toolset), entry.spec, request.arguments, callOptions);
+      // The spec is already resolved: the call goes through it, whatever its wire name is shared with.
+      const one = durableCaller(entry.caller.server, entry.caller, () => entry.spec, [entry.spec]);
+      return invokeTool(one, entry.spec, request.arguments, callOptions);
     },
     caller: callerFor,
     step: recorded,

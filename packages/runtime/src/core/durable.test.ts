@@ -226,4 +226,30 @@ describe("durable run on the in-memory engine", () => {
     expect(await second).toBe("blue");
     expect(engine.getEvent("r11", ASK_EVENT)).toBeNull();
   });
+
+  it("records one step for a read-only call and intent + call for any other, by the spec execute resolved", async () => {
+    const calls: CallRequest[] = [];
+    const caller = callerFunc("echo-server", async (request) => {
+      calls.push(request);
+      return { ok: true, result: { content: [{ type: "text", text: "echoed" }] } };
+    });
+    const runtime = createRuntime();
+    // Two specs over one wire name (as a bench does): the id decides the annotations, not the name.
+    const readEcho = { ...spec("echo", { annotations: { readOnly: true } }), id: "ledger.read-echo", providerName: "ledger_read_echo" };
+    const writeEcho = { ...spec("echo"), id: "ledger.write-echo", providerName: "ledger_write_echo" };
+    runtime.registerToolset({ toolset: "ledger", specs: [readEcho, writeEcho], caller });
+    const engine = createInMemoryDurableEngine();
+    await engine.run("r12", async (ctx) => {
+      const run = createDurableRun(ctx, { runtime });
+      await run.execute({ tool: "ledger.read-echo", arguments: { text: "a" } });
+      await run.execute({ tool: "ledger.write-echo", arguments: { text: "b" } });
+    });
+    expect(engine.journal("r12").map((e) => e.name)).toEqual([
+      "run started",
+      "call 0.0 ledger.read-echo",
+      "call 1.0 ledger.write-echo intent",
+      "call 1.0 ledger.write-echo",
+    ]);
+    expect(calls).toHaveLength(2);
+  });
 });
