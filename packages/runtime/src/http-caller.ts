@@ -7,6 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { AuthProvider } from "./auth/auth-provider.js";
+import { createHttpConnector, type HttpConnection } from "./caller/http-connection.js";
 import {
   CallerClosedError,
   type CallOptions,
@@ -39,12 +40,11 @@ import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/t
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
 import { redactFaultValues, secretFragments } from "./transport/environment.js";
-import { createHttpConnector, type HttpConnection } from "./transport/http-connection.js";
 import type { RedirectPolicy } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
 import { createOutboundGuard, type OutboundPolicy } from "./transport/outbound.js";
 
-export { clearHttpEraCache } from "./transport/http-connection.js";
+export { clearHttpEraCache } from "./caller/http-connection.js";
 
 /** Options for `createHttpCaller`. */
 export interface HttpCallerOptions extends SessionCallerOptions {

@@ -55,6 +55,10 @@ export type {
 } from "./client-features/elicitation.js";
 export { applySchemaDefaults, URL_ELICITATION_REQUIRED, urlElicitationsRequired } from "./client-features/elicitation.js";
 export type { Decoded, Decoder } from "./codec.js";
+export type { DesignRunPolicy, RunPolicy, RunUsage } from "./core/policy.js";
+export { runPolicyFromDesign } from "./core/policy.js";
+export type { RuntimeEvent, SpanLike, TelemetryOptions, TraceContextFn, TracerLike } from "./core/telemetry.js";
+export { createOtelTraceContext } from "./core/telemetry.js";
 export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
 export { checkDrift, compareCatalogues, withFieldChanges } from "./drift.js";
 export type {
@@ -107,12 +111,8 @@ export {
   normalizeModelCall,
   toolRequestFromModelCall,
 } from "./planner/model-call.js";
-export type { DesignRunPolicy, RunPolicy, RunUsage } from "./planner/policy.js";
-export { runPolicyFromDesign } from "./planner/policy.js";
 export type { RenderOptions } from "./planner/render.js";
 export { capText, renderContentBlock, renderFailure, renderResult } from "./planner/render.js";
-export type { RuntimeEvent, SpanLike, TelemetryOptions, TraceContextFn, TracerLike } from "./planner/telemetry.js";
-export { createOtelTraceContext } from "./planner/telemetry.js";
 export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
 export type {
   CallToolResult,

@@ -3,12 +3,12 @@
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "./caller.js";
+import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./core/policy.js";
+import { createTelemetry, type TelemetryOptions } from "./core/telemetry.js";
 import { redactFailure, type ToolFailure, validateFailure } from "./failure.js";
 import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy, mayHaveRun } from "./failure-mapping.js";
 import { invokeTool } from "./invoke.js";
 import { type ToolRequest, toolUnavailable } from "./planner/model-call.js";
-import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./planner/policy.js";
-import { createTelemetry, type TelemetryOptions } from "./planner/telemetry.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A registered toolset. */

@@ -8,10 +8,10 @@ import type { ToolFailure } from "../failure.js";
 import { failureFromInvalidInput, failureFromPolicy } from "../failure-mapping.js";
 import { invokeTool } from "../invoke.js";
 import { toolUnavailable } from "../planner/model-call.js";
-import { createRunLedger, type RunPolicy, type RunUsage } from "../planner/policy.js";
 import { type ExecuteRequest, type Runtime, unsafeToRepeat } from "../runtime.js";
 import type { ToolResult, ToolSpec } from "../tool-spec.js";
 import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
+import { createRunLedger, type RunPolicy, type RunUsage } from "./policy.js";
 
 /** The event a run publishes while it waits for an approval (`null` when it waits for none). */
 export const APPROVAL_EVENT = "toolwright.approval";

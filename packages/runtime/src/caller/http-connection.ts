@@ -21,9 +21,9 @@ import type { Outcome } from "../protocol/mcp-session.js";
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, standardHeaders } from "../protocol/modern.js";
 import { createRpcPeer, type RequestHandler, type RpcPeer } from "../protocol/rpc-peer.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import type { HttpEndpointOptions, WireFaultError } from "./http-exchange.js";
-import { createStreamableHttpTransport, type StreamableHttpTransport } from "./http-streamable.js";
-import { createLegacySseTransport, type LegacySseTransport } from "./legacy-sse.js";
+import type { HttpEndpointOptions, WireFaultError } from "../transport/http-exchange.js";
+import { createStreamableHttpTransport, type StreamableHttpTransport } from "../transport/http-streamable.js";
+import { createLegacySseTransport, type LegacySseTransport } from "../transport/legacy-sse.js";
 
 /** One live connection: a peer over Streamable HTTP or legacy SSE, and its session. */
 export interface HttpConnection {

@@ -1,0 +1,152 @@
+/**
+ * Dependency direction, checked by `npm run lint` (docs/architecture.md draws it):
+ *   entries → manager, server, core → callers → protocol, transport → failure
+ * plus: the runtime and the DSL have no npm dependencies, nothing in them imports codegen, and
+ * generated code imports only @toolwright/runtime and its own folder.
+ *
+ * The runtime root still holds implementation files beside the entry files. Until they move into
+ * folders, layers are named by path below (RT_*), and every edge that breaks a rule today is listed
+ * in an `EXCEPTIONS` entry with the reason: the next session deletes entries, never adds them.
+ */
+const RT = "^packages/runtime/src/";
+const RT_ENTRIES = `${RT}(index|stdio|http|codegen|manager|durable|providers|server)\\.ts$`;
+const RT_FAILURE = `${RT}(failure|failure-mapping)\\.ts$`;
+const RT_CALLERS = `${RT}((caller|stdio-caller|http-caller|surface)\\.ts$|caller/|client-features/)`;
+
+/** Edges that break a rule today, by rule. Each one is work for the next session. */
+const EXCEPTIONS = {
+  // Type-only cycles: caller.ts ↔ surface.ts (CallOptions / the surface methods), the DSL's design
+  // builders ↔ design.ts, and the provider binding ↔ tool search. Split the shared types out.
+  circular: [
+    `${RT}(caller|surface)\\.ts$`,
+    `${RT}planner/providers/(binding|tool-search)\\.ts$`,
+    "^packages/dsl/src/design(-server|-agent)?\\.ts$",
+  ],
+  // core reaches up into planner/model-call.ts for `ToolRequest` and `toolUnavailable`
+  // (runtime.ts:9, core/durable-run.ts); manager/manager.ts too. Move those two into core/.
+  coreToPlanner: [`${RT}planner/model-call\\.ts$`],
+  // transport/http-exchange.ts takes the OAuth provider (auth/auth-provider.ts) as a seam.
+  transportToAuth: [`${RT}auth/auth-provider\\.ts$`],
+};
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "Modules never import each other, directly or round a loop.",
+      severity: "error",
+      from: { path: "^packages/", pathNot: EXCEPTIONS.circular },
+      to: { circular: true },
+    },
+    {
+      name: "runtime-and-dsl-have-no-npm-dependencies",
+      comment: "The runtime and the DSL depend on nothing but Node (brief: ZERO dependencies).",
+      severity: "error",
+      from: { path: "^packages/(runtime|dsl)/src/" },
+      to: { dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-bundled", "npm-no-pkg", "npm-unknown"] },
+    },
+    {
+      name: "nothing-below-codegen-imports-codegen",
+      comment: "Data flows DSL → IR → emitters → generated code → runtime; the runtime and DSL never import the generator.",
+      severity: "error",
+      from: { path: "^packages/(runtime|dsl)/src/" },
+      to: { path: "^(packages/codegen/|@toolwright/codegen)" },
+    },
+    {
+      name: "generated-code-imports-only-the-runtime",
+      comment: "Generated files import @toolwright/runtime entries and files of their own output folder, nothing else.",
+      severity: "error",
+      from: { path: "^(examples/[^/]+/src/gen|test/golden/[^/]+/expected)/" },
+      to: { pathNot: ["^packages/runtime/", "^@toolwright/runtime(/|$)", "^$1/"] },
+    },
+    {
+      name: "emitters-never-validate",
+      comment: "Plugins and emit/ print a resolved IR; design errors and ajv belong to resolve/.",
+      severity: "error",
+      from: { path: "^packages/codegen/src/(plugins|emit)/" },
+      to: { path: ["^packages/codegen/src/errors\\.ts$", "^packages/codegen/src/resolve/validators\\.ts$", "(^|node_modules/)ajv(/|$)"] },
+    },
+    {
+      name: "runtime-entries-are-imported-only-by-entries",
+      comment: "Entry files are the public surface; implementation imports the implementation, not the surface.",
+      severity: "error",
+      from: { path: RT, pathNot: RT_ENTRIES },
+      to: { path: RT_ENTRIES },
+    },
+    {
+      name: "failure-is-the-bottom",
+      comment: "The failure type and mapping table import nothing of the runtime but the wire fault they map.",
+      severity: "error",
+      from: { path: RT_FAILURE },
+      to: { path: RT, pathNot: [RT_FAILURE, `${RT}protocol/wire-fault\\.ts$`] },
+    },
+    {
+      name: "protocol-imports-only-protocol-and-failure",
+      comment: "JSON-RPC, MCP messages and eras know nothing of transports, callers or anything above.",
+      severity: "error",
+      from: { path: `${RT}protocol/` },
+      to: { path: RT, pathNot: [`${RT}protocol/`, RT_FAILURE] },
+    },
+    {
+      name: "transport-imports-only-wire-protocol-and-failure",
+      comment: "Transports move messages: JSON-RPC framing, era headers and wire faults, never the MCP session (that is caller/).",
+      severity: "error",
+      from: { path: `${RT}transport/` },
+      to: {
+        path: RT,
+        pathNot: [
+          `${RT}transport/`,
+          `${RT}protocol/(json-rpc|wire-fault|modern|mcp-types)\\.ts$`,
+          RT_FAILURE,
+          ...EXCEPTIONS.transportToAuth,
+        ],
+      },
+    },
+    {
+      name: "callers-do-not-import-what-uses-them",
+      comment: "Callers sit below the runtime core, the manager, the server and the planner.",
+      severity: "error",
+      from: { path: RT_CALLERS },
+      to: { path: [`${RT}(core|manager|server|planner)/`, `${RT}(runtime|invoke)\\.ts$`] },
+    },
+    {
+      name: "core-does-not-import-manager-server-or-planner",
+      comment: "The runtime core (registry, invoke, policy, telemetry, durable seam) is used by them, not the reverse.",
+      severity: "error",
+      from: { path: [`${RT}core/`, `${RT}(runtime|invoke)\\.ts$`] },
+      to: { path: `${RT}(manager|server|planner)/`, pathNot: EXCEPTIONS.coreToPlanner },
+    },
+    {
+      name: "server-stands-alone",
+      comment: "What generated servers run on needs no client side: no callers, manager, core or planner.",
+      severity: "error",
+      from: { path: `${RT}server/` },
+      to: { path: [`${RT}(manager|core|planner|caller|client-features)/`, `${RT}(caller|stdio-caller|http-caller|surface|runtime)\\.ts$`] },
+    },
+    {
+      name: "manager-does-not-import-server",
+      comment: "The manager drives callers; serving is the server's job.",
+      severity: "error",
+      from: { path: `${RT}manager/` },
+      to: { path: `${RT}server/` },
+    },
+    {
+      name: "planner-does-not-import-manager-or-server",
+      comment: "Planner helpers work on a runtime and its specs, never on the manager or the server.",
+      severity: "error",
+      from: { path: `${RT}planner/` },
+      to: { path: `${RT}(manager|server)/` },
+    },
+  ],
+  options: {
+    // TypeScript 7 has no JS compiler API for dependency-cruiser; swc parses TypeScript instead.
+    parser: "swc",
+    tsPreCompilationDeps: true,
+    // node_modules is not followed but stays in the graph, so rules about npm packages can see it.
+    exclude: { path: ["\\.test\\.ts$", "/dist/", "^test/golden/[^/]+/design\\.ts$"] },
+    doNotFollow: { path: "node_modules" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".d.ts"] },
+    // Unchanged files are not parsed again (keyed by content, so a fresh clone and CI agree).
+    cache: { folder: "node_modules/.cache/dependency-cruiser", strategy: "content" },
+  },
+};
