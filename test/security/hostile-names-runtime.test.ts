@@ -133,6 +133,37 @@ describe("sanitized names never take a real one", () => {
   });
 });
 
+describe("across servers", () => {
+  it.each([[["x", "y"]], [["y", "x"]]])(
+    "config order %j: y's real a_b is exposed as a_b, x's sanitized a.b never holds it",
+    async (order) => {
+      const runtime = createRuntime();
+      const changes: [string, readonly string[]][] = [];
+      const entry = (tools: string[]) => ({
+        transport: "stdio" as const,
+        command: process.execPath,
+        args: [HOSTILE_STDIO_SERVER],
+        env: { HOSTILE_TOOLS: JSON.stringify(tools) },
+      });
+      const all = { x: entry(["a.b"]), y: entry(["a_b"]) };
+      const manager = createMcpManager(
+        { mcpServers: Object.fromEntries(order.map((n) => [n, all[n as "x" | "y"]])) },
+        { registry: runtime, onChange: (server, diff) => changes.push([server, diff.changed]) },
+      );
+      managers.push(manager);
+      await manager.start();
+      const byId = Object.fromEntries(manager.tools().map((t) => [t.id, t.exposedName]));
+      expect(byId["y.a_b"]).toBe("a_b");
+      expect(byId["x.a.b"]).toMatch(/^a_b_[0-9a-f]{6}$/);
+      expect(await manager.callTool("a_b", {})).toMatchObject({ ok: true, value: "called a_b" });
+      expect(runtime.lookup("a_b")?.spec.id).toBe("y.a_b");
+      expect(runtime.lookup(byId["x.a.b"] as string)?.spec.id).toBe("x.a.b");
+      // When x registered first, its tool was renamed and its listeners were told.
+      if (order[0] === "x") expect(changes).toContainEqual(["x", ["a.b"]]);
+    },
+  );
+});
+
 describe("the provider-safe naming rule", () => {
   it.each([
     ["get-sum", "get-sum"],

@@ -170,6 +170,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         syncRuntime(slot.name);
         return fail(outcome.message);
       }
+      announceMoves(outcome.moved);
       const warnings = [...outcome.warnings, ...heldWarnings(slot)];
       // "0 tools" must not pass silently as success.
       if (listed.tools.length === 0) warnings.push("the server lists no tools");
@@ -222,9 +223,18 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     return { ok: true, diff: refilter(slot, listed.tools) };
   }
 
+  /** Another server's sanitized tool gave its exposed name back to a real one: its registry and listeners learn of it. */
+  function announceMoves(moved: readonly { readonly server: string; readonly name: string }[]): void {
+    for (const server of new Set(moved.map((m) => m.server))) {
+      syncRuntime(server);
+      notifyChange(server, { added: [], removed: [], changed: moved.filter((m) => m.server === server).map((m) => m.name) });
+    }
+  }
+
   function refilter(slot: ServerSlot, tools: ServerSlot["allTools"]): ToolsDiff {
     const outcome = registry.replace(slot.name, gate(slot, tools), policyOf(slot), false);
     if (!outcome.ok) return { added: [], removed: [], changed: [] };
+    announceMoves(outcome.moved);
     slot.allTools = tools;
     slot.hidden = outcome.hidden;
     slot.warnings = [...outcome.warnings, ...heldWarnings(slot)];

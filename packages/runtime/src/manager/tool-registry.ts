@@ -6,7 +6,7 @@ import type { Decoder } from "../codec.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { ToolSpec } from "../tool-spec.js";
 import type { CollisionPolicy } from "./config-types.js";
-import { chooseExposedName, wantedName } from "./names.js";
+import { chooseExposedName, uniqueName, wantedName } from "./names.js";
 import { riskOf, type ToolRisk } from "./risk.js";
 
 /** One tool as the manager exposes it. */
@@ -58,7 +58,14 @@ export function isToolVisible(name: string, policy: Pick<ServerToolPolicy, "allo
 
 /** The result of replacing one server's tools. */
 export type ReplaceOutcome =
-  | { readonly ok: true; readonly diff: ToolsDiff; readonly hidden: number; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly diff: ToolsDiff;
+      readonly hidden: number;
+      readonly warnings: readonly string[];
+      /** Other servers' sanitized tools whose exposed name a real name of this server reclaimed. */
+      readonly moved: readonly { readonly server: string; readonly name: string }[];
+    }
   | { readonly ok: false; readonly message: string };
 
 /** The registry. */
@@ -96,7 +103,10 @@ export function createToolRegistry(): ToolRegistry {
       const visible = tools.filter((t) => isToolVisible(t.name, policy));
       const owners = new Map<string, string>();
       for (const t of byId.values()) if (t.server !== server && !owners.has(t.name)) owners.set(t.name, t.server);
-      const names = new Set([...byName.keys()].filter((n) => byName.get(n)?.server !== server));
+      const others = new Map([...byName].filter(([, t]) => t.server !== server));
+      const names = new Set(others.keys());
+      // Sanitized tools of other servers that hold a real name of this server give it up (renamed on commit).
+      const moves: { tool: ManagedTool; to: string }[] = [];
       const next: ManagedTool[] = [];
       const warnings: string[] = [];
       const wanted = (d: ToolDescriptor) => wantedName(server, d.name, policy.collisionPolicy, owners.get(d.name));
@@ -111,6 +121,13 @@ export function createToolRegistry(): ToolRegistry {
         const id = `${server}.${descriptor.name}`;
         const kept = before.get(descriptor.name);
         const shared = !exact(descriptor) && (wants.get(wanted(descriptor)) ?? 0) > 1;
+        const holder = exact(descriptor) ? others.get(descriptor.name) : undefined;
+        if (holder && holder.exposedName !== holder.name && !moves.some((m) => m.tool === holder)) {
+          const to = uniqueName(holder.exposedName, holder.id, (n) => n === holder.exposedName || names.has(n));
+          moves.push({ tool: holder, to });
+          names.delete(holder.exposedName);
+          names.add(to);
+        }
         // An exposed name never moves while its tool stays registered, unless a real name reclaims it.
         let exposedName = kept?.exposedName;
         if (exposedName === undefined || names.has(exposedName) || (shared && exposedName === wanted(descriptor))) {
@@ -139,6 +156,12 @@ export function createToolRegistry(): ToolRegistry {
         byId.delete(t.id);
         byName.delete(t.exposedName);
       }
+      for (const { tool, to } of moves) {
+        byName.delete(tool.exposedName);
+        const renamed = { ...tool, exposedName: to };
+        byId.set(tool.id, renamed);
+        byName.set(to, renamed);
+      }
       for (const t of next) {
         byId.set(t.id, t);
         byName.set(t.exposedName, t);
@@ -154,7 +177,8 @@ export function createToolRegistry(): ToolRegistry {
           })
           .map((t) => t.name),
       };
-      return { ok: true, diff, hidden: tools.length - visible.length, warnings };
+      const moved = moves.map((m) => ({ server: m.tool.server, name: m.tool.name }));
+      return { ok: true, diff, hidden: tools.length - visible.length, warnings, moved };
     },
     remove(server) {
       const gone = ofServer(server);
