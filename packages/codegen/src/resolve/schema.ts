@@ -13,7 +13,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
 /** A fresh ajv 2020-12 instance configured the same way for checking and for code generation. */
-export function createAjv(code?: Options["code"]): Ajv2020 {
+export function createAjv(code?: Options["code"], extra?: Options): Ajv2020 {
   // ownProperties: inherited names such as "constructor" must not count as present.
   // With `code` (the validators plugin) every schema was already checked against the meta-schema in
   // resolve; not checking it again saves about 30% of the compile time.
@@ -23,6 +23,7 @@ export function createAjv(code?: Options["code"]): Ajv2020 {
     logger: false,
     ownProperties: true,
     ...(code ? { code, validateSchema: false } : {}),
+    ...extra,
   });
   addFormats(ajv);
   return ajv;

@@ -5,58 +5,42 @@
 
 import { type ValidateFunction, formats } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateEchoPayload: ValidateFunction = validate0;
-const schema0 = {"properties":{"message":{"description":"Message to echo","type":"string"}},"required":["message"],"type":"object"};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.message === undefined) || (!(func0.call(data, "message")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "message");
 errors++;
 }
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-const err1 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/message", "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetAnnotatedMessagePayload: ValidateFunction = validate1;
 const schema1 = {"properties":{"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"},"messageType":{"description":"Type of message to demonstrate different annotation patterns","enum":["error","success","debug"],"type":"string"}},"required":["messageType"],"type":"object"};
@@ -64,167 +48,81 @@ const schema1 = {"properties":{"includeImage":{"default":false,"description":"Wh
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.messageType === undefined) || (!(func0.call(data, "messageType")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageType"},message:"must have required property '"+"messageType"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "messageType");
 errors++;
 }
 if(data.includeImage !== undefined && func0.call(data, "includeImage")){
 if(typeof data.includeImage !== "boolean"){
-const err1 = {instancePath:instancePath+"/includeImage",schemaPath:"#/properties/includeImage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/includeImage", "boolean");
 errors++;
 }
 }
 if(data.messageType !== undefined && func0.call(data, "messageType")){
 let data1 = data.messageType;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/messageType", "string");
 errors++;
 }
 if(!(((data1 === "error") || (data1 === "success")) || (data1 === "debug"))){
-const err3 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema1.properties.messageType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/messageType",keyword:"enum",params:{allowedValues: schema1.properties.messageType.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":{"includeImage":true,"messageType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetEnvPayload: ValidateFunction = validate2;
-const schema2 = {"properties":{},"type":"object"};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetResourceLinksPayload: ValidateFunction = validate3;
-const schema3 = {"properties":{"count":{"default":3,"description":"Number of resource links to return (1-10)","maximum":10,"minimum":1,"type":"number"}},"type":"object"};
 
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.count !== undefined && func0.call(data, "count")){
 let data0 = data.count;
 if(typeof data0 == "number"){
 if(data0 > 10 || isNaN(data0)){
-const err0 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/count",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"});
 errors++;
 }
 if(data0 < 1 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/count",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
 errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/count", "number");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":{"count":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetResourceReferencePayload: ValidateFunction = validate4;
 const schema4 = {"properties":{"resourceId":{"default":1,"description":"ID of the text resource to fetch","type":"number"},"resourceType":{"default":"Text","enum":["Text","Blob"],"type":"string"}},"type":"object"};
@@ -232,64 +130,32 @@ const schema4 = {"properties":{"resourceId":{"default":1,"description":"ID of th
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resourceId !== undefined && func0.call(data, "resourceId")){
 if(!(typeof data.resourceId == "number")){
-const err0 = {instancePath:instancePath+"/resourceId",schemaPath:"#/properties/resourceId/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = wrongType(vErrors, instancePath+"/resourceId", "number");
 errors++;
 }
 }
 if(data.resourceType !== undefined && func0.call(data, "resourceType")){
 let data1 = data.resourceType;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/resourceType", "string");
 errors++;
 }
 if(!((data1 === "Text") || (data1 === "Blob"))){
-const err2 = {instancePath:instancePath+"/resourceType",schemaPath:"#/properties/resourceType/enum",keyword:"enum",params:{allowedValues: schema4.properties.resourceType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/resourceType",keyword:"enum",params:{allowedValues: schema4.properties.resourceType.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":{"resourceId":true,"resourceType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetStructuredContentPayload: ValidateFunction = validate5;
 const schema5 = {"properties":{"location":{"description":"Choose city","enum":["New York","Chicago","Los Angeles"],"type":"string"}},"required":["location"],"type":"object"};
@@ -297,244 +163,116 @@ const schema5 = {"properties":{"location":{"description":"Choose city","enum":["
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.location === undefined) || (!(func0.call(data, "location")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "location");
 errors++;
 }
 if(data.location !== undefined && func0.call(data, "location")){
 let data0 = data.location;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/location", "string");
 errors++;
 }
 if(!(((data0 === "New York") || (data0 === "Chicago")) || (data0 === "Los Angeles"))){
-const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema5.properties.location.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/location",keyword:"enum",params:{allowedValues: schema5.properties.location.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate5.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetStructuredContentResult: ValidateFunction = validate6;
-const schema6 = {"additionalProperties":false,"properties":{"conditions":{"description":"Weather conditions description","type":"string"},"humidity":{"description":"Humidity percentage","type":"number"},"temperature":{"description":"Temperature in celsius","type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"};
 
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.temperature === undefined) || (!(func0.call(data, "temperature")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "temperature"},message:"must have required property '"+"temperature"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "temperature");
 errors++;
 }
 if((data.conditions === undefined) || (!(func0.call(data, "conditions")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conditions"},message:"must have required property '"+"conditions"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "conditions");
 errors++;
 }
 if((data.humidity === undefined) || (!(func0.call(data, "humidity")))){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "humidity"},message:"must have required property '"+"humidity"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath, "humidity");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "conditions") || (key0 === "humidity")) || (key0 === "temperature"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.conditions !== undefined && func0.call(data, "conditions")){
 if(typeof data.conditions !== "string"){
-const err4 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/conditions", "string");
 errors++;
 }
 }
 if(data.humidity !== undefined && func0.call(data, "humidity")){
 if(!(typeof data.humidity == "number")){
-const err5 = {instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/humidity", "number");
 errors++;
 }
 }
 if(data.temperature !== undefined && func0.call(data, "temperature")){
 if(!(typeof data.temperature == "number")){
-const err6 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/temperature", "number");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate6.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetSumPayload: ValidateFunction = validate7;
-const schema7 = {"properties":{"a":{"description":"First number","type":"number"},"b":{"description":"Second number","type":"number"}},"required":["a","b"],"type":"object"};
 
 function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.a === undefined) || (!(func0.call(data, "a")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "a");
 errors++;
 }
 if((data.b === undefined) || (!(func0.call(data, "b")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "b");
 errors++;
 }
 if(data.a !== undefined && func0.call(data, "a")){
 if(!(typeof data.a == "number")){
-const err2 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/a", "number");
 errors++;
 }
 }
 if(data.b !== undefined && func0.call(data, "b")){
 if(!(typeof data.b == "number")){
-const err3 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/b", "number");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate7.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":{"a":true,"b":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGzipFileAsResourcePayload: ValidateFunction = validate8;
 const schema8 = {"properties":{"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","description":"URL or data URI of the file content to compress","format":"uri","type":"string"},"name":{"default":"README.md.gz","description":"Name of the output file","type":"string"},"outputType":{"default":"resourceLink","description":"How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.","enum":["resourceLink","resource"],"type":"string"}},"type":"object"};
@@ -543,329 +281,160 @@ const formats0 = formats.uri;
 function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data !== undefined && func0.call(data, "data")){
 let data0 = data.data;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err0 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/data",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""});
 errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/data", "string");
 errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/name", "string");
 errors++;
 }
 }
 if(data.outputType !== undefined && func0.call(data, "outputType")){
 let data2 = data.outputType;
 if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/outputType", "string");
 errors++;
 }
 if(!((data2 === "resourceLink") || (data2 === "resource"))){
-const err4 = {instancePath:instancePath+"/outputType",schemaPath:"#/properties/outputType/enum",keyword:"enum",params:{allowedValues: schema8.properties.outputType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/outputType",keyword:"enum",params:{allowedValues: schema8.properties.outputType.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate8.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":{"data":true,"name":true,"outputType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateSimulateResearchQueryPayload: ValidateFunction = validate9;
-const schema9 = {"properties":{"ambiguous":{"default":false,"description":"Simulate an ambiguous query that requires clarification (triggers input_required status)","type":"boolean"},"topic":{"description":"The research topic to investigate","type":"string"}},"required":["topic"],"type":"object"};
 
 function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.topic === undefined) || (!(func0.call(data, "topic")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "topic"},message:"must have required property '"+"topic"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "topic");
 errors++;
 }
 if(data.ambiguous !== undefined && func0.call(data, "ambiguous")){
 if(typeof data.ambiguous !== "boolean"){
-const err1 = {instancePath:instancePath+"/ambiguous",schemaPath:"#/properties/ambiguous/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/ambiguous", "boolean");
 errors++;
 }
 }
 if(data.topic !== undefined && func0.call(data, "topic")){
 if(typeof data.topic !== "string"){
-const err2 = {instancePath:instancePath+"/topic",schemaPath:"#/properties/topic/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/topic", "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate9.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"ambiguous":true,"topic":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateTriggerLongRunningOperationPayload: ValidateFunction = validate10;
-const schema10 = {"properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}},"type":"object"};
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.duration !== undefined && func0.call(data, "duration")){
 if(!(typeof data.duration == "number")){
-const err0 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = wrongType(vErrors, instancePath+"/duration", "number");
 errors++;
 }
 }
 if(data.steps !== undefined && func0.call(data, "steps")){
 if(!(typeof data.steps == "number")){
-const err1 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/steps", "number");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate10.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateTriggerSamplingRequestPayload: ValidateFunction = validate11;
-const schema11 = {"properties":{"maxTokens":{"default":100,"description":"Maximum number of tokens to generate","type":"number"},"prompt":{"description":"The prompt to send to the LLM","type":"string"}},"required":["prompt"],"type":"object"};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.prompt === undefined) || (!(func0.call(data, "prompt")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "prompt");
 errors++;
 }
 if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 if(!(typeof data.maxTokens == "number")){
-const err1 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/maxTokens", "number");
 errors++;
 }
 }
 if(data.prompt !== undefined && func0.call(data, "prompt")){
 if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/prompt", "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate11.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":{"maxTokens":true,"prompt":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateTriggerUrlElicitationPayload: ValidateFunction = validate12;
-const schema12 = {"properties":{"elicitationId":{"description":"Optional explicit elicitation ID. Defaults to a random UUID.","type":"string"},"errorPath":{"default":false,"description":"Controls which elicitation mechanism is used. When false (default), sends an elicitation/create request (request path). When true, throws a UrlElicitationRequiredError (MCP error code -32042) so the client handles the URL elicitation via the error path rather than waiting for a response. To clear the error, satisfy the prerequisite and retry this call with the same arguments; the retry ignores errorPath and proceeds, so the client does not loop on the same error.","type":"boolean"},"message":{"default":"Please open the link to complete this action.","description":"Message shown to the user before opening the URL","type":"string"},"url":{"description":"The URL the user should open","format":"uri","type":"string"}},"required":["url"],"type":"object"};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.url === undefined) || (!(func0.call(data, "url")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "url");
 errors++;
 }
 if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 if(typeof data.elicitationId !== "string"){
-const err1 = {instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/elicitationId", "string");
 errors++;
 }
 }
 if(data.errorPath !== undefined && func0.call(data, "errorPath")){
 if(typeof data.errorPath !== "boolean"){
-const err2 = {instancePath:instancePath+"/errorPath",schemaPath:"#/properties/errorPath/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/errorPath", "boolean");
 errors++;
 }
 }
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-const err3 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/message", "string");
 errors++;
 }
 }
@@ -873,42 +442,23 @@ if(data.url !== undefined && func0.call(data, "url")){
 let data3 = data.url;
 if(typeof data3 === "string"){
 if(!(formats0(data3))){
-const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/url",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""});
 errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/url", "string");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate12.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"props":{"elicitationId":true,"errorPath":true,"message":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetRootsListPayload: ValidateFunction = validateGetEnvPayload;
 export const validateGetTinyImagePayload: ValidateFunction = validateGetEnvPayload;

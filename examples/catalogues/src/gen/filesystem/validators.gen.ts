@@ -5,246 +5,143 @@
 
 import type { ValidateFunction } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateCreateDirectoryPayload: ValidateFunction = validate0;
-const schema0 = {"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "path");
 errors++;
 }
 if(data.path !== undefined && func0.call(data, "path")){
 if(typeof data.path !== "string"){
-const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"path":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCreateDirectoryResult: ValidateFunction = validate1;
-const schema1 = {"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.content === undefined) || (!(func0.call(data, "content")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "content");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "content")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.content !== undefined && func0.call(data, "content")){
 if(typeof data.content !== "string"){
-const err2 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/content", "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateDirectoryTreePayload: ValidateFunction = validate2;
-const schema2 = {"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"};
+
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data[i0] !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0, "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "array");
+errors++;
+}
+validate3.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "path");
 errors++;
 }
 if(data.excludePatterns !== undefined && func0.call(data, "excludePatterns")){
-let data0 = data.excludePatterns;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/excludePatterns/" + i0,schemaPath:"#/properties/excludePatterns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/excludePatterns",schemaPath:"#/properties/excludePatterns/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
+if(!(validate3(data.excludePatterns, {instancePath:instancePath+"/excludePatterns",parentData:data,parentDataProperty:"excludePatterns",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+errors = vErrors.length;
 }
 }
 if(data.path !== undefined && func0.call(data, "path")){
 if(typeof data.path !== "string"){
-const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":{"excludePatterns":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateEditFilePayload: ValidateFunction = validate3;
-const schema3 = {"properties":{"dryRun":{"default":false,"description":"Preview changes using git-style diff format","type":"boolean"},"edits":{"items":{"properties":{"newText":{"description":"Text to replace with","type":"string"},"oldText":{"description":"Text to search for - must match exactly","type":"string"}},"required":["oldText","newText"],"type":"object"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"};
+export const validateEditFilePayload: ValidateFunction = validate5;
 
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "path");
 errors++;
 }
 if((data.edits === undefined) || (!(func0.call(data, "edits")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "edits"},message:"must have required property '"+"edits"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "edits");
 errors++;
 }
 if(data.dryRun !== undefined && func0.call(data, "dryRun")){
 if(typeof data.dryRun !== "boolean"){
-const err2 = {instancePath:instancePath+"/dryRun",schemaPath:"#/properties/dryRun/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/dryRun", "boolean");
 errors++;
 }
 }
@@ -256,387 +153,188 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if((data2.oldText === undefined) || (!(func0.call(data2, "oldText")))){
-const err3 = {instancePath:instancePath+"/edits/" + i0,schemaPath:"#/properties/edits/items/required",keyword:"required",params:{missingProperty: "oldText"},message:"must have required property '"+"oldText"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/edits/" + i0, "oldText");
 errors++;
 }
 if((data2.newText === undefined) || (!(func0.call(data2, "newText")))){
-const err4 = {instancePath:instancePath+"/edits/" + i0,schemaPath:"#/properties/edits/items/required",keyword:"required",params:{missingProperty: "newText"},message:"must have required property '"+"newText"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = missing(vErrors, instancePath+"/edits/" + i0, "newText");
 errors++;
 }
 if(data2.newText !== undefined && func0.call(data2, "newText")){
 if(typeof data2.newText !== "string"){
-const err5 = {instancePath:instancePath+"/edits/" + i0+"/newText",schemaPath:"#/properties/edits/items/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/edits/" + i0+"/newText", "string");
 errors++;
 }
 }
 if(data2.oldText !== undefined && func0.call(data2, "oldText")){
 if(typeof data2.oldText !== "string"){
-const err6 = {instancePath:instancePath+"/edits/" + i0+"/oldText",schemaPath:"#/properties/edits/items/properties/oldText/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/edits/" + i0+"/oldText", "string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/edits/" + i0,schemaPath:"#/properties/edits/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/edits/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/edits",schemaPath:"#/properties/edits/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/edits", "array");
 errors++;
 }
 }
 if(data.path !== undefined && func0.call(data, "path")){
 if(typeof data.path !== "string"){
-const err9 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate3.errors = vErrors;
+validate5.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":{"dryRun":true,"edits":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateListAllowedDirectoriesPayload: ValidateFunction = validate4;
-const schema4 = {"properties":{},"type":"object"};
+export const validateListAllowedDirectoriesPayload: ValidateFunction = validate6;
 
-function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate4.errors = vErrors;
+validate6.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateListDirectoryWithSizesPayload: ValidateFunction = validate5;
-const schema5 = {"properties":{"path":{"type":"string"},"sortBy":{"default":"name","description":"Sort entries by name or size","enum":["name","size"],"type":"string"}},"required":["path"],"type":"object"};
+export const validateListDirectoryWithSizesPayload: ValidateFunction = validate7;
+const schema6 = {"properties":{"path":{"type":"string"},"sortBy":{"default":"name","description":"Sort entries by name or size","enum":["name","size"],"type":"string"}},"required":["path"],"type":"object"};
 
-function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "path");
 errors++;
 }
 if(data.path !== undefined && func0.call(data, "path")){
 if(typeof data.path !== "string"){
-const err1 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
 errors++;
 }
 }
 if(data.sortBy !== undefined && func0.call(data, "sortBy")){
 let data1 = data.sortBy;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/sortBy",schemaPath:"#/properties/sortBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/sortBy", "string");
 errors++;
 }
 if(!((data1 === "name") || (data1 === "size"))){
-const err3 = {instancePath:instancePath+"/sortBy",schemaPath:"#/properties/sortBy/enum",keyword:"enum",params:{allowedValues: schema5.properties.sortBy.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/sortBy",keyword:"enum",params:{allowedValues: schema6.properties.sortBy.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate5.errors = vErrors;
-return errors === 0;
-}
-validate5.evaluated = {"props":{"path":true,"sortBy":true},"dynamicProps":false,"dynamicItems":false};
-
-export const validateMoveFilePayload: ValidateFunction = validate6;
-const schema6 = {"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"};
-
-function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.source === undefined) || (!(func0.call(data, "source")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((data.destination === undefined) || (!(func0.call(data, "destination")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "destination"},message:"must have required property '"+"destination"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.destination !== undefined && func0.call(data, "destination")){
-if(typeof data.destination !== "string"){
-const err2 = {instancePath:instancePath+"/destination",schemaPath:"#/properties/destination/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.source !== undefined && func0.call(data, "source")){
-if(typeof data.source !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate6.errors = vErrors;
-return errors === 0;
-}
-validate6.evaluated = {"props":{"destination":true,"source":true},"dynamicProps":false,"dynamicItems":false};
-
-export const validateReadFilePayload: ValidateFunction = validate7;
-const schema7 = {"properties":{"head":{"description":"If provided, returns only the first N lines of the file","type":"number"},"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"}},"required":["path"],"type":"object"};
-
-function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate7.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.head !== undefined && func0.call(data, "head")){
-if(!(typeof data.head == "number")){
-const err1 = {instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.path !== undefined && func0.call(data, "path")){
-if(typeof data.path !== "string"){
-const err2 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.tail !== undefined && func0.call(data, "tail")){
-if(!(typeof data.tail == "number")){
-const err3 = {instancePath:instancePath+"/tail",schemaPath:"#/properties/tail/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate7.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":{"head":true,"path":true,"tail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadMediaFileResult: ValidateFunction = validate8;
-const schema8 = {"additionalProperties":false,"properties":{"content":{"items":{"anyOf":[{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"enum":["image","audio"],"type":"string"}},"required":["type","data","mimeType"],"type":"object"},{"additionalProperties":false,"properties":{"resource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"}]},"type":"array"}},"required":["content"],"type":"object"};
+export const validateMoveFilePayload: ValidateFunction = validate8;
 
 function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.content === undefined) || (!(func0.call(data, "content")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err0];
+if((data.source === undefined) || (!(func0.call(data, "source")))){
+vErrors = missing(vErrors, instancePath, "source");
+errors++;
+}
+if((data.destination === undefined) || (!(func0.call(data, "destination")))){
+vErrors = missing(vErrors, instancePath, "destination");
+errors++;
+}
+if(data.destination !== undefined && func0.call(data, "destination")){
+if(typeof data.destination !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/destination", "string");
+errors++;
+}
+}
+if(data.source !== undefined && func0.call(data, "source")){
+if(typeof data.source !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/source", "string");
+errors++;
+}
+}
 }
 else {
-vErrors.push(err0);
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
 }
+validate8.errors = vErrors;
+return errors === 0;
+}
+
+export const validateReadFilePayload: ValidateFunction = validate9;
+
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.path === undefined) || (!(func0.call(data, "path")))){
+vErrors = missing(vErrors, instancePath, "path");
+errors++;
+}
+if(data.head !== undefined && func0.call(data, "head")){
+if(!(typeof data.head == "number")){
+vErrors = wrongType(vErrors, instancePath+"/head", "number");
+errors++;
+}
+}
+if(data.path !== undefined && func0.call(data, "path")){
+if(typeof data.path !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
+errors++;
+}
+}
+if(data.tail !== undefined && func0.call(data, "tail")){
+if(!(typeof data.tail == "number")){
+vErrors = wrongType(vErrors, instancePath+"/tail", "number");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate9.errors = vErrors;
+return errors === 0;
+}
+
+export const validateReadMediaFileResult: ValidateFunction = validate10;
+const schema9 = {"additionalProperties":false,"properties":{"content":{"items":{"anyOf":[{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"enum":["image","audio"],"type":"string"}},"required":["type","data","mimeType"],"type":"object"},{"additionalProperties":false,"properties":{"resource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"}]},"type":"array"}},"required":["content"],"type":"object"};
+
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.content === undefined) || (!(func0.call(data, "content")))){
+vErrors = missing(vErrors, instancePath, "content");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "content")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -651,141 +349,67 @@ let valid3 = false;
 const _errs6 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.type === undefined) || (!(func0.call(data1, "type")))){
-const err2 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/0/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0, "type");
 errors++;
 }
 if((data1.data === undefined) || (!(func0.call(data1, "data")))){
-const err3 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0, "data");
 errors++;
 }
 if((data1.mimeType === undefined) || (!(func0.call(data1, "mimeType")))){
-const err4 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/0/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0, "mimeType");
 errors++;
 }
 for(const key1 of Object.keys(data1)){
 if(!(((key1 === "data") || (key1 === "mimeType")) || (key1 === "type"))){
-const err5 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/content/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data1.data !== undefined && func0.call(data1, "data")){
 if(typeof data1.data !== "string"){
-const err6 = {instancePath:instancePath+"/content/" + i0+"/data",schemaPath:"#/properties/content/items/anyOf/0/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/data", "string");
 errors++;
 }
 }
 if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
 if(typeof data1.mimeType !== "string"){
-const err7 = {instancePath:instancePath+"/content/" + i0+"/mimeType",schemaPath:"#/properties/content/items/anyOf/0/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/mimeType", "string");
 errors++;
 }
 }
 if(data1.type !== undefined && func0.call(data1, "type")){
 let data4 = data1.type;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/properties/content/items/anyOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/type", "string");
 errors++;
 }
 if(!((data4 === "image") || (data4 === "audio"))){
-const err9 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/properties/content/items/anyOf/0/properties/type/enum",keyword:"enum",params:{allowedValues: schema8.properties.content.items.anyOf[0].properties.type.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/content/" + i0+"/type",keyword:"enum",params:{allowedValues: schema9.properties.content.items.anyOf[0].properties.type.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0, "object");
 errors++;
 }
 var _valid0 = _errs6 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid3){
 const _errs15 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.type === undefined) || (!(func0.call(data1, "type")))){
-const err11 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0, "type");
 errors++;
 }
 if((data1.resource === undefined) || (!(func0.call(data1, "resource")))){
-const err12 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/1/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0, "resource");
 errors++;
 }
 for(const key2 of Object.keys(data1)){
 if(!((key2 === "resource") || (key2 === "type"))){
-const err13 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/content/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -793,134 +417,64 @@ if(data1.resource !== undefined && func0.call(data1, "resource")){
 let data5 = data1.resource;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if((data5.uri === undefined) || (!(func0.call(data5, "uri")))){
-const err14 = {instancePath:instancePath+"/content/" + i0+"/resource",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0+"/resource", "uri");
 errors++;
 }
 if((data5.blob === undefined) || (!(func0.call(data5, "blob")))){
-const err15 = {instancePath:instancePath+"/content/" + i0+"/resource",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = missing(vErrors, instancePath+"/content/" + i0+"/resource", "blob");
 errors++;
 }
 for(const key3 of Object.keys(data5)){
 if(!(((key3 === "blob") || (key3 === "mimeType")) || (key3 === "uri"))){
-const err16 = {instancePath:instancePath+"/content/" + i0+"/resource",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/content/" + i0+"/resource",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data5.blob !== undefined && func0.call(data5, "blob")){
 if(typeof data5.blob !== "string"){
-const err17 = {instancePath:instancePath+"/content/" + i0+"/resource/blob",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/resource/blob", "string");
 errors++;
 }
 }
 if(data5.mimeType !== undefined && func0.call(data5, "mimeType")){
 if(typeof data5.mimeType !== "string"){
-const err18 = {instancePath:instancePath+"/content/" + i0+"/resource/mimeType",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/resource/mimeType", "string");
 errors++;
 }
 }
 if(data5.uri !== undefined && func0.call(data5, "uri")){
 if(typeof data5.uri !== "string"){
-const err19 = {instancePath:instancePath+"/content/" + i0+"/resource/uri",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/resource/uri", "string");
 errors++;
 }
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/content/" + i0+"/resource",schemaPath:"#/properties/content/items/anyOf/1/properties/resource/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/resource", "object");
 errors++;
 }
 }
 if(data1.type !== undefined && func0.call(data1, "type")){
 let data9 = data1.type;
 if(typeof data9 !== "string"){
-const err21 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/properties/content/items/anyOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0+"/type", "string");
 errors++;
 }
 if("resource" !== data9){
-const err22 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/properties/content/items/anyOf/1/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/content/" + i0+"/type",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"});
 errors++;
 }
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = wrongType(vErrors, instancePath+"/content/" + i0, "object");
 errors++;
 }
 var _valid0 = _errs15 === errors;
 valid3 = valid3 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
 }
 if(!valid3){
-const err24 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/content/" + i0,keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
 errors++;
 }
 else {
@@ -937,285 +491,133 @@ vErrors = null;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = wrongType(vErrors, instancePath+"/content", "array");
 errors++;
 }
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate8.errors = vErrors;
+validate10.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadMultipleFilesPayload: ValidateFunction = validate9;
-const schema9 = {"properties":{"paths":{"description":"Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.","items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"};
+export const validateReadMultipleFilesPayload: ValidateFunction = validate11;
 
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.paths === undefined) || (!(func0.call(data, "paths")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paths"},message:"must have required property '"+"paths"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "paths");
 errors++;
 }
 if(data.paths !== undefined && func0.call(data, "paths")){
 let data0 = data.paths;
 if(Array.isArray(data0)){
 if(data0.length < 1){
-const err1 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/paths",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"});
 errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err2 = {instancePath:instancePath+"/paths/" + i0,schemaPath:"#/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/paths/" + i0, "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/paths", "array");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate9.errors = vErrors;
-return errors === 0;
-}
-validate9.evaluated = {"props":{"paths":true},"dynamicProps":false,"dynamicItems":false};
-
-export const validateSearchFilesPayload: ValidateFunction = validate10;
-const schema10 = {"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"};
-
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate10.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((data.pattern === undefined) || (!(func0.call(data, "pattern")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pattern"},message:"must have required property '"+"pattern"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.excludePatterns !== undefined && func0.call(data, "excludePatterns")){
-let data0 = data.excludePatterns;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data0[i0] !== "string"){
-const err2 = {instancePath:instancePath+"/excludePatterns/" + i0,schemaPath:"#/properties/excludePatterns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/excludePatterns",schemaPath:"#/properties/excludePatterns/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.path !== undefined && func0.call(data, "path")){
-if(typeof data.path !== "string"){
-const err4 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.pattern !== undefined && func0.call(data, "pattern")){
-if(typeof data.pattern !== "string"){
-const err5 = {instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate10.errors = vErrors;
-return errors === 0;
-}
-validate10.evaluated = {"props":{"excludePatterns":true,"path":true,"pattern":true},"dynamicProps":false,"dynamicItems":false};
-
-export const validateWriteFilePayload: ValidateFunction = validate11;
-const schema11 = {"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"};
-
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate11.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.path === undefined) || (!(func0.call(data, "path")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if((data.content === undefined) || (!(func0.call(data, "content")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.content !== undefined && func0.call(data, "content")){
-if(typeof data.content !== "string"){
-const err2 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.path !== undefined && func0.call(data, "path")){
-if(typeof data.path !== "string"){
-const err3 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate11.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":{"content":true,"path":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateSearchFilesPayload: ValidateFunction = validate12;
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.path === undefined) || (!(func0.call(data, "path")))){
+vErrors = missing(vErrors, instancePath, "path");
+errors++;
+}
+if((data.pattern === undefined) || (!(func0.call(data, "pattern")))){
+vErrors = missing(vErrors, instancePath, "pattern");
+errors++;
+}
+if(data.excludePatterns !== undefined && func0.call(data, "excludePatterns")){
+if(!(validate3(data.excludePatterns, {instancePath:instancePath+"/excludePatterns",parentData:data,parentDataProperty:"excludePatterns",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+errors = vErrors.length;
+}
+}
+if(data.path !== undefined && func0.call(data, "path")){
+if(typeof data.path !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
+errors++;
+}
+}
+if(data.pattern !== undefined && func0.call(data, "pattern")){
+if(typeof data.pattern !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/pattern", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
+export const validateWriteFilePayload: ValidateFunction = validate14;
+
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.path === undefined) || (!(func0.call(data, "path")))){
+vErrors = missing(vErrors, instancePath, "path");
+errors++;
+}
+if((data.content === undefined) || (!(func0.call(data, "content")))){
+vErrors = missing(vErrors, instancePath, "content");
+errors++;
+}
+if(data.content !== undefined && func0.call(data, "content")){
+if(typeof data.content !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/content", "string");
+errors++;
+}
+}
+if(data.path !== undefined && func0.call(data, "path")){
+if(typeof data.path !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/path", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate14.errors = vErrors;
+return errors === 0;
+}
 
 export const validateDirectoryTreeResult: ValidateFunction = validateCreateDirectoryResult;
 export const validateEditFileResult: ValidateFunction = validateCreateDirectoryResult;

@@ -5,29 +5,26 @@
 
 import type { ValidateFunction } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateAddObservationsPayload: ValidateFunction = validate0;
-const schema0 = {"properties":{"observations":{"items":{"properties":{"contents":{"description":"An array of observation contents to add","items":{"type":"string"},"type":"array"},"entityName":{"description":"The name of the entity to add the observations to","type":"string"}},"required":["entityName","contents"],"type":"object"},"type":"array"}},"required":["observations"],"type":"object"};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.observations === undefined) || (!(func0.call(data, "observations")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "observations");
 errors++;
 }
 if(data.observations !== undefined && func0.call(data, "observations")){
@@ -38,23 +35,11 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.entityName === undefined) || (!(func0.call(data1, "entityName")))){
-const err1 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath+"/observations/" + i0, "entityName");
 errors++;
 }
 if((data1.contents === undefined) || (!(func0.call(data1, "contents")))){
-const err2 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "contents"},message:"must have required property '"+"contents"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/observations/" + i0, "contents");
 errors++;
 }
 if(data1.contents !== undefined && func0.call(data1, "contents")){
@@ -63,113 +48,56 @@ if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data2[i1] !== "string"){
-const err3 = {instancePath:instancePath+"/observations/" + i0+"/contents/" + i1,schemaPath:"#/properties/observations/items/properties/contents/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0+"/contents/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/observations/" + i0+"/contents",schemaPath:"#/properties/observations/items/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0+"/contents", "array");
 errors++;
 }
 }
 if(data1.entityName !== undefined && func0.call(data1, "entityName")){
 if(typeof data1.entityName !== "string"){
-const err5 = {instancePath:instancePath+"/observations/" + i0+"/entityName",schemaPath:"#/properties/observations/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0+"/entityName", "string");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/observations",schemaPath:"#/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations", "array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"observations":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateAddObservationsResult: ValidateFunction = validate1;
-const schema1 = {"additionalProperties":false,"properties":{"results":{"items":{"additionalProperties":false,"properties":{"addedObservations":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","addedObservations"],"type":"object"},"type":"array"}},"required":["results"],"type":"object"};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.results === undefined) || (!(func0.call(data, "results")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "results"},message:"must have required property '"+"results"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "results");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "results")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -181,34 +109,16 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.entityName === undefined) || (!(func0.call(data1, "entityName")))){
-const err2 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/properties/results/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/results/" + i0, "entityName");
 errors++;
 }
 if((data1.addedObservations === undefined) || (!(func0.call(data1, "addedObservations")))){
-const err3 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/properties/results/items/required",keyword:"required",params:{missingProperty: "addedObservations"},message:"must have required property '"+"addedObservations"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/results/" + i0, "addedObservations");
 errors++;
 }
 for(const key1 of Object.keys(data1)){
 if(!((key1 === "addedObservations") || (key1 === "entityName"))){
-const err4 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/properties/results/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/results/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -218,102 +128,51 @@ if(Array.isArray(data2)){
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data2[i1] !== "string"){
-const err5 = {instancePath:instancePath+"/results/" + i0+"/addedObservations/" + i1,schemaPath:"#/properties/results/items/properties/addedObservations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/results/" + i0+"/addedObservations/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/results/" + i0+"/addedObservations",schemaPath:"#/properties/results/items/properties/addedObservations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/results/" + i0+"/addedObservations", "array");
 errors++;
 }
 }
 if(data1.entityName !== undefined && func0.call(data1, "entityName")){
 if(typeof data1.entityName !== "string"){
-const err7 = {instancePath:instancePath+"/results/" + i0+"/entityName",schemaPath:"#/properties/results/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/results/" + i0+"/entityName", "string");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/results/" + i0,schemaPath:"#/properties/results/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/results/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/results",schemaPath:"#/properties/results/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/results", "array");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCreateEntitiesPayload: ValidateFunction = validate2;
-const schema2 = {"properties":{"entities":{"items":{"properties":{"entityType":{"description":"The type of the entity","type":"string"},"name":{"description":"The name of the entity","type":"string"},"observations":{"description":"An array of observation contents associated with the entity","items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"type":"array"}},"required":["entities"],"type":"object"};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.entities === undefined) || (!(func0.call(data, "entities")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entities"},message:"must have required property '"+"entities"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "entities");
 errors++;
 }
 if(data.entities !== undefined && func0.call(data, "entities")){
@@ -324,56 +183,26 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.name === undefined) || (!(func0.call(data1, "name")))){
-const err1 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath+"/entities/" + i0, "name");
 errors++;
 }
 if((data1.entityType === undefined) || (!(func0.call(data1, "entityType")))){
-const err2 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "entityType"},message:"must have required property '"+"entityType"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/entities/" + i0, "entityType");
 errors++;
 }
 if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
-const err3 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/entities/" + i0, "observations");
 errors++;
 }
 if(data1.entityType !== undefined && func0.call(data1, "entityType")){
 if(typeof data1.entityType !== "string"){
-const err4 = {instancePath:instancePath+"/entities/" + i0+"/entityType",schemaPath:"#/properties/entities/items/properties/entityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/entityType", "string");
 errors++;
 }
 }
 if(data1.name !== undefined && func0.call(data1, "name")){
 if(typeof data1.name !== "string"){
-const err5 = {instancePath:instancePath+"/entities/" + i0+"/name",schemaPath:"#/properties/entities/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/name", "string");
 errors++;
 }
 }
@@ -383,565 +212,316 @@ if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data4[i1] !== "string"){
-const err6 = {instancePath:instancePath+"/entities/" + i0+"/observations/" + i1,schemaPath:"#/properties/entities/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/observations/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/entities/" + i0+"/observations",schemaPath:"#/properties/entities/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/observations", "array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/entities",schemaPath:"#/properties/entities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities", "array");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":{"entities":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateCreateEntitiesResult: ValidateFunction = validate3;
-const schema3 = {"additionalProperties":false,"properties":{"entities":{"items":{"additionalProperties":false,"properties":{"entityType":{"description":"The type of the entity","type":"string"},"name":{"description":"The name of the entity","type":"string"},"observations":{"description":"An array of observation contents associated with the entity","items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"type":"array"}},"required":["entities"],"type":"object"};
-
-function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.entities === undefined) || (!(func0.call(data, "entities")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entities"},message:"must have required property '"+"entities"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(key0 === "entities")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.entities !== undefined && func0.call(data, "entities")){
-let data0 = data.entities;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.name === undefined) || (!(func0.call(data1, "name")))){
-const err2 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if((data1.entityType === undefined) || (!(func0.call(data1, "entityType")))){
-const err3 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "entityType"},message:"must have required property '"+"entityType"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
-const err4 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key1 of Object.keys(data1)){
-if(!(((key1 === "entityType") || (key1 === "name")) || (key1 === "observations"))){
-const err5 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data1.entityType !== undefined && func0.call(data1, "entityType")){
-if(typeof data1.entityType !== "string"){
-const err6 = {instancePath:instancePath+"/entities/" + i0+"/entityType",schemaPath:"#/properties/entities/items/properties/entityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data1.name !== undefined && func0.call(data1, "name")){
-if(typeof data1.name !== "string"){
-const err7 = {instancePath:instancePath+"/entities/" + i0+"/name",schemaPath:"#/properties/entities/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.observations !== undefined && func0.call(data1, "observations")){
-let data4 = data1.observations;
-if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data4[i1] !== "string"){
-const err8 = {instancePath:instancePath+"/entities/" + i0+"/observations/" + i1,schemaPath:"#/properties/entities/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/entities/" + i0+"/observations",schemaPath:"#/properties/entities/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/entities",schemaPath:"#/properties/entities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-validate3.errors = vErrors;
-return errors === 0;
-}
-validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateCreateRelationsPayload: ValidateFunction = validate4;
-const schema4 = {"properties":{"relations":{"items":{"properties":{"from":{"description":"The name of the entity where the relation starts","type":"string"},"relationType":{"description":"The type of the relation","type":"string"},"to":{"description":"The name of the entity where the relation ends","type":"string"}},"required":["from","to","relationType"],"type":"object"},"type":"array"}},"required":["relations"],"type":"object"};
 
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.relations === undefined) || (!(func0.call(data, "relations")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.relations !== undefined && func0.call(data, "relations")){
-let data0 = data.relations;
-if(Array.isArray(data0)){
-const len0 = data0.length;
+if(Array.isArray(data)){
+const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.from === undefined) || (!(func0.call(data1, "from")))){
-const err1 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if((data0.name === undefined) || (!(func0.call(data0, "name")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "name");
 errors++;
 }
-if((data1.to === undefined) || (!(func0.call(data1, "to")))){
-const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+if((data0.entityType === undefined) || (!(func0.call(data0, "entityType")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "entityType");
 errors++;
 }
-if((data1.relationType === undefined) || (!(func0.call(data1, "relationType")))){
-const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+if((data0.observations === undefined) || (!(func0.call(data0, "observations")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "observations");
 errors++;
 }
-if(data1.from !== undefined && func0.call(data1, "from")){
-if(typeof data1.from !== "string"){
-const err4 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+for(const key0 of Object.keys(data0)){
+if(!(((key0 === "entityType") || (key0 === "name")) || (key0 === "observations"))){
+vErrors = pushError(vErrors, {instancePath:instancePath+"/" + i0,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
-if(data1.relationType !== undefined && func0.call(data1, "relationType")){
-if(typeof data1.relationType !== "string"){
-const err5 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+if(data0.entityType !== undefined && func0.call(data0, "entityType")){
+if(typeof data0.entityType !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/entityType", "string");
 errors++;
 }
 }
-if(data1.to !== undefined && func0.call(data1, "to")){
-if(typeof data1.to !== "string"){
-const err6 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
+if(data0.name !== undefined && func0.call(data0, "name")){
+if(typeof data0.name !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/name", "string");
+errors++;
 }
-else {
-vErrors.push(err6);
 }
+if(data0.observations !== undefined && func0.call(data0, "observations")){
+let data3 = data0.observations;
+if(Array.isArray(data3)){
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data3[i1] !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/observations/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/observations", "array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath, "array");
 errors++;
 }
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":{"relations":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateRelationsResult: ValidateFunction = validate5;
-const schema5 = {"additionalProperties":false,"properties":{"relations":{"items":{"additionalProperties":false,"properties":{"from":{"description":"The name of the entity where the relation starts","type":"string"},"relationType":{"description":"The type of the relation","type":"string"},"to":{"description":"The name of the entity where the relation ends","type":"string"}},"required":["from","to","relationType"],"type":"object"},"type":"array"}},"required":["relations"],"type":"object"};
 
-function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.relations === undefined) || (!(func0.call(data, "relations")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+if((data.entities === undefined) || (!(func0.call(data, "entities")))){
+vErrors = missing(vErrors, instancePath, "entities");
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(key0 === "relations")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+if(!(key0 === "entities")){
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
-if(data.relations !== undefined && func0.call(data, "relations")){
-let data0 = data.relations;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.from === undefined) || (!(func0.call(data1, "from")))){
-const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err2];
+if(data.entities !== undefined && func0.call(data, "entities")){
+if(!(validate4(data.entities, {instancePath:instancePath+"/entities",parentData:data,parentDataProperty:"entities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-if((data1.to === undefined) || (!(func0.call(data1, "to")))){
-const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((data1.relationType === undefined) || (!(func0.call(data1, "relationType")))){
-const err4 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-for(const key1 of Object.keys(data1)){
-if(!(((key1 === "from") || (key1 === "relationType")) || (key1 === "to"))){
-const err5 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data1.from !== undefined && func0.call(data1, "from")){
-if(typeof data1.from !== "string"){
-const err6 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data1.relationType !== undefined && func0.call(data1, "relationType")){
-if(typeof data1.relationType !== "string"){
-const err7 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.to !== undefined && func0.call(data1, "to")){
-if(typeof data1.to !== "string"){
-const err8 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate5.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeleteEntitiesPayload: ValidateFunction = validate6;
-const schema6 = {"properties":{"entityNames":{"description":"An array of entity names to delete","items":{"type":"string"},"type":"array"}},"required":["entityNames"],"type":"object"};
+export const validateCreateRelationsPayload: ValidateFunction = validate6;
+
+function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if((data0.from === undefined) || (!(func0.call(data0, "from")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "from");
+errors++;
+}
+if((data0.to === undefined) || (!(func0.call(data0, "to")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "to");
+errors++;
+}
+if((data0.relationType === undefined) || (!(func0.call(data0, "relationType")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "relationType");
+errors++;
+}
+if(data0.from !== undefined && func0.call(data0, "from")){
+if(typeof data0.from !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/from", "string");
+errors++;
+}
+}
+if(data0.relationType !== undefined && func0.call(data0, "relationType")){
+if(typeof data0.relationType !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/relationType", "string");
+errors++;
+}
+}
+if(data0.to !== undefined && func0.call(data0, "to")){
+if(typeof data0.to !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/to", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath+"/" + i0, "object");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "array");
+errors++;
+}
+validate7.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.entityNames === undefined) || (!(func0.call(data, "entityNames")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entityNames"},message:"must have required property '"+"entityNames"+"'"};
-if(vErrors === null){
-vErrors = [err0];
+if((data.relations === undefined) || (!(func0.call(data, "relations")))){
+vErrors = missing(vErrors, instancePath, "relations");
+errors++;
+}
+if(data.relations !== undefined && func0.call(data, "relations")){
+if(!(validate7(data.relations, {instancePath:instancePath+"/relations",parentData:data,parentDataProperty:"relations",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err0);
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
 }
+validate6.errors = vErrors;
+return errors === 0;
+}
+
+export const validateCreateRelationsResult: ValidateFunction = validate9;
+
+function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if((data0.from === undefined) || (!(func0.call(data0, "from")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "from");
+errors++;
+}
+if((data0.to === undefined) || (!(func0.call(data0, "to")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "to");
+errors++;
+}
+if((data0.relationType === undefined) || (!(func0.call(data0, "relationType")))){
+vErrors = missing(vErrors, instancePath+"/" + i0, "relationType");
+errors++;
+}
+for(const key0 of Object.keys(data0)){
+if(!(((key0 === "from") || (key0 === "relationType")) || (key0 === "to"))){
+vErrors = pushError(vErrors, {instancePath:instancePath+"/" + i0,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
+errors++;
+}
+}
+if(data0.from !== undefined && func0.call(data0, "from")){
+if(typeof data0.from !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/from", "string");
+errors++;
+}
+}
+if(data0.relationType !== undefined && func0.call(data0, "relationType")){
+if(typeof data0.relationType !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/relationType", "string");
+errors++;
+}
+}
+if(data0.to !== undefined && func0.call(data0, "to")){
+if(typeof data0.to !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/" + i0+"/to", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath+"/" + i0, "object");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "array");
+errors++;
+}
+validate10.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.relations === undefined) || (!(func0.call(data, "relations")))){
+vErrors = missing(vErrors, instancePath, "relations");
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(key0 === "relations")){
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
+errors++;
+}
+}
+if(data.relations !== undefined && func0.call(data, "relations")){
+if(!(validate10(data.relations, {instancePath:instancePath+"/relations",parentData:data,parentDataProperty:"relations",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate9.errors = vErrors;
+return errors === 0;
+}
+
+export const validateDeleteEntitiesPayload: ValidateFunction = validate12;
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.entityNames === undefined) || (!(func0.call(data, "entityNames")))){
+vErrors = missing(vErrors, instancePath, "entityNames");
 errors++;
 }
 if(data.entityNames !== undefined && func0.call(data, "entityNames")){
@@ -950,152 +530,74 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/entityNames/" + i0,schemaPath:"#/properties/entityNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/entityNames/" + i0, "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/entityNames",schemaPath:"#/properties/entityNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/entityNames", "array");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate6.errors = vErrors;
+validate12.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":{"entityNames":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeleteEntitiesResult: ValidateFunction = validate7;
-const schema7 = {"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"};
+export const validateDeleteEntitiesResult: ValidateFunction = validate13;
 
-function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.success === undefined) || (!(func0.call(data, "success")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "success"},message:"must have required property '"+"success"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "success");
 errors++;
 }
 if((data.message === undefined) || (!(func0.call(data, "message")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "message");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((key0 === "message") || (key0 === "success"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-const err3 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/message", "string");
 errors++;
 }
 }
 if(data.success !== undefined && func0.call(data, "success")){
 if(typeof data.success !== "boolean"){
-const err4 = {instancePath:instancePath+"/success",schemaPath:"#/properties/success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/success", "boolean");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate7.errors = vErrors;
+validate13.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeleteObservationsPayload: ValidateFunction = validate8;
-const schema8 = {"properties":{"deletions":{"items":{"properties":{"entityName":{"description":"The name of the entity containing the observations","type":"string"},"observations":{"description":"An array of observations to delete","items":{"type":"string"},"type":"array"}},"required":["entityName","observations"],"type":"object"},"type":"array"}},"required":["deletions"],"type":"object"};
+export const validateDeleteObservationsPayload: ValidateFunction = validate14;
 
-function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate8.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.deletions === undefined) || (!(func0.call(data, "deletions")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "deletions"},message:"must have required property '"+"deletions"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "deletions");
 errors++;
 }
 if(data.deletions !== undefined && func0.call(data, "deletions")){
@@ -1106,34 +608,16 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.entityName === undefined) || (!(func0.call(data1, "entityName")))){
-const err1 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath+"/deletions/" + i0, "entityName");
 errors++;
 }
 if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
-const err2 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/deletions/" + i0, "observations");
 errors++;
 }
 if(data1.entityName !== undefined && func0.call(data1, "entityName")){
 if(typeof data1.entityName !== "string"){
-const err3 = {instancePath:instancePath+"/deletions/" + i0+"/entityName",schemaPath:"#/properties/deletions/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/deletions/" + i0+"/entityName", "string");
 errors++;
 }
 }
@@ -1143,227 +627,70 @@ if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data3[i1] !== "string"){
-const err4 = {instancePath:instancePath+"/deletions/" + i0+"/observations/" + i1,schemaPath:"#/properties/deletions/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/deletions/" + i0+"/observations/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/deletions/" + i0+"/observations",schemaPath:"#/properties/deletions/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/deletions/" + i0+"/observations", "array");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/deletions/" + i0,schemaPath:"#/properties/deletions/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/deletions/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/deletions",schemaPath:"#/properties/deletions/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/deletions", "array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate8.errors = vErrors;
+validate14.errors = vErrors;
 return errors === 0;
 }
-validate8.evaluated = {"props":{"deletions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeleteRelationsPayload: ValidateFunction = validate9;
-const schema9 = {"properties":{"relations":{"description":"An array of relations to delete","items":{"properties":{"from":{"description":"The name of the entity where the relation starts","type":"string"},"relationType":{"description":"The type of the relation","type":"string"},"to":{"description":"The name of the entity where the relation ends","type":"string"}},"required":["from","to","relationType"],"type":"object"},"type":"array"}},"required":["relations"],"type":"object"};
+export const validateDeleteRelationsPayload: ValidateFunction = validate15;
 
-function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate9.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.relations === undefined) || (!(func0.call(data, "relations")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "relations");
 errors++;
 }
 if(data.relations !== undefined && func0.call(data, "relations")){
-let data0 = data.relations;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.from === undefined) || (!(func0.call(data1, "from")))){
-const err1 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err1];
+if(!(validate7(data.relations, {instancePath:instancePath+"/relations",parentData:data,parentDataProperty:"relations",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-if((data1.to === undefined) || (!(func0.call(data1, "to")))){
-const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if((data1.relationType === undefined) || (!(func0.call(data1, "relationType")))){
-const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1.from !== undefined && func0.call(data1, "from")){
-if(typeof data1.from !== "string"){
-const err4 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data1.relationType !== undefined && func0.call(data1, "relationType")){
-if(typeof data1.relationType !== "string"){
-const err5 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data1.to !== undefined && func0.call(data1, "to")){
-if(typeof data1.to !== "string"){
-const err6 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-validate9.errors = vErrors;
+validate15.errors = vErrors;
 return errors === 0;
 }
-validate9.evaluated = {"props":{"relations":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateOpenNodesPayload: ValidateFunction = validate10;
-const schema10 = {"properties":{"names":{"description":"An array of entity names to retrieve","items":{"type":"string"},"type":"array"}},"required":["names"],"type":"object"};
+export const validateOpenNodesPayload: ValidateFunction = validate17;
 
-function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate10.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.names === undefined) || (!(func0.call(data, "names")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "names"},message:"must have required property '"+"names"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "names");
 errors++;
 }
 if(data.names !== undefined && func0.call(data, "names")){
@@ -1372,419 +699,103 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err1 = {instancePath:instancePath+"/names/" + i0,schemaPath:"#/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/names/" + i0, "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/names",schemaPath:"#/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/names", "array");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate10.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
-validate10.evaluated = {"props":{"names":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateOpenNodesResult: ValidateFunction = validate11;
-const schema11 = {"additionalProperties":false,"properties":{"entities":{"items":{"additionalProperties":false,"properties":{"entityType":{"description":"The type of the entity","type":"string"},"name":{"description":"The name of the entity","type":"string"},"observations":{"description":"An array of observation contents associated with the entity","items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"type":"array"},"relations":{"items":{"additionalProperties":false,"properties":{"from":{"description":"The name of the entity where the relation starts","type":"string"},"relationType":{"description":"The type of the relation","type":"string"},"to":{"description":"The name of the entity where the relation ends","type":"string"}},"required":["from","to","relationType"],"type":"object"},"type":"array"}},"required":["entities","relations"],"type":"object"};
+export const validateOpenNodesResult: ValidateFunction = validate18;
 
-function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate11.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.entities === undefined) || (!(func0.call(data, "entities")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entities"},message:"must have required property '"+"entities"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "entities");
 errors++;
 }
 if((data.relations === undefined) || (!(func0.call(data, "relations")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "relations");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((key0 === "entities") || (key0 === "relations"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.entities !== undefined && func0.call(data, "entities")){
-let data0 = data.entities;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if((data1.name === undefined) || (!(func0.call(data1, "name")))){
-const err3 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((data1.entityType === undefined) || (!(func0.call(data1, "entityType")))){
-const err4 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "entityType"},message:"must have required property '"+"entityType"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
-const err5 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-for(const key1 of Object.keys(data1)){
-if(!(((key1 === "entityType") || (key1 === "name")) || (key1 === "observations"))){
-const err6 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data1.entityType !== undefined && func0.call(data1, "entityType")){
-if(typeof data1.entityType !== "string"){
-const err7 = {instancePath:instancePath+"/entities/" + i0+"/entityType",schemaPath:"#/properties/entities/items/properties/entityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.name !== undefined && func0.call(data1, "name")){
-if(typeof data1.name !== "string"){
-const err8 = {instancePath:instancePath+"/entities/" + i0+"/name",schemaPath:"#/properties/entities/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data1.observations !== undefined && func0.call(data1, "observations")){
-let data4 = data1.observations;
-if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data4[i1] !== "string"){
-const err9 = {instancePath:instancePath+"/entities/" + i0+"/observations/" + i1,schemaPath:"#/properties/entities/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/entities/" + i0+"/observations",schemaPath:"#/properties/entities/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/entities",schemaPath:"#/properties/entities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(!(validate4(data.entities, {instancePath:instancePath+"/entities",parentData:data,parentDataProperty:"entities",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+errors = vErrors.length;
 }
 }
 if(data.relations !== undefined && func0.call(data, "relations")){
-let data6 = data.relations;
-if(Array.isArray(data6)){
-const len2 = data6.length;
-for(let i2=0; i2<len2; i2++){
-let data7 = data6[i2];
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if((data7.from === undefined) || (!(func0.call(data7, "from")))){
-const err13 = {instancePath:instancePath+"/relations/" + i2,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err13];
+if(!(validate10(data.relations, {instancePath:instancePath+"/relations",parentData:data,parentDataProperty:"relations",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err13);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-if((data7.to === undefined) || (!(func0.call(data7, "to")))){
-const err14 = {instancePath:instancePath+"/relations/" + i2,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((data7.relationType === undefined) || (!(func0.call(data7, "relationType")))){
-const err15 = {instancePath:instancePath+"/relations/" + i2,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-for(const key2 of Object.keys(data7)){
-if(!(((key2 === "from") || (key2 === "relationType")) || (key2 === "to"))){
-const err16 = {instancePath:instancePath+"/relations/" + i2,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data7.from !== undefined && func0.call(data7, "from")){
-if(typeof data7.from !== "string"){
-const err17 = {instancePath:instancePath+"/relations/" + i2+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data7.relationType !== undefined && func0.call(data7, "relationType")){
-if(typeof data7.relationType !== "string"){
-const err18 = {instancePath:instancePath+"/relations/" + i2+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data7.to !== undefined && func0.call(data7, "to")){
-if(typeof data7.to !== "string"){
-const err19 = {instancePath:instancePath+"/relations/" + i2+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/relations/" + i2,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-validate11.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
-validate11.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReadGraphPayload: ValidateFunction = validate12;
-const schema12 = {"properties":{},"type":"object"};
+export const validateReadGraphPayload: ValidateFunction = validate21;
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate12.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate12.errors = vErrors;
+validate21.errors = vErrors;
 return errors === 0;
 }
-validate12.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateSearchNodesPayload: ValidateFunction = validate13;
-const schema13 = {"properties":{"query":{"description":"The search query to match against entity names, types, and observation content","type":"string"}},"required":["query"],"type":"object"};
+export const validateSearchNodesPayload: ValidateFunction = validate22;
 
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate13.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.query === undefined) || (!(func0.call(data, "query")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "query");
 errors++;
 }
 if(data.query !== undefined && func0.call(data, "query")){
 if(typeof data.query !== "string"){
-const err1 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/query", "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate13.errors = vErrors;
+validate22.errors = vErrors;
 return errors === 0;
 }
-validate13.evaluated = {"props":{"query":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateDeleteObservationsResult: ValidateFunction = validateDeleteEntitiesResult;
 export const validateDeleteRelationsResult: ValidateFunction = validateDeleteEntitiesResult;

@@ -5,40 +5,31 @@
 
 import type { ValidateFunction } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateCreateEntitiesPayload: ValidateFunction = validate0;
-const schema0 = {"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","description":"The name of the entity"},"entityType":{"type":"string","description":"The type of the entity"},"observations":{"type":"array","items":{"type":"string"},"description":"An array of observation contents associated with the entity"}},"required":["name","entityType","observations"],"additionalProperties":false}}},"required":["entities"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.entities === undefined) || (!(func0.call(data, "entities")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entities"},message:"must have required property '"+"entities"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "entities");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "entities")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -50,68 +41,32 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.name === undefined) || (!(func0.call(data1, "name")))){
-const err2 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/entities/" + i0, "name");
 errors++;
 }
 if((data1.entityType === undefined) || (!(func0.call(data1, "entityType")))){
-const err3 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "entityType"},message:"must have required property '"+"entityType"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/entities/" + i0, "entityType");
 errors++;
 }
 if((data1.observations === undefined) || (!(func0.call(data1, "observations")))){
-const err4 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = missing(vErrors, instancePath+"/entities/" + i0, "observations");
 errors++;
 }
 for(const key1 of Object.keys(data1)){
 if(!(((key1 === "name") || (key1 === "entityType")) || (key1 === "observations"))){
-const err5 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/entities/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data1.name !== undefined && func0.call(data1, "name")){
 if(typeof data1.name !== "string"){
-const err6 = {instancePath:instancePath+"/entities/" + i0+"/name",schemaPath:"#/properties/entities/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/name", "string");
 errors++;
 }
 }
 if(data1.entityType !== undefined && func0.call(data1, "entityType")){
 if(typeof data1.entityType !== "string"){
-const err7 = {instancePath:instancePath+"/entities/" + i0+"/entityType",schemaPath:"#/properties/entities/items/properties/entityType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/entityType", "string");
 errors++;
 }
 }
@@ -121,101 +76,50 @@ if(Array.isArray(data4)){
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data4[i1] !== "string"){
-const err8 = {instancePath:instancePath+"/entities/" + i0+"/observations/" + i1,schemaPath:"#/properties/entities/items/properties/observations/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/observations/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/entities/" + i0+"/observations",schemaPath:"#/properties/entities/items/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0+"/observations", "array");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/entities/" + i0,schemaPath:"#/properties/entities/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/entities",schemaPath:"#/properties/entities/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = wrongType(vErrors, instancePath+"/entities", "array");
 errors++;
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCreateRelationsPayload: ValidateFunction = validate1;
-const schema1 = {"type":"object","properties":{"relations":{"type":"array","items":{"type":"object","properties":{"from":{"type":"string","description":"The name of the entity where the relation starts"},"to":{"type":"string","description":"The name of the entity where the relation ends"},"relationType":{"type":"string","description":"The type of the relation"}},"required":["from","to","relationType"],"additionalProperties":false}}},"required":["relations"],"additionalProperties":false};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.relations === undefined) || (!(func0.call(data, "relations")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "relations"},message:"must have required property '"+"relations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "relations");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "relations")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -227,156 +131,75 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.from === undefined) || (!(func0.call(data1, "from")))){
-const err2 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/relations/" + i0, "from");
 errors++;
 }
 if((data1.to === undefined) || (!(func0.call(data1, "to")))){
-const err3 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/relations/" + i0, "to");
 errors++;
 }
 if((data1.relationType === undefined) || (!(func0.call(data1, "relationType")))){
-const err4 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/required",keyword:"required",params:{missingProperty: "relationType"},message:"must have required property '"+"relationType"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = missing(vErrors, instancePath+"/relations/" + i0, "relationType");
 errors++;
 }
 for(const key1 of Object.keys(data1)){
 if(!(((key1 === "from") || (key1 === "to")) || (key1 === "relationType"))){
-const err5 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/relations/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data1.from !== undefined && func0.call(data1, "from")){
 if(typeof data1.from !== "string"){
-const err6 = {instancePath:instancePath+"/relations/" + i0+"/from",schemaPath:"#/properties/relations/items/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/relations/" + i0+"/from", "string");
 errors++;
 }
 }
 if(data1.to !== undefined && func0.call(data1, "to")){
 if(typeof data1.to !== "string"){
-const err7 = {instancePath:instancePath+"/relations/" + i0+"/to",schemaPath:"#/properties/relations/items/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/relations/" + i0+"/to", "string");
 errors++;
 }
 }
 if(data1.relationType !== undefined && func0.call(data1, "relationType")){
 if(typeof data1.relationType !== "string"){
-const err8 = {instancePath:instancePath+"/relations/" + i0+"/relationType",schemaPath:"#/properties/relations/items/properties/relationType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/relations/" + i0+"/relationType", "string");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/relations/" + i0,schemaPath:"#/properties/relations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/relations/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/relations",schemaPath:"#/properties/relations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath+"/relations", "array");
 errors++;
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateAddObservationsPayload: ValidateFunction = validate2;
-const schema2 = {"type":"object","properties":{"observations":{"type":"array","items":{"type":"object","properties":{"entityName":{"type":"string","description":"The name of the entity to add the observations to"},"contents":{"type":"array","items":{"type":"string"},"description":"An array of observation contents to add"}},"required":["entityName","contents"],"additionalProperties":false}}},"required":["observations"],"additionalProperties":false};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.observations === undefined) || (!(func0.call(data, "observations")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "observations"},message:"must have required property '"+"observations"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "observations");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "observations")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -388,46 +211,22 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if((data1.entityName === undefined) || (!(func0.call(data1, "entityName")))){
-const err2 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "entityName"},message:"must have required property '"+"entityName"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath+"/observations/" + i0, "entityName");
 errors++;
 }
 if((data1.contents === undefined) || (!(func0.call(data1, "contents")))){
-const err3 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/required",keyword:"required",params:{missingProperty: "contents"},message:"must have required property '"+"contents"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/observations/" + i0, "contents");
 errors++;
 }
 for(const key1 of Object.keys(data1)){
 if(!((key1 === "entityName") || (key1 === "contents"))){
-const err4 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/observations/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data1.entityName !== undefined && func0.call(data1, "entityName")){
 if(typeof data1.entityName !== "string"){
-const err5 = {instancePath:instancePath+"/observations/" + i0+"/entityName",schemaPath:"#/properties/observations/items/properties/entityName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0+"/entityName", "string");
 errors++;
 }
 }
@@ -437,101 +236,50 @@ if(Array.isArray(data3)){
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data3[i1] !== "string"){
-const err6 = {instancePath:instancePath+"/observations/" + i0+"/contents/" + i1,schemaPath:"#/properties/observations/items/properties/contents/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0+"/contents/" + i1, "string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/observations/" + i0+"/contents",schemaPath:"#/properties/observations/items/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0+"/contents", "array");
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/observations/" + i0,schemaPath:"#/properties/observations/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/observations",schemaPath:"#/properties/observations/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/observations", "array");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateOpenNodesPayload: ValidateFunction = validate3;
-const schema3 = {"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"description":"An array of entity names to retrieve"}},"required":["names"],"additionalProperties":false};
 
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.names === undefined) || (!(func0.call(data, "names")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "names"},message:"must have required property '"+"names"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "names");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "names")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -541,80 +289,40 @@ if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data0[i0] !== "string"){
-const err2 = {instancePath:instancePath+"/names/" + i0,schemaPath:"#/properties/names/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/names/" + i0, "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/names",schemaPath:"#/properties/names/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/names", "array");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateReadGraphPayload: ValidateFunction = validate4;
-const schema4 = {"type":"object","properties":{},"additionalProperties":false};
 
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

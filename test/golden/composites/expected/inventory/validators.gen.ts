@@ -5,8 +5,18 @@
 
 import { type ValidateFunction, ucs2length } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validatePutItemsPayload: ValidateFunction = validate0;
-const schema0 = {"type":"object","properties":{"bin":{"type":"object","properties":{"aisle":{"type":"integer","minimum":1},"shelf":{"type":"string","minLength":1}},"required":["aisle","shelf"],"additionalProperties":false,"description":"Where the items go"},"items":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"},"count":{"type":"integer","minimum":1}},"required":["sku","count"],"additionalProperties":false},"minItems":1,"maxItems":50},"labels":{"type":"array","items":{"type":"string"},"uniqueItems":true},"attributes":{"type":"object","additionalProperties":{"type":"string"},"description":"Free-form attributes"},"extra":{"type":"object","properties":{"note":{"type":"string"}}}},"required":["bin","items"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 const func7 = ucs2length;
 const pattern0 = new RegExp("^[A-Z]{3}-[0-9]{4}$", "u");
@@ -14,43 +24,18 @@ const pattern0 = new RegExp("^[A-Z]{3}-[0-9]{4}$", "u");
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.bin === undefined) || (!(func0.call(data, "bin")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "bin"},message:"must have required property '"+"bin"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "bin");
 errors++;
 }
 if((data.items === undefined) || (!(func0.call(data, "items")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "items");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(((((key0 === "bin") || (key0 === "items")) || (key0 === "labels")) || (key0 === "attributes")) || (key0 === "extra"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -58,58 +43,28 @@ if(data.bin !== undefined && func0.call(data, "bin")){
 let data0 = data.bin;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if((data0.aisle === undefined) || (!(func0.call(data0, "aisle")))){
-const err3 = {instancePath:instancePath+"/bin",schemaPath:"#/properties/bin/required",keyword:"required",params:{missingProperty: "aisle"},message:"must have required property '"+"aisle"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/bin", "aisle");
 errors++;
 }
 if((data0.shelf === undefined) || (!(func0.call(data0, "shelf")))){
-const err4 = {instancePath:instancePath+"/bin",schemaPath:"#/properties/bin/required",keyword:"required",params:{missingProperty: "shelf"},message:"must have required property '"+"shelf"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = missing(vErrors, instancePath+"/bin", "shelf");
 errors++;
 }
 for(const key1 of Object.keys(data0)){
 if(!((key1 === "aisle") || (key1 === "shelf"))){
-const err5 = {instancePath:instancePath+"/bin",schemaPath:"#/properties/bin/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/bin",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data0.aisle !== undefined && func0.call(data0, "aisle")){
 let data1 = data0.aisle;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err6 = {instancePath:instancePath+"/bin/aisle",schemaPath:"#/properties/bin/properties/aisle/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/bin/aisle", "integer");
 errors++;
 }
 if(typeof data1 == "number"){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/bin/aisle",schemaPath:"#/properties/bin/properties/aisle/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/bin/aisle",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
 errors++;
 }
 }
@@ -118,36 +73,18 @@ if(data0.shelf !== undefined && func0.call(data0, "shelf")){
 let data2 = data0.shelf;
 if(typeof data2 === "string"){
 if(func7(data2) < 1){
-const err8 = {instancePath:instancePath+"/bin/shelf",schemaPath:"#/properties/bin/properties/shelf/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/bin/shelf",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
 errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/bin/shelf",schemaPath:"#/properties/bin/properties/shelf/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/bin/shelf", "string");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/bin",schemaPath:"#/properties/bin/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath+"/bin", "object");
 errors++;
 }
 }
@@ -155,23 +92,11 @@ if(data.items !== undefined && func0.call(data, "items")){
 let data3 = data.items;
 if(Array.isArray(data3)){
 if(data3.length > 50){
-const err11 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/items",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items"});
 errors++;
 }
 if(data3.length < 1){
-const err12 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/items",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"});
 errors++;
 }
 const len0 = data3.length;
@@ -179,34 +104,16 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if((data4.sku === undefined) || (!(func0.call(data4, "sku")))){
-const err13 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "sku"},message:"must have required property '"+"sku"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = missing(vErrors, instancePath+"/items/" + i0, "sku");
 errors++;
 }
 if((data4.count === undefined) || (!(func0.call(data4, "count")))){
-const err14 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = missing(vErrors, instancePath+"/items/" + i0, "count");
 errors++;
 }
 for(const key2 of Object.keys(data4)){
 if(!((key2 === "sku") || (key2 === "count"))){
-const err15 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/items/" + i0,keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -214,73 +121,37 @@ if(data4.sku !== undefined && func0.call(data4, "sku")){
 let data5 = data4.sku;
 if(typeof data5 === "string"){
 if(!pattern0.test(data5)){
-const err16 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/properties/items/items/properties/sku/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}-[0-9]{4}$"},message:"must match pattern \""+"^[A-Z]{3}-[0-9]{4}$"+"\""};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/items/" + i0+"/sku",keyword:"pattern",params:{pattern: "^[A-Z]{3}-[0-9]{4}$"},message:"must match pattern \""+"^[A-Z]{3}-[0-9]{4}$"+"\""});
 errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/items/" + i0+"/sku",schemaPath:"#/properties/items/items/properties/sku/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = wrongType(vErrors, instancePath+"/items/" + i0+"/sku", "string");
 errors++;
 }
 }
 if(data4.count !== undefined && func0.call(data4, "count")){
 let data6 = data4.count;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-const err18 = {instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/properties/items/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = wrongType(vErrors, instancePath+"/items/" + i0+"/count", "integer");
 errors++;
 }
 if(typeof data6 == "number"){
 if(data6 < 1 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/items/" + i0+"/count",schemaPath:"#/properties/items/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/items/" + i0+"/count",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
 errors++;
 }
 }
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/items/" + i0,schemaPath:"#/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = wrongType(vErrors, instancePath+"/items/" + i0, "object");
 errors++;
 }
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = wrongType(vErrors, instancePath+"/items", "array");
 errors++;
 }
 }
@@ -290,13 +161,7 @@ if(Array.isArray(data7)){
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data7[i1] !== "string"){
-const err22 = {instancePath:instancePath+"/labels/" + i1,schemaPath:"#/properties/labels/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = wrongType(vErrors, instancePath+"/labels/" + i1, "string");
 errors++;
 }
 }
@@ -311,13 +176,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err23 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/labels",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)"});
 errors++;
 break;
 }
@@ -326,13 +185,7 @@ indices0[item0] = i2;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = wrongType(vErrors, instancePath+"/labels", "array");
 errors++;
 }
 }
@@ -353,13 +206,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/attributes",schemaPath:"#/properties/attributes/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = wrongType(vErrors, instancePath+"/attributes", "object");
 errors++;
 }
 }
@@ -368,100 +215,49 @@ let data11 = data.extra;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.note !== undefined && func0.call(data11, "note")){
 if(typeof data11.note !== "string"){
-const err27 = {instancePath:instancePath+"/extra/note",schemaPath:"#/properties/extra/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = wrongType(vErrors, instancePath+"/extra/note", "string");
 errors++;
 }
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/extra",schemaPath:"#/properties/extra/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = wrongType(vErrors, instancePath+"/extra", "object");
 errors++;
 }
 }
 }
 else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validatePutItemsResult: ValidateFunction = validate1;
-const schema1 = {"type":"object","properties":{"stored":{"type":"integer"},"weights":{"type":"object","additionalProperties":{"type":"number"}}},"required":["stored","weights"],"additionalProperties":false};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.stored === undefined) || (!(func0.call(data, "stored")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "stored"},message:"must have required property '"+"stored"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "stored");
 errors++;
 }
 if((data.weights === undefined) || (!(func0.call(data, "weights")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "weights"},message:"must have required property '"+"weights"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "weights");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((key0 === "stored") || (key0 === "weights"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.stored !== undefined && func0.call(data, "stored")){
 let data0 = data.stored;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err3 = {instancePath:instancePath+"/stored",schemaPath:"#/properties/stored/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/stored", "integer");
 errors++;
 }
 }
@@ -482,28 +278,15 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/weights",schemaPath:"#/properties/weights/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/weights", "object");
 errors++;
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

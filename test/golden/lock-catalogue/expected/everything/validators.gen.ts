@@ -5,58 +5,42 @@
 
 import type { ValidateFunction } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateEchoPayload: ValidateFunction = validate0;
-const schema0 = {"type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.message === undefined) || (!(func0.call(data, "message")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "message");
 errors++;
 }
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-const err1 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/message", "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"message":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetAnnotatedMessagePayload: ValidateFunction = validate1;
 const schema1 = {"type":"object","properties":{"messageType":{"type":"string","enum":["error","success","debug"],"description":"Type of message to demonstrate different annotation patterns"},"includeImage":{"default":false,"description":"Whether to include an example image","type":"boolean"}},"required":["messageType"]};
@@ -64,74 +48,36 @@ const schema1 = {"type":"object","properties":{"messageType":{"type":"string","e
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.messageType === undefined) || (!(func0.call(data, "messageType")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageType"},message:"must have required property '"+"messageType"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "messageType");
 errors++;
 }
 if(data.messageType !== undefined && func0.call(data, "messageType")){
 let data0 = data.messageType;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/messageType", "string");
 errors++;
 }
 if(!(((data0 === "error") || (data0 === "success")) || (data0 === "debug"))){
-const err2 = {instancePath:instancePath+"/messageType",schemaPath:"#/properties/messageType/enum",keyword:"enum",params:{allowedValues: schema1.properties.messageType.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/messageType",keyword:"enum",params:{allowedValues: schema1.properties.messageType.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 if(data.includeImage !== undefined && func0.call(data, "includeImage")){
 if(typeof data.includeImage !== "boolean"){
-const err3 = {instancePath:instancePath+"/includeImage",schemaPath:"#/properties/includeImage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/includeImage", "boolean");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":{"messageType":true,"includeImage":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetStructuredContentPayload: ValidateFunction = validate2;
 const schema2 = {"type":"object","properties":{"location":{"type":"string","enum":["New York","Chicago","Los Angeles"],"description":"Choose city"}},"required":["location"]};
@@ -139,214 +85,99 @@ const schema2 = {"type":"object","properties":{"location":{"type":"string","enum
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.location === undefined) || (!(func0.call(data, "location")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "location");
 errors++;
 }
 if(data.location !== undefined && func0.call(data, "location")){
 let data0 = data.location;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/location", "string");
 errors++;
 }
 if(!(((data0 === "New York") || (data0 === "Chicago")) || (data0 === "Los Angeles"))){
-const err2 = {instancePath:instancePath+"/location",schemaPath:"#/properties/location/enum",keyword:"enum",params:{allowedValues: schema2.properties.location.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/location",keyword:"enum",params:{allowedValues: schema2.properties.location.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":{"location":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetStructuredContentResult: ValidateFunction = validate3;
-const schema3 = {"type":"object","properties":{"temperature":{"type":"number","description":"Temperature in celsius"},"conditions":{"type":"string","description":"Weather conditions description"},"humidity":{"type":"number","description":"Humidity percentage"}},"required":["temperature","conditions","humidity"],"additionalProperties":false};
 
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.temperature === undefined) || (!(func0.call(data, "temperature")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "temperature"},message:"must have required property '"+"temperature"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "temperature");
 errors++;
 }
 if((data.conditions === undefined) || (!(func0.call(data, "conditions")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "conditions"},message:"must have required property '"+"conditions"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "conditions");
 errors++;
 }
 if((data.humidity === undefined) || (!(func0.call(data, "humidity")))){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "humidity"},message:"must have required property '"+"humidity"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath, "humidity");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "temperature") || (key0 === "conditions")) || (key0 === "humidity"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.temperature !== undefined && func0.call(data, "temperature")){
 if(!(typeof data.temperature == "number")){
-const err4 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/temperature", "number");
 errors++;
 }
 }
 if(data.conditions !== undefined && func0.call(data, "conditions")){
 if(typeof data.conditions !== "string"){
-const err5 = {instancePath:instancePath+"/conditions",schemaPath:"#/properties/conditions/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/conditions", "string");
 errors++;
 }
 }
 if(data.humidity !== undefined && func0.call(data, "humidity")){
 if(!(typeof data.humidity == "number")){
-const err6 = {instancePath:instancePath+"/humidity",schemaPath:"#/properties/humidity/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/humidity", "number");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetSumPayload: ValidateFunction = validate4;
-const schema4 = {"type":"object","properties":{"a":{"type":"number","minimum":-1000000000,"maximum":1000000000},"b":{"type":"number","minimum":-1000000000,"maximum":1000000000}},"required":["a","b"],"additionalProperties":false};
 
 function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.a === undefined) || (!(func0.call(data, "a")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "a"},message:"must have required property '"+"a"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "a");
 errors++;
 }
 if((data.b === undefined) || (!(func0.call(data, "b")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "b"},message:"must have required property '"+"b"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "b");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((key0 === "a") || (key0 === "b"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -354,34 +185,16 @@ if(data.a !== undefined && func0.call(data, "a")){
 let data0 = data.a;
 if(typeof data0 == "number"){
 if(data0 > 1000000000 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/a",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"});
 errors++;
 }
 if(data0 < -1000000000 || isNaN(data0)){
-const err4 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/a",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000"});
 errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/a", "number");
 errors++;
 }
 }
@@ -389,103 +202,51 @@ if(data.b !== undefined && func0.call(data, "b")){
 let data1 = data.b;
 if(typeof data1 == "number"){
 if(data1 > 1000000000 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/b",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000"});
 errors++;
 }
 if(data1 < -1000000000 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/minimum",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/b",keyword:"minimum",params:{comparison: ">=", limit: -1000000000},message:"must be >= -1000000000"});
 errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath+"/b", "number");
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate4.errors = vErrors;
 return errors === 0;
 }
-validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateTriggerLongRunningOperationPayload: ValidateFunction = validate5;
-const schema5 = {"type":"object","properties":{"duration":{"default":10,"description":"Duration of the operation in seconds","type":"number"},"steps":{"default":5,"description":"Number of steps in the operation","type":"number"}}};
 
 function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.duration !== undefined && func0.call(data, "duration")){
 if(!(typeof data.duration == "number")){
-const err0 = {instancePath:instancePath+"/duration",schemaPath:"#/properties/duration/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = wrongType(vErrors, instancePath+"/duration", "number");
 errors++;
 }
 }
 if(data.steps !== undefined && func0.call(data, "steps")){
 if(!(typeof data.steps == "number")){
-const err1 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/steps", "number");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate5.errors = vErrors;
 return errors === 0;
 }
-validate5.evaluated = {"props":{"duration":true,"steps":true},"dynamicProps":false,"dynamicItems":false};

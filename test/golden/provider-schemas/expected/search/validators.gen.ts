@@ -5,44 +5,71 @@
 
 import { type ValidateFunction, formats, ucs2length } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateFindDocumentsPayload: ValidateFunction = validate0;
 const schema0 = {"type":"object","properties":{"query":{"type":"string","minLength":1,"description":"Words to look for"},"file-path":{"type":"string","description":"Folder to search"},"limit":{"type":"integer","minimum":1,"maximum":50},"since":{"type":"string","format":"date"},"homepage":{"type":"string","format":"uri"},"mode":{"type":"string","enum":["fast","full"]},"filter":{"anyOf":[{"type":"object","properties":{"kind":{"type":"string","const":"tag"},"tag":{"type":"string"}},"required":["kind","tag"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"owner"},"owner":{"$ref":"#/$defs/Owner"}},"required":["kind","owner"],"additionalProperties":false}]},"tags":{"type":"array","items":{"type":"string"},"maxItems":5}},"required":["query"],"additionalProperties":false,"$defs":{"Owner":{"type":"object","properties":{"login":{"type":"string"},"team":{"type":"string"}},"required":["login"],"additionalProperties":false}}};
-const schema1 = {"type":"object","properties":{"login":{"type":"string"},"team":{"type":"string"}},"required":["login"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const formats0 = formats.date;
 const formats2 = formats.uri;
 
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.login === undefined) || (!(func0.call(data, "login")))){
+vErrors = missing(vErrors, instancePath, "login");
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((key0 === "login") || (key0 === "team"))){
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
+errors++;
+}
+}
+if(data.login !== undefined && func0.call(data, "login")){
+if(typeof data.login !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/login", "string");
+errors++;
+}
+}
+if(data.team !== undefined && func0.call(data, "team")){
+if(typeof data.team !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/team", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.query === undefined) || (!(func0.call(data, "query")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "query"},message:"must have required property '"+"query"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "query");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((((((((key0 === "query") || (key0 === "file-path")) || (key0 === "limit")) || (key0 === "since")) || (key0 === "homepage")) || (key0 === "mode")) || (key0 === "filter")) || (key0 === "tags"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -50,70 +77,34 @@ if(data.query !== undefined && func0.call(data, "query")){
 let data0 = data.query;
 if(typeof data0 === "string"){
 if(func2(data0) < 1){
-const err2 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/query",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
 errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/query", "string");
 errors++;
 }
 }
 if(data["file-path"] !== undefined && func0.call(data, "file-path")){
 if(typeof data["file-path"] !== "string"){
-const err4 = {instancePath:instancePath+"/file-path",schemaPath:"#/properties/file-path/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/file-path", "string");
 errors++;
 }
 }
 if(data.limit !== undefined && func0.call(data, "limit")){
 let data2 = data.limit;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err5 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/limit", "integer");
 errors++;
 }
 if(typeof data2 == "number"){
 if(data2 > 50 || isNaN(data2)){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/limit",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50"});
 errors++;
 }
 if(data2 < 1 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/limit",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
 errors++;
 }
 }
@@ -122,24 +113,12 @@ if(data.since !== undefined && func0.call(data, "since")){
 let data3 = data.since;
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
-const err8 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/since",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""});
 errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/since",schemaPath:"#/properties/since/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/since", "string");
 errors++;
 }
 }
@@ -147,47 +126,23 @@ if(data.homepage !== undefined && func0.call(data, "homepage")){
 let data4 = data.homepage;
 if(typeof data4 === "string"){
 if(!(formats2(data4))){
-const err10 = {instancePath:instancePath+"/homepage",schemaPath:"#/properties/homepage/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/homepage",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""});
 errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/homepage",schemaPath:"#/properties/homepage/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = wrongType(vErrors, instancePath+"/homepage", "string");
 errors++;
 }
 }
 if(data.mode !== undefined && func0.call(data, "mode")){
 let data5 = data.mode;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = wrongType(vErrors, instancePath+"/mode", "string");
 errors++;
 }
 if(!((data5 === "fast") || (data5 === "full"))){
-const err13 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema0.properties.mode.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/mode",keyword:"enum",params:{allowedValues: schema0.properties.mode.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
@@ -198,232 +153,87 @@ let valid1 = false;
 const _errs16 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if((data6.kind === undefined) || (!(func0.call(data6, "kind")))){
-const err14 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = missing(vErrors, instancePath+"/filter", "kind");
 errors++;
 }
 if((data6.tag === undefined) || (!(func0.call(data6, "tag")))){
-const err15 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/required",keyword:"required",params:{missingProperty: "tag"},message:"must have required property '"+"tag"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = missing(vErrors, instancePath+"/filter", "tag");
 errors++;
 }
 for(const key1 of Object.keys(data6)){
 if(!((key1 === "kind") || (key1 === "tag"))){
-const err16 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/filter",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data6.kind !== undefined && func0.call(data6, "kind")){
 let data7 = data6.kind;
 if(typeof data7 !== "string"){
-const err17 = {instancePath:instancePath+"/filter/kind",schemaPath:"#/properties/filter/anyOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = wrongType(vErrors, instancePath+"/filter/kind", "string");
 errors++;
 }
 if("tag" !== data7){
-const err18 = {instancePath:instancePath+"/filter/kind",schemaPath:"#/properties/filter/anyOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "tag"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/filter/kind",keyword:"const",params:{allowedValue: "tag"},message:"must be equal to constant"});
 errors++;
 }
 }
 if(data6.tag !== undefined && func0.call(data6, "tag")){
 if(typeof data6.tag !== "string"){
-const err19 = {instancePath:instancePath+"/filter/tag",schemaPath:"#/properties/filter/anyOf/0/properties/tag/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = wrongType(vErrors, instancePath+"/filter/tag", "string");
 errors++;
 }
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = wrongType(vErrors, instancePath+"/filter", "object");
 errors++;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid1){
 const _errs23 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if((data6.kind === undefined) || (!(func0.call(data6, "kind")))){
-const err21 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = missing(vErrors, instancePath+"/filter", "kind");
 errors++;
 }
 if((data6.owner === undefined) || (!(func0.call(data6, "owner")))){
-const err22 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = missing(vErrors, instancePath+"/filter", "owner");
 errors++;
 }
 for(const key2 of Object.keys(data6)){
 if(!((key2 === "kind") || (key2 === "owner"))){
-const err23 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/filter",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data6.kind !== undefined && func0.call(data6, "kind")){
 let data9 = data6.kind;
 if(typeof data9 !== "string"){
-const err24 = {instancePath:instancePath+"/filter/kind",schemaPath:"#/properties/filter/anyOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = wrongType(vErrors, instancePath+"/filter/kind", "string");
 errors++;
 }
 if("owner" !== data9){
-const err25 = {instancePath:instancePath+"/filter/kind",schemaPath:"#/properties/filter/anyOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "owner"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/filter/kind",keyword:"const",params:{allowedValue: "owner"},message:"must be equal to constant"});
 errors++;
 }
 }
 if(data6.owner !== undefined && func0.call(data6, "owner")){
-let data10 = data6.owner;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if((data10.login === undefined) || (!(func0.call(data10, "login")))){
-const err26 = {instancePath:instancePath+"/filter/owner",schemaPath:"#/$defs/Owner/required",keyword:"required",params:{missingProperty: "login"},message:"must have required property '"+"login"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-for(const key3 of Object.keys(data10)){
-if(!((key3 === "login") || (key3 === "team"))){
-const err27 = {instancePath:instancePath+"/filter/owner",schemaPath:"#/$defs/Owner/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data10.login !== undefined && func0.call(data10, "login")){
-if(typeof data10.login !== "string"){
-const err28 = {instancePath:instancePath+"/filter/owner/login",schemaPath:"#/$defs/Owner/properties/login/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data10.team !== undefined && func0.call(data10, "team")){
-if(typeof data10.team !== "string"){
-const err29 = {instancePath:instancePath+"/filter/owner/team",schemaPath:"#/$defs/Owner/properties/team/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
+if(!(validate1(data6.owner, {instancePath:instancePath+"/filter/owner",parentData:data6,parentDataProperty:"owner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
 }
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/filter/owner",schemaPath:"#/$defs/Owner/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
+vErrors = wrongType(vErrors, instancePath+"/filter", "object");
 errors++;
 }
 var _valid0 = _errs23 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
 }
 if(!valid1){
-const err32 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/filter",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
 errors++;
 }
 else {
@@ -439,95 +249,49 @@ vErrors = null;
 }
 }
 if(data.tags !== undefined && func0.call(data, "tags")){
-let data13 = data.tags;
-if(Array.isArray(data13)){
-if(data13.length > 5){
-const err33 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/maxItems",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
+let data11 = data.tags;
+if(Array.isArray(data11)){
+if(data11.length > 5){
+vErrors = pushError(vErrors, {instancePath:instancePath+"/tags",keyword:"maxItems",params:{limit: 5},message:"must NOT have more than 5 items"});
 errors++;
 }
-const len0 = data13.length;
+const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
-if(typeof data13[i0] !== "string"){
-const err34 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
+if(typeof data11[i0] !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/tags/" + i0, "string");
 errors++;
 }
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
+vErrors = wrongType(vErrors, instancePath+"/tags", "array");
 errors++;
 }
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validatePingPayload: ValidateFunction = validate1;
-const schema2 = {"type":"object","properties":{},"additionalProperties":false};
+export const validatePingPayload: ValidateFunction = validate3;
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate1.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -5,200 +5,126 @@
 
 import { type ValidateFunction, formats } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
 export const validatePlotPayload: ValidateFunction = validate0;
 const schema0 = {"type":"object","definitions":{"point":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false}},"properties":{"points":{"type":"array","items":{"$ref":"#/definitions/point"},"minItems":1},"color":{"type":"string","enum":["red","green"],"default":"red"}},"required":["points"]};
-const schema1 = {"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false};
 const func0 = Object.prototype.hasOwnProperty;
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(Array.isArray(data)){
+const len0 = data.length;
+if(len0 > 0){
+if(!(typeof data[0] == "number")){
+vErrors = wrongType(vErrors, instancePath+"/0", "number");
+errors++;
+}
+}
+if(len0 > 1){
+if(!(typeof data[1] == "number")){
+vErrors = wrongType(vErrors, instancePath+"/1", "number");
+errors++;
+}
+}
+const len1 = data.length;
+if(!(len1 <= 2)){
+vErrors = pushError(vErrors, {instancePath,keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"});
+errors++;
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "array");
+errors++;
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.points === undefined) || (!(func0.call(data, "points")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "points"},message:"must have required property '"+"points"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "points");
 errors++;
 }
 if(data.points !== undefined && func0.call(data, "points")){
 let data0 = data.points;
 if(Array.isArray(data0)){
 if(data0.length < 1){
-const err1 = {instancePath:instancePath+"/points",schemaPath:"#/properties/points/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/points",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"});
 errors++;
 }
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(Array.isArray(data1)){
-const len1 = data1.length;
-if(len1 > 0){
-if(!(typeof data1[0] == "number")){
-const err2 = {instancePath:instancePath+"/points/" + i0+"/0",schemaPath:"#/definitions/point/prefixItems/0/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(len1 > 1){
-if(!(typeof data1[1] == "number")){
-const err3 = {instancePath:instancePath+"/points/" + i0+"/1",schemaPath:"#/definitions/point/prefixItems/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-const len2 = data1.length;
-if(!(len2 <= 2)){
-const err4 = {instancePath:instancePath+"/points/" + i0,schemaPath:"#/definitions/point/items",keyword:"items",params:{limit: 2},message:"must NOT have more than 2 items"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/points/" + i0,schemaPath:"#/definitions/point/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
+if(!(validate1(data0[i0], {instancePath:instancePath+"/points/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+errors = vErrors.length;
 }
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/points",schemaPath:"#/properties/points/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/points", "array");
 errors++;
 }
 }
 if(data.color !== undefined && func0.call(data, "color")){
-let data4 = data.color;
-if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+let data2 = data.color;
+if(typeof data2 !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/color", "string");
 errors++;
 }
-if(!((data4 === "red") || (data4 === "green"))){
-const err8 = {instancePath:instancePath+"/color",schemaPath:"#/properties/color/enum",keyword:"enum",params:{allowedValues: schema0.properties.color.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+if(!((data2 === "red") || (data2 === "green"))){
+vErrors = pushError(vErrors, {instancePath:instancePath+"/color",keyword:"enum",params:{allowedValues: schema0.properties.color.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":{"points":true,"color":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePlotResult: ValidateFunction = validate1;
-const schema2 = {"type":"object","properties":{"url":{"type":"string","format":"uri"}}};
+export const validatePlotResult: ValidateFunction = validate3;
 const formats0 = formats.uri;
 
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url !== undefined && func0.call(data, "url")){
 let data0 = data.url;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err0 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/url",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""});
 errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath+"/url", "string");
 errors++;
 }
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
-validate1.errors = vErrors;
+validate3.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":{"url":true},"dynamicProps":false,"dynamicItems":false};

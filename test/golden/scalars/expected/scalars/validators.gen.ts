@@ -5,6 +5,17 @@
 
 import { type ValidateFunction, formats, ucs2length } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateMakeUserPayload: ValidateFunction = validate0;
 const schema0 = {"type":"object","properties":{"email":{"type":"string","format":"email","description":"Login e-mail","examples":["ada@example.com"]},"handle":{"type":"string","pattern":"^[a-z][a-z0-9_]{2,15}$","minLength":3,"maxLength":16},"born":{"type":"string","format":"date"},"age":{"type":"integer","minimum":0,"maximum":150},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1,"multipleOf":0.01},"admin":{"type":"boolean","description":"Grants every permission"},"role":{"type":"string","enum":["reader","writer","owner"]}},"required":["email","handle","role"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
@@ -16,53 +27,22 @@ const pattern0 = new RegExp("^[a-z][a-z0-9_]{2,15}$", "u");
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.email === undefined) || (!(func0.call(data, "email")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "email");
 errors++;
 }
 if((data.handle === undefined) || (!(func0.call(data, "handle")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "handle"},message:"must have required property '"+"handle"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "handle");
 errors++;
 }
 if((data.role === undefined) || (!(func0.call(data, "role")))){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath, "role");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(((((((key0 === "email") || (key0 === "handle")) || (key0 === "born")) || (key0 === "age")) || (key0 === "score")) || (key0 === "admin")) || (key0 === "role"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -70,24 +50,12 @@ if(data.email !== undefined && func0.call(data, "email")){
 let data0 = data.email;
 if(typeof data0 === "string"){
 if(!(formats0.test(data0))){
-const err4 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/email",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""});
 errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/email", "string");
 errors++;
 }
 }
@@ -95,44 +63,20 @@ if(data.handle !== undefined && func0.call(data, "handle")){
 let data1 = data.handle;
 if(typeof data1 === "string"){
 if(func5(data1) > 16){
-const err6 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/maxLength",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/handle",keyword:"maxLength",params:{limit: 16},message:"must NOT have more than 16 characters"});
 errors++;
 }
 if(func5(data1) < 3){
-const err7 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/minLength",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/handle",keyword:"minLength",params:{limit: 3},message:"must NOT have fewer than 3 characters"});
 errors++;
 }
 if(!pattern0.test(data1)){
-const err8 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{2,15}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{2,15}$"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/handle",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{2,15}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{2,15}$"+"\""});
 errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/handle",schemaPath:"#/properties/handle/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/handle", "string");
 errors++;
 }
 }
@@ -140,58 +84,28 @@ if(data.born !== undefined && func0.call(data, "born")){
 let data2 = data.born;
 if(typeof data2 === "string"){
 if(!(formats2.validate(data2))){
-const err10 = {instancePath:instancePath+"/born",schemaPath:"#/properties/born/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/born",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""});
 errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/born",schemaPath:"#/properties/born/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = wrongType(vErrors, instancePath+"/born", "string");
 errors++;
 }
 }
 if(data.age !== undefined && func0.call(data, "age")){
 let data3 = data.age;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err12 = {instancePath:instancePath+"/age",schemaPath:"#/properties/age/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = wrongType(vErrors, instancePath+"/age", "integer");
 errors++;
 }
 if(typeof data3 == "number"){
 if(data3 > 150 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/age",schemaPath:"#/properties/age/maximum",keyword:"maximum",params:{comparison: "<=", limit: 150},message:"must be <= 150"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/age",keyword:"maximum",params:{comparison: "<=", limit: 150},message:"must be <= 150"});
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/age",schemaPath:"#/properties/age/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/age",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"});
 errors++;
 }
 }
@@ -200,144 +114,69 @@ if(data.score !== undefined && func0.call(data, "score")){
 let data4 = data.score;
 if(typeof data4 == "number"){
 if(data4 >= 1 || isNaN(data4)){
-const err15 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/exclusiveMaximum",keyword:"exclusiveMaximum",params:{comparison: "<", limit: 1},message:"must be < 1"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/score",keyword:"exclusiveMaximum",params:{comparison: "<", limit: 1},message:"must be < 1"});
 errors++;
 }
 if(data4 <= 0 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/score",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"});
 errors++;
 }
 let res0;
 if((0.01 === 0 || (res0 = data4/0.01, res0 !== parseInt(res0)))){
-const err17 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/multipleOf",keyword:"multipleOf",params:{multipleOf: 0.01},message:"must be multiple of 0.01"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/score",keyword:"multipleOf",params:{multipleOf: 0.01},message:"must be multiple of 0.01"});
 errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/score",schemaPath:"#/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = wrongType(vErrors, instancePath+"/score", "number");
 errors++;
 }
 }
 if(data.admin !== undefined && func0.call(data, "admin")){
 if(typeof data.admin !== "boolean"){
-const err19 = {instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = wrongType(vErrors, instancePath+"/admin", "boolean");
 errors++;
 }
 }
 if(data.role !== undefined && func0.call(data, "role")){
 let data6 = data.role;
 if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = wrongType(vErrors, instancePath+"/role", "string");
 errors++;
 }
 if(!(((data6 === "reader") || (data6 === "writer")) || (data6 === "owner"))){
-const err21 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema0.properties.role.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/role",keyword:"enum",params:{allowedValues: schema0.properties.role.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateMakeUserResult: ValidateFunction = validate1;
-const schema1 = {"type":"object","properties":{"id":{"type":"string","format":"uuid"},"created":{"type":"string","format":"date-time"}},"required":["id","created"],"additionalProperties":false};
 const formats4 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats6 = formats["date-time"];
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.id === undefined) || (!(func0.call(data, "id")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "id");
 errors++;
 }
 if((data.created === undefined) || (!(func0.call(data, "created")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "created");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((key0 === "id") || (key0 === "created"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -345,24 +184,12 @@ if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats4.test(data0))){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/id",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""});
 errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/id", "string");
 errors++;
 }
 }
@@ -370,79 +197,39 @@ if(data.created !== undefined && func0.call(data, "created")){
 let data1 = data.created;
 if(typeof data1 === "string"){
 if(!(formats6.validate(data1))){
-const err5 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/created",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""});
 errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/created", "string");
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validatePingPayload: ValidateFunction = validate2;
-const schema2 = {"type":"object","properties":{},"additionalProperties":false};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};

@@ -5,6 +5,17 @@
 
 import type { ValidateFunction } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
 export const validateAreaPayload: ValidateFunction = validate0;
 const schema0 = {"type":"object","properties":{"shape":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"circle"},"radius":{"type":"number","exclusiveMinimum":0}},"required":["kind","radius"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"rect"},"width":{"type":"number"},"height":{"type":"number"}},"required":["kind","width","height"],"additionalProperties":false}]},"unit":{"type":["string","null"],"enum":["cm","m",null]},"precision":{"anyOf":[{"type":"integer","minimum":0,"maximum":10},{"type":"string","const":"auto"}]},"label":{"type":["string","null"]}},"required":["shape","unit"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
@@ -12,43 +23,18 @@ const func0 = Object.prototype.hasOwnProperty;
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.shape === undefined) || (!(func0.call(data, "shape")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "shape"},message:"must have required property '"+"shape"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "shape");
 errors++;
 }
 if((data.unit === undefined) || (!(func0.call(data, "unit")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "unit");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((((key0 === "shape") || (key0 === "unit")) || (key0 === "precision")) || (key0 === "label"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
@@ -60,57 +46,27 @@ let passing0 = null;
 const _errs4 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if((data0.kind === undefined) || (!(func0.call(data0, "kind")))){
-const err3 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/0/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = missing(vErrors, instancePath+"/shape", "kind");
 errors++;
 }
 if((data0.radius === undefined) || (!(func0.call(data0, "radius")))){
-const err4 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/0/required",keyword:"required",params:{missingProperty: "radius"},message:"must have required property '"+"radius"+"'"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = missing(vErrors, instancePath+"/shape", "radius");
 errors++;
 }
 for(const key1 of Object.keys(data0)){
 if(!((key1 === "kind") || (key1 === "radius"))){
-const err5 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/shape",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data0.kind !== undefined && func0.call(data0, "kind")){
 let data1 = data0.kind;
 if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/shape/kind",schemaPath:"#/properties/shape/oneOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape/kind", "string");
 errors++;
 }
 if("circle" !== data1){
-const err7 = {instancePath:instancePath+"/shape/kind",schemaPath:"#/properties/shape/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "circle"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/shape/kind",keyword:"const",params:{allowedValue: "circle"},message:"must be equal to constant"});
 errors++;
 }
 }
@@ -118,144 +74,71 @@ if(data0.radius !== undefined && func0.call(data0, "radius")){
 let data2 = data0.radius;
 if(typeof data2 == "number"){
 if(data2 <= 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/shape/radius",schemaPath:"#/properties/shape/oneOf/0/properties/radius/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/shape/radius",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"});
 errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/shape/radius",schemaPath:"#/properties/shape/oneOf/0/properties/radius/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape/radius", "number");
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape", "object");
 errors++;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0){
 valid1 = true;
 passing0 = 0;
-var props0 = true;
 }
 const _errs11 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if((data0.kind === undefined) || (!(func0.call(data0, "kind")))){
-const err11 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/1/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
+vErrors = missing(vErrors, instancePath+"/shape", "kind");
 errors++;
 }
 if((data0.width === undefined) || (!(func0.call(data0, "width")))){
-const err12 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/1/required",keyword:"required",params:{missingProperty: "width"},message:"must have required property '"+"width"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
+vErrors = missing(vErrors, instancePath+"/shape", "width");
 errors++;
 }
 if((data0.height === undefined) || (!(func0.call(data0, "height")))){
-const err13 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/1/required",keyword:"required",params:{missingProperty: "height"},message:"must have required property '"+"height"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+vErrors = missing(vErrors, instancePath+"/shape", "height");
 errors++;
 }
 for(const key2 of Object.keys(data0)){
 if(!(((key2 === "kind") || (key2 === "width")) || (key2 === "height"))){
-const err14 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/shape",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data0.kind !== undefined && func0.call(data0, "kind")){
 let data3 = data0.kind;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/shape/kind",schemaPath:"#/properties/shape/oneOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape/kind", "string");
 errors++;
 }
 if("rect" !== data3){
-const err16 = {instancePath:instancePath+"/shape/kind",schemaPath:"#/properties/shape/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "rect"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/shape/kind",keyword:"const",params:{allowedValue: "rect"},message:"must be equal to constant"});
 errors++;
 }
 }
 if(data0.width !== undefined && func0.call(data0, "width")){
 if(!(typeof data0.width == "number")){
-const err17 = {instancePath:instancePath+"/shape/width",schemaPath:"#/properties/shape/oneOf/1/properties/width/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape/width", "number");
 errors++;
 }
 }
 if(data0.height !== undefined && func0.call(data0, "height")){
 if(!(typeof data0.height == "number")){
-const err18 = {instancePath:instancePath+"/shape/height",schemaPath:"#/properties/shape/oneOf/1/properties/height/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape/height", "number");
 errors++;
 }
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
+vErrors = wrongType(vErrors, instancePath+"/shape", "object");
 errors++;
 }
 var _valid0 = _errs11 === errors;
@@ -267,19 +150,10 @@ else {
 if(_valid0){
 valid1 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = true;
-}
 }
 }
 if(!valid1){
-const err20 = {instancePath:instancePath+"/shape",schemaPath:"#/properties/shape/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/shape",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
 errors++;
 }
 else {
@@ -297,23 +171,11 @@ vErrors = null;
 if(data.unit !== undefined && func0.call(data, "unit")){
 let data6 = data.unit;
 if((typeof data6 !== "string") && (data6 !== null)){
-const err21 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: schema0.properties.unit.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/unit",keyword:"type",params:{type: schema0.properties.unit.type},message:"must be string,null"});
 errors++;
 }
 if(!(((data6 === "cm") || (data6 === "m")) || (data6 === null))){
-const err22 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/enum",keyword:"enum",params:{allowedValues: schema0.properties.unit.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/unit",keyword:"enum",params:{allowedValues: schema0.properties.unit.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
@@ -323,70 +185,36 @@ const _errs23 = errors;
 let valid4 = false;
 const _errs24 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err23 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
+vErrors = wrongType(vErrors, instancePath+"/precision", "integer");
 errors++;
 }
 if(typeof data7 == "number"){
 if(data7 > 10 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/precision",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"});
 errors++;
 }
 if(data7 < 0 || isNaN(data7)){
-const err25 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/precision",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"});
 errors++;
 }
 }
 var _valid1 = _errs24 === errors;
 valid4 = valid4 || _valid1;
+if(!valid4){
 const _errs26 = errors;
 if(typeof data7 !== "string"){
-const err26 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
+vErrors = wrongType(vErrors, instancePath+"/precision", "string");
 errors++;
 }
 if("auto" !== data7){
-const err27 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/anyOf/1/const",keyword:"const",params:{allowedValue: "auto"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/precision",keyword:"const",params:{allowedValue: "auto"},message:"must be equal to constant"});
 errors++;
 }
 var _valid1 = _errs26 === errors;
 valid4 = valid4 || _valid1;
+}
 if(!valid4){
-const err28 = {instancePath:instancePath+"/precision",schemaPath:"#/properties/precision/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/precision",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
 errors++;
 }
 else {
@@ -404,147 +232,71 @@ vErrors = null;
 if(data.label !== undefined && func0.call(data, "label")){
 let data8 = data.label;
 if((typeof data8 !== "string") && (data8 !== null)){
-const err29 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: schema0.properties.label.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/label",keyword:"type",params:{type: schema0.properties.label.type},message:"must be string,null"});
 errors++;
 }
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateAreaResult: ValidateFunction = validate1;
-const schema1 = {"type":"object","properties":{"area":{"type":"number"},"unit":{"type":"string"},"mode":{"type":"number","const":1}},"required":["area","unit","mode"],"additionalProperties":false};
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.area === undefined) || (!(func0.call(data, "area")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "area"},message:"must have required property '"+"area"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "area");
 errors++;
 }
 if((data.unit === undefined) || (!(func0.call(data, "unit")))){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unit"},message:"must have required property '"+"unit"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "unit");
 errors++;
 }
 if((data.mode === undefined) || (!(func0.call(data, "mode")))){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = missing(vErrors, instancePath, "mode");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(((key0 === "area") || (key0 === "unit")) || (key0 === "mode"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.area !== undefined && func0.call(data, "area")){
 if(!(typeof data.area == "number")){
-const err4 = {instancePath:instancePath+"/area",schemaPath:"#/properties/area/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath+"/area", "number");
 errors++;
 }
 }
 if(data.unit !== undefined && func0.call(data, "unit")){
 if(typeof data.unit !== "string"){
-const err5 = {instancePath:instancePath+"/unit",schemaPath:"#/properties/unit/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = wrongType(vErrors, instancePath+"/unit", "string");
 errors++;
 }
 }
 if(data.mode !== undefined && func0.call(data, "mode")){
 let data2 = data.mode;
 if(!(typeof data2 == "number")){
-const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = wrongType(vErrors, instancePath+"/mode", "number");
 errors++;
 }
 if(1 !== data2){
-const err7 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath:instancePath+"/mode",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"});
 errors++;
 }
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
