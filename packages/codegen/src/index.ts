@@ -19,7 +19,9 @@ export type {
   IrAgent,
   IrAgentUse,
   IrAnnotations,
+  IrConnection,
   IrDesign,
+  IrEnvEntry,
   IrExportKind,
   IrMcpServer,
   IrRunPolicy,
@@ -27,14 +29,16 @@ export type {
   IrSymbol,
   IrTool,
   IrToolset,
+  IrToolsetSource,
 } from "./ir/ir.js";
-export type { LoadedDesign } from "./load/load-design.js";
+export type { LoadedDesign, LoadOptions } from "./load/load-design.js";
 export { loadDesign } from "./load/load-design.js";
 export type { Plugin } from "./plugins/plugin.js";
 export { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
+export type { ProgressStream } from "./progress.js";
 export type { PulledServer } from "./pull/lock-format.js";
 export { lockEntryFromListing, serializeLock } from "./pull/lock-format.js";
-export type { LockDrift, PulledServerSummary, PullOptions, PullSummary } from "./pull/pull.js";
+export type { LockDrift, PulledServerSummary, PullOptions, PullProgress, PullSummary } from "./pull/pull.js";
 export { PullError, pullSummaryLine, runPull } from "./pull/pull.js";
 export type { LockedServer, LockFile } from "./resolve/lock.js";
 export { lockPathFor, readLock } from "./resolve/lock.js";
@@ -42,7 +46,7 @@ export { certifyProviders, parseProviders } from "./resolve/providers.js";
 export type { ResolveOptions } from "./resolve/resolve.js";
 export { resolveDesign } from "./resolve/resolve.js";
 export { serverNames } from "./resolve/symbols.js";
-export type { GenOptions, GenSummary } from "./run-gen.js";
+export type { GenOptions, GenProgress, GenSummary } from "./run-gen.js";
 export { runGen, summaryLine } from "./run-gen.js";
 export type { OutputReport } from "./write.js";
 export { checkOutput, safeJoin, writeOutput } from "./write.js";

@@ -31,6 +31,7 @@ export type {
 } from "./design-surface.js";
 export type { Duration } from "./duration.js";
 export { toMilliseconds } from "./duration.js";
+export type { DslLocation, Problem } from "./errors.js";
 export { DslError } from "./errors.js";
 export { s } from "./s.js";
 export type { AnySchema, Infer, JsonSchema, Schema } from "./schema.js";

@@ -114,6 +114,8 @@ export {
 export type { RenderOptions } from "./planner/render.js";
 export { capText, renderContentBlock, renderFailure, renderResult } from "./planner/render.js";
 export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
+export type { RpcErrorObject, RpcId, RpcMessage, RpcNotification, RpcRequest, RpcResponse } from "./protocol/json-rpc.js";
+export type { Outcome } from "./protocol/mcp-session.js";
 export type {
   CallToolResult,
   Completion,
@@ -134,6 +136,7 @@ export type {
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from "./protocol/mcp-types.js";
 export type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
+export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 export type { WireFault } from "./protocol/wire-fault.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
 export { createRuntime } from "./runtime.js";

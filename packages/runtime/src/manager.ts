@@ -50,6 +50,7 @@ export { createMcpManager } from "./manager/manager.js";
 export type { ApplySummary, ApprovalHook, ApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager-types.js";
 export type { McpRegisterConfirm, McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";
 export { createMcpRegisterTool, MCP_REGISTER_DESCRIPTOR, MCP_REGISTER_TOOL } from "./manager/mcp-register.js";
+export type { NameChoice } from "./manager/names.js";
 export { chooseExposedName, MAX_PROVIDER_NAME, providerSafe, uniqueName } from "./manager/names.js";
 export type { RiskLevel, ToolRisk } from "./manager/risk.js";
 export { riskOf } from "./manager/risk.js";

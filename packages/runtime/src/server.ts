@@ -7,6 +7,7 @@
 
 export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
 export { createDecoder } from "./codec.js";
+export type { RpcErrorObject, RpcId, RpcMessage, RpcNotification, RpcRequest, RpcResponse } from "./protocol/json-rpc.js";
 export type { CallToolResult, ContentBlock } from "./protocol/mcp-types.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { HttpServeOptions, HttpServerHandle } from "./server/http-server.js";
