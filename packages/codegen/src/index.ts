@@ -24,12 +24,20 @@ export type {
   IrEnvEntry,
   IrExportKind,
   IrMcpServer,
+  IrPrompt,
+  IrResource,
+  IrResourceTemplate,
   IrRunPolicy,
   IrSchema,
+  IrServerSymbols,
+  IrSurface,
   IrSymbol,
   IrTool,
+  IrToolSymbols,
   IrToolset,
   IrToolsetSource,
+  IrToolsetSymbols,
+  IrValidators,
 } from "./ir/ir.js";
 export type { LoadedDesign, LoadOptions } from "./load/load-design.js";
 export { loadDesign } from "./load/load-design.js";

@@ -24,7 +24,7 @@ export { invokeTool } from "./invoke.js";
 export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { prototypeFree } from "./prototype-free.js";
 export type { Runtime } from "./runtime.js";
-export type { McpSurface, SurfaceResult } from "./surface.js";
+export type { MaybeSurface, McpSurface, SurfaceResult } from "./surface.js";
 export { getPromptVia, readResourceVia } from "./surface.js";
 export type { ToolResult, ToolSpec } from "./tool-spec.js";
 export { expandTemplate } from "./uri-template.js";

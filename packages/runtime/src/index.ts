@@ -102,6 +102,7 @@ export {
 } from "./failure-mapping.js";
 export type { CatalogueExtras, CatalogueFingerprints, FingerprintedTool } from "./fingerprint.js";
 export { canonicalJson, fingerprintCatalogue, fingerprintEntry, fingerprintTool, pinnedPart, sha256Hex } from "./fingerprint.js";
+export type { ResultSpec } from "./invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./invoke.js";
 export type { ModelToolCall, ModelToolDefinition, ToolLookup, ToolRequest } from "./planner/model-call.js";
 export {
@@ -140,6 +141,6 @@ export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 export type { WireFault } from "./protocol/wire-fault.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
 export { createRuntime } from "./runtime.js";
-export type { ListName, ListOptions, McpSurface, SurfaceResult } from "./surface.js";
+export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";

@@ -198,8 +198,11 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
   return { surface, observe };
 }
 
-/** A caller that may or may not speak the surface (in-memory and function callers do not). */
-type MaybeSurface = { readonly server: string } & Partial<Pick<McpSurface, "getPrompt" | "readResource">>;
+/**
+ * A caller that may or may not speak the surface (in-memory and function callers do not); the
+ * prompt and resource helpers answer a failure when it does not.
+ */
+export type MaybeSurface = { readonly server: string } & Partial<Pick<McpSurface, "getPrompt" | "readResource">>;
 
 const unsupported = (caller: MaybeSurface, method: string): { ok: false; failure: ToolFailure } => ({
   ok: false,
