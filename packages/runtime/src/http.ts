@@ -21,4 +21,4 @@ export { decodeHeaderValue, encodeHeaderValue, MODERN_PROTOCOL_VERSIONS, planToo
 export type { RedirectPolicy } from "./transport/http-exchange.js";
 export { expandEnv } from "./transport/http-headers.js";
 export type { OutboundGuard, OutboundPolicy } from "./transport/outbound.js";
-export { addressClass, createOutboundGuard } from "./transport/outbound.js";
+export { addressClass, copyOutboundPolicy, createOutboundGuard } from "./transport/outbound.js";

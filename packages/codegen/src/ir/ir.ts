@@ -3,6 +3,7 @@
  * read it and never validate anything; every name in it is already safe to print.
  */
 import type { JsonSchema } from "@toolwright/dsl";
+import type { OutboundPolicy } from "@toolwright/runtime/http";
 
 /** How a generated module declares an export (`export const x`, `export interface X`...). */
 export type IrExportKind = "const" | "function" | "interface" | "type";
@@ -108,6 +109,8 @@ export type IrConnection = {
       readonly url: string;
       /** Header name → value holding `${VAR}` references (expanded by the HTTP caller at connect). */
       readonly headers: { readonly [name: string]: string };
+      /** The declared outbound policy (hosts and address rules; no secrets), carried into the generated caller. */
+      readonly outbound?: OutboundPolicy;
     }
 );
 

@@ -88,6 +88,7 @@ function emitHttp(f: GeneratedFile, c: IrConnection & { readonly transport: "htt
       ? []
       : [`    headers: { ${headers.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")} },`]),
     ...optionLines(c),
+    ...(c.outbound === undefined ? [] : [`    outbound: ${JSON.stringify(c.outbound)},`]),
     "    ...overrides,",
     "  });",
     "}",

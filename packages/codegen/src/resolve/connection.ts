@@ -7,6 +7,7 @@
  */
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl, McpJsonConnectionDecl } from "@toolwright/dsl";
+import { copyOutboundPolicy } from "@toolwright/runtime/http";
 import type { RawServerConfig } from "@toolwright/runtime/manager";
 import { pascalName } from "../emit/names.js";
 import { DesignError } from "../errors.js";
@@ -101,12 +102,21 @@ export function resolveConnection(server: ExternalServerDecl, ctx: ConnectionCon
     }
     return {
       configFile: entry.path,
-      connection: { ...common, transport: "http", url: r.url ?? "", headers: headersOf(r.headers, withheld) },
+      connection: {
+        ...common,
+        transport: "http",
+        url: r.url ?? "",
+        headers: headersOf(r.headers, withheld),
+        ...(r.outbound === undefined ? {} : { outbound: copyOutboundPolicy(r.outbound) }),
+      },
     };
   }
   const c = server.connection;
   const common = { server: server.name, declaredIn: ctx.file, factoryName, withheld, options: {} };
-  if ("url" in c) return { connection: { ...common, transport: "http", url: c.url, headers: headersOf(c.headers, withheld) } };
+  if ("url" in c) {
+    const outbound = c.outbound === undefined ? {} : { outbound: copyOutboundPolicy(c.outbound) };
+    return { connection: { ...common, transport: "http", url: c.url, headers: headersOf(c.headers, withheld), ...outbound } };
+  }
   if (!("command" in c)) throw new DesignError({ file: ctx.file, server: server.name }, "unknown connection kind");
   const env: IrEnvEntry[] = (c.env ?? []).map((entry) => {
     const eq = entry.indexOf("=");

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { prototypeFree } from "../prototype-free.js";
-import type { OutboundPolicy } from "../transport/outbound.js";
+import { copyOutboundPolicy } from "../transport/outbound.js";
 import type { CollisionPolicy, McpConfig, RawServerConfig, ServerConfig } from "./config-types.js";
 import { pointerSegment, type ValidRawServer, validateConfigFile } from "./config-validate.js";
 
@@ -133,17 +133,7 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
     transport: "http",
     url: expand(r.url as string, `${base}/url`),
     headers: expandMap(r.headers, "headers"),
-    ...(r.outbound !== undefined ? { outbound: outboundOf(r.outbound) } : {}),
-  };
-}
-
-/** Copies the checked outbound policy field by field (nothing else from the file rides along). */
-function outboundOf(o: OutboundPolicy): OutboundPolicy {
-  return {
-    ...(o.allowedHosts !== undefined ? { allowedHosts: [...o.allowedHosts] } : {}),
-    ...(o.allowInsecureHttp !== undefined ? { allowInsecureHttp: o.allowInsecureHttp } : {}),
-    ...(o.allowPrivateNetworks !== undefined ? { allowPrivateNetworks: o.allowPrivateNetworks } : {}),
-    ...(o.allowLoopback !== undefined ? { allowLoopback: o.allowLoopback } : {}),
+    ...(r.outbound !== undefined ? { outbound: copyOutboundPolicy(r.outbound) } : {}),
   };
 }
 

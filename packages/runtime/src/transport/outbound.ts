@@ -21,6 +21,16 @@ export interface OutboundPolicy {
   readonly allowLoopback?: boolean;
 }
 
+/** Copies a checked policy field by field, so nothing else from a file or design rides along. */
+export function copyOutboundPolicy(o: OutboundPolicy): OutboundPolicy {
+  return {
+    ...(o.allowedHosts !== undefined ? { allowedHosts: [...o.allowedHosts] } : {}),
+    ...(o.allowInsecureHttp !== undefined ? { allowInsecureHttp: o.allowInsecureHttp } : {}),
+    ...(o.allowPrivateNetworks !== undefined ? { allowPrivateNetworks: o.allowPrivateNetworks } : {}),
+    ...(o.allowLoopback !== undefined ? { allowLoopback: o.allowLoopback } : {}),
+  };
+}
+
 /** A compiled policy: a URL check for each hop and a DNS lookup that refuses forbidden addresses. */
 export interface OutboundGuard {
   /** The fault that refuses `url`, or undefined when it may be requested. */

@@ -14,6 +14,7 @@ export function createSearchCaller(overrides: Partial<HttpCallerOptions> = {}): 
     headers: { "Authorization": "Bearer ${SEARCH_TOKEN}" },
     era: "modern",
     timeoutMs: 15000,
+    outbound: {"allowedHosts":["search.example.com","*.search.example.com"]},
     ...overrides,
   });
 }
