@@ -96,6 +96,16 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
     expect(texts(r.result.content).join("\n")).toContain("Clarification");
   }, 40_000);
 
+  it("handle mode: startToolTask hands back the task; the planner polls and fetches the report later", async () => {
+    const started = await caller.startToolTask({ name: "simulate-research-query", arguments: { topic: "handles" } }, { timeoutMs: 30_000 });
+    if (!started.ok) throw new Error(started.failure.message);
+    expect(started.task.taskId).toEqual(expect.any(String));
+    const status = await started.task.status();
+    expect(status.ok && status.status.status).toBe("working");
+    const result = await started.task.result();
+    expect(result.ok && texts(result.result.content).join("\n")).toContain("Research Report: handles");
+  }, 40_000);
+
   it("an abort while the task runs cancels it: canceled, finish", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);

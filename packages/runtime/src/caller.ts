@@ -11,6 +11,7 @@ import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } 
 import type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
 import type { TaskOptions } from "./protocol/task-call.js";
 import type { ListName, McpSurface } from "./surface.js";
+import type { ToolTask } from "./tool-task.js";
 
 /** One tool call on the wire. */
 export interface CallRequest {
@@ -134,6 +135,14 @@ export interface SessionCaller extends Caller, McpSurface {
     params?: { readonly [key: string]: unknown },
     options?: CallOptions,
   ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /**
+   * Starts a call as a task and answers at once with a handle ("handle" mode; `callTool` awaits the
+   * task instead). Tools that allow or require a task get one; others answer at once.
+   */
+  startToolTask(
+    request: CallRequest,
+    options?: CallOptions,
+  ): Promise<{ readonly ok: true; readonly task: ToolTask } | { readonly ok: false; readonly failure: ToolFailure }>;
   /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
   notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
   /** The handshake of the live connection, if any. */

@@ -36,9 +36,10 @@ import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { CallToolResult, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
 import { watchAbort } from "./protocol/rpc-peer.js";
-import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/task-call.js";
+import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "./protocol/task-call.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
+import { toolTask } from "./tool-task.js";
 import { redactFaultValues, secretFragments } from "./transport/environment.js";
 import type { RedirectPolicy } from "./transport/http-exchange.js";
 import { prepareHeaders } from "./transport/http-headers.js";
@@ -347,6 +348,16 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       }
       if (!outcome.ok) return fail(outcome.fault, request.name);
       return { ok: true, result: outcome.value as CallToolResult };
+    },
+    async startToolTask(request: CallRequest, callOptions: CallOptions = {}) {
+      const outcome = await withConnection(callOptions.signal, async (conn) => {
+        if (conn.taskSupport === undefined) await loadPlans(conn, callOptions);
+        const trace = traceMeta(options.traceContext);
+        const support = conn.taskSupport?.get(request.name);
+        return startToolTask(conn.peer, context(conn), request, trace, peerOptions(callOptions), support, callOptions.task);
+      });
+      if (!outcome.ok) return fail(outcome.fault, request.name);
+      return { ok: true as const, task: toolTask(outcome.value, (fault) => fail(fault, request.name)) };
     },
     async listTools(callOptions: CallOptions = {}) {
       const outcome = await withConnection(callOptions.signal, (conn) => loadPlans(conn, callOptions));

@@ -143,4 +143,5 @@ export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } fro
 export { createRuntime } from "./runtime.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";
+export type { ToolTask } from "./tool-task.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";

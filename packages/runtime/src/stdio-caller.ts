@@ -30,9 +30,10 @@ import {
 import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
 import type { ServerHandshake } from "./protocol/mcp-types.js";
 import { createRpcPeer, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
-import { callToolTasked, serverRunsToolTasks, taskSupportOf } from "./protocol/task-call.js";
+import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "./protocol/task-call.js";
 import type { WireFault } from "./protocol/wire-fault.js";
 import { createSurface } from "./surface.js";
+import { toolTask } from "./tool-task.js";
 import { configuredEnvValues, type EnvSpec, redactFaultValues } from "./transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
@@ -345,6 +346,24 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         callOptions.task,
       );
       return outcome.ok ? { ok: true, result: outcome.value } : { ok: false, failure: fail(outcome.fault, context) };
+    },
+    async startToolTask(request: CallRequest, callOptions: CallOptions = {}) {
+      const context = { tool: request.name, server };
+      const conn = await ensure(callOptions.signal);
+      if (!conn.ok) return { ok: false, failure: fail(conn.fault, context) };
+      if (conn.value.taskSupport === undefined) await listInto(conn.value, callOptions);
+      const live = conn.value;
+      const started = await startToolTask(
+        live.peer,
+        sessionContext(live),
+        request,
+        traceMeta(options.traceContext),
+        peerOptions(callOptions),
+        live.taskSupport?.get(request.name),
+        callOptions.task,
+      );
+      if (!started.ok) return { ok: false, failure: fail(started.fault, context) };
+      return { ok: true, task: toolTask(started.value, (fault) => ({ ok: false, failure: fail(fault, context) })) };
     },
     async listTools(callOptions: CallOptions = {}) {
       const context = { tool: "tools/list", server };

@@ -198,3 +198,66 @@ function expiredOr(fault: WireFault, taskId: string): Outcome<CallToolResult> {
     return { ok: false, fault: { type: "task", status: "expired", taskId, message: fault.message } };
   return { ok: false, fault };
 }
+
+/** A task-augmented call the planner holds on to instead of awaiting it. */
+export interface TaskHandle {
+  /** The task id, or undefined when the server answered at once (no task was made). */
+  readonly taskId: string | undefined;
+  /** The latest known status (polls `tasks/get`). */
+  status(options?: PeerRequestOptions): Promise<Outcome<TaskStatus>>;
+  /** Follows the task to its end (polls, answers input, fetches the payload). */
+  result(options?: PeerRequestOptions): Promise<Outcome<CallToolResult>>;
+  /** Asks the server to cancel the task. */
+  cancel(options?: PeerRequestOptions): Promise<Outcome<void>>;
+}
+
+/**
+ * Starts a call as a task and hands back a handle (the planner's "handle" mode): the tool is
+ * augmented when it allows a task (2025-11-25) or the server decides (2026-07-28). A server that
+ * answers at once gives a handle whose result is that answer.
+ */
+export async function startToolTask(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  request: Parameters<typeof callToolInSession>[2],
+  trace: { readonly [key: string]: unknown } | undefined,
+  peerOptions: PeerRequestOptions,
+  support: string | undefined,
+  options: TaskOptions = {},
+): Promise<Outcome<TaskHandle>> {
+  const modern = ctx.session.era === "modern";
+  const augment = !modern && (support === "required" || support === "optional") && serverRunsToolTasks(ctx.session.handshake.capabilities);
+  const sent = augment ? { ...request, task: { ttl: options.ttlMs ?? DEFAULT_TTL_MS } } : request;
+  const outcome = await callToolInSession(peer, ctx, sent, trace, peerOptions);
+  if (!outcome.ok) return outcome;
+  const first = taskOf(outcome.value);
+  if (!first) {
+    const done = outcome;
+    return {
+      ok: true,
+      value: {
+        taskId: undefined,
+        status: async () => ({ ok: true, value: { taskId: "", status: "completed" } }),
+        result: async () => done,
+        cancel: async () => ({ ok: true, value: undefined }),
+      },
+    };
+  }
+  const { taskId } = first;
+  return {
+    ok: true,
+    value: {
+      taskId,
+      async status(o = peerOptions) {
+        const got = await sendRequest(peer, ctx, "tasks/get", { taskId }, o);
+        if (!got.ok) return expiredOr(got.fault, taskId) as Outcome<never>;
+        return { ok: true, value: statusOf({ ...((got.result ?? {}) as { [key: string]: unknown }), taskId }) };
+      },
+      result: (o = peerOptions) => awaitTask(peer, ctx, first, o, options),
+      async cancel(o = peerOptions) {
+        const sentCancel = await sendRequest(peer, ctx, "tasks/cancel", { taskId }, o);
+        return sentCancel.ok ? { ok: true, value: undefined } : (expiredOr(sentCancel.fault, taskId) as Outcome<never>);
+      },
+    },
+  };
+}
