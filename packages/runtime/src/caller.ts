@@ -9,9 +9,8 @@ import type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js
 import type { Outcome } from "./protocol/mcp-session.js";
 import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
 import type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
-import type { TaskOptions } from "./protocol/task-call.js";
+import type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 import type { ListName, McpSurface } from "./surface.js";
-import type { ToolTask } from "./tool-task.js";
 
 /** One tool call on the wire. */
 export interface CallRequest {
@@ -36,6 +35,16 @@ export interface CallOptions {
 
 /** The raw answer to a call: the server's result (maybe `isError`), or a failure. */
 export type CallResponse = { readonly ok: true; readonly result: CallToolResult } | { readonly ok: false; readonly failure: ToolFailure };
+
+/** A started task-augmented call. */
+export interface ToolTask {
+  /** The task id; undefined when the server answered at once (then `result()` is that answer). */
+  readonly taskId: string | undefined;
+  status(): Promise<{ readonly ok: true; readonly status: TaskStatus } | { readonly ok: false; readonly failure: ToolFailure }>;
+  /** Follows the task to its end: the tool's result, or a failure. */
+  result(): Promise<CallResponse>;
+  cancel(): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+}
 
 /** Anything that can call tools on one server. */
 export interface Caller {

@@ -27,6 +27,7 @@ export type {
   InMemoryTool,
   SessionCaller,
   SessionCallerOptions,
+  ToolTask,
 } from "./caller.js";
 export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError, markPropagating, propagates } from "./caller.js";
 export type { FieldChange } from "./catalogue-diff.js";
@@ -143,5 +144,4 @@ export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } fro
 export { createRuntime } from "./runtime.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./surface.js";
 export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";
-export type { ToolTask } from "./tool-task.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";
