@@ -5,229 +5,155 @@
 
 import type { ValidateFunction } from "@toolwright/runtime/codegen";
 
+function pushError(list, error) {
+if (list === null) return [error];
+list.push(error);
+return list;
+}
+function wrongType(list, instancePath, type) {
+return pushError(list, {instancePath,keyword:"type",params:{type},message:"must be "+type});
+}
+function missing(list, instancePath, name) {
+return pushError(list, {instancePath,keyword:"required",params:{missingProperty: name},message:"must have required property '"+name+"'"});
+}
 export const validateTestSimpleTextPayload: ValidateFunction = validate0;
-const schema0 = {"type":"object","properties":{},"additionalProperties":false};
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate0.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate0.errors = vErrors;
 return errors === 0;
 }
-validate0.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateTestSamplingPayload: ValidateFunction = validate1;
-const schema1 = {"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the LLM"}},"required":["prompt"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate1.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.prompt === undefined) || (!(func0.call(data, "prompt")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "prompt");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "prompt")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.prompt !== undefined && func0.call(data, "prompt")){
 if(typeof data.prompt !== "string"){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/prompt", "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate1.errors = vErrors;
 return errors === 0;
 }
-validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateTestElicitationPayload: ValidateFunction = validate2;
-const schema2 = {"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"],"additionalProperties":false};
 
 function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate2.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.message === undefined) || (!(func0.call(data, "message")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "message");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!(key0 === "message")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-const err2 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/message", "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate2.errors = vErrors;
 return errors === 0;
 }
-validate2.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateJsonSchema202012ToolPayload: ValidateFunction = validate3;
 const schema3 = {"type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false};
-const schema4 = {"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}};
+
+function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.street !== undefined && func0.call(data, "street")){
+if(typeof data.street !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/street", "string");
+errors++;
+}
+}
+if(data.city !== undefined && func0.call(data, "city")){
+if(typeof data.city !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/city", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate4.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate3(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate3.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.phone === undefined) || (!(func0.call(data, "phone")))){
-const err0 = {instancePath,schemaPath:"#/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "phone");
 errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.email === undefined) || (!(func0.call(data, "email")))){
-const err1 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = missing(vErrors, instancePath, "email");
 errors++;
 }
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
 errors++;
 }
 else {
@@ -286,13 +212,7 @@ if(_valid1){
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.phone === undefined) || (!(func0.call(data, "phone")))){
-const err5 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "phone"},message:"must have required property '"+"phone"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
+vErrors = missing(vErrors, instancePath, "phone");
 errors++;
 }
 }
@@ -304,13 +224,7 @@ else {
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.email === undefined) || (!(func0.call(data, "email")))){
-const err6 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "email"},message:"must have required property '"+"email"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
+vErrors = missing(vErrors, instancePath, "email");
 errors++;
 }
 }
@@ -319,421 +233,195 @@ valid2 = _valid1;
 ifClause0 = "else";
 }
 if(!valid2){
-const err7 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"});
 errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
 if(!(((((key0 === "name") || (key0 === "address")) || (key0 === "contactMethod")) || (key0 === "phone")) || (key0 === "email"))){
-const err8 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
+vErrors = wrongType(vErrors, instancePath+"/name", "string");
 errors++;
 }
 }
 if(data.address !== undefined && func0.call(data, "address")){
-let data2 = data.address;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.street !== undefined && func0.call(data2, "street")){
-if(typeof data2.street !== "string"){
-const err10 = {instancePath:instancePath+"/address/street",schemaPath:"#/$defs/address/properties/street/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data2.city !== undefined && func0.call(data2, "city")){
-if(typeof data2.city !== "string"){
-const err11 = {instancePath:instancePath+"/address/city",schemaPath:"#/$defs/address/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/address",schemaPath:"#/$defs/address/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
+if(!(validate4(data.address, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
+errors = vErrors.length;
 }
 }
 if(data.contactMethod !== undefined && func0.call(data, "contactMethod")){
-let data5 = data.contactMethod;
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/contactMethod",schemaPath:"#/properties/contactMethod/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
+let data3 = data.contactMethod;
+if(typeof data3 !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/contactMethod", "string");
 errors++;
 }
-if(!((data5 === "phone") || (data5 === "email"))){
-const err14 = {instancePath:instancePath+"/contactMethod",schemaPath:"#/properties/contactMethod/enum",keyword:"enum",params:{allowedValues: schema3.properties.contactMethod.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
+if(!((data3 === "phone") || (data3 === "email"))){
+vErrors = pushError(vErrors, {instancePath:instancePath+"/contactMethod",keyword:"enum",params:{allowedValues: schema3.properties.contactMethod.enum},message:"must be equal to one of the allowed values"});
 errors++;
 }
 }
 if(data.phone !== undefined && func0.call(data, "phone")){
 if(typeof data.phone !== "string"){
-const err15 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
+vErrors = wrongType(vErrors, instancePath+"/phone", "string");
 errors++;
 }
 }
 if(data.email !== undefined && func0.call(data, "email")){
 if(typeof data.email !== "string"){
-const err16 = {instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
+vErrors = wrongType(vErrors, instancePath+"/email", "string");
 errors++;
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate3.errors = vErrors;
 return errors === 0;
 }
-validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestHeaderParamPayload: ValidateFunction = validate4;
-const schema5 = {"type":"object","properties":{"region":{"type":"string","description":"Where to run","x-mcp-header":"Region"},"note":{"type":"string"}},"required":["region"],"additionalProperties":false};
+export const validateTestHeaderParamPayload: ValidateFunction = validate6;
 
-function validate4(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate4.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if((data.region === undefined) || (!(func0.call(data, "region")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "region"},message:"must have required property '"+"region"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+vErrors = missing(vErrors, instancePath, "region");
 errors++;
 }
 for(const key0 of Object.keys(data)){
 if(!((key0 === "region") || (key0 === "note"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
 if(data.region !== undefined && func0.call(data, "region")){
 if(typeof data.region !== "string"){
-const err2 = {instancePath:instancePath+"/region",schemaPath:"#/properties/region/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+vErrors = wrongType(vErrors, instancePath+"/region", "string");
 errors++;
 }
 }
 if(data.note !== undefined && func0.call(data, "note")){
 if(typeof data.note !== "string"){
-const err3 = {instancePath:instancePath+"/note",schemaPath:"#/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath+"/note", "string");
 errors++;
 }
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate4.errors = vErrors;
-return errors === 0;
-}
-validate4.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateGreetPayload: ValidateFunction = validate5;
-const schema6 = {"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false};
-
-function validate5(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate5.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.name === undefined) || (!(func0.call(data, "name")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!(key0 === "name")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate5.errors = vErrors;
-return errors === 0;
-}
-validate5.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateSlowComputePayload: ValidateFunction = validate6;
-const schema7 = {"type":"object","properties":{"seconds":{"type":"number"},"label":{"type":"string"}},"required":["seconds"],"additionalProperties":false};
-
-function validate6(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate6.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.seconds === undefined) || (!(func0.call(data, "seconds")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seconds"},message:"must have required property '"+"seconds"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 of Object.keys(data)){
-if(!((key0 === "seconds") || (key0 === "label"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.seconds !== undefined && func0.call(data, "seconds")){
-if(!(typeof data.seconds == "number")){
-const err2 = {instancePath:instancePath+"/seconds",schemaPath:"#/properties/seconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.label !== undefined && func0.call(data, "label")){
-if(typeof data.label !== "string"){
-const err3 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate6.errors = vErrors;
 return errors === 0;
 }
-validate6.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateConfirmDeletePayload: ValidateFunction = validate7;
-const schema8 = {"type":"object","properties":{"filename":{"type":"string"}},"required":["filename"],"additionalProperties":false};
+export const validateGreetPayload: ValidateFunction = validate7;
 
 function validate7(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate7.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
-if((data.filename === undefined) || (!(func0.call(data, "filename")))){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "filename"},message:"must have required property '"+"filename"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
+if((data.name === undefined) || (!(func0.call(data, "name")))){
+vErrors = missing(vErrors, instancePath, "name");
 errors++;
 }
 for(const key0 of Object.keys(data)){
-if(!(key0 === "filename")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
+if(!(key0 === "name")){
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
 errors++;
 }
 }
-if(data.filename !== undefined && func0.call(data, "filename")){
-if(typeof data.filename !== "string"){
-const err2 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
+if(data.name !== undefined && func0.call(data, "name")){
+if(typeof data.name !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/name", "string");
 errors++;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
+vErrors = wrongType(vErrors, instancePath, "object");
 errors++;
 }
 validate7.errors = vErrors;
 return errors === 0;
 }
-validate7.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateSlowComputePayload: ValidateFunction = validate8;
+
+function validate8(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.seconds === undefined) || (!(func0.call(data, "seconds")))){
+vErrors = missing(vErrors, instancePath, "seconds");
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!((key0 === "seconds") || (key0 === "label"))){
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
+errors++;
+}
+}
+if(data.seconds !== undefined && func0.call(data, "seconds")){
+if(!(typeof data.seconds == "number")){
+vErrors = wrongType(vErrors, instancePath+"/seconds", "number");
+errors++;
+}
+}
+if(data.label !== undefined && func0.call(data, "label")){
+if(typeof data.label !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/label", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate8.errors = vErrors;
+return errors === 0;
+}
+
+export const validateConfirmDeletePayload: ValidateFunction = validate9;
+
+function validate9(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if((data.filename === undefined) || (!(func0.call(data, "filename")))){
+vErrors = missing(vErrors, instancePath, "filename");
+errors++;
+}
+for(const key0 of Object.keys(data)){
+if(!(key0 === "filename")){
+vErrors = pushError(vErrors, {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"});
+errors++;
+}
+}
+if(data.filename !== undefined && func0.call(data, "filename")){
+if(typeof data.filename !== "string"){
+vErrors = wrongType(vErrors, instancePath+"/filename", "string");
+errors++;
+}
+}
+}
+else {
+vErrors = wrongType(vErrors, instancePath, "object");
+errors++;
+}
+validate9.errors = vErrors;
+return errors === 0;
+}
 
 export const validateTestImageContentPayload: ValidateFunction = validateTestSimpleTextPayload;
 export const validateTestAudioContentPayload: ValidateFunction = validateTestSimpleTextPayload;
