@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     rows.push(...(await measureDurable(config, log, (text) => notes.push(text))));
   }
   addRatios(rows);
-  const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools);
+  const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);
   killAll();
   // Give servers whose stdin just closed a moment to exit before looking for strays.
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,6 +1,6 @@
 // Validation in a fresh process: `node validation-worker.mjs '{"mode":...,"payloads":N,"module":path}'`.
 // toolwright: the precompiled standalone validator wrapped by the runtime's createDecoder.
-// sdk: the SDK's own AjvJsonSchemaValidator, which compiles the schema with ajv at run time.
+// sdk, sdk2: the SDK's own AjvJsonSchemaValidator (1.32.2, v2), which compiles the schema with ajv at run time.
 // raw: the precompiled validate function alone (boolean only), the floor.
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
@@ -11,8 +11,11 @@ const data = payloads(task.payloads);
 
 const t0 = performance.now();
 let check;
-if (task.mode === "sdk") {
-  const { AjvJsonSchemaValidator } = await import("@modelcontextprotocol/sdk/validation/ajv");
+if (task.mode === "sdk" || task.mode === "sdk2") {
+  const { AjvJsonSchemaValidator } =
+    task.mode === "sdk2"
+      ? await import("@modelcontextprotocol/client/validators/ajv")
+      : await import("@modelcontextprotocol/sdk/validation/ajv");
   const validator = new AjvJsonSchemaValidator().getValidator(SCHEMA);
   check = (v) => validator(v).valid;
 } else {

@@ -1,6 +1,7 @@
-// One shape for the three clients under test: `{ connect, listTools, call, close }`.
+// One shape for the four clients under test: `{ connect, listTools, call, close }`.
 // `toolwright` uses the built dist of @toolwright/runtime, `sdk` the official client 1.32.2,
-// `raw` the hand-written floor. Every client sends the same `echo` call.
+// `sdk2` the split v2 client (@modelcontextprotocol/client 2.x), `raw` the hand-written floor.
+// Every client sends the same `echo` call.
 import { createRawHttpClient, createRawStdioClient } from "./raw-client.mjs";
 
 /** The minimal environment handed to every server child. */
@@ -56,8 +57,8 @@ async function toolwrightHttp({ url }) {
   };
 }
 
-async function sdkClient(transport) {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+async function sdkClient(transport, v2 = false) {
+  const { Client } = v2 ? await import("@modelcontextprotocol/client") : await import("@modelcontextprotocol/sdk/client/index.js");
   const client = new Client({ name: "sdk-bench-client", version: "1.0.0" });
   return {
     connect: () => client.connect(transport),
@@ -83,15 +84,27 @@ async function sdkHttp({ url }) {
   return sdkClient(new StreamableHTTPClientTransport(new URL(url)));
 }
 
-/** Opens a client of `kind` (`toolwright` | `sdk` | `raw`) over `transport` (`stdio` | `http`). */
+async function sdk2Stdio({ command, args }) {
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  return sdkClient(new StdioClientTransport({ command, args, env: minimalEnv(), stderr: "ignore" }), true);
+}
+
+async function sdk2Http({ url }) {
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  return sdkClient(new StreamableHTTPClientTransport(new URL(url)), true);
+}
+
+/** Opens a client of `kind` (`toolwright` | `sdk` | `sdk2` | `raw`) over `transport` (`stdio` | `http`). */
 export async function openClient(kind, transport, target) {
   if (transport === "stdio") {
     if (kind === "toolwright") return toolwrightStdio(target);
     if (kind === "sdk") return sdkStdio(target);
+    if (kind === "sdk2") return sdk2Stdio(target);
     return createRawStdioClient({ ...target, env: minimalEnv() });
   }
   if (kind === "toolwright") return toolwrightHttp(target);
   if (kind === "sdk") return sdkHttp(target);
+  if (kind === "sdk2") return sdk2Http(target);
   return createRawHttpClient(target);
 }
 

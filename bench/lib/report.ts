@@ -37,15 +37,24 @@ export function markdown(machine: Machine, rows: readonly Row[], targets: readon
   );
   out.push("Each value is the median over fresh-process repetitions, with min–max. Clients alternate inside each repetition, and a ratio");
   out.push("is the median of the per-repetition ratios (the ratio of medians where repetitions do not pair), from this run only:");
-  out.push("`×floor` = this client / the raw hand-written client; `×SDK` = this client / the official SDK client 1.32.2.");
+  out.push(
+    "`×floor` = this client / the raw hand-written client; `×SDK` = this client / the official SDK client 1.32.2; `×SDK v2` = this client / `@modelcontextprotocol/client` 2.x.",
+  );
   out.push("For calls/s higher is better; for everything else lower is better.", "");
   for (const note of machine.notes) out.push(`- ${note}`);
   if (machine.notes.length) out.push("");
-  out.push("## Targets", "", "| Target | Ratio | Measured | Limit | Met |", "|---|---|---|---|---|");
+  out.push(
+    "## Targets",
+    "",
+    "Every target of issue 17 (and the older ones of issue 7). `SDK v2 same ratio` puts SDK v2 where Toolwright is, for comparison.",
+    "",
+    "| Target | Ratio | Measured | Limit | Met | SDK v2 same ratio |",
+    "|---|---|---|---|---|---|",
+  );
   for (const t of targets) {
     const met = t.met === undefined ? "not measured" : t.met ? "yes" : "**no**";
     const measured = t.ratio === undefined ? "–" : t.ratioOf.endsWith("count") ? String(t.ratio) : `${t.ratio.toFixed(2)}×`;
-    out.push(`| ${t.name} | ${t.ratioOf} | ${measured} | ${t.op} ${t.limit} | ${met} |`);
+    out.push(`| ${t.name} | ${t.ratioOf} | ${measured} | ${t.op} ${t.limit} | ${met} | ${ratio(t.sdk2)} |`);
   }
   out.push("");
   const sections = [...new Set(rows.map((r) => r.section))];
@@ -53,12 +62,12 @@ export function markdown(machine: Machine, rows: readonly Row[], targets: readon
     out.push(
       `## ${section}`,
       "",
-      "| Measure | Server | Client | Median | Min–max | Unit | ×floor | ×SDK |",
-      "|---|---|---|---:|---:|---|---:|---:|",
+      "| Measure | Server | Client | Median | Min–max | Unit | ×floor | ×SDK | ×SDK v2 |",
+      "|---|---|---|---:|---:|---|---:|---:|---:|",
     );
     for (const r of rows.filter((x) => x.section === section)) {
       out.push(
-        `| ${r.measure} | ${r.server} | ${r.label} | ${fmt(r.median)} | ${fmt(r.min)}–${fmt(r.max)} | ${r.unit} | ${ratio(r.vsFloor)} | ${ratio(r.vsSdk)} |`,
+        `| ${r.measure} | ${r.server} | ${r.label} | ${fmt(r.median)} | ${fmt(r.min)}–${fmt(r.max)} | ${r.unit} | ${ratio(r.vsFloor)} | ${ratio(r.vsSdk)} | ${ratio(r.vsSdk2)} |`,
       );
     }
     out.push("");
@@ -89,7 +98,7 @@ export function svgChart(machine: Machine, targets: readonly TargetCheck[]): str
     `<text x="12" y="22" font-size="15" font-weight="bold">Toolwright ratios vs the raw floor and the official SDK (${machine.mode} run)</text>`,
   );
   parts.push(
-    `<text x="12" y="42" fill="#555">Node ${esc(machine.node)}, ${machine.cores} cores, ${esc(machine.date)}. Log scale; tick = target limit; green = met, red = missed.</text>`,
+    `<text x="12" y="42" fill="#555">Node ${esc(machine.node)}, ${machine.cores} cores, ${esc(machine.date)}. Log scale; tick = target limit; green = met, red = missed; thin blue = SDK v2 in Toolwright's place.</text>`,
   );
   for (const tick of [0.1, 0.2, 0.5, 1, 2, 5, 10]) {
     const tx = x(tick);
@@ -112,6 +121,12 @@ export function svgChart(machine: Machine, targets: readonly TargetCheck[]): str
     const lx = x(t.limit);
     parts.push(`<line x1="${lx.toFixed(1)}" y1="${y + 1}" x2="${lx.toFixed(1)}" y2="${y + 29}" stroke="#000" stroke-width="2"/>`);
     parts.push(`<text x="${(Math.max(x0, x1) + 6).toFixed(1)}" y="${y + 19}">${v.toFixed(2)}×</text>`);
+    if (t.sdk2 !== undefined && t.sdk2 > 0) {
+      const s1 = x(t.sdk2);
+      parts.push(
+        `<rect x="${Math.min(x0, s1).toFixed(1)}" y="${y + 26}" width="${Math.max(1, Math.abs(s1 - x0)).toFixed(1)}" height="5" fill="#2f6fb5"><title>SDK v2: ${t.sdk2.toFixed(2)}×</title></rect>`,
+      );
+    }
   });
   parts.push(`<line x1="${x(1).toFixed(1)}" y1="${top - 6}" x2="${x(1).toFixed(1)}" y2="${height - 40}" stroke="#888"/>`);
   parts.push("</svg>");

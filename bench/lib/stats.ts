@@ -4,7 +4,7 @@
  */
 
 /** Which client a row measures; `raw` is the floor. */
-export type ClientKind = "toolwright" | "sdk" | "raw";
+export type ClientKind = "toolwright" | "sdk" | "sdk2" | "raw";
 
 /** One configuration: a metric for one client on one server, over several repetitions. */
 export interface Row {
@@ -24,6 +24,8 @@ export interface Row {
   vsFloor?: number;
   /** This row's median over the SDK's median in the same measure and server. */
   vsSdk?: number;
+  /** This row's median over SDK v2's (`@modelcontextprotocol/client` 2.x) in the same measure and server. */
+  vsSdk2?: number;
 }
 
 /** The median of a non-empty list. */
@@ -34,7 +36,9 @@ export function median(values: readonly number[]): number {
 }
 
 /** Builds a row from repetitions. */
-export function makeRow(base: Omit<Row, "median" | "min" | "max" | "label" | "vsFloor" | "vsSdk"> & { readonly label?: string }): Row {
+export function makeRow(
+  base: Omit<Row, "median" | "min" | "max" | "label" | "vsFloor" | "vsSdk" | "vsSdk2"> & { readonly label?: string },
+): Row {
   const values = base.values.filter((v) => Number.isFinite(v));
   return {
     ...base,
@@ -57,7 +61,7 @@ export function ratioOf(row: Row, base: Row): number | undefined {
   return base.median > 0 ? row.median / base.median : undefined;
 }
 
-/** Fills `vsFloor` and `vsSdk` for every row that has a floor or SDK sibling. */
+/** Fills `vsFloor`, `vsSdk` and `vsSdk2` for every row that has a floor or SDK sibling. */
 export function addRatios(rows: Row[]): void {
   const key = (r: Row) => `${r.section}|${r.measure}|${r.server}`;
   const by = new Map<string, Row>();
@@ -65,10 +69,13 @@ export function addRatios(rows: Row[]): void {
   for (const r of rows) {
     const floor = by.get(`${key(r)}|raw`);
     const sdk = by.get(`${key(r)}|sdk`);
+    const sdk2 = by.get(`${key(r)}|sdk2`);
     const vsFloor = floor ? ratioOf(r, floor) : undefined;
     const vsSdk = sdk ? ratioOf(r, sdk) : undefined;
+    const vsSdk2 = sdk2 ? ratioOf(r, sdk2) : undefined;
     if (vsFloor !== undefined) r.vsFloor = vsFloor;
     if (vsSdk !== undefined) r.vsSdk = vsSdk;
+    if (vsSdk2 !== undefined) r.vsSdk2 = vsSdk2;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The targets from issue 7, checked against rows measured in the same run. Each target gives the
+ * The targets from issues 7 and 17, checked against rows measured in the same run. Each target gives the
  * ratio it quotes, the limit, and whether the run meets it (undefined when not measured).
  */
 import { findRow, ratioOf as pairedRatio, type Row } from "./stats.ts";
@@ -10,12 +10,14 @@ export interface TargetCheck {
   /** What the ratio means, e.g. "Toolwright / floor". */
   readonly ratioOf: string;
   readonly ratio: number | undefined;
-  readonly op: ">=" | "<=" | "==";
+  readonly op: ">=" | "<=" | "<" | "==";
   readonly limit: number;
   readonly met: boolean | undefined;
+  /** The same ratio with SDK v2 in Toolwright's place, where that means something. */
+  readonly sdk2?: number | undefined;
 }
 
-function check(name: string, ratioOf: string, ratio: number | undefined, op: TargetCheck["op"], limit: number): TargetCheck {
+function check(name: string, ratioOf: string, ratio: number | undefined, op: TargetCheck["op"], limit: number, sdk2?: number): TargetCheck {
   const ok =
     ratio === undefined || !Number.isFinite(ratio)
       ? undefined
@@ -23,39 +25,103 @@ function check(name: string, ratioOf: string, ratio: number | undefined, op: Tar
         ? ratio >= limit
         : op === "<="
           ? ratio <= limit
-          : ratio === limit;
-  return { name, ratioOf, ratio: ratio !== undefined && Number.isFinite(ratio) ? ratio : undefined, op, limit, met: ok };
+          : op === "<"
+            ? ratio < limit
+            : ratio === limit;
+  const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : undefined);
+  return { name, ratioOf, ratio: finite(ratio), op, limit, met: ok, ...(finite(sdk2) === undefined ? {} : { sdk2: finite(sdk2) }) };
 }
 
+/** Baseline for the validators target: server-memory's validators.gen.ts at ac47f7f, 59,494 bytes for 9 tools. */
+export const VALIDATORS_BYTES_PER_TOOL_BEFORE = 59_494 / 9;
+
 /** Checks every target the run has data for. */
-export function checkTargets(rows: readonly Row[], inFlight: { stdio: number; http: number }, codegenTools = 1000): TargetCheck[] {
-  const tw = (section: string, measure: string, server: string) => findRow(rows, section, measure, server, "toolwright");
-  const sdk = (section: string, measure: string, server: string) => findRow(rows, section, measure, server, "sdk");
-  const stdioConc = tw("stdio", `concurrent x${inFlight.stdio} calls/s`, "raw-stdio");
+export function checkTargets(
+  rows: readonly Row[],
+  inFlight: { stdio: number; http: number },
+  codegenTools = 1000,
+  scale: readonly number[] = [100, 1000, 10_000],
+): TargetCheck[] {
+  const find = (client: Row["client"]) => (section: string, measure: string, server: string) =>
+    findRow(rows, section, measure, server, client);
+  const tw = find("toolwright");
+  const sdk = find("sdk");
+  const sdk2 = find("sdk2");
+  const starts = (section: string, prefix: string, client: Row["client"]) =>
+    rows.find((r) => r.section === section && r.measure.startsWith(prefix) && r.client === client);
+  const pair = (a: Row | undefined, b: Row | undefined) => (a && b ? pairedRatio(a, b) : undefined);
+  const stdioConcM = `concurrent x${inFlight.stdio} calls/s`;
+  const httpConcM = `concurrent x${inFlight.http} calls/s`;
+  const stdioConc = tw("stdio", stdioConcM, "raw-stdio");
+  const stdioConc2 = sdk2("stdio", stdioConcM, "raw-stdio");
   const stdioSeq = tw("stdio", "sequential pinned p50", "raw-stdio");
   const httpSeq = tw("http", "sequential p50", "raw-http");
-  const httpConc = tw("http", `concurrent x${inFlight.http} calls/s`, "raw-http");
+  const httpConc = tw("http", httpConcM, "raw-http");
   const warnings = ["raw-http", "sdk-http-json", "sdk-http-sse"].flatMap((server) =>
     ["sequential", `concurrent x${inFlight.http}`].map((m) => tw("http", `${m} MaxListeners warnings`, server)),
   );
-  const importTime = rows.find((r) => r.section === "import" && r.measure.startsWith("time over bare") && r.client === "toolwright");
-  const importRss = rows.find((r) => r.section === "import" && r.measure.startsWith("RSS over bare") && r.client === "toolwright");
+  const importTime = starts("import", "time over bare", "toolwright");
+  const importRss = starts("import", "RSS over bare", "toolwright");
+  const importTime2 = starts("import", "time over bare", "sdk2");
+  const importRss2 = starts("import", "RSS over bare", "sdk2");
   const heap = tw("memory", "heap per extra connection", "raw-stdio");
+  const sdkHeap = sdk("memory", "heap per extra connection", "raw-stdio");
+  const sdk2Heap = sdk2("memory", "heap per extra connection", "raw-stdio");
   const gen = tw("codegen", "first run", "-");
   const rerun = tw("codegen", "unchanged re-run", "-");
-  const sdkHeap = sdk("memory", "heap per extra connection", "raw-stdio");
+  const [, mid, big] = scale;
+  const genMid = tw("codegen", `gen ${mid?.toLocaleString("en-US")} tools`, "-");
+  const genBig = tw("codegen", `gen ${big?.toLocaleString("en-US")} tools`, "-");
+  const manager = tw("manager", "manager.callTool p50", "raw-stdio");
+  const direct = findRow(rows, "manager", "manager.callTool p50", "raw-stdio", "raw");
+  const scaffold = tw("server", "concurrent calls/s", "-");
+  const mcpServer = sdk("server", "concurrent calls/s", "-");
+  const validatorsBytes = tw("code size", "validators.gen.ts bytes per tool, server-memory", "-");
   const maxWarnings = warnings.every((w) => w) && warnings.length ? Math.max(...warnings.map((w) => w?.max ?? 0)) : undefined;
   return [
-    check("stdio concurrent calls/s, raw server", "Toolwright / floor", stdioConc?.vsFloor, ">=", 0.75),
-    check("stdio concurrent calls/s, raw server", "Toolwright / SDK", stdioConc?.vsSdk, ">=", 2),
-    check("stdio sequential p50, raw server, pinned", "Toolwright / floor", stdioSeq?.vsFloor, "<=", 1.25),
-    check("HTTP sequential p50, raw server", "Toolwright / floor", httpSeq?.vsFloor, "<=", 1.4),
-    check("HTTP concurrent calls/s, raw server", "Toolwright / floor", httpConc?.vsFloor, ">=", 0.7),
-    check("HTTP concurrent calls/s, raw server", "Toolwright / SDK", httpConc?.vsSdk, ">=", 5),
+    check("stdio concurrent calls/s, raw server", "Toolwright / floor", stdioConc?.vsFloor, ">=", 0.85, stdioConc2?.vsFloor),
+    check("stdio concurrent calls/s, raw server", "Toolwright / SDK 1.32.2", stdioConc?.vsSdk, ">=", 2, stdioConc2?.vsSdk),
+    check("stdio concurrent calls/s, raw server", "Toolwright / SDK v2", stdioConc?.vsSdk2, ">=", 1.5),
+    check(
+      "stdio sequential p50, raw server, pinned",
+      "Toolwright / floor",
+      stdioSeq?.vsFloor,
+      "<=",
+      1.2,
+      sdk2("stdio", "sequential pinned p50", "raw-stdio")?.vsFloor,
+    ),
+    check(
+      "HTTP sequential p50, raw server",
+      "Toolwright / floor",
+      httpSeq?.vsFloor,
+      "<=",
+      1.25,
+      sdk2("http", "sequential p50", "raw-http")?.vsFloor,
+    ),
+    check(
+      "HTTP concurrent calls/s, raw server",
+      "Toolwright / floor",
+      httpConc?.vsFloor,
+      ">=",
+      0.85,
+      sdk2("http", httpConcM, "raw-http")?.vsFloor,
+    ),
+    check(
+      "HTTP concurrent calls/s, raw server",
+      "Toolwright / SDK 1.32.2 (issue 7)",
+      httpConc?.vsSdk,
+      ">=",
+      5,
+      sdk2("http", httpConcM, "raw-http")?.vsSdk,
+    ),
     check("HTTP MaxListenersExceeded warnings per session (max over all HTTP runs)", "Toolwright count", maxWarnings, "==", 0),
-    check("Import time over bare node", "Toolwright / SDK", importTime?.vsSdk, "<=", 0.2),
-    check("Import RSS over bare node", "Toolwright / SDK", importRss?.vsSdk, "<=", 0.25),
-    check("Heap per extra connection", "Toolwright / SDK", heap && sdkHeap ? pairedRatio(heap, sdkHeap) : undefined, "<=", 0.5),
+    check("Import time over bare node (root + stdio + http)", "Toolwright / SDK 1.32.2", importTime?.vsSdk, "<=", 0.2, importTime2?.vsSdk),
+    check("Import time over bare node (root + stdio + http)", "Toolwright / SDK v2", importTime?.vsSdk2, "<", 1),
+    check("Import RSS over bare node (root + stdio + http)", "Toolwright / SDK 1.32.2", importRss?.vsSdk, "<=", 0.2, importRss2?.vsSdk),
+    check("Import RSS over bare node (root + stdio + http)", "Toolwright / SDK v2", importRss?.vsSdk2, "<", 1),
+    check("Heap per extra connection", "Toolwright / SDK 1.32.2", pair(heap, sdkHeap), "<=", 0.5, pair(sdk2Heap, sdkHeap)),
+    check("Manager-path call overhead (sequential p50)", "manager.callTool / direct caller", manager?.vsFloor, "<=", 1.1),
+    check("Generated scaffold server throughput", "scaffold / SDK McpServer", pair(scaffold, mcpServer), ">=", 1.5),
     check(
       `Codegen, ${codegenTools.toLocaleString("en-US")} tools`,
       "toolwright gen / json-schema-to-typescript alone",
@@ -63,6 +129,20 @@ export function checkTargets(rows: readonly Row[], inFlight: { stdio: number; ht
       "<=",
       1.5,
     ),
-    check("Codegen unchanged re-run", "re-run / first run", rerun && gen ? pairedRatio(rerun, gen) : undefined, "<=", 0.2),
+    check("Codegen unchanged re-run", "re-run / first run", pair(rerun, gen), "<=", 0.2),
+    check(
+      `Codegen growth, ${big?.toLocaleString("en-US")} tools`,
+      `time / time at ${mid?.toLocaleString("en-US")} tools`,
+      genBig && genMid && genMid.median > 0 ? genBig.median / genMid.median : undefined,
+      "<=",
+      11,
+    ),
+    check(
+      "Generated validators, server-memory",
+      "bytes per tool / before sharing (ac47f7f)",
+      validatorsBytes ? validatorsBytes.median / VALIDATORS_BYTES_PER_TOOL_BEFORE : undefined,
+      "<=",
+      0.5,
+    ),
   ];
 }

@@ -15,6 +15,10 @@ export interface BenchConfig {
   readonly validationPayloads: number;
   readonly codegenTools: number;
   readonly codegenReps: number;
+  /** Design sizes for the codegen growth series (the last over the middle one is the growth target). */
+  readonly codegenScale: readonly number[];
+  readonly managerCalls: number;
+  readonly serverCalls: number;
 }
 
 /** Sizes from the issue (full) or a sanity-check run under a minute (quick). */
@@ -35,6 +39,9 @@ export function configFor(quick: boolean): BenchConfig {
         validationPayloads: 20_000,
         codegenTools: 50,
         codegenReps: 1,
+        codegenScale: [10, 100, 1_000],
+        managerCalls: 300,
+        serverCalls: 1_000,
       }
     : {
         quick,
@@ -51,8 +58,11 @@ export function configFor(quick: boolean): BenchConfig {
         validationPayloads: 100_000,
         codegenTools: 1_000,
         codegenReps: 3,
+        codegenScale: [100, 1_000, 10_000],
+        managerCalls: 2_000,
+        serverCalls: 5_000,
       };
 }
 
-/** The three clients, floor last so a slow run of it never starves the others of a fair slot. */
-export const CLIENTS = ["toolwright", "sdk", "raw"] as const;
+/** The four clients (SDK 1.32.2, SDK v2), floor last so a slow run of it never starves the others of a fair slot. */
+export const CLIENTS = ["toolwright", "sdk", "sdk2", "raw"] as const;

@@ -93,6 +93,8 @@ export function importSets(withToolwrightHttp: boolean): Record<ClientKind | "ba
       "@modelcontextprotocol/sdk/client/stdio.js",
       ...(withToolwrightHttp ? ["@modelcontextprotocol/sdk/client/streamableHttp.js"] : []),
     ],
+    // v2's root entry holds the Client and the HTTP transports; stdio is its own entry.
+    sdk2: ["@modelcontextprotocol/client", "@modelcontextprotocol/client/stdio"],
   };
 }
 

@@ -105,6 +105,7 @@ export async function measureValidation(config: BenchConfig, log: (line: string)
   const labels = {
     toolwright: "toolwright (precompiled + decoder)",
     sdk: "sdk (ajv compile at run time)",
+    sdk2: "sdk v2 (ajv compile at run time)",
     raw: "raw precompiled fn",
   } as const;
   const n = config.validationPayloads.toLocaleString("en-US");
