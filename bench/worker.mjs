@@ -156,7 +156,58 @@ async function memory() {
   }
 }
 
-const modes = { latency, cold, memory };
+/**
+ * The manager path against a direct caller, one process: `manager.callTool` over a live registry
+ * (argument check against the live inputSchema included) and `createStdioCaller().callTool`, each
+ * with its own server child, in alternating blocks so drift hits both alike.
+ */
+async function manager() {
+  const { createStdioCaller } = await import("@toolwright/runtime/stdio");
+  const { createMcpManager, parseMcpConfig } = await import("@toolwright/runtime/manager");
+  const spec = SERVERS[task.server];
+  const config = parseMcpConfig(
+    JSON.stringify({ mcpServers: { bench: { command: process.execPath, args: [spec.script, ...spec.args, ...tag] } } }),
+    { env: minimalEnv() },
+  );
+  const mgr = createMcpManager(config);
+  const direct = createStdioCaller({ name: "bench", command: process.execPath, args: [spec.script, ...spec.args, ...tag], env: [] });
+  const args = { text: "hello from the benchmark" };
+  const viaManager = async () => {
+    const out = await mgr.callTool("bench.echo", args);
+    if (out.ok === false) throw new Error(`manager call failed: ${JSON.stringify(out.failure ?? out)}`);
+  };
+  const viaDirect = async () => {
+    const out = await direct.callTool({ name: "echo", arguments: args });
+    if (!out.ok) throw new Error(out.failure.message);
+  };
+  try {
+    await mgr.start();
+    const connected = await direct.connect();
+    if (!connected.ok) throw new Error(`connect failed: ${JSON.stringify(connected.fault)}`);
+    const lat = { manager: [], direct: [] };
+    const block = async (fn, into, n) => {
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await fn();
+        into?.push(performance.now() - t0);
+      }
+    };
+    await block(viaManager, undefined, task.warmup);
+    await block(viaDirect, undefined, task.warmup);
+    const size = 100;
+    for (let done = 0; done < task.calls; done += size) {
+      await block(viaManager, lat.manager, Math.min(size, task.calls - done));
+      await block(viaDirect, lat.direct, Math.min(size, task.calls - done));
+    }
+    const p50 = (xs) => Float64Array.from(xs).sort()[Math.floor((xs.length - 1) / 2)] * 1000;
+    return { managerP50Us: p50(lat.manager), directP50Us: p50(lat.direct) };
+  } finally {
+    await mgr.stop();
+    await direct.close();
+  }
+}
+
+const modes = { latency, cold, memory, manager };
 const timer = setTimeout(() => {
   process.stderr.write(`worker timed out: ${JSON.stringify(task)}\n`);
   process.exit(3);

@@ -73,7 +73,6 @@ export function checkTargets(
   const genMid = tw("codegen", `gen ${mid?.toLocaleString("en-US")} tools`, "-");
   const genBig = tw("codegen", `gen ${big?.toLocaleString("en-US")} tools`, "-");
   const manager = tw("manager", "manager.callTool p50", "raw-stdio");
-  const direct = findRow(rows, "manager", "manager.callTool p50", "raw-stdio", "raw");
   const scaffold = tw("server", "concurrent calls/s", "-");
   const mcpServer = sdk("server", "concurrent calls/s", "-");
   const validatorsBytes = tw("code size", "validators.gen.ts bytes per tool, server-memory", "-");
