@@ -121,6 +121,8 @@ export interface LedgerEntry {
   readonly text?: string;
   readonly key?: string | null;
   readonly run?: string;
+  /** Epoch ms when the server received it (this machine's clock). */
+  readonly at?: number;
 }
 
 /** Reads a ledger (an unfinished last line, from a process killed mid-write, is ignored). */

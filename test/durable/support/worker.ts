@@ -1,12 +1,14 @@
 /**
  * A durable worker process for the crash tests: a "ledger" toolset over a real stdio MCP server
- * (ledger-server.mjs) and a scripted agent whose input lists the calls to make. Configured by env;
+ * (ledger-server.mjs), with TW_HTTP_URL a "web" toolset (read-only `lookup`) over streamable HTTP,
+ * and a scripted agent whose input lists the calls to make (`tool`: a ledger tool or `web.lookup`). Configured by env;
  * prints `{"ready": "<executor id>"}` once launched; exits when stdin closes or on SIGTERM.
  */
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineDurableAgent, launchDurableWorker } from "@toolwright/dbos";
 import { createRuntime, type ToolSpec } from "@toolwright/runtime";
+import { createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 
 const env = (name: string, fallback?: string): string => {
@@ -18,12 +20,12 @@ const env = (name: string, fallback?: string): string => {
 const ledgerFile = env("LEDGER_FILE");
 const executorId = env("TW_EXECUTOR");
 
-function spec(name: string, annotations: ToolSpec["annotations"]): ToolSpec {
+function spec(name: string, annotations: ToolSpec["annotations"], toolset = "ledger"): ToolSpec {
   return {
-    id: `ledger.${name}`,
-    toolset: "ledger",
+    id: `${toolset}.${name}`,
+    toolset,
     name,
-    providerName: `ledger_${name}`,
+    providerName: `${toolset}_${name}`,
     inputSchema: { type: "object" },
     annotations,
     decodePayload: (value) =>
@@ -46,6 +48,9 @@ runtime.registerToolset({
   caller,
   specs: [spec("append", {}), spec("read", { readOnly: true }), spec("put", { idempotent: true }), spec("wipe", { destructive: true })],
 });
+const httpUrl = process.env.TW_HTTP_URL;
+const web = httpUrl ? createHttpCaller({ name: "web", url: httpUrl, timeoutMs: 30_000 }) : undefined;
+if (web) runtime.registerToolset({ toolset: "web", caller: web, specs: [spec("lookup", { readOnly: true }, "web")] });
 
 /** One scripted step: a tool call, or a planner pause that marks the ledger first. */
 type ScriptStep =
@@ -86,7 +91,7 @@ defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
         continue;
       }
       const { tool, ...args } = step;
-      const result = await run.execute({ tool: `ledger.${tool}`, arguments: args });
+      const result = await run.execute({ tool: tool.includes(".") ? tool : `ledger.${tool}`, arguments: args });
       out.push(
         result.ok
           ? { tool, ok: true, value: result.value }
@@ -110,6 +115,11 @@ const worker = await launchDurableWorker({
   ...(limits ? { serverLimits: limits } : {}),
   onTakeover: (t) => process.stdout.write(`${JSON.stringify({ takeover: t.executorId, recovered: t.recovered.length })}\n`),
 });
+// TW_WARM=1: connect the ledger server before ready, so no call pays the spawn + initialize (rate-limit test).
+if (process.env.TW_WARM === "1") {
+  const listed = await caller.listTools();
+  if (!listed.ok) throw new Error(`worker: warming the ledger server failed: ${listed.failure.message}`);
+}
 process.stdout.write(`${JSON.stringify({ ready: worker.executorId, pid: process.pid })}\n`);
 
 let stopping = false;
@@ -118,6 +128,7 @@ async function stop(code: number) {
   stopping = true;
   await worker.shutdown().catch(() => undefined);
   await caller.close();
+  await web?.close();
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));
