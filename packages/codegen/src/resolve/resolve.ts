@@ -12,19 +12,15 @@ import {
   type ToolsetDecl,
 } from "@toolwright/dsl";
 import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime";
-import type { Ajv2020 } from "ajv/dist/2020.js";
-import { camelName, fileStem, memberName, pascalName, providerNames } from "../emit/names.js";
+import { camelName, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
-import type { IrAnnotations, IrConnection, IrDesign, IrMcpServer, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
+import type { IrConnection, IrDesign, IrMcpServer, IrTool, IrToolset } from "../ir/ir.js";
 import { resolveAgents } from "./agents.js";
 import { resolveConnection } from "./connection.js";
-import { exampleFromSchema } from "./example.js";
-import { assignIdentifiers } from "./identifiers.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
-import { checkSchema, createAjv, fieldDescriptions, normalizeSchema } from "./schema.js";
-import { EMPTY_SURFACE, resolveSurface } from "./surface.js";
-import { checkClashes, serverNames, serverSymbols, toolSymbols, toolsetSymbols } from "./symbols.js";
-import { compileValidators } from "./validators.js";
+import { createAjv } from "./schema.js";
+import { serverNames, serverSymbols } from "./symbols.js";
+import { type Ctx, type Origin, resolveToolset } from "./toolset.js";
 
 /** Options for `resolveDesign`. */
 export interface ResolveOptions {
@@ -186,179 +182,6 @@ function catalogueOf(
     ...(instructions === undefined ? {} : { instructions }),
     snapshots,
   };
-}
-
-/** Where a toolset's tools came from. */
-interface Origin {
-  readonly source: IrToolsetSource;
-  readonly server: string;
-  readonly fingerprint: string | undefined;
-  readonly toolFingerprints: { readonly [tool: string]: string } | undefined;
-  readonly connection?: IrConnection | undefined;
-  readonly instructions?: string | null;
-  readonly snapshots?: { readonly [tool: string]: unknown };
-  /** Output folder, when not the toolset's own name (a server's tools live in `servers/<server>`). */
-  readonly dirName?: string;
-}
-
-/** What resolving one toolset needs. */
-interface Ctx {
-  readonly ajv: Ajv2020;
-  readonly file: string;
-  readonly toJson: (schema: unknown) => JsonSchema;
-}
-
-function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: Origin, ctx: Ctx): IrToolset {
-  const { file } = ctx;
-  const { source, server, fingerprint, toolFingerprints, connection, instructions, snapshots } = origin;
-  const tools: IrTool[] = [];
-  const names = {
-    dirName: origin.dirName ?? fileStem(decl.name),
-    pascalName: pascalName(decl.name),
-    // `${camel}Requests` (a value) and `${Pascal}Requests` (a type) must differ even for names like "3d" or "..".
-    camelName: camelName(decl.name) === pascalName(decl.name) ? `${camelName(decl.name)}_` : camelName(decl.name),
-  };
-  const ts: Mutable<IrToolset> = {
-    kind: "toolset",
-    name: decl.name,
-    description: decl.description,
-    server,
-    connection,
-    source,
-    fingerprint,
-    toolFingerprints,
-    instructions,
-    snapshots,
-    ...names,
-    memberName: memberName(camelName(decl.name)),
-    tools,
-    symbols: toolsetSymbols(names),
-    // Compiled below, once every tool has its symbols.
-    validators: { code: "", helpers: [] },
-    surface: EMPTY_SURFACE,
-    toString: () => `toolset ${decl.name}`,
-  };
-  const seen = new Set<string>();
-  for (const t of decls) {
-    const loc = { file, toolset: decl.name, tool: String(t?.name) };
-    if (typeof t?.name !== "string" || t.name === "") throw new DesignError({ file, toolset: decl.name }, "a tool has an empty name");
-    if (seen.has(t.name)) throw new DesignError(loc, "duplicate tool name");
-    seen.add(t.name);
-    tools.push(resolveTool(t, ts, ctx, loc));
-  }
-  // Names a server chose cannot be renamed by the user; only designs the user wrote are refused.
-  assignIdentifiers(tools as Mutable<IrTool>[], ts, source === "lock", { file, toolset: decl.name });
-  for (const t of tools as Mutable<IrTool>[]) t.symbols = toolSymbols(t, ts.dirName);
-  // The toolset's index re-exports every module side by side: no two exports may share a name.
-  checkClashes<IrTool | IrToolset>(
-    [
-      ...Object.values(ts.symbols).map((s) => [s, ts] as const),
-      ...tools.flatMap((t) => Object.values(t.symbols).flatMap((s) => (s === undefined ? [] : [[s, t] as const]))),
-    ],
-    (owner) => (owner.kind === "tool" ? { file, toolset: decl.name, tool: owner.name } : { file, toolset: decl.name }),
-    String,
-  );
-  Object.freeze(tools);
-  ts.validators = compileValidators(ts, file);
-  (ts as Mutable<IrToolset>).surface = resolveSurface(decl, tools, { file, toolset: decl.name });
-  return Object.freeze(ts);
-}
-
-function schemaOf(value: unknown, what: "input" | "output", ctx: Ctx, loc: DesignLocation): IrSchema {
-  const { ajv } = ctx;
-  let json: IrSchema["json"];
-  try {
-    // Named DSL types carry their definitions beside the JSON; gather them under $defs first.
-    json = normalizeSchema(ctx.toJson(value));
-  } catch (error) {
-    // A DSL builder's mistake knows its node (`DslError.location.pointer`, from the design's DSL copy).
-    const pointer = (error as { location?: { pointer?: unknown } } | null)?.location?.pointer;
-    const at = { ...loc, schema: what, ...(typeof pointer === "string" ? { pointer } : {}) };
-    throw new DesignError(at, `${what} schema: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const problem = checkSchema(ajv, json);
-  if (problem !== undefined)
-    throw new DesignError(
-      { ...loc, schema: what, ...(problem.pointer ? { pointer: problem.pointer } : {}) },
-      `${what} schema: ${problem.message}`,
-    );
-  if (what === "input" && json.type !== "object" && json.$ref === undefined) {
-    throw new DesignError(
-      { ...loc, schema: what, pointer: "/" },
-      'input schema: MCP tools take an object; the schema must have type "object"',
-    );
-  }
-  return Object.freeze({ kind: "schema", json });
-}
-
-function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation): IrTool {
-  const { ajv } = ctx;
-  if (t.input === undefined) throw new DesignError(loc, "input schema is missing");
-  const input = schemaOf(t.input, "input", ctx, loc);
-  const output = t.output === undefined ? undefined : schemaOf(t.output, "output", ctx, loc);
-  let exampleJson: string | undefined;
-  const examples = t.examples ?? [];
-  if (examples.length > 0) {
-    const validate = ajv.compile(input.json);
-    examples.forEach((example, i) => {
-      if (!validate(example)) {
-        const first = validate.errors?.[0];
-        const where = first ? `${first.instancePath || "/"} ${first.message ?? ""}`.trim() : "";
-        throw new DesignError(loc, `example ${i + 1} does not match the input schema (${where})`);
-      }
-    });
-    exampleJson = JSON.stringify(examples[0]);
-  } else {
-    // No declared example: build one from the schema when that can be done safely.
-    const example = exampleFromSchema(input.json);
-    if (example !== undefined) exampleJson = JSON.stringify(example);
-  }
-  const annotations = annotationsOf(t.annotations);
-  const tool: Mutable<IrTool> = {
-    kind: "tool",
-    name: t.name,
-    id: `${ts.name}.${t.name}`,
-    // Set by assignIdentifiers once every tool of the toolset is known.
-    localName: "",
-    typeName: "",
-    memberName: "",
-    nameNote: undefined,
-    providerName: "",
-    toolset: ts,
-    title: t.title,
-    description: t.description,
-    input,
-    output,
-    annotations,
-    tags: t.tags && t.tags.length > 0 ? Object.freeze([...t.tags]) : undefined,
-    exampleJson,
-    requiresConfirmation: t.requiresConfirmation,
-    meta: metaOf(t.meta, loc),
-    task: t.task ? Object.freeze({ support: t.task.support, start: t.task.start ?? "immediate" }) : undefined,
-    fieldDescriptions: Object.freeze(fieldDescriptions(input.json)),
-    // Set with the identifiers, below.
-    symbols: undefined as unknown as IrTool["symbols"],
-    toString: () => `tool ${ts.name}.${t.name}`,
-  };
-  return tool;
-}
-
-function metaOf(meta: ToolDecl["meta"], loc: DesignLocation): JsonSchema | undefined {
-  if (!meta || Object.keys(meta).length === 0) return undefined;
-  try {
-    return normalizeSchema(meta);
-  } catch (error) {
-    throw new DesignError(loc, `meta: ${error instanceof Error ? error.message.replace(/^schema /, "") : String(error)}`);
-  }
-}
-
-function annotationsOf(a: ToolDecl["annotations"]): IrAnnotations | undefined {
-  if (!a) return undefined;
-  const out: Mutable<IrAnnotations> = {};
-  for (const key of ["readOnly", "destructive", "idempotent", "openWorld"] as const) {
-    if (typeof a[key] === "boolean") out[key] = a[key];
-  }
-  return Object.keys(out).length > 0 ? Object.freeze(out) : undefined;
 }
 
 function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[], ctx: Ctx): IrMcpServer[] {
