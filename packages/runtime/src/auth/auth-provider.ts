@@ -3,6 +3,8 @@
  * headers before each request and hands it every 401/403 challenge; OAuth 2.1 implements it.
  */
 
+import type { OutboundGuard } from "../transport/outbound.js";
+
 /** A 401 or 403 answer from the server, as the transport saw it. */
 export interface AuthChallenge {
   readonly url: string;
@@ -11,6 +13,8 @@ export interface AuthChallenge {
   readonly wwwAuthenticate: string | null;
   /** The `DPoP-Nonce` response header, if any (RFC 9449 §9). Optional for transports. */
   readonly dpopNonce?: string | null;
+  /** The caller's outbound policy, which the provider's own requests (discovery, token) obey too. */
+  readonly outbound?: OutboundGuard;
 }
 
 /** Supplies credentials to an HTTP transport. */
@@ -20,6 +24,10 @@ export interface AuthProvider {
     readonly url: string;
     readonly method: string;
   }): Promise<{ readonly [key: string]: string }> | { readonly [key: string]: string };
-  /** Handles a challenge; resolve true when the request should be retried once with fresh headers. */
+  /**
+   * Handles a challenge; resolve true when the request should be retried once with fresh headers.
+   * May reject with a `WireFaultError` (e.g. the outbound policy refused an OAuth request): the
+   * transport reports that fault for the request.
+   */
   handleChallenge(challenge: AuthChallenge): Promise<boolean>;
 }

@@ -47,7 +47,9 @@ async function getJson(
   let response: Response;
   try {
     response = await fetchFn(url, { method: "GET", headers: { accept: "application/json", ...headers }, redirect: "error" });
-  } catch {
+  } catch (error) {
+    // A policy refusal is not "no metadata here": it ends discovery with its reason.
+    if (error instanceof OAuthError && error.code === "outbound_refused") throw error;
     return undefined;
   }
   if (!response.ok) {

@@ -82,6 +82,7 @@ export async function registerClient(
       body: JSON.stringify(body),
     });
   } catch (error) {
+    if (error instanceof OAuthError && error.code === "outbound_refused") throw error;
     throw new OAuthError("registration_failed", `registration request failed: ${(error as Error).message}`);
   }
   if (!response.ok) throw new OAuthError("registration_failed", `registration refused: ${await readError(response)}`);
@@ -160,6 +161,7 @@ export async function requestToken(
     try {
       response = await fetchFn(as.tokenEndpoint, { method: "POST", headers, body: formBody(body) });
     } catch (error) {
+      if (error instanceof OAuthError && error.code === "outbound_refused") throw error;
       throw new OAuthError("token_request_failed", `token request failed: ${(error as Error).message}`);
     }
     const nonce = response.headers.get("dpop-nonce");

@@ -233,8 +233,22 @@ describe("safety rails", () => {
       authorizationHandler: world.authorizationHandler,
       fetch: world.fetch,
     });
-    expect(await strict.handleChallenge(challenge401(null))).toBe(false);
-    expect(strict.lastError?.message).toMatch(/authorization_endpoint http:\/\/as\.test must use https/);
+    // The default outbound policy refuses plain http off loopback before any request is sent.
+    await expect(strict.handleChallenge(challenge401(null))).rejects.toMatchObject({
+      fault: { type: "transport", code: "EPOLICY", message: expect.stringMatching(/plain http:\/\/ is refused except to loopback/) },
+    });
+    expect(strict.lastError?.code).toBe("outbound_refused");
+    expect(world.requests).toHaveLength(0);
+    // A policy that allows plain http still leaves the AS endpoints rail (tokens in clear) standing.
+    const insecurePolicy = createOAuthProvider({
+      serverUrl: SERVER,
+      redirectUri: "http://localhost/cb",
+      authorizationHandler: world.authorizationHandler,
+      fetch: world.fetch,
+      outbound: { allowInsecureHttp: true },
+    });
+    expect(await insecurePolicy.handleChallenge(challenge401(null))).toBe(false);
+    expect(insecurePolicy.lastError?.message).toMatch(/authorization_endpoint http:\/\/as\.test must use https/);
     expect(world.authorizeRequests()).toHaveLength(0);
     const { isLoopback } = await import("./guards.js");
     expect([

@@ -4,6 +4,9 @@
  * runs authorization code + PKCE S256 (or client_credentials), checks `iss` (RFC 9207), and stores
  * tokens; on a 403 `insufficient_scope` it steps up with the union of scopes, a bounded number of times.
  */
+
+import { WireFaultError } from "../transport/http-exchange.js";
+import { createOutboundGuard, type OutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
 import type { AuthChallenge, AuthProvider } from "./auth-provider.js";
 import {
   type AuthorizationServerMetadata,
@@ -13,7 +16,7 @@ import {
   type ProtectedResourceMetadata,
 } from "./discovery.js";
 import { createDpopKey, createDpopProof } from "./dpop.js";
-import { fetchWithDeadline, requireSecureEndpoints, withDeadline } from "./guards.js";
+import { fetchWithDeadline, fetchWithinPolicy, requireSecureEndpoints, withDeadline } from "./guards.js";
 import { importPrivateKey, isJwtAlgorithm } from "./jwt.js";
 import { type AssertionKey, type ClientMetadata, registerClient, requestToken, type TokenDpop } from "./oauth-flows.js";
 import { bearerChallenge, createPkce, OAuthError, randomString, scopeList } from "./oauth-util.js";
@@ -83,6 +86,12 @@ export interface OAuthProviderOptions {
   readonly authorizationTimeoutMs?: number;
   /** Allow plain-http authorization servers off loopback (tests only). Default false. */
   readonly allowInsecureHttp?: boolean;
+  /**
+   * Which hosts and addresses the OAuth requests (metadata, registration, token) may reach, at every
+   * redirect hop. Default: the policy of the HTTP caller that hands over the challenge, else the
+   * default policy (https or loopback only, no private addresses).
+   */
+  readonly outbound?: OutboundPolicy;
   /** Told about every failed OAuth step (message has no secrets). */
   readonly onError?: (error: OAuthError) => void;
 }
@@ -99,7 +108,12 @@ export interface OAuthProvider extends AuthProvider {
 
 /** Creates an OAuth 2.1 provider for one MCP server. */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
-  const fetchFn = fetchWithDeadline(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.requestTimeoutMs ?? 30_000);
+  const insecure = options.allowInsecureHttp ? { allowInsecureHttp: true } : {};
+  const ownGuard = options.outbound ? createOutboundGuard({ ...insecure, ...options.outbound }) : undefined;
+  let guard: OutboundGuard = ownGuard ?? createOutboundGuard(insecure);
+  const timed = fetchWithDeadline(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.requestTimeoutMs ?? 30_000);
+  // Names are resolved and checked only for the global fetch: a custom fetch does its own resolution.
+  const fetchFn = fetchWithinPolicy(timed, () => guard, options.fetch === undefined);
   const store = options.store ?? createMemoryTokenStore();
   const grant = options.grant ?? "authorization_code";
   const maxAttempts = options.maxAttempts ?? 3;
@@ -345,6 +359,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
 
   async function handle(challenge: AuthChallenge): Promise<boolean> {
     serverUrl ??= challenge.url;
+    if (!ownGuard && challenge.outbound) guard = challenge.outbound;
     await load();
     const bearer = bearerChallenge(challenge.wwwAuthenticate);
     if (bearer?.params.error === "use_dpop_nonce" && challenge.dpopNonce && current?.tokenType === "DPoP") {
@@ -370,7 +385,12 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       if (challenge.status === 401 && current?.refreshToken && usesOfCurrent > 0 && (await refresh())) return true;
       return await authorizeFully(challenge, insufficientScope);
     } catch (error) {
-      return fail(error);
+      fail(error);
+      // A refusal by the outbound policy is the request's fault, named as such, not a 401.
+      if (error instanceof OAuthError && error.code === "outbound_refused") {
+        throw new WireFaultError({ type: "transport", code: "EPOLICY", message: error.message });
+      }
+      return false;
     }
   }
 

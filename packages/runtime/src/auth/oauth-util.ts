@@ -17,6 +17,7 @@ export class OAuthError extends Error {
       | "iss_mismatch"
       | "token_request_failed"
       | "retry_limit"
+      | "outbound_refused"
       | "bad_configuration",
     message: string,
   ) {

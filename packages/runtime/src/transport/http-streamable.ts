@@ -152,12 +152,18 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
       const challenge = `${res.status}${dpopNonce ? ":dpop-nonce" : ""}`;
       if ((res.status === 401 || res.status === 403) && options.auth && !challenged.has(challenge)) {
         challenged.add(challenge);
-        const retry = await options.auth.handleChallenge({
-          url: options.url.href,
-          status: res.status,
-          wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
-          ...(dpopNonce ? { dpopNonce } : {}),
-        });
+        const retry = await options.auth
+          .handleChallenge({
+            url: options.url.href,
+            status: res.status,
+            wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
+            ...(dpopNonce ? { dpopNonce } : {}),
+            ...(options.outbound ? { outbound: options.outbound } : {}),
+          })
+          .catch((error: unknown) => {
+            res.body.resume(); // the provider's fault replaces this response
+            throw error;
+          });
         // Drain only when retrying: a refused challenge returns the response, whose body is still read.
         if (retry) {
           res.body.resume();

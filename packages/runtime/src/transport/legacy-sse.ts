@@ -46,11 +46,17 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
   async function withChallenge(run: () => Promise<HttpResponse>): Promise<HttpResponse> {
     const res = await run();
     if ((res.status !== 401 && res.status !== 403) || !options.auth) return res;
-    const retry = await options.auth.handleChallenge({
-      url: options.url.href,
-      status: res.status,
-      wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
-    });
+    const retry = await options.auth
+      .handleChallenge({
+        url: options.url.href,
+        status: res.status,
+        wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
+        ...(options.outbound ? { outbound: options.outbound } : {}),
+      })
+      .catch((error: unknown) => {
+        res.body.resume(); // the provider's fault replaces this response
+        throw error;
+      });
     if (!retry) return res;
     res.body.resume();
     return run();
