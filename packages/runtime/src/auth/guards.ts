@@ -21,7 +21,7 @@ async function admit(guard: OutboundGuard, url: URL, resolveNames: boolean, hop:
   // fetch resolves the name again; this check refuses names that point into refused ranges
   // (a rebinding DNS server between the two lookups is not covered: the global fetch takes no lookup).
   const error = await new Promise<(Error & { code?: string }) | null>((resolve) =>
-    guard.lookup(host, { all: true }, (e) => resolve(e as (Error & { code?: string }) | null)),
+    guard.lookup(host, { all: true }, (e: unknown) => resolve(e as (Error & { code?: string }) | null)),
   );
   if (error?.code === "EPOLICY") throw new OAuthError("outbound_refused", `${what} refused by the outbound policy: ${error.message}`);
 }

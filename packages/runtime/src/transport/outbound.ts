@@ -36,8 +36,15 @@ export interface OutboundGuard {
   /** The fault that refuses `url`, or undefined when it may be requested. */
   check(url: URL): WireFault | undefined;
   /** A `net` lookup that resolves and then refuses addresses the policy forbids (so DNS cannot point around it). */
-  readonly lookup: LookupFunction;
+  readonly lookup: OutboundLookup;
 }
+
+/**
+ * A `net`-style lookup `(hostname, options, callback)`. Declared loosely, not as `net.LookupFunction`,
+ * because the auth types reach this file from the root entry, whose typings must not need `@types/node`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: stands for node's LookupFunction options and callback without naming node types
+export type OutboundLookup = (hostname: string, options: any, callback: any) => void;
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
