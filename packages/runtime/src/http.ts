@@ -20,5 +20,5 @@ export type { ParamHeader, ToolHeaderPlan } from "./protocol/modern.js";
 export { decodeHeaderValue, encodeHeaderValue, MODERN_PROTOCOL_VERSIONS, planToolHeaders } from "./protocol/modern.js";
 export type { RedirectPolicy } from "./transport/http-exchange.js";
 export { expandEnv } from "./transport/http-headers.js";
-export type { OutboundGuard, OutboundPolicy } from "./transport/outbound.js";
+export type { OutboundGuard, OutboundLookup, OutboundPolicy } from "./transport/outbound.js";
 export { addressClass, copyOutboundPolicy, createOutboundGuard } from "./transport/outbound.js";
