@@ -9,7 +9,7 @@ import { invokeTool, type ToolSpec } from "@toolwright/runtime/codegen";
 import { createMcpManager } from "@toolwright/runtime/manager";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isToolFailure } from "../../packages/runtime/src/failure.js";
+import { isToolFailure } from "../../packages/runtime/src/failure/failure.js";
 import { HOSTILE_STDIO_SERVER } from "../support/hostile-stdio-server.js";
 import { guardLeaks } from "../support/leak-guard.js";
 

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AuthProvider } from "../../packages/runtime/src/auth/auth-provider.js";
+import type { AuthProvider } from "../../packages/runtime/src/transport/auth-provider.js";
 import { createLeakCheck } from "../support/leak-check.js";
 import { type ScriptedHttpServer, startScriptedHttpServer } from "../support/scripted-http-server.js";
 

@@ -3,7 +3,7 @@
  * and `x-mcp-header` planning (SEP-2243), `${VAR}` expansion, Retry-After parsing, traceparent.
  */
 import { describe, expect, it } from "vitest";
-import { retryAfterMsFromHeader } from "../../packages/runtime/src/failure-mapping.js";
+import { retryAfterMsFromHeader } from "../../packages/runtime/src/failure/failure-mapping.js";
 import { newTraceparent } from "../../packages/runtime/src/protocol/mcp-client.js";
 import {
   decodeHeaderValue,

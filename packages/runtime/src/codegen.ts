@@ -2,9 +2,9 @@
  * @toolwright/runtime/codegen: the symbols generated code imports. Not for hand-written code.
  * @packageDocumentation
  */
-export type { Caller, CallOptions } from "./caller.js";
-export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
-export { createDecoder, issuesFromErrors } from "./codec.js";
+export type { Caller, CallOptions } from "./caller/caller.js";
+export type { MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
+export { getPromptVia, readResourceVia } from "./caller/surface.js";
 export type { RuntimeSymbol, RuntimeSymbolEntry, ServerSymbol } from "./codegen/symbols.js";
 export {
   EXPAND_ENV_FROM,
@@ -16,18 +16,18 @@ export {
   RUNTIME_SYMBOLS,
   SERVER_SYMBOLS,
 } from "./codegen/symbols.js";
-export type { FormatEntry } from "./codegen-helpers.js";
-export { deepEqual, formats, ucs2length } from "./codegen-helpers.js";
-export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
-export { checkDrift } from "./drift.js";
-export { invokeTool } from "./invoke.js";
+export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./core/drift.js";
+export { checkDrift } from "./core/drift.js";
+export { invokeTool } from "./core/invoke.js";
+export type { Runtime } from "./core/runtime.js";
+export type { ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
-export { prototypeFree } from "./prototype-free.js";
-export type { Runtime } from "./runtime.js";
-export type { MaybeSurface, McpSurface, SurfaceResult } from "./surface.js";
-export { getPromptVia, readResourceVia } from "./surface.js";
-export type { ToolResult, ToolSpec } from "./tool-spec.js";
-export { expandTemplate } from "./uri-template.js";
+export { expandTemplate } from "./protocol/uri-template.js";
+export type { Decoder, ValidateFunction, ValidatorError } from "./schema/codec.js";
+export { createDecoder, issuesFromErrors } from "./schema/codec.js";
+export type { FormatEntry } from "./schema/codegen-helpers.js";
+export { deepEqual, formats, ucs2length } from "./schema/codegen-helpers.js";
+export { prototypeFree } from "./schema/prototype-free.js";
 
 import type { RUNTIME_SYMBOLS, SERVER_SYMBOLS } from "./codegen/symbols.js";
 

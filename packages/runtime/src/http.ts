@@ -12,8 +12,8 @@
 export { createFileTokenStore } from "./auth/file-token-store.js";
 export type { LoopbackRedirect, LoopbackRedirectOptions } from "./auth/loopback-redirect.js";
 export { startLoopbackRedirect } from "./auth/loopback-redirect.js";
-export type { HttpCaller, HttpCallerOptions } from "./http-caller.js";
-export { clearHttpEraCache, createHttpCaller } from "./http-caller.js";
+export type { HttpCaller, HttpCallerOptions } from "./caller/http-caller.js";
+export { clearHttpEraCache, createHttpCaller } from "./caller/http-caller.js";
 export type { Era, EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
 export { newTraceparent } from "./protocol/mcp-client.js";
 export type { ParamHeader, ToolHeaderPlan } from "./protocol/modern.js";

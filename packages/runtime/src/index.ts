@@ -4,7 +4,7 @@
  * `@toolwright/runtime/codegen`.
  * @packageDocumentation
  */
-export type { AuthChallenge, AuthProvider } from "./auth/auth-provider.js";
+
 export type { ClientMetadataDocumentOptions } from "./auth/cimd.js";
 export { clientMetadataDocument } from "./auth/cimd.js";
 export type { AuthorizationServerMetadata, FetchLike, ProtectedResourceMetadata } from "./auth/discovery.js";
@@ -28,12 +28,15 @@ export type {
   SessionCaller,
   SessionCallerOptions,
   ToolTask,
-} from "./caller.js";
-export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError, markPropagating, propagates } from "./caller.js";
-export type { FieldChange } from "./catalogue-diff.js";
-export { describeFieldChange, diffEntries, quoteExcerpt } from "./catalogue-diff.js";
-export type { LintFinding, LintOptions, LintRule, LintServer, LintSeverity } from "./catalogue-lint.js";
-export { countBySeverity, describeFinding, lintCatalogue, markHidden } from "./catalogue-lint.js";
+} from "./caller/caller.js";
+export { CallerClosedError, callerFunc, createInMemoryCaller, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
+export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
+export type { FieldChange } from "./catalogue/catalogue-diff.js";
+export { describeFieldChange, diffEntries, quoteExcerpt } from "./catalogue/catalogue-diff.js";
+export type { LintFinding, LintOptions, LintRule, LintServer, LintSeverity } from "./catalogue/catalogue-lint.js";
+export { countBySeverity, describeFinding, lintCatalogue, markHidden } from "./catalogue/catalogue-lint.js";
+export type { CatalogueExtras, CatalogueFingerprints, FingerprintedTool } from "./catalogue/fingerprint.js";
+export { canonicalJson, fingerprintCatalogue, fingerprintEntry, fingerprintTool, pinnedPart, sha256Hex } from "./catalogue/fingerprint.js";
 export type {
   ClientFeatures,
   ClientFeaturesOptions,
@@ -55,13 +58,19 @@ export type {
   UrlElicitation,
 } from "./client-features/elicitation.js";
 export { applySchemaDefaults, URL_ELICITATION_REQUIRED, urlElicitationsRequired } from "./client-features/elicitation.js";
-export type { Decoded, Decoder } from "./codec.js";
+export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./core/drift.js";
+export { checkDrift, compareCatalogues, withFieldChanges } from "./core/drift.js";
+export type { ResultSpec } from "./core/invoke.js";
+export { invokeTool, joinText, resultFromCall } from "./core/invoke.js";
 export type { DesignRunPolicy, RunPolicy, RunUsage } from "./core/policy.js";
 export { runPolicyFromDesign } from "./core/policy.js";
+export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./core/runtime.js";
+export { createRuntime } from "./core/runtime.js";
 export type { RuntimeEvent, SpanLike, TelemetryOptions, TraceContextFn, TracerLike } from "./core/telemetry.js";
 export { createOtelTraceContext } from "./core/telemetry.js";
-export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./drift.js";
-export { checkDrift, compareCatalogues, withFieldChanges } from "./drift.js";
+export type { ToolLookup, ToolRequest } from "./core/tool-request.js";
+export { closestToolNames, editDistance } from "./core/tool-request.js";
+export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type {
   DurableEvidence,
   FailureKind,
@@ -71,7 +80,7 @@ export type {
   Recovery,
   RecoveryAction,
   ToolFailure,
-} from "./failure.js";
+} from "./failure/failure.js";
 export {
   combineFailures,
   FAILURE_KINDS,
@@ -83,8 +92,8 @@ export {
   redactText,
   strongestAction,
   validateFailure,
-} from "./failure.js";
-export type { FailureContext, Mapping } from "./failure-mapping.js";
+} from "./failure/failure.js";
+export type { FailureContext, Mapping } from "./failure/failure-mapping.js";
 export {
   failureFromFault,
   failureFromInvalidInput,
@@ -100,19 +109,9 @@ export {
   mayHaveRun,
   retryAfterMsFromHeader,
   withCallEvidence,
-} from "./failure-mapping.js";
-export type { CatalogueExtras, CatalogueFingerprints, FingerprintedTool } from "./fingerprint.js";
-export { canonicalJson, fingerprintCatalogue, fingerprintEntry, fingerprintTool, pinnedPart, sha256Hex } from "./fingerprint.js";
-export type { ResultSpec } from "./invoke.js";
-export { invokeTool, joinText, resultFromCall } from "./invoke.js";
-export type { ModelToolCall, ModelToolDefinition, ToolLookup, ToolRequest } from "./planner/model-call.js";
-export {
-  closestToolNames,
-  editDistance,
-  modelToolDefinitions,
-  normalizeModelCall,
-  toolRequestFromModelCall,
-} from "./planner/model-call.js";
+} from "./failure/failure-mapping.js";
+export type { ModelToolCall, ModelToolDefinition } from "./planner/model-call.js";
+export { modelToolDefinitions, normalizeModelCall, toolRequestFromModelCall } from "./planner/model-call.js";
 export type { RenderOptions } from "./planner/render.js";
 export { capText, renderContentBlock, renderFailure, renderResult } from "./planner/render.js";
 export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
@@ -139,9 +138,7 @@ export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION } from "./protocol/mc
 export type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
+export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
 export type { WireFault } from "./protocol/wire-fault.js";
-export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./runtime.js";
-export { createRuntime } from "./runtime.js";
-export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./surface.js";
-export type { PayloadOf, ResultOf, SpecAnnotations, ToolResult, ToolSpec } from "./tool-spec.js";
-export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";
+export type { Decoded, Decoder } from "./schema/codec.js";
+export type { AuthChallenge, AuthProvider } from "./transport/auth-provider.js";

@@ -5,11 +5,12 @@
  * @packageDocumentation
  */
 
-export type { Decoder, ValidateFunction, ValidatorError } from "./codec.js";
-export { createDecoder } from "./codec.js";
 export type { RpcErrorObject, RpcId, RpcMessage, RpcNotification, RpcRequest, RpcResponse } from "./protocol/json-rpc.js";
 export type { CallToolResult, ContentBlock } from "./protocol/mcp-types.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
+export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
+export type { Decoder, ValidateFunction, ValidatorError } from "./schema/codec.js";
+export { createDecoder } from "./schema/codec.js";
 export type { HttpServeOptions, HttpServerHandle } from "./server/http-server.js";
 export { serveHttp } from "./server/http-server.js";
 export type { ServeHandle, ServeOptions } from "./server/serve.js";
@@ -34,4 +35,3 @@ export type {
   ToolHandlerResult,
   ToolServerOptions,
 } from "./server/types.js";
-export { expandTemplate, matchTemplate, templateVariables } from "./uri-template.js";

@@ -2,9 +2,10 @@
  * @toolwright/runtime/stdio: the Node-only stdio transport.
  * @packageDocumentation
  */
+
+export type { StdioCaller, StdioCallerOptions } from "./caller/stdio-caller.js";
+export { createStdioCaller } from "./caller/stdio-caller.js";
 export type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
-export type { StdioCaller, StdioCallerOptions } from "./stdio-caller.js";
-export { createStdioCaller } from "./stdio-caller.js";
 export type { EnvSpec } from "./transport/environment.js";
 export { buildChildEnv, DEFAULT_INHERITED_ENV } from "./transport/environment.js";
 // `${VAR}` expansion for generated caller factories (`create<Server>Caller`), as HTTP headers use it.

@@ -5,9 +5,9 @@
  * tokens; on a 403 `insufficient_scope` it steps up with the union of scopes, a bounded number of times.
  */
 
+import type { AuthChallenge, AuthProvider } from "../transport/auth-provider.js";
 import { WireFaultError } from "../transport/http-exchange.js";
 import { createOutboundGuard, type OutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
-import type { AuthChallenge, AuthProvider } from "./auth-provider.js";
 import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,

@@ -3,15 +3,15 @@
  * retries with durable sleeps, run-policy counters and time budget rebuilt from recorded steps,
  * confirmations as durable waits. Any engine that implements `DurableContext` runs it.
  */
-import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller.js";
-import type { ToolFailure } from "../failure.js";
-import { failureFromInvalidInput, failureFromPolicy } from "../failure-mapping.js";
-import { invokeTool } from "../invoke.js";
-import { toolUnavailable } from "../planner/model-call.js";
-import { type ExecuteRequest, type Runtime, unsafeToRepeat } from "../runtime.js";
-import type { ToolResult, ToolSpec } from "../tool-spec.js";
+import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller/caller.js";
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromInvalidInput, failureFromPolicy } from "../failure/failure-mapping.js";
 import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
+import { invokeTool } from "./invoke.js";
 import { createRunLedger, type RunPolicy, type RunUsage } from "./policy.js";
+import { type ExecuteRequest, type Runtime, unsafeToRepeat } from "./runtime.js";
+import { toolUnavailable } from "./tool-request.js";
+import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** The event a run publishes while it waits for an approval (`null` when it waits for none). */
 export const APPROVAL_EVENT = "toolwright.approval";

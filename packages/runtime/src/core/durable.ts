@@ -2,10 +2,10 @@
  * The durable seam: what an engine (in-memory, DBOS, Temporal...) gives one run — checkpointed
  * steps, durable sleep, durable waits — and how one tool call becomes steps on it. Engine-neutral.
  */
-import type { Caller, CallResponse } from "../caller.js";
-import { isCallerClosedError } from "../caller.js";
-import type { ToolFailure } from "../failure.js";
-import { failureFromFault, failureFromPolicy } from "../failure-mapping.js";
+import type { Caller, CallResponse } from "../caller/caller.js";
+import { isCallerClosedError } from "../caller/caller.js";
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromFault, failureFromPolicy } from "../failure/failure-mapping.js";
 
 /** The `_meta` key carrying a call's idempotency key: the same for every attempt and replay of one call. */
 export const IDEMPOTENCY_KEY_META = "toolwright.dev/idempotency-key";

@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { createInMemoryCaller } from "../caller.js";
-import { createRuntime } from "../runtime.js";
-import type { ToolSpec } from "../tool-spec.js";
+import { createInMemoryCaller } from "../caller/caller.js";
+import { createRuntime } from "./runtime.js";
 import { createOtelTraceContext, createTelemetry, type SpanLike, type TracerLike } from "./telemetry.js";
+import type { ToolSpec } from "./tool-spec.js";
 
 interface Recorded {
   name: string;

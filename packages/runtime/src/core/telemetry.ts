@@ -2,7 +2,7 @@
  * Telemetry for runtime calls: plain events (started, finished, failed) and, only when asked for,
  * OpenTelemetry spans through `@opentelemetry/api`, an optional peer loaded lazily.
  */
-import type { FailureKind, FailureReason, RecoveryAction } from "../failure.js";
+import type { FailureKind, FailureReason, RecoveryAction } from "../failure/failure.js";
 
 /** Fields every call event carries. */
 interface CallEventBase {

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { fingerprintTool } from "../fingerprint.js";
+import { fingerprintTool } from "../catalogue/fingerprint.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 
 /** What happens to a tool the store has never seen: approved on first use and recorded, or held back. */

@@ -2,13 +2,13 @@
  * Builds one plain client (a `Caller` with connect, list, ping and close) from a resolved server
  * entry. The manager and `connectFromConfig` both use it; it holds no manager state.
  */
-import type { Caller, CallOptions } from "../caller.js";
-import type { ToolFailure } from "../failure.js";
-import { createHttpCaller } from "../http-caller.js";
+import type { Caller, CallOptions } from "../caller/caller.js";
+import { createHttpCaller } from "../caller/http-caller.js";
+import { createStdioCaller } from "../caller/stdio-caller.js";
+import type { ToolFailure } from "../failure/failure.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
-import { createStdioCaller } from "../stdio-caller.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
 import type { HttpServerConfig, ServerConfig } from "./config-types.js";
 

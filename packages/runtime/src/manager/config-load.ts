@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { prototypeFree } from "../prototype-free.js";
+import { prototypeFree } from "../schema/prototype-free.js";
 import { copyOutboundPolicy } from "../transport/outbound.js";
 import type { CollisionPolicy, McpConfig, RawServerConfig, ServerConfig } from "./config-types.js";
 import { pointerSegment, type ValidRawServer, validateConfigFile } from "./config-validate.js";

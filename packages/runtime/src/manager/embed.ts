@@ -2,8 +2,8 @@
  * For embedders who want MCP access without the manager: connect one configured server and get a
  * plain client, or list what the config files declare. Neither touches a manager.
  */
-import type { ToolFailure } from "../failure.js";
-import { failureFromFault } from "../failure-mapping.js";
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromFault } from "../failure/failure-mapping.js";
 import { type ClientFactoryOptions, createServerClient, type ServerClient } from "./client-factory.js";
 import { type LoadMcpConfigOptions, loadMcpConfig } from "./config-load.js";
 import type { ServerConfig } from "./config-types.js";

@@ -1,11 +1,11 @@
 /**
  * The manager's public shapes: options, the approval hook, the apply summary and the manager itself.
  */
-import type { Caller, CallOptions } from "../caller.js";
-import type { LintFinding, LintOptions } from "../catalogue-lint.js";
-import type { ToolFailure } from "../failure.js";
-import type { Runtime } from "../runtime.js";
-import type { ToolResult } from "../tool-spec.js";
+import type { Caller, CallOptions } from "../caller/caller.js";
+import type { LintFinding, LintOptions } from "../catalogue/catalogue-lint.js";
+import type { Runtime } from "../core/runtime.js";
+import type { ToolResult } from "../core/tool-spec.js";
+import type { ToolFailure } from "../failure/failure.js";
 import type { ApprovalStore, HeldTool } from "./approval-store.js";
 import type { ClientFactoryOptions } from "./client-factory.js";
 import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";

@@ -3,16 +3,16 @@
  * isolation, refreshes on `list_changed`, applies config changes selectively, and runs a small pool
  * (lazy connect, health probe, idle reaper, crash restart with a cap).
  */
-import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller.js";
-import { redactFailure, type ToolFailure } from "../failure.js";
-import { failureFromFault, failureFromInvalidInput, messageWithoutServer } from "../failure-mapping.js";
-import { resultFromCall } from "../invoke.js";
-import { toolUnavailable } from "../planner/model-call.js";
+import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/caller.js";
+import type { McpSurface } from "../caller/surface.js";
+import { resultFromCall } from "../core/invoke.js";
+import { toolUnavailable } from "../core/tool-request.js";
+import { redactFailure, type ToolFailure } from "../failure/failure.js";
+import { failureFromFault, failureFromInvalidInput, messageWithoutServer } from "../failure/failure-mapping.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { prototypeFree } from "../prototype-free.js";
-import type { McpSurface } from "../surface.js";
+import { prototypeFree } from "../schema/prototype-free.js";
 import { createServerClient, type ServerClient } from "./client-factory.js";
 import { applyConfigToSlots } from "./config-apply.js";
 import type { McpConfig, ServerConfig } from "./config-types.js";

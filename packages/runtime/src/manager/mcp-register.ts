@@ -3,11 +3,11 @@
  * `mcp.json`. It checks the arguments, writes the file atomically, connects, and registers tools.
  */
 import { join } from "node:path";
-import { type Caller, callerFunc } from "../caller.js";
-import type { FieldIssue } from "../failure.js";
-import { failureFromFault, failureFromInvalidInput } from "../failure-mapping.js";
+import { type Caller, callerFunc } from "../caller/caller.js";
+import type { ToolResult } from "../core/tool-spec.js";
+import type { FieldIssue } from "../failure/failure.js";
+import { failureFromFault, failureFromInvalidInput } from "../failure/failure-mapping.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
-import type { ToolResult } from "../tool-spec.js";
 import { globalConfigDir, McpConfigError, projectConfigPath, resolveServerEntry } from "./config-load.js";
 import type { RawServerConfig } from "./config-types.js";
 import { validateServerEntry } from "./config-validate.js";

@@ -2,8 +2,8 @@
  * Pool checks over the manager's slots: a health probe with its own timeout (ping on legacy
  * servers, `tools/list` on 2026 ones, which have no ping) and the idle reaper.
  */
-import type { ToolFailure } from "../failure.js";
-import { failureFromFault, messageWithoutServer } from "../failure-mapping.js";
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromFault, messageWithoutServer } from "../failure/failure-mapping.js";
 import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
 import { idleTimeoutOf, type ServerSlot, type ServerState } from "./server-slot.js";
 

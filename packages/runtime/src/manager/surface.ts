@@ -3,9 +3,10 @@
  * names: prompts as `server.prompt`, resources and templates tagged with their server. Each server
  * is reached through its own session caller; one failing server never hides the others.
  */
-import type { CallOptions } from "../caller.js";
-import type { ToolFailure } from "../failure.js";
-import { failureFromFault } from "../failure-mapping.js";
+import type { CallOptions } from "../caller/caller.js";
+import type { McpSurface, SurfaceResult } from "../caller/surface.js";
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromFault } from "../failure/failure-mapping.js";
 import type {
   GetPromptResult,
   PromptDescriptor,
@@ -13,7 +14,6 @@ import type {
   ResourceDescriptor,
   ResourceTemplateDescriptor,
 } from "../protocol/mcp-types.js";
-import type { McpSurface, SurfaceResult } from "../surface.js";
 
 /** A prompt of one managed server; `id` is `server.prompt`. */
 export type ManagedPrompt = PromptDescriptor & { readonly id: string; readonly server: string };

@@ -2,9 +2,10 @@
  * The manager's tool registry: every exposed tool under its `server.tool` id and a provider-safe
  * name chosen by the collision policy. Allow and deny lists are applied here, on every refresh.
  */
-import type { Decoder } from "../codec.js";
+
+import type { ToolSpec } from "../core/tool-spec.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
-import type { ToolSpec } from "../tool-spec.js";
+import type { Decoder } from "../schema/codec.js";
 import type { CollisionPolicy } from "./config-types.js";
 import { chooseExposedName, uniqueName, wantedName } from "./names.js";
 import { riskOf, type ToolRisk } from "./risk.js";

@@ -3,8 +3,8 @@
  * store lets through, what a held tool's call failure says, approving a server's current tools,
  * and linting every live catalogue. Kept apart so `manager.ts` only wires them in.
  */
-import { type LintFinding, type LintOptions, lintCatalogue } from "../catalogue-lint.js";
-import { fingerprintTool } from "../fingerprint.js";
+import { type LintFinding, type LintOptions, lintCatalogue } from "../catalogue/catalogue-lint.js";
+import { fingerprintTool } from "../catalogue/fingerprint.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { ApprovalStore } from "./approval-store.js";
 import type { ServerSlot } from "./server-slot.js";

@@ -4,8 +4,9 @@
  * has no dependencies, so the JSON Schema library is `ajv`, an optional peer loaded with a dynamic
  * import only on this path; without it (or with `validateArguments: "off"`) the server validates.
  */
-import { createDecoder, type Decoder, type ValidateFunction } from "../codec.js";
-import type { FieldIssue } from "../failure.js";
+
+import type { FieldIssue } from "../failure/failure.js";
+import { createDecoder, type Decoder, type ValidateFunction } from "../schema/codec.js";
 
 /** Compiles a JSON Schema into an ajv-style validate function (errors in ajv's shape). May throw on a schema it cannot compile. */
 export type SchemaCompiler = (schema: { readonly [key: string]: unknown }) => ValidateFunction;

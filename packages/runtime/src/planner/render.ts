@@ -3,9 +3,10 @@
  * the rejected input and what to do next; `renderResult` turns content into capped text and JSON.
  * Secret-looking values are redacted in everything rendered.
  */
-import { type FieldIssue, redactSecrets, redactText, type ToolFailure } from "../failure.js";
+
+import type { ToolResult, ToolSpec } from "../core/tool-spec.js";
+import { type FieldIssue, redactSecrets, redactText, type ToolFailure } from "../failure/failure.js";
 import type { ContentBlock } from "../protocol/mcp-types.js";
-import type { ToolResult, ToolSpec } from "../tool-spec.js";
 
 /** Options for rendering. */
 export interface RenderOptions {

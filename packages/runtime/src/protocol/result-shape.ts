@@ -3,7 +3,7 @@
  * of typed blocks, `structuredContent` an object, `isError` a boolean. Breaks are reported as field
  * issues so the failure can carry them as evidence; unknown block types pass (newer revisions).
  */
-import type { FieldIssue } from "../failure.js";
+import type { FieldIssue } from "../failure/failure.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult } from "./mcp-types.js";
 import type { WireFault } from "./wire-fault.js";

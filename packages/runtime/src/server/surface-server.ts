@@ -6,7 +6,7 @@
  */
 import type { PromptDescriptor, ResourceContents } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
-import { matchTemplate } from "../uri-template.js";
+import { matchTemplate } from "../protocol/uri-template.js";
 import { openRound, type StateCodec } from "./input-required.js";
 import { MISSING_CAPABILITY } from "./modern.js";
 import { CAPABILITY_FOR } from "./tool-catalog.js";

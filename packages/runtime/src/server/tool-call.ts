@@ -4,7 +4,7 @@
  * (MCP 2025-11-25: the model can read them and correct the call); only an `RpcHandlerError` thrown
  * by the handler becomes a JSON-RPC error.
  */
-import type { FieldIssue } from "../failure.js";
+import type { FieldIssue } from "../failure/failure.js";
 import type { CallToolResult, ContentBlock } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import type { ServerTool, ToolContext } from "./types.js";

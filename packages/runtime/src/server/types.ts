@@ -2,7 +2,7 @@
  * Public shapes of the tool server (`@toolwright/runtime/server`): what a generated scaffold or a
  * hand-written server passes to `createToolServer`, and the context a handler receives.
  */
-import type { Decoder } from "../codec.js";
+
 import type { RpcId } from "../protocol/json-rpc.js";
 import type {
   CallToolResult,
@@ -12,6 +12,7 @@ import type {
   PromptArgument,
   ResourceContents,
 } from "../protocol/mcp-types.js";
+import type { Decoder } from "../schema/codec.js";
 
 /** MCP log levels, least to most severe. */
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";

@@ -2,7 +2,7 @@
  * The allowlisted environment for child processes. A child sees only a few baseline variables
  * (PATH, HOME, locale...) plus what its config names; never the parent's secrets.
  */
-import { redactValuesIn } from "../failure.js";
+import { redactValuesIn } from "../failure/failure.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 
 /** Variables passed through by default when present in the parent. */

@@ -5,8 +5,8 @@
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import https from "node:https";
-import type { AuthProvider } from "../auth/auth-provider.js";
 import type { WireFault } from "../protocol/wire-fault.js";
+import type { AuthProvider } from "./auth-provider.js";
 import type { OutboundGuard } from "./outbound.js";
 
 /** How redirects are handled. `same-origin` follows only same-origin hops; `follow` follows any hop but drops credentials when the origin changes. */

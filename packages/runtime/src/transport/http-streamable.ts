@@ -4,7 +4,7 @@
  * `retry` ms (SEP-1699), the standalone GET stream (405 tolerated) and DELETE on close.
  */
 import type http from "node:http";
-import { retryAfterMsFromHeader } from "../failure-mapping.js";
+import { retryAfterMsFromHeader } from "../failure/failure-mapping.js";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { META } from "../protocol/modern.js";
 import type { WireFault } from "../protocol/wire-fault.js";

@@ -4,7 +4,7 @@
  * `message` events. An endpoint on another origin is refused.
  */
 import type http from "node:http";
-import { retryAfterMsFromHeader } from "../failure-mapping.js";
+import { retryAfterMsFromHeader } from "../failure/failure-mapping.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import { type HttpEndpointOptions, type HttpResponse, httpExchange, readBody, WireFaultError } from "./http-exchange.js";

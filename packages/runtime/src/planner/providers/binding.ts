@@ -5,9 +5,10 @@
  * provider's tool-result items.
  */
 
-import type { CallOptions } from "../../caller.js";
-import type { ToolResult, ToolSpec } from "../../tool-spec.js";
-import { normalizeModelCall, type ToolLookup, type ToolRequest, toolRequestFromModelCall } from "../model-call.js";
+import type { CallOptions } from "../../caller/caller.js";
+import type { ToolRequest, ToolRunner } from "../../core/tool-request.js";
+import type { ToolResult, ToolSpec } from "../../core/tool-spec.js";
+import { normalizeModelCall, toolRequestFromModelCall } from "../model-call.js";
 import { renderResult } from "../render.js";
 import { specVisibleToModel } from "../visibility.js";
 import {
@@ -25,10 +26,7 @@ import { providerSchema, restoreArguments } from "./schema-variants.js";
 import type { JsonSchema, SchemaNote } from "./schema-walk.js";
 import { createToolSearch } from "./tool-search.js";
 
-/** What the adapters need from a runtime: lookups and `execute` (a `Runtime` fits; so does a tool-search surface). */
-export interface ToolRunner extends ToolLookup {
-  execute(request: ToolRequest, options?: CallOptions): Promise<ToolResult<unknown>>;
-}
+export type { ToolRunner } from "../../core/tool-request.js";
 
 /** Options of `createProviderTools`. */
 export interface ProviderToolsOptions<F extends ProviderFormat> {

@@ -4,12 +4,12 @@
  * through `call_tool` are validated and run by the underlying runtime, so failures are the same
  * values (field issues, closest names) and count toward the same run policy.
  */
-import type { CallOptions } from "../../caller.js";
-import type { Decoded } from "../../codec.js";
-import type { FieldIssue } from "../../failure.js";
-import type { ToolResult, ToolSpec } from "../../tool-spec.js";
-import { type ToolRequest, toolRequestFromModelCall, toolUnavailable } from "../model-call.js";
-import type { ToolRunner } from "./binding.js";
+import type { CallOptions } from "../../caller/caller.js";
+import { type ToolRequest, type ToolRunner, toolUnavailable } from "../../core/tool-request.js";
+import type { ToolResult, ToolSpec } from "../../core/tool-spec.js";
+import type { FieldIssue } from "../../failure/failure.js";
+import type { Decoded } from "../../schema/codec.js";
+import { toolRequestFromModelCall } from "../model-call.js";
 import { rankTools } from "./tool-rank.js";
 
 /** Options of `createToolSearch`. */

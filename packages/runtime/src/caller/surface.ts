@@ -5,11 +5,11 @@
  * `resourceSubscriptions` of `subscriptions/listen` in 2026-07-28), `prompts/get`,
  * `completion/complete` and `logging/setLevel`. Failures are `ToolFailure` values.
  */
-import type { CallOptions } from "./caller.js";
-import type { ToolFailure } from "./failure.js";
-import { failureFromFault } from "./failure-mapping.js";
-import type { RpcNotification } from "./protocol/json-rpc.js";
-import type { Era } from "./protocol/mcp-client.js";
+
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromFault } from "../failure/failure-mapping.js";
+import type { RpcNotification } from "../protocol/json-rpc.js";
+import type { Era } from "../protocol/mcp-client.js";
 import type {
   Completion,
   CompletionReference,
@@ -19,7 +19,8 @@ import type {
   ResourceContents,
   ResourceDescriptor,
   ResourceTemplateDescriptor,
-} from "./protocol/mcp-types.js";
+} from "../protocol/mcp-types.js";
+import type { CallOptions } from "./call-options.js";
 
 /** A surface answer: the value, or a failure. */
 export type SurfaceResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: ToolFailure };

@@ -3,7 +3,7 @@
  * headers before each request and hands it every 401/403 challenge; OAuth 2.1 implements it.
  */
 
-import type { OutboundGuard } from "../transport/outbound.js";
+import type { OutboundGuard } from "./outbound.js";
 
 /** A 401 or 403 answer from the server, as the transport saw it. */
 export interface AuthChallenge {

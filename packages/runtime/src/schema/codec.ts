@@ -2,7 +2,7 @@
  * Decoders built from precompiled validators. Generated code hands in an ajv standalone validate
  * function; this file turns its errors into `FieldIssue`s so the runtime itself never needs ajv.
  */
-import type { FieldIssue, IssueConstraint } from "./failure.js";
+import type { FieldIssue, IssueConstraint } from "../failure/failure.js";
 
 /** A decoded value, or the issues that stopped it. */
 export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly FieldIssue[] };

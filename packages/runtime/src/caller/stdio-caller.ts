@@ -2,17 +2,10 @@
  * `createStdioCaller`: an MCP caller for a server started as a child process. Connects lazily,
  * restarts a crashed server with backoff on the next call, and fails in-flight calls as values.
  */
-import {
-  CallerClosedError,
-  type CallOptions,
-  type CallRequest,
-  type CallResponse,
-  type SessionCaller,
-  type SessionCallerOptions,
-} from "./caller.js";
-import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "./failure.js";
-import { failureFromFault } from "./failure-mapping.js";
-import { withClientTasks, withTaskCapabilities } from "./protocol/client-tasks.js";
+
+import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "../failure/failure.js";
+import { failureFromFault } from "../failure/failure-mapping.js";
+import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
 import {
   type ClientIdentity,
   capabilitiesFromHandlers,
@@ -26,16 +19,24 @@ import {
   type Session,
   sendRequest,
   traceMeta,
-} from "./protocol/mcp-client.js";
-import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
-import type { ServerHandshake } from "./protocol/mcp-types.js";
-import { createRpcPeer, type RpcPeer, watchAbort } from "./protocol/rpc-peer.js";
-import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "./protocol/task-call.js";
-import type { WireFault } from "./protocol/wire-fault.js";
+} from "../protocol/mcp-client.js";
+import { DEFAULT_CLIENT_INFO, type Outcome } from "../protocol/mcp-session.js";
+import type { ServerHandshake } from "../protocol/mcp-types.js";
+import { createRpcPeer, type RpcPeer, watchAbort } from "../protocol/rpc-peer.js";
+import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "../protocol/task-call.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+import { configuredEnvValues, type EnvSpec, redactFaultValues } from "../transport/environment.js";
+import { type StdioProcess, startStdioProcess } from "../transport/stdio-process.js";
+import {
+  CallerClosedError,
+  type CallOptions,
+  type CallRequest,
+  type CallResponse,
+  type SessionCaller,
+  type SessionCallerOptions,
+} from "./caller.js";
 import { createSurface } from "./surface.js";
 import { toolTask } from "./tool-task.js";
-import { configuredEnvValues, type EnvSpec, redactFaultValues } from "./transport/environment.js";
-import { type StdioProcess, startStdioProcess } from "./transport/stdio-process.js";
 
 /** Options for `createStdioCaller`. */
 export interface StdioCallerOptions extends SessionCallerOptions {

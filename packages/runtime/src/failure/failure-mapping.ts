@@ -2,6 +2,8 @@
  * The one place where wire facts become failures: JSON-RPC codes, HTTP statuses, transport errors,
  * `isError` results, local validation and runtime policy. One case per line; tests walk a table.
  */
+
+import type { WireFault } from "../protocol/wire-fault.js";
 import {
   type FailureKind,
   type FailureReason,
@@ -12,7 +14,6 @@ import {
   type ToolFailure,
   toJsonValue,
 } from "./failure.js";
-import type { WireFault } from "./protocol/wire-fault.js";
 
 /** Kind, action and retryability for one mapped case. */
 export interface Mapping {

@@ -1,9 +1,10 @@
 /**
  * Tool specs: what generated code knows about each tool (names, schemas, decoders, metadata).
  */
-import type { Decoder } from "./codec.js";
-import type { ToolFailure } from "./failure.js";
-import type { ContentBlock } from "./protocol/mcp-types.js";
+
+import type { ToolFailure } from "../failure/failure.js";
+import type { ContentBlock } from "../protocol/mcp-types.js";
+import type { Decoder } from "../schema/codec.js";
 
 /** Tool annotations, as declared (hints unless the server is trusted). */
 export interface SpecAnnotations {

@@ -2,15 +2,18 @@
  * The `Caller` contract: anything that can run one `tools/call` and answer with a result or a
  * failure value. Stdio, HTTP and in-memory callers all implement it.
  */
-import type { ToolFailure } from "./failure.js";
-import { failureFromFault } from "./failure-mapping.js";
-import type { RpcNotification } from "./protocol/json-rpc.js";
-import type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
-import type { Outcome } from "./protocol/mcp-session.js";
-import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
-import type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
-import type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
+import type { ToolFailure } from "../failure/failure.js";
+import { failureFromFault } from "../failure/failure-mapping.js";
+import type { RpcNotification } from "../protocol/json-rpc.js";
+import type { EraPreference, TraceContextOption } from "../protocol/mcp-client.js";
+import type { Outcome } from "../protocol/mcp-session.js";
+import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
+import type { RequestHandler } from "../protocol/rpc-peer.js";
+import type { TaskStatus } from "../protocol/task-call.js";
+import type { CallOptions } from "./call-options.js";
 import type { ListName, McpSurface } from "./surface.js";
+
+export type { CallOptions } from "./call-options.js";
 
 /** One tool call on the wire. */
 export interface CallRequest {
@@ -19,18 +22,6 @@ export interface CallRequest {
   readonly arguments: { readonly [key: string]: unknown };
   /** Extra `_meta` for this call (merged with trace context). */
   readonly meta?: { readonly [key: string]: unknown };
-}
-
-/** Options for one call. */
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-  /** Time allowed for the answer, in ms. */
-  readonly timeoutMs?: number;
-  readonly resetTimeoutOnProgress?: boolean;
-  readonly maxTotalTimeoutMs?: number;
-  readonly onProgress?: (progress: Progress) => void;
-  /** Task-augmented calls: ask for a task on tools that allow one, ttl and poll interval, status callback. */
-  readonly task?: TaskOptions;
 }
 
 /** The raw answer to a call: the server's result (maybe `isError`), or a failure. */

@@ -6,19 +6,9 @@
  */
 import http from "node:http";
 import https from "node:https";
-import type { AuthProvider } from "./auth/auth-provider.js";
-import { createHttpConnector, type HttpConnection } from "./caller/http-connection.js";
-import {
-  CallerClosedError,
-  type CallOptions,
-  type CallRequest,
-  type CallResponse,
-  type SessionCaller,
-  type SessionCallerOptions,
-} from "./caller.js";
-import { redactFailureValues, redactValues, registerSecretValues } from "./failure.js";
-import { failureFromFault, failureFromPolicy } from "./failure-mapping.js";
-import { withClientTasks, withTaskCapabilities } from "./protocol/client-tasks.js";
+import { redactFailureValues, redactValues, registerSecretValues } from "../failure/failure.js";
+import { failureFromFault, failureFromPolicy } from "../failure/failure-mapping.js";
+import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
 import {
   type ClientIdentity,
   capabilitiesFromHandlers,
@@ -31,21 +21,31 @@ import {
   sendRequest,
   statusOf,
   traceMeta,
-} from "./protocol/mcp-client.js";
-import { DEFAULT_CLIENT_INFO, type Outcome } from "./protocol/mcp-session.js";
-import type { CallToolResult, ServerHandshake, ToolDescriptor } from "./protocol/mcp-types.js";
-import { type ParamHeader, planToolHeaders } from "./protocol/modern.js";
-import { watchAbort } from "./protocol/rpc-peer.js";
-import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "./protocol/task-call.js";
-import type { WireFault } from "./protocol/wire-fault.js";
+} from "../protocol/mcp-client.js";
+import { DEFAULT_CLIENT_INFO, type Outcome } from "../protocol/mcp-session.js";
+import type { CallToolResult, ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
+import { type ParamHeader, planToolHeaders } from "../protocol/modern.js";
+import { watchAbort } from "../protocol/rpc-peer.js";
+import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "../protocol/task-call.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+import type { AuthProvider } from "../transport/auth-provider.js";
+import { redactFaultValues, secretFragments } from "../transport/environment.js";
+import type { RedirectPolicy } from "../transport/http-exchange.js";
+import { prepareHeaders } from "../transport/http-headers.js";
+import { createOutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
+import {
+  CallerClosedError,
+  type CallOptions,
+  type CallRequest,
+  type CallResponse,
+  type SessionCaller,
+  type SessionCallerOptions,
+} from "./caller.js";
+import { createHttpConnector, type HttpConnection } from "./http-connection.js";
 import { createSurface } from "./surface.js";
 import { toolTask } from "./tool-task.js";
-import { redactFaultValues, secretFragments } from "./transport/environment.js";
-import type { RedirectPolicy } from "./transport/http-exchange.js";
-import { prepareHeaders } from "./transport/http-headers.js";
-import { createOutboundGuard, type OutboundPolicy } from "./transport/outbound.js";
 
-export { clearHttpEraCache } from "./caller/http-connection.js";
+export { clearHttpEraCache } from "./http-connection.js";
 
 /** Options for `createHttpCaller`. */
 export interface HttpCallerOptions extends SessionCallerOptions {

@@ -3,10 +3,10 @@
  * tool what was added, removed or changed since the pull, which field changed and its old and new
  * text, and (policy `block-changed`) hides the changed tools from a runtime.
  */
-import type { Caller, CallOptions, SessionCaller } from "./caller.js";
-import { describeFieldChange, diffEntries, type FieldChange } from "./catalogue-diff.js";
-import type { ToolFailure } from "./failure.js";
-import { type FingerprintedTool, fingerprintCatalogue } from "./fingerprint.js";
+import type { Caller, CallOptions, SessionCaller } from "../caller/caller.js";
+import { describeFieldChange, diffEntries, type FieldChange } from "../catalogue/catalogue-diff.js";
+import { type FingerprintedTool, fingerprintCatalogue } from "../catalogue/fingerprint.js";
+import type { ToolFailure } from "../failure/failure.js";
 import type { Runtime } from "./runtime.js";
 
 /** One tool that differs from the lock. */

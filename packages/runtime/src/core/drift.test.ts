@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Caller } from "./caller.js";
+import type { Caller } from "../caller/caller.js";
+import { canonicalJson, fingerprintCatalogue, fingerprintTool, sha256Hex } from "../catalogue/fingerprint.js";
 import { checkDrift, compareCatalogues } from "./drift.js";
-import { canonicalJson, fingerprintCatalogue, fingerprintTool, sha256Hex } from "./fingerprint.js";
 
 const echo = {
   name: "echo",

@@ -3,10 +3,11 @@
  * once with a `ToolTask` to poll, await or cancel later; every answer is a value, failures mapped
  * like any call's.
  */
+
+import type { ToolFailure } from "../failure/failure.js";
+import type { TaskHandle } from "../protocol/task-call.js";
+import type { WireFault } from "../protocol/wire-fault.js";
 import type { ToolTask } from "./caller.js";
-import type { ToolFailure } from "./failure.js";
-import type { TaskHandle } from "./protocol/task-call.js";
-import type { WireFault } from "./protocol/wire-fault.js";
 
 /** Wraps a protocol task handle; `fail` maps a fault the way the caller maps every fault. */
 export function toolTask(handle: TaskHandle, fail: (fault: WireFault) => { readonly ok: false; readonly failure: ToolFailure }): ToolTask {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { WireFault } from "../protocol/wire-fault.js";
 import { type FailureKind, type RecoveryAction, registerSecretValues, validateFailure } from "./failure.js";
 import {
   failureFromFault,
@@ -12,7 +13,6 @@ import {
   retryAfterMsFromHeader,
   withCallEvidence,
 } from "./failure-mapping.js";
-import type { WireFault } from "./protocol/wire-fault.js";
 
 const at = { tool: "files.read", server: "fs" };
 const sent = { ...at, input: { path: "/x", token: "s3cr3t" }, exampleJson: '{"path":"/tmp/a.txt"}' };

@@ -2,13 +2,19 @@
  * `createRuntime()`: a registry of toolsets, filled by the generated `register*Toolset` helpers,
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
-import type { Caller, CallOptions } from "./caller.js";
-import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./core/policy.js";
-import { createTelemetry, type TelemetryOptions } from "./core/telemetry.js";
-import { redactFailure, type ToolFailure, validateFailure } from "./failure.js";
-import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromPolicy, mayHaveRun } from "./failure-mapping.js";
+import type { Caller, CallOptions } from "../caller/caller.js";
+import { redactFailure, type ToolFailure, validateFailure } from "../failure/failure.js";
+import {
+  type FailureContext,
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromPolicy,
+  mayHaveRun,
+} from "../failure/failure-mapping.js";
 import { invokeTool } from "./invoke.js";
-import { type ToolRequest, toolUnavailable } from "./planner/model-call.js";
+import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
+import { createTelemetry, type TelemetryOptions } from "./telemetry.js";
+import { type ToolRequest, toolUnavailable } from "./tool-request.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A registered toolset. */

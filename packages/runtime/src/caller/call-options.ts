@@ -1,0 +1,18 @@
+/**
+ * The options every request takes. They sit apart from the caller contract because the MCP surface
+ * (`surface.ts`) takes them too, and the contract in turn names the surface's methods.
+ */
+import type { Progress } from "../protocol/rpc-peer.js";
+import type { TaskOptions } from "../protocol/task-call.js";
+
+/** Options for one call. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  /** Time allowed for the answer, in ms. */
+  readonly timeoutMs?: number;
+  readonly resetTimeoutOnProgress?: boolean;
+  readonly maxTotalTimeoutMs?: number;
+  readonly onProgress?: (progress: Progress) => void;
+  /** Task-augmented calls: ask for a task on tools that allow one, ttl and poll interval, status callback. */
+  readonly task?: TaskOptions;
+}
