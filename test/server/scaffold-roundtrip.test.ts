@@ -2,13 +2,15 @@
  * Round trip: the server generated from an `mcpServer` declaration (test/golden/mcp-server-scaffold)
  * is served over stdio (a real child process through tsx) and streamable HTTP (127.0.0.1, port 0),
  * and called by its own generated client through createStdioCaller / createHttpCaller. Inputs are
- * validated before the handler runs; structured outputs are validated before they are sent.
+ * validated before the handler runs; structured outputs are validated before they are sent. The
+ * declared prompt, resource and template are served by the typed handlers and read through the
+ * client's typed `getExplainPrompt`, `readConstants` and `readHistory`.
  */
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Caller } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import type { ServeHandle } from "@toolwright/runtime/server";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
@@ -23,7 +25,7 @@ const tsxCli = fileURLToPath(new URL("dist/cli.mjs", `file://${require.resolve("
 const script = fileURLToPath(new URL("./fixtures/scaffold-calc-serve.ts", import.meta.url));
 
 let http: ServeHandle | undefined;
-const callers: Caller[] = [];
+const callers: SessionCaller[] = [];
 
 beforeAll(async () => {
   // The stdio child imports @toolwright/runtime through its package exports (dist).
@@ -40,7 +42,7 @@ afterAll(async () => {
   await http?.close();
 });
 
-const transports: [string, () => Caller][] = [
+const transports: [string, () => SessionCaller][] = [
   [
     "stdio",
     () => createStdioCaller({ name: "calc", command: process.execPath, args: [tsxCli, script], cwd: repo, connectTimeoutMs: 30_000 }),
@@ -62,7 +64,7 @@ const transports: [string, () => Caller][] = [
 ];
 
 describe.each(transports)("generated calc server over %s, called by its generated client", (label, make) => {
-  let caller: Caller;
+  let caller: SessionCaller;
   beforeAll(() => {
     caller = make();
     callers.push(caller);
@@ -103,6 +105,55 @@ describe.each(transports)("generated calc server over %s, called by its generate
     expect(raw.ok && raw.result.isError).toBe(true);
     const issues = (raw.ok && (raw.result._meta?.["io.toolwright/issues"] as { field: string; constraint: string }[])) || [];
     expect(issues.map((i) => `${i.field}:${i.constraint}`).sort()).toEqual(["limit:invalid_range", "text:invalid_length"]);
+  });
+
+  it("prompt, resource and template: listed as declared, got and read through the typed client", async () => {
+    const calc = createCalcClient(caller);
+    const prompt = await calc.getExplainPrompt({ operation: "divide", style: "long" }, { timeoutMs: 30_000 });
+    if (!prompt.ok) throw new Error(prompt.failure.message);
+    expect(prompt.value.messages).toEqual([{ role: "user", content: { type: "text", text: "Explain divide in a long answer." } }]);
+    const constants = await calc.readConstants();
+    if (!constants.ok) throw new Error(constants.failure.message);
+    expect(constants.value).toEqual([
+      { uri: "calc://constants", mimeType: "application/json", text: JSON.stringify({ pi: Math.PI, e: Math.E }) },
+    ]);
+    const day = await calc.readHistory({ day: "2026-12-01", entry: "3" });
+    expect(day.ok && day.value).toEqual([
+      {
+        uri: "calc://history/2026-12-01?entry=3",
+        mimeType: "text/plain",
+        text: "calc://history/2026-12-01?entry=3: day 2026-12-01, entry 3",
+      },
+    ]);
+    // The optional {?entry} left out of the URI reaches the handler as "".
+    const all = await caller.readResource("calc://history/2026-12-02");
+    expect(all?.ok && all.value[0]).toMatchObject({ text: "calc://history/2026-12-02: day 2026-12-02, entry (all)" });
+    // The server refuses a prompt without its required argument before the handler runs.
+    const before = handlerCalls.length;
+    const missing = await caller.getPrompt("explain", {});
+    expect(missing?.ok).toBe(false);
+    expect(!missing?.ok && missing?.failure.message).toMatch(/operation/);
+    if (label.startsWith("streamable HTTP")) expect(handlerCalls.length).toBe(before);
+    const prompts = await caller.listPrompts();
+    expect(prompts?.ok && prompts.value).toEqual([
+      {
+        name: "explain",
+        title: "Explain a result",
+        description: "Asks the model to explain an operation",
+        arguments: [
+          { name: "operation", description: "add, divide or split-words", required: true },
+          { name: "style", description: "short or long" },
+        ],
+      },
+    ]);
+    const resources = await caller.listResources();
+    expect(resources?.ok && resources.value).toEqual([
+      { uri: "calc://constants", name: "constants", description: "Named constants as JSON", mimeType: "application/json" },
+    ]);
+    const templates = await caller.listResourceTemplates();
+    expect(templates?.ok && templates.value).toEqual([
+      { uriTemplate: "calc://history/{day}{?entry}", name: "history", description: "One day of results", mimeType: "text/plain" },
+    ]);
   });
 
   it("the server validates structured output against the output schema", async () => {

@@ -4,6 +4,7 @@
  */
 
 import { collectTools, type ToolDecl, type ToolsetBuilder } from "./design.js";
+import { createSurfaceCollector, type PromptDecl, type ResourceDecl, type ResourceTemplateDecl } from "./design-surface.js";
 import { checkName } from "./design-tool.js";
 import { fail, isPlainObject, locate, show } from "./errors.js";
 /**
@@ -62,6 +63,10 @@ export interface McpServerDecl {
   /** Sent as `instructions` in the initialize result. */
   readonly instructions?: string;
   readonly tools: readonly ToolDecl[];
+  /** Prompts, resources and templates the server offers: typed handler stubs in the scaffold, typed readers in its client. */
+  readonly prompts?: readonly PromptDecl[];
+  readonly resources?: readonly ResourceDecl[];
+  readonly resourceTemplates?: readonly ResourceTemplateDecl[];
 }
 
 /** A live server whose catalogue `toolwright pull` snapshots into the design's lock file. */
@@ -82,7 +87,7 @@ export interface McpServerInfo {
   readonly instructions?: string;
 }
 
-/** Declares an MCP server implemented by this design; `build` declares its tools. */
+/** Declares an MCP server implemented by this design; `build` declares its tools, prompts, resources and templates. */
 export function mcpServer(name: string, info: McpServerInfo, build?: ((t: ToolsetBuilder) => void) | readonly ToolDecl[]): McpServerDecl {
   checkName("mcpServer()", "the server name", name);
   return locate({ server: name }, () => buildMcpServer(name, info, build));
@@ -106,15 +111,22 @@ function buildMcpServer(
     if (info[key] !== undefined && typeof info[key] !== "string") fail(where, `${key} must be a string`);
   }
   let description = info.description;
-  const tools = collectTools(`mcpServer "${name}"`, build, (text) => {
-    description = text;
-  });
+  const surface = createSurfaceCollector(`mcpServer "${name}"`);
+  const tools = collectTools(
+    `mcpServer "${name}"`,
+    build,
+    (text) => {
+      description = text;
+    },
+    surface,
+  );
   return Object.freeze({
     ...info,
     kind: "mcp-server",
     name,
     ...(description === undefined ? {} : { description }),
     tools: Object.freeze(tools),
+    ...surface.fields(),
   });
 }
 

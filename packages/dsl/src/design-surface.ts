@@ -116,8 +116,13 @@ export function createSurfaceCollector(where: string) {
       once(`template:${uriTemplate}`, `resource template ${show(uriTemplate)}`);
       resourceTemplates.push(Object.freeze({ ...definition, kind: "resource-template", uriTemplate }));
     },
-    result(): SurfaceDecls {
-      return { prompts: Object.freeze(prompts), resources: Object.freeze(resources), resourceTemplates: Object.freeze(resourceTemplates) };
+    /** The non-empty lists, as fields of a toolset or server declaration. */
+    fields(): Partial<SurfaceDecls> {
+      return {
+        ...(prompts.length > 0 ? { prompts: Object.freeze(prompts) } : {}),
+        ...(resources.length > 0 ? { resources: Object.freeze(resources) } : {}),
+        ...(resourceTemplates.length > 0 ? { resourceTemplates: Object.freeze(resourceTemplates) } : {}),
+      };
     },
   };
 }

@@ -137,9 +137,10 @@ function isProvider(value: unknown): value is ToolsetProvider {
   return isPlainObject(value) && (value.kind === "external-mcp" || value.kind === "mcp");
 }
 
-/** Server builders: prompts and resources are declared in toolsets for now; saying so beats dropping them. */
+/** `externalServer` overrides: the pulled lock brings the server's prompts and resources; saying so beats dropping them. */
 function notHere(where: string) {
-  const refuse = (what: string) => () => fail(where, `${what} is declared in a toolset(...) for now, not here`);
+  const refuse = (what: string) => () =>
+    fail(where, `${what} is declared in a toolset(...) or an mcpServer(...), not here (toolwright pull records a live server's own)`);
   return { prompt: refuse("a prompt"), resource: refuse("a resource"), resourceTemplate: refuse("a resource template") };
 }
 
@@ -216,16 +217,13 @@ export function toolset(...args: unknown[]): ToolsetDecl {
       surface,
     ),
   );
-  const { prompts, resources, resourceTemplates } = surface.result();
   return Object.freeze({
     kind: "toolset",
     name,
     provider,
     tools: Object.freeze(tools),
     ...(description === undefined ? {} : { description }),
-    ...(prompts.length > 0 ? { prompts } : {}),
-    ...(resources.length > 0 ? { resources } : {}),
-    ...(resourceTemplates.length > 0 ? { resourceTemplates } : {}),
+    ...surface.fields(),
   });
 }
 

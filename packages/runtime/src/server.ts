@@ -6,7 +6,7 @@
  */
 
 export type { RpcErrorObject, RpcId, RpcMessage, RpcNotification, RpcRequest, RpcResponse } from "./protocol/json-rpc.js";
-export type { CallToolResult, ContentBlock } from "./protocol/mcp-types.js";
+export type { CallToolResult, ContentBlock, GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
 export type { Decoder, ValidateFunction, ValidatorError } from "./schema/codec.js";

@@ -2,7 +2,9 @@
  * Golden case: an `mcpServer` with its scaffold. The server's tools get types, precompiled
  * validators and `servers/calc/server.gen.ts` (typed handlers, createCalcServer, serveCalcServer);
  * a toolset over the same server gets the usual typed client, so the server can be called by its
- * own generated client. `hostile.server` and `empty` cover sanitized method names and a server
+ * own generated client. Its prompt, resource and resource template become typed handler stubs in
+ * the scaffold (`getExplainPrompt(args)`, `readConstants()`, `readHistory({ day, entry })`) and typed
+ * readers in the client. `hostile.server` and `empty` cover sanitized method names and a server
  * with no tools.
  */
 import { array, design, fromMCP, integer, mcpServer, number, object, string, toolset } from "@toolwright/dsl";
@@ -29,6 +31,16 @@ export const calc = mcpServer(
       output: object({ words: array(string()), count: integer() }),
       meta: { "example.com/category": "text" },
     });
+    t.prompt("explain", {
+      title: "Explain a result",
+      description: "Asks the model to explain an operation",
+      arguments: [
+        { name: "operation", description: "add, divide or split-words", required: true },
+        { name: "style", description: "short or long" },
+      ],
+    });
+    t.resource("calc://constants", { name: "constants", description: "Named constants as JSON", mimeType: "application/json" });
+    t.resourceTemplate("calc://history/{day}{?entry}", { name: "history", description: "One day of results", mimeType: "text/plain" });
   },
 );
 

@@ -166,14 +166,17 @@ export interface IrToolset {
   /** Every toolset-level name its modules export (clash-checked against the tools' names). */
   readonly symbols: IrToolsetSymbols;
   readonly validators: IrValidators;
-  /** Prompts, resources and resource templates declared in the toolset (typed readers in the client). */
+  /** Prompts, resources and resource templates: declared in the toolset or its `mcpServer`, or pulled into the lock (typed readers in the client). */
   readonly surface: IrSurface;
+  /** Fingerprints of the pulled prompts, resources and templates (lock toolsets whose lock records them), for drift checks. */
+  readonly surfaceFingerprints?: IrSurfaceFingerprints | undefined;
   toString(): string;
 }
 
 /** A prompt, resource or template with its generated method name. */
 export interface IrPrompt {
   readonly name: string;
+  readonly title?: string;
   readonly description: string | undefined;
   readonly arguments: readonly { readonly name: string; readonly description?: string; readonly required?: boolean }[];
   /** `get<Pascal>Prompt`. */
@@ -185,6 +188,7 @@ export interface IrResource {
   readonly uri: string;
   readonly name: string;
   readonly description: string | undefined;
+  readonly mimeType?: string;
   /** `read<Pascal>`. */
   readonly memberName: string;
 }
@@ -192,6 +196,7 @@ export interface IrResourceTemplate {
   readonly uriTemplate: string;
   readonly name: string;
   readonly description: string | undefined;
+  readonly mimeType?: string;
   /** RFC 6570 variable names, in order: the reader's parameters. */
   readonly variables: readonly string[];
   /** `read<Pascal>`. */
@@ -199,6 +204,19 @@ export interface IrResourceTemplate {
   /** `<Pascal>Params`. */
   readonly typeName: string;
 }
+/** Per-item fingerprints of a pulled surface, by prompt name, resource URI and template URI template; absent: the lock has no such section. */
+export interface IrSurfaceFingerprints {
+  readonly prompts?: { readonly [name: string]: string };
+  readonly resources?: { readonly [uri: string]: string };
+  readonly resourceTemplates?: { readonly [uriTemplate: string]: string };
+  /** The pulled entries, so drift can be shown field by field. */
+  readonly snapshots: {
+    readonly prompts?: { readonly [name: string]: unknown };
+    readonly resources?: { readonly [uri: string]: unknown };
+    readonly resourceTemplates?: { readonly [uriTemplate: string]: unknown };
+  };
+}
+
 /** The surface of one toolset. */
 export interface IrSurface {
   readonly prompts: readonly IrPrompt[];

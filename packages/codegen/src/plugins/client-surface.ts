@@ -19,6 +19,34 @@ export interface SurfaceLines {
 
 const doc = (text: string | undefined, fallback: string) => `  /** ${docText(text ?? fallback)} */`;
 
+/**
+ * Prints `<Prompt>PromptArgs` (one string per declared argument, optional unless required) and
+ * `<Template>Params` (one string per RFC 6570 variable), exported: the client and the server scaffold share them.
+ */
+export function emitSurfaceArgTypes(f: GeneratedFile, surface: IrSurface): void {
+  for (const p of surface.prompts) {
+    f.print(
+      `/** Arguments of prompt ${JSON.stringify(p.name)}. */`,
+      `${f.export("type", p.typeName)} = {`,
+      ...p.arguments.flatMap((a) => [
+        ...(a.description ? [`  /** ${docText(a.description)} */`] : []),
+        `  readonly ${printKey(a.name)}${a.required ? "" : "?"}: string;`,
+      ]),
+      "};",
+      "",
+    );
+  }
+  for (const t of surface.resourceTemplates) {
+    f.print(
+      `/** Parameters of ${docText(t.uriTemplate)}. */`,
+      `${f.export("type", t.typeName)} = {`,
+      ...t.variables.map((v) => `  readonly ${printKey(v)}: string;`),
+      "};",
+      "",
+    );
+  }
+}
+
 /** Prints the argument and parameter types and returns the client's signatures and members. */
 export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceLines {
   const any = surface.prompts.length + surface.resources.length + surface.resourceTemplates.length > 0;
@@ -31,18 +59,9 @@ export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceL
   const read = surface.resources.length + surface.resourceTemplates.length > 0 ? f.runtime("readResourceVia") : "";
   const signatures: string[] = [];
   const members: string[] = [];
+  emitSurfaceArgTypes(f, surface);
   for (const p of surface.prompts) {
-    const Args = f.declare(p.typeName);
-    f.print(
-      `/** Arguments of prompt ${JSON.stringify(p.name)}. */`,
-      `export type ${Args} = {`,
-      ...p.arguments.flatMap((a) => [
-        ...(a.description ? [`  /** ${docText(a.description)} */`] : []),
-        `  readonly ${printKey(a.name)}${a.required ? "" : "?"}: string;`,
-      ]),
-      "};",
-      "",
-    );
+    const Args = p.typeName;
     const optional = p.arguments.every((a) => !a.required);
     signatures.push(
       doc(p.description, `Gets prompt ${JSON.stringify(p.name)}.`),
@@ -62,14 +81,7 @@ export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceL
   if (surface.resourceTemplates.length > 0) {
     const expand = f.runtime("expandTemplate");
     for (const t of surface.resourceTemplates) {
-      const Params = f.declare(t.typeName);
-      f.print(
-        `/** Parameters of ${docText(t.uriTemplate)}. */`,
-        `export type ${Params} = {`,
-        ...t.variables.map((v) => `  readonly ${printKey(v)}: string;`),
-        "};",
-        "",
-      );
+      const Params = t.typeName;
       signatures.push(
         doc(t.description, `Reads ${t.uriTemplate}.`),
         `  ${t.memberName}(params: ${Params}, options?: ${CallOptions}): Promise<${SurfaceResult}<readonly ${ResourceContents}[]>>;`,

@@ -1,7 +1,8 @@
 /**
  * Server scaffold plugin: for each `mcpServer(...)` of the design, `servers/<server>/` holds the
  * tools' types and precompiled validators, and `server.gen.ts` with a typed handler interface (one
- * method per tool: typed payload in, typed result out), `create<Server>Server(handlers)` (the
+ * method per tool: typed payload in, typed result out; one per prompt, resource and template,
+ * server-surface.ts), `create<Server>Server(handlers)` (the
  * runtime tool server with input and output decoders) and `serve<Server>Server(handlers, options)`
  * for stdio or streamable HTTP.
  */
@@ -9,6 +10,7 @@ import { fileHeader } from "../emit/generated-file.js";
 import { docText, printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign, IrMcpServer, IrTool } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
+import { emitServerSurface } from "./server-surface.js";
 import { typesPlugin } from "./types.js";
 import { validatorsPlugin } from "./validators.js";
 
@@ -50,13 +52,14 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     "} as const;",
     "",
   );
+  const surface = emitServerSurface(f, ts.surface);
   const resultType = (tool: IrTool) => {
     const Result = f.import(tool.symbols.result);
     return tool.output ? `${rtType("StructuredResult")}<${Result}> | ${CallToolResult()}` : `${Result} | ${CallToolResult()}`;
   };
   f.print(
     `/**`,
-    ` * ${docText(`The handlers a ${JSON.stringify(server.name)} server implementation provides: one per tool. Payloads arrive validated; structured results are validated against the output schema before they are sent. Tools without an output schema may return plain text.`)}`,
+    ` * ${docText(`The handlers a ${JSON.stringify(server.name)} server implementation provides: one per tool${surface.signatures.length > 0 ? ", prompt, resource and resource template" : ""}. Payloads arrive validated; structured results are validated against the output schema before they are sent. Tools without an output schema may return plain text.${surface.signatures.length > 0 ? " Prompts get their arguments with the required ones checked; template readers get the variables matched from the URI (empty when absent)." : ""}`)}`,
     ` */`,
     `${f.export("interface", n.handlers)} {`,
   );
@@ -66,7 +69,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     const doc = tool.description ?? tool.title ?? `Handles ${JSON.stringify(tool.name)}.`;
     f.print(`  /** ${docText(doc)} */`, `  ${tool.memberName}(payload: ${Payload}, ctx: ${ToolContext()}): ${R} | Promise<${R}>;`);
   }
-  f.print("}", "");
+  f.print(...surface.signatures, "}", "");
   if (hasText) {
     f.print(
       "/** Plain text from a handler becomes one text content block. */",
@@ -83,7 +86,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     `${f.export("type", n.options)} = Omit<${ToolServerOptions}, "name" | "version" | "tools">;`,
     "",
     `/** Creates the ${JSON.stringify(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
-    `${f.export("function", n.create)}(${ts.tools.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
+    `${f.export("function", n.create)}(${ts.tools.length === 0 && surface.options.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
     `  return ${rt("createToolServer")}({`,
     `    ...${n.info},`,
     "    ...options,",
@@ -119,7 +122,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     }
     f.print("      },");
   }
-  f.print("    ],", "  });", "}", "");
+  f.print("    ],", ...surface.options, "  });", "}", "");
   f.print(
     `/**`,
     ` * Serves ${JSON.stringify(server.name)} over stdio (the default) or streamable HTTP, e.g.`,

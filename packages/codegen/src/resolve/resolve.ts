@@ -146,6 +146,12 @@ function catalogueOf(
       server: server.name,
       fingerprint: undefined,
       toolFingerprints: undefined,
+      // The client of a server the design implements reads what the server serves, plus the toolset's own.
+      surface: {
+        prompts: [...(server.prompts ?? []), ...(decl.prompts ?? [])],
+        resources: [...(server.resources ?? []), ...(decl.resources ?? [])],
+        resourceTemplates: [...(server.resourceTemplates ?? []), ...(decl.resourceTemplates ?? [])],
+      },
     };
   const lockName = designPath === undefined ? "the design's lock file" : lockPathFor(designPath).split(/[\\/]/).pop()!;
   const entry = getLock(loc)?.servers[server.name];
@@ -198,7 +204,15 @@ function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[
         `its output folder ${dir} collides with server ${JSON.stringify(clash)}; rename one`,
       );
     dirs.set(dir, server.name);
-    const pseudo = { kind: "toolset", name: server.name, provider: { kind: "mcp", server: server.name }, tools: server.tools } as const;
+    const pseudo = {
+      kind: "toolset",
+      name: server.name,
+      provider: { kind: "mcp", server: server.name },
+      tools: server.tools,
+      prompts: server.prompts,
+      resources: server.resources,
+      resourceTemplates: server.resourceTemplates,
+    } as const;
     let ts: IrToolset;
     try {
       ts = resolveToolset(

@@ -1,4 +1,4 @@
-import { design, fromExternalMCP, mcpServer, object, toolset } from "@toolwright/dsl";
+import { design, externalServer, fromExternalMCP, fromMCP, mcpServer, object, toolset } from "@toolwright/dsl";
 import { createInMemoryCaller } from "@toolwright/runtime";
 import { getPromptVia, readResourceVia } from "@toolwright/runtime/codegen";
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,32 @@ describe("prompts, resources and templates in a design", () => {
         t.prompt("p");
       }),
     ).toThrow(/prompt "p" is declared twice/);
-    expect(() => mcpServer("s", { version: "1" }, (t) => t.prompt("p"))).toThrow(/declared in a toolset/);
+    expect(() => externalServer("s", { command: "x" }, (t) => t.prompt("p"))).toThrow(/externalServer "s".*toolwright pull records/);
+    expect(() => mcpServer("s", { version: "1" }, (t) => t.resource("nope", { name: "x" }))).toThrow(/mcpServer "s".*absolute URI/);
+  });
+
+  it("an mcpServer's prompts and resources reach its scaffold and the client of a toolset over it", () => {
+    const server = mcpServer("notes", { version: "1" }, (t) => {
+      t.tool("search", { input: object({}) });
+      t.prompt("summarize", { arguments: [{ name: "id", required: true }] });
+      t.resourceTemplate("notes://{id}", { name: "note" });
+    });
+    const client = toolset("notes-client", fromMCP(server), (t) => t.resource("notes://index", { name: "index" }));
+    const ir = resolveDesign(design({ toolsets: [client] }), at);
+    const scaffold = ir.mcpServers[0]?.toolset.surface;
+    expect(scaffold?.prompts.map((p) => p.memberName)).toEqual(["getSummarizePrompt"]);
+    expect(scaffold?.resourceTemplates.map((t) => [t.memberName, t.variables])).toEqual([["readNote", ["id"]]]);
+    expect(scaffold?.resources).toEqual([]);
+    // The client reads what the server serves, and the toolset's own declarations.
+    const surface = ir.toolsets[0]?.surface;
+    expect(surface?.prompts.map((p) => p.memberName)).toEqual(["getSummarizePrompt"]);
+    expect(surface?.resources.map((r) => r.memberName)).toEqual(["readIndex"]);
+    expect(surface?.resourceTemplates.map((t) => t.memberName)).toEqual(["readNote"]);
+    const clash = mcpServer("clash", { version: "1" }, (t) => {
+      t.tool("readIndex", { input: object({}) });
+      t.resource("x://index", { name: "index" });
+    });
+    expect(() => resolveDesign(design({ toolsets: [], servers: [clash] }), at)).toThrow(/server "clash": resource "x:\/\/index".*clashes/);
   });
 
   it("a method name that clashes with a tool, or a broken template, is a design error", () => {

@@ -7,11 +7,11 @@ import type { JsonSchema, ToolDecl, ToolsetDecl } from "@toolwright/dsl";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { camelName, fileStem, memberName, pascalName } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
-import type { IrAnnotations, IrConnection, IrSchema, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
+import type { IrAnnotations, IrConnection, IrSchema, IrSurfaceFingerprints, IrTool, IrToolset, IrToolsetSource } from "../ir/ir.js";
 import { exampleFromSchema } from "./example.js";
 import { assignIdentifiers } from "./identifiers.js";
 import { checkSchema, fieldDescriptions, normalizeSchema } from "./schema.js";
-import { EMPTY_SURFACE, resolveSurface } from "./surface.js";
+import { EMPTY_SURFACE, resolveSurface, type SurfaceSource } from "./surface.js";
 import { checkClashes, toolSymbols, toolsetSymbols } from "./symbols.js";
 import { compileValidators } from "./validators.js";
 
@@ -28,6 +28,9 @@ export interface Origin {
   readonly snapshots?: { readonly [tool: string]: unknown };
   /** Output folder, when not the toolset's own name (a server's tools live in `servers/<server>`). */
   readonly dirName?: string;
+  /** Prompts, resources and templates, when not only the toolset's own (its server's, or the lock's merged with them). */
+  readonly surface?: SurfaceSource;
+  readonly surfaceFingerprints?: IrSurfaceFingerprints;
 }
 
 /** What resolving one toolset needs. */
@@ -39,7 +42,7 @@ export interface Ctx {
 
 export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: Origin, ctx: Ctx): IrToolset {
   const { file } = ctx;
-  const { source, server, fingerprint, toolFingerprints, connection, instructions, snapshots } = origin;
+  const { source, server, fingerprint, toolFingerprints, connection, instructions, snapshots, surfaceFingerprints } = origin;
   const tools: IrTool[] = [];
   const names = {
     dirName: origin.dirName ?? fileStem(decl.name),
@@ -58,6 +61,7 @@ export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], or
     toolFingerprints,
     instructions,
     snapshots,
+    ...(surfaceFingerprints ? { surfaceFingerprints } : {}),
     ...names,
     memberName: memberName(camelName(decl.name)),
     tools,
@@ -89,7 +93,7 @@ export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], or
   );
   Object.freeze(tools);
   ts.validators = compileValidators(ts, file);
-  (ts as Mutable<IrToolset>).surface = resolveSurface(decl, tools, { file, toolset: decl.name });
+  (ts as Mutable<IrToolset>).surface = resolveSurface(origin.surface ?? decl, tools, { file, toolset: decl.name }, source === "lock");
   return Object.freeze(ts);
 }
 

@@ -61,6 +61,9 @@ export const RUNTIME_SYMBOLS = {
 /** Symbol → entry and kind, for server scaffolds (`servers/<server>/server.gen.ts`). */
 export const SERVER_SYMBOLS = {
   CallToolResult: { from: RUNTIME_SERVER, type: true },
+  GetPromptResult: { from: RUNTIME_SERVER, type: true },
+  ResourceBody: { from: RUNTIME_SERVER, type: true },
+  SurfaceContext: { from: RUNTIME_SERVER, type: true },
   ServeHandle: { from: RUNTIME_SERVER, type: true },
   ServeOptions: { from: RUNTIME_SERVER, type: true },
   StructuredResult: { from: RUNTIME_SERVER, type: true },

@@ -3,7 +3,7 @@
 
 export type { AddPayload, AddResult, DividePayload, DivideResult, SplitWordsPayload, SplitWordsResult } from "./types.gen.js";
 export { addSpec, calcSpecMap, calcSpecs, calcToolsetName, divideSpec, findCalcSpec, splitWordsSpec } from "./specs.gen.js";
-export type { CalcClient } from "./client.gen.js";
+export type { CalcClient, ExplainPromptArgs, HistoryParams } from "./client.gen.js";
 export { createCalcClient } from "./client.gen.js";
 export type { CalcRequests, CalcToolRequest } from "./requests.gen.js";
 export { calcRequests } from "./requests.gen.js";
