@@ -11,7 +11,7 @@ import {
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
-  failureFromPolicy,
+  failureFromLocal,
   failureFromToolError,
   failureFromUnparsableArguments,
   renderFailure,
@@ -167,7 +167,7 @@ describe("every mapped failure is valid and JSON-stable", () => {
           check(failureFromInvalidInput(issues, raw, ctx.exampleJson, where));
           check(failureFromInvalidOutput(issues, blocks, where));
           check(failureFromUnparsableArguments(raw, "not an object", ctx.exampleJson, where));
-          check(failureFromPolicy(reason, "stopped by policy", where, { suggestions: ["a", "b"] }));
+          check(failureFromLocal(reason, "stopped by policy", where, { suggestions: ["a", "b"] }));
         },
       ),
       // A regression found by this property: an own "__proto__" key in the input.

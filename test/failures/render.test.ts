@@ -6,7 +6,7 @@ import {
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
-  failureFromPolicy,
+  failureFromLocal,
   failureFromToolError,
   renderFailure,
   renderResult,
@@ -63,8 +63,8 @@ describe("renderFailure", () => {
     expect(renderFailure(failureFromFault({ type: "http", status: 429, message: "slow down", retryAfterMs: 3000 }, at))).toMatch(
       /after 3 s/,
     );
-    expect(renderFailure(failureFromPolicy("max_tool_calls", "limit reached", at))).toMatch(/Next: Do not call more tools/);
-    const unknown = failureFromPolicy(
+    expect(renderFailure(failureFromLocal("max_tool_calls", "limit reached", at))).toMatch(/Next: Do not call more tools/);
+    const unknown = failureFromLocal(
       "tool_unavailable",
       "no such tool",
       { tool: "files_read", server: "" },

@@ -79,6 +79,11 @@ describe("approval store in the manager", () => {
     expect(!refused.ok && refused.failure.message).toContain(
       "lookup is held back: it changed since it was approved; run toolwright approve mutable lookup",
     );
+    expect(refused).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", reason: "tool_held", source: "local", recovery: { action: "replan" } },
+    });
+    expect(refused.ok || refused.failure.rpc).toBeUndefined();
     expect(await second.callTool("mutable.greet", { text: "Ada" })).toMatchObject({ ok: true, value: "greet: Ada" });
 
     expect(await second.approve("mutable", "lookup")).toEqual(["mutable.lookup"]);

@@ -217,6 +217,11 @@ describe("stop during start, enable and disable", () => {
     await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
     const refused = await manager.callTool("dyn.alpha");
     expect(refused.ok === false && refused.failure.message).toMatch(/disabled/);
+    // Retrying cannot reach a disabled server: replan (it was an invented transport fault, retry, before).
+    expect(refused).toMatchObject({
+      ok: false,
+      failure: { kind: "unavailable", reason: "server_disabled", source: "local", recovery: { action: "replan" } },
+    });
     await manager.applyConfig(config({ dyn: dyn() }));
     expect(status()?.connected).toBe(true);
     expect((await manager.callTool("dyn.alpha")).ok).toBe(true);

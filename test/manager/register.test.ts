@@ -122,7 +122,40 @@ describe("mcp_register", () => {
       headers: { A: "${NOT_SET_ANYWHERE}" },
     });
     expect(unset.ok === false && unset.failure.message).toMatch(/NOT_SET_ANYWHERE/);
+    // An entry the config refuses is a local reason the arguments can fix: correct_call with them.
+    expect(unset).toMatchObject({
+      ok: false,
+      failure: {
+        kind: "invalid_call",
+        reason: "config_rejected",
+        source: "local",
+        recovery: { action: "correct_call", priorInput: { name: "x" } },
+      },
+    });
+    expect(unset.ok || unset.failure.rpc).toBeUndefined();
     expect(() => readdirSync(join(projectDir, ".toolwright"))).toThrow();
+  });
+
+  it("a config file that cannot be written is no argument problem: internal / replan, without a made-up JSON-RPC code", async () => {
+    manager = createMcpManager(parseMcpConfig("{}"));
+    // A plain file where the .toolwright folder should be: creating the folder fails.
+    mkdirSync(projectDir, { recursive: true });
+    writeFileSync(join(projectDir, ".toolwright"), "not a folder");
+    const tool = createMcpRegisterTool({ confirm: "allow-all", manager, projectDir, globalDir, env: {} });
+    const failed = await tool.call({ name: "x", scope: "project", type: "stdio", command: "c" });
+    expect(failed).toMatchObject({
+      ok: false,
+      failure: { kind: "internal", reason: "config_write_failed", source: "local", recovery: { action: "replan" } },
+    });
+    expect(failed.ok || failed.failure.message).toMatch(/cannot write .*mcp\.json/);
+    expect(failed.ok || Object.hasOwn(failed.failure.recovery, "priorInput")).toBe(false);
+    // Through the caller an unknown tool name is the local tool_unavailable reason, not -32601.
+    const unknown = await tool.caller.callTool({ name: "mcp_unregister", arguments: {} });
+    expect(unknown).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", reason: "tool_unavailable", recovery: { action: "replan" } },
+    });
+    expect(unknown.ok || unknown.failure.rpc).toBeUndefined();
   });
 
   it("asks confirm before writing; a refusal is canceled and writes nothing", async () => {

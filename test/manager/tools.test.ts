@@ -51,6 +51,12 @@ describe("list_changed", () => {
     expect(beta.ok && beta.value).toBe("beta");
     const hidden = await manager.callTool("dyn.secret-two");
     expect(hidden.ok === false && hidden.failure.message).toMatch(/hidden by the allow\/deny lists/);
+    // A local reason: no JSON-RPC code is made up, and no arguments can make the tool callable.
+    expect(hidden).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", reason: "tool_hidden", source: "local", recovery: { action: "replan" } },
+    });
+    expect(hidden.ok || hidden.failure.rpc).toBeUndefined();
   });
 
   it("allowTools is an allowlist with * patterns", async () => {
@@ -142,6 +148,7 @@ describe("risk and approval", () => {
     if (!denied.ok) {
       expect(denied.failure.kind).toBe("canceled");
       expect(denied.failure.message).toMatch(/not approved/);
+      expect(denied.failure).toMatchObject({ reason: "not_approved", source: "local", recovery: { action: "finish" } });
     }
     const allowed = await manager.callTool("dyn.alpha");
     expect(allowed.ok).toBe(true);

@@ -98,7 +98,7 @@ export {
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
-  failureFromPolicy,
+  failureFromLocal,
   failureFromToolError,
   failureFromUnparsableArguments,
   mapHttpStatus,

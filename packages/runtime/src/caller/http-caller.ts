@@ -7,7 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { redactFailureValues, redactValues, registerSecretValues } from "../failure/failure.js";
-import { failureFromFault, failureFromPolicy } from "../failure/failure-mapping.js";
+import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
 import {
   type ClientIdentity,
@@ -344,7 +344,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       if (dropped !== undefined) {
         // Nothing was sent and no arguments can fix it: a local reason, so the planner replans.
         const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
-        return { ok: false, failure: failureFromPolicy("tool_unavailable", message, { tool: request.name, server }) };
+        return { ok: false, failure: failureFromLocal("tool_unavailable", message, { tool: request.name, server }) };
       }
       if (!outcome.ok) return fail(outcome.fault, request.name);
       return { ok: true, result: outcome.value as CallToolResult };

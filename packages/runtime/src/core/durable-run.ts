@@ -5,7 +5,7 @@
  */
 import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller/caller.js";
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromInvalidInput, failureFromPolicy } from "../failure/failure-mapping.js";
+import { failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
 import { invokeTool } from "./invoke.js";
 import { createRunLedger, type RunPolicy, type RunUsage } from "./policy.js";
@@ -158,16 +158,16 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     };
     ledger.touch();
     const stop = ledger.check();
-    if (stop) return refuse(failureFromPolicy(stop.reason, stop.message, context), false);
+    if (stop) return refuse(failureFromLocal(stop.reason, stop.message, context), false);
     if (needsConfirmation(spec) && !(await approved(index, spec, caller.server, args)))
       return refuse(
-        failureFromPolicy("confirmation_denied", `${spec.id} was not run: the approval was denied or did not arrive`, context),
+        failureFromLocal("confirmation_denied", `${spec.id} was not run: the approval was denied or did not arrive`, context),
         true,
       );
     let response: CallResponse | undefined;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const late = ledger.check();
-      if (late) return refuse(failureFromPolicy(late.reason, late.message, context), attempt > 0);
+      if (late) return refuse(failureFromLocal(late.reason, late.message, context), attempt > 0);
       ledger.recordSent();
       const budget = ledger.callTimeout(timeoutMs);
       const durableCall: DurableCall = {

@@ -5,7 +5,7 @@
 import type { Caller, CallResponse } from "../caller/caller.js";
 import { isCallerClosedError } from "../caller/caller.js";
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault, failureFromPolicy } from "../failure/failure-mapping.js";
+import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 
 /** The `_meta` key carrying a call's idempotency key: the same for every attempt and replay of one call. */
 export const IDEMPOTENCY_KEY_META = "toolwright.dev/idempotency-key";
@@ -96,7 +96,7 @@ export function unknownOutcomeFailure(
     `outcome unknown: the worker ${intent.by} stopped during ${call.tool} (call ${call.index} of run ${call.runId}, ` +
     `idempotency key ${call.idempotencyKey}) before recording a result; it was not sent again because ${call.tool} is not ` +
     "declared read-only or idempotent. Check whether it took effect before calling it again";
-  const base = failureFromPolicy("outcome_unknown", message, { tool: call.tool, server: call.server });
+  const base = failureFromLocal("outcome_unknown", message, { tool: call.tool, server: call.server });
   const durable = {
     runId: call.runId,
     call: call.index,

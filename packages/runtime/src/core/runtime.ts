@@ -8,7 +8,7 @@ import {
   type FailureContext,
   failureFromFault,
   failureFromInvalidInput,
-  failureFromPolicy,
+  failureFromLocal,
   mayHaveRun,
 } from "../failure/failure-mapping.js";
 import { invokeTool } from "./invoke.js";
@@ -168,7 +168,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       if (budgetBound)
         return {
           ok: false,
-          failure: failureFromPolicy("time_budget", `the run time budget ran out during ${entry.spec.id}; stop calling tools`, context),
+          failure: failureFromLocal("time_budget", `the run time budget ran out during ${entry.spec.id}; stop calling tools`, context),
         };
       const tagged: ToolFailure = timeoutMs === undefined ? result.failure : { ...result.failure, reason: "tool_timeout" };
       return { ok: false, failure: unsafeToRepeat(entry.spec, tagged) };
@@ -187,7 +187,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     const stop = ledger.check();
     if (stop) {
       const at = { tool: entry?.spec.id ?? request.rejection?.tool ?? request.tool, server: entry?.caller.server ?? "" };
-      return { result: { ok: false, failure: failureFromPolicy(stop.reason, stop.message, at) }, sent: false, counts: false };
+      return { result: { ok: false, failure: failureFromLocal(stop.reason, stop.message, at) }, sent: false, counts: false };
     }
     if (request.rejection) return { result: { ok: false, failure: request.rejection }, sent: false, counts: true };
     if (!entry) return { result: { ok: false, failure: toolUnavailable(request.tool, specs()) }, sent: false, counts: true };
@@ -200,11 +200,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     }
     if (needsConfirmation(spec) && !(await confirmed(spec, request.arguments))) {
       const why = options.confirm ? "the confirmation hook denied it" : "it requires confirmation and no confirmation hook is set";
-      const failure = failureFromPolicy("confirmation_denied", `${spec.id} was not run: ${why}`, context);
+      const failure = failureFromLocal("confirmation_denied", `${spec.id} was not run: ${why}`, context);
       return { result: { ok: false, failure }, sent: false, counts: true };
     }
     const late = ledger.check(); // the confirmation hook may have awaited while parallel calls ran
-    if (late) return { result: { ok: false, failure: failureFromPolicy(late.reason, late.message, context) }, sent: false, counts: false };
+    if (late) return { result: { ok: false, failure: failureFromLocal(late.reason, late.message, context) }, sent: false, counts: false };
     ledger.recordSent();
     return { result: await send(entry, request.arguments, callOptions), sent: true, counts: true };
   }

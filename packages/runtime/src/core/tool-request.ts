@@ -5,7 +5,7 @@
  */
 import type { CallOptions } from "../caller/call-options.js";
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromPolicy } from "../failure/failure-mapping.js";
+import { failureFromLocal } from "../failure/failure-mapping.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A request for `runtime.execute`. When `rejection` is set the call is never sent. */
@@ -76,7 +76,7 @@ export function closestToolNames(name: string, specs: readonly ToolSpec[], limit
 export function toolUnavailable(name: string, specs: readonly ToolSpec[]): ToolFailure {
   const suggestions = closestToolNames(name, specs);
   const hint = suggestions.length > 0 ? "" : " No tools are registered.";
-  return failureFromPolicy(
+  return failureFromLocal(
     "tool_unavailable",
     `There is no tool named ${JSON.stringify(name.length > MAX_COMPARED_NAME ? `${name.slice(0, MAX_COMPARED_NAME)}…` : name)}.${hint}`,
     { tool: name, server: "" },

@@ -1,13 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { type FailureKind, type RecoveryAction, registerSecretValues, validateFailure } from "./failure.js";
+import {
+  FAILURE_REASONS,
+  type FailureKind,
+  type FailureReason,
+  type FailureSource,
+  type RecoveryAction,
+  registerSecretValues,
+  validateFailure,
+} from "./failure.js";
 import {
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
-  failureFromPolicy,
+  failureFromLocal,
   failureFromToolError,
   failureFromUnparsableArguments,
+  LOCAL_MAP,
   mayHaveRun,
   messageWithoutServer,
   retryAfterMsFromHeader,
@@ -31,6 +40,26 @@ const transport = (code: string, exitCode?: number): WireFault => ({
   message: `transport ${code}`,
   ...(exitCode === undefined ? {} : { exitCode }),
 });
+
+// Every local reason: the runtime, the manager or a caller decided without a server's answer.
+const LOCAL_TABLE: readonly (readonly [FailureReason, FailureKind, RecoveryAction])[] = [
+  ["tool_unavailable", "invalid_call", "replan"],
+  ["max_tool_calls", "canceled", "finish"],
+  ["max_consecutive_failures", "canceled", "finish"],
+  ["time_budget", "timeout", "finish"],
+  ["tool_timeout", "timeout", "retry"],
+  ["confirmation_denied", "canceled", "replan"],
+  ["outcome_unknown", "internal", "replan"],
+  ["tool_hidden", "invalid_call", "replan"],
+  ["tool_held", "invalid_call", "replan"],
+  ["not_approved", "canceled", "finish"],
+  ["server_disabled", "unavailable", "replan"],
+  ["server_not_configured", "unavailable", "replan"],
+  ["manager_stopped", "unavailable", "finish"],
+  ["caller_failed", "internal", "retry"],
+  ["config_rejected", "invalid_call", "correct_call"],
+  ["config_write_failed", "internal", "replan"],
+];
 
 // Every row of the mapping, with the input known (as the runtime's typed path has it).
 const TABLE: readonly Row[] = [
@@ -86,6 +115,17 @@ const TABLE: readonly Row[] = [
   ["task expired before its result", { type: "task", status: "expired", taskId: "t1", message: "gone" }, "unavailable", "replan"],
 ];
 
+// Where each kind of wire fault is built: the layer whose facts it maps.
+const SOURCE_OF: { readonly [T in WireFault["type"]]: FailureSource } = {
+  rpc: "rpc",
+  http: "http",
+  transport: "transport",
+  timeout: "transport",
+  canceled: "local",
+  malformed: "tool",
+  task: "tool",
+};
+
 describe("failureFromFault: one row per case", () => {
   it.each(TABLE)("%s → %s / %s", (_label, fault, kind, action) => {
     const f = failureFromFault(fault, sent);
@@ -94,6 +134,7 @@ describe("failureFromFault: one row per case", () => {
     expect(f.retryable).toBe(action === "retry");
     expect(f.tool).toBe("files.read");
     expect(f.server).toBe("fs");
+    expect(f.source).toBe(SOURCE_OF[fault.type]);
     expect(validateFailure(f)).toEqual([]);
     expect(JSON.parse(JSON.stringify(f))).toEqual(f);
     if (action === "correct_call") {
@@ -178,18 +219,18 @@ describe("isError, local validation and policy rows", () => {
     expect(validateFailure(f)).toEqual([]);
   });
 
-  it.each([
-    ["tool_unavailable", "invalid_call", "replan"],
-    ["max_tool_calls", "canceled", "finish"],
-    ["max_consecutive_failures", "canceled", "finish"],
-    ["time_budget", "timeout", "finish"],
-    ["tool_timeout", "timeout", "retry"],
-    ["confirmation_denied", "canceled", "replan"],
-    ["outcome_unknown", "internal", "replan"],
-  ] as const)("policy %s → %s / %s", (reason, kind, action) => {
-    const f = failureFromPolicy(reason, "stopped", at);
-    expect(f).toMatchObject({ kind, reason, recovery: { action } });
+  it.each(LOCAL_TABLE)("local %s → %s / %s, source local, no invented JSON-RPC code", (reason, kind, action) => {
+    const f = failureFromLocal(reason, "stopped", sent);
+    expect(f).toMatchObject({ kind, reason, source: "local", recovery: { action } });
+    expect(f.rpc).toBeUndefined();
+    expect(f.retryable).toBe(action === "retry");
+    if (action === "correct_call") expect(f.recovery).toMatchObject({ priorInput: { path: "/x" }, exampleJson: sent.exampleJson });
     expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("the local table has one row per reason, and the test table one per row", () => {
+    expect(LOCAL_TABLE.map(([reason]) => reason)).toEqual([...FAILURE_REASONS]);
+    expect(Object.keys(LOCAL_MAP)).toEqual([...FAILURE_REASONS]);
   });
 });
 
@@ -258,7 +299,7 @@ describe("hostile inputs (#18)", () => {
   });
 
   it("withCallEvidence never remaps a failure the runtime decided on (a reason): no correct_call for a tool that cannot be called", () => {
-    const f = failureFromPolicy("tool_unavailable", "fs: tool read is unavailable: bad x-mcp-header", at);
+    const f = failureFromLocal("tool_unavailable", "fs: tool read is unavailable: bad x-mcp-header", at);
     expect(withCallEvidence(f, { path: "/x" }, '{"path":"a"}')).toBe(f);
   });
 

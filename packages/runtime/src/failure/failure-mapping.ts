@@ -7,7 +7,9 @@ import type { WireFault } from "../protocol/wire-fault.js";
 import {
   type FailureKind,
   type FailureReason,
+  type FailureSource,
   type FieldIssue,
+  isToolFailure,
   type RecoveryAction,
   redactFailure,
   redactText,
@@ -102,19 +104,35 @@ export const TASK_STATUS_MAP: { readonly [S in "failed" | "cancelled" | "expired
   expired: m("unavailable", "replan"), // its ttl passed before the result was fetched: the result is gone
 };
 
-/** Runtime policy and registry reasons → mapping. */
-export const POLICY_MAP: { readonly [R in FailureReason]: Mapping } = {
-  tool_unavailable: m("invalid_call", "replan"), // the model named a tool that does not exist
+/**
+ * Local reasons → mapping: the runtime, the manager or a caller decided without asking a server
+ * (policy limits, a tool that cannot be called, a refused registration, a caller that broke).
+ */
+export const LOCAL_MAP: { readonly [R in FailureReason]: Mapping } = {
+  tool_unavailable: m("invalid_call", "replan"), // the model named a tool that does not exist (or a caller dropped it)
   max_tool_calls: m("canceled", "finish"), // run budget of tool calls used up
   max_consecutive_failures: m("canceled", "finish"), // too many failures in a row
   time_budget: m("timeout", "finish"), // run time budget used up
   tool_timeout: m("timeout", "retry"), // one call exceeded the tool timeout
   confirmation_denied: m("canceled", "replan"), // the user (hook) said no: choose another way
   outcome_unknown: m("internal", "replan"), // a durable run lost its worker mid-call to a non-idempotent tool: check, then decide
+  tool_hidden: m("invalid_call", "replan"), // the server lists it, its allow/deny lists hide it: no arguments change that
+  tool_held: m("invalid_call", "replan"), // held back until a person approves it (new or changed since approved)
+  not_approved: m("canceled", "finish"), // the approval hook said no to this call
+  server_disabled: m("unavailable", "replan"), // the config disables the server: retrying cannot reach it
+  server_not_configured: m("unavailable", "replan"), // no such server in the config
+  manager_stopped: m("unavailable", "finish"), // the manager was stopped: nothing can be called any more
+  caller_failed: m("internal", "retry"), // the caller threw or answered nothing; the call may have run
+  config_rejected: m("invalid_call", "correct_call"), // a registration's entry is invalid (unset variable, name taken)
+  config_write_failed: m("internal", "replan"), // the config file could not be written: new arguments cannot fix the disk
 };
+
+// Local reasons after which the call may have reached the server (the caller broke mid-call).
+const LOCAL_MAY_HAVE_RUN: ReadonlySet<FailureReason> = new Set(["caller_failed"]);
 
 /** True when a failed call may still have run on the server, so repeating it could repeat a side effect. */
 export function mayHaveRun(failure: ToolFailure): boolean {
+  if (failure.reason !== undefined && LOCAL_MAY_HAVE_RUN.has(failure.reason)) return true; // the caller broke mid-call
   if (failure.kind === "timeout") return failure.httpStatus !== 408; // no answer in time (a 408 means the server never read it)
   if (failure.kind === "internal" && failure.rpc?.code === -32603) return true; // the server failed while handling it
   if (failure.httpStatus === 500 || failure.httpStatus === 502 || failure.httpStatus === 504) return true; // server or gateway failed mid-request
@@ -130,7 +148,10 @@ export function retryAfterMsFromHeader(value: string | null | undefined, now = D
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Where a failure happened, and (when known) what was sent, so `correct_call` can carry evidence. */
+/**
+ * Where a failure happened and the facts its mapping depends on, known where it is built: what was
+ * sent (so `correct_call` can carry evidence) and what the typed call path knows about the tool.
+ */
 export interface FailureContext {
   readonly tool: string;
   readonly server: string;
@@ -138,6 +159,10 @@ export interface FailureContext {
   readonly input?: unknown;
   /** A valid example payload, as JSON text. */
   readonly exampleJson?: string;
+  /** False when the tool is not declared read-only or idempotent: a failure after which it may have run is not retried as is. */
+  readonly repeatable?: boolean;
+  /** The run's deadline a request timeout ran into: its tool timeout, or its time budget. */
+  readonly deadline?: "tool_timeout" | "time_budget";
 }
 
 function issuesFromData(data: unknown): FieldIssue[] | undefined {
@@ -151,9 +176,22 @@ function build(
   map: Mapping,
   message: string,
   context: FailureContext,
+  source: FailureSource,
   extra: Partial<ToolFailure>,
   issues?: readonly FieldIssue[],
 ): ToolFailure {
+  // Deadline rows: a timeout under the run's time budget is the budget running out; under the
+  // tool timeout it says so (both are facts of the run, handed down in the context).
+  if (map.kind === "timeout" && context.deadline === "time_budget")
+    return build(
+      LOCAL_MAP.time_budget,
+      `the run time budget ran out during ${context.tool}; stop calling tools`,
+      noDeadline(context),
+      "local",
+      {
+        reason: "time_budget",
+      },
+    );
   let recovery: ToolFailure["recovery"] = { action: map.action };
   if (map.action === "correct_call") {
     if (context.input === undefined && !issues) recovery = { action: "replan" };
@@ -165,16 +203,32 @@ function build(
         ...(context.exampleJson === undefined ? {} : { exampleJson: context.exampleJson }),
       };
   }
-  // One redaction pass over the finished failure: every string it carries, whichever path built it.
-  return redactFailure({
+  const tagged =
+    map.kind === "timeout" && context.deadline === "tool_timeout" && extra.reason === undefined ? { reason: "tool_timeout" as const } : {};
+  let failure: ToolFailure = {
     kind: map.kind,
     message: redactText(message),
     recovery,
+    source,
     tool: context.tool,
     server: context.server,
     retryable: recovery.action === "retry",
     ...extra,
-  });
+    ...tagged,
+  };
+  // Unsafe to repeat: a failure after which a tool not declared read-only or idempotent may have run.
+  if (context.repeatable === false && failure.recovery.action === "retry" && mayHaveRun(failure)) {
+    const { retryAfterMs: _ignored, ...rest } = failure;
+    const why = `not safe to repeat as is: ${context.tool} is not declared read-only or idempotent and may have run`;
+    failure = { ...rest, message: `${failure.message}; ${why}`, recovery: { action: "replan" }, retryable: false };
+  }
+  // One redaction pass over the finished failure: every string it carries, whichever path built it.
+  return redactFailure(failure);
+}
+
+function noDeadline(context: FailureContext): FailureContext {
+  const { deadline: _dropped, ...rest } = context;
+  return rest;
 }
 
 /**
@@ -196,6 +250,7 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
         mapRpcError(fault.code, fault.message),
         `${at}: ${fault.message} (JSON-RPC ${fault.code})`,
         context,
+        "rpc",
         // A JSON-RPC error that came as the body of an HTTP 400/404 keeps its status too.
         fault.httpStatus === undefined ? { rpc } : { rpc, httpStatus: fault.httpStatus },
         issuesFromData(fault.data),
@@ -204,10 +259,10 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
     case "http": {
       const map = mapHttpStatus(fault.status, fault.retryAfterMs);
       const wait = map.retryable && fault.retryAfterMs !== undefined ? { retryAfterMs: Math.max(0, fault.retryAfterMs) } : {};
-      return build(map, `${at}: HTTP ${fault.status} ${fault.message}`, context, { httpStatus: fault.status, ...wait });
+      return build(map, `${at}: HTTP ${fault.status} ${fault.message}`, context, "http", { httpStatus: fault.status, ...wait });
     }
     case "transport":
-      return build(mapTransportCode(fault.code), `${at}: ${fault.message}`, context, {
+      return build(mapTransportCode(fault.code), `${at}: ${fault.message}`, context, "transport", {
         ...(fault.exitCode === undefined ? {} : { exitCode: fault.exitCode }),
         ...(fault.stderrTail ? { stderrTail: redactText(fault.stderrTail) } : {}),
       });
@@ -216,14 +271,15 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
         mapTimeout(fault.phase),
         `${at}: ${fault.phase === "connect" ? "connect" : "call"} timed out, ${fault.message}`,
         context,
+        "transport",
         {},
       );
     case "malformed":
       return failureFromMalformedResult(fault.issues, fault.content, context, `${at}: ${fault.message}`);
     case "canceled":
-      return build(m("canceled", "finish"), `${at}: ${fault.message}`, context, {});
+      return build(m("canceled", "finish"), `${at}: ${fault.message}`, context, "local", {});
     case "task":
-      return build(TASK_STATUS_MAP[fault.status], `${at}: task ${fault.taskId} ${fault.status}: ${fault.message}`, context, {});
+      return build(TASK_STATUS_MAP[fault.status], `${at}: task ${fault.taskId} ${fault.status}: ${fault.message}`, context, "tool", {});
   }
 }
 
@@ -239,6 +295,7 @@ export function failureFromMalformedResult(
     m("malformed_result", "replan"),
     message ?? `${context.server}: ${context.tool} returned a result that breaks the MCP result shape: ${summary}`,
     context,
+    "tool",
     content === undefined ? {} : { content: toJsonValue(content) as unknown[] },
   );
   const kept = toJsonValue(issues) as FieldIssue[];
@@ -255,7 +312,7 @@ export function failureFromToolError(content: readonly unknown[], context: Failu
     .join("\n");
   // The SDK reports its own argument validation as isError text; the input is then the thing to fix.
   const map = INPUT_REJECTED.test(text) ? m("domain_rejection", "correct_call") : m("domain_rejection", "replan");
-  return build(map, text || `${context.tool} reported an error`, context, { content: toJsonValue(content) as unknown[] });
+  return build(map, text || `${context.tool} reported an error`, context, "tool", { content: toJsonValue(content) as unknown[] });
 }
 
 /** A payload that failed local validation: nothing was sent. */
@@ -271,6 +328,7 @@ export function failureFromInvalidInput(
     m("invalid_call", "correct_call"),
     `invalid arguments for ${context.tool}: ${summary}`,
     ctx,
+    "local",
     {},
     toJsonValue(issues) as FieldIssue[],
   );
@@ -291,7 +349,9 @@ export function failureFromUnparsableArguments(
     ...(shown === undefined ? {} : { actual: toJsonValue(shown) }),
   };
   const ctx = { ...context, input: raw === undefined ? null : raw, ...(exampleJson === undefined ? {} : { exampleJson }) };
-  return build(m("invalid_call", "correct_call"), `arguments for ${context.tool} are not a JSON object: ${problem}`, ctx, {}, [issue]);
+  return build(m("invalid_call", "correct_call"), `arguments for ${context.tool} are not a JSON object: ${problem}`, ctx, "local", {}, [
+    issue,
+  ]);
 }
 
 /** A result whose structured content does not match the declared output schema. Keeps the content. */
@@ -301,14 +361,52 @@ export function failureFromInvalidOutput(issues: readonly FieldIssue[], content:
   return failureFromMalformedResult(issues, content, context, message);
 }
 
-/** A failure the runtime itself decided on (policy limits, unknown tools, denied confirmation). */
-export function failureFromPolicy(
+/**
+ * A failure the runtime, the manager or a caller decided on without a server's answer: policy
+ * limits, a tool that cannot be called, a refused registration, a caller that broke. One row of
+ * `LOCAL_MAP` per reason; `reason` and `source: "local"` say so on the failure.
+ */
+export function failureFromLocal(
   reason: FailureReason,
   message: string,
   context: FailureContext,
   extra: { readonly suggestions?: readonly string[] } = {},
 ): ToolFailure {
-  return build(POLICY_MAP[reason], message, context, { reason, ...(extra.suggestions ? { suggestions: [...extra.suggestions] } : {}) });
+  const evidence = { reason, ...(extra.suggestions ? { suggestions: [...extra.suggestions] } : {}) };
+  return build(LOCAL_MAP[reason], message, context, "local", evidence);
+}
+
+const WIRE_FAULT_TYPES: ReadonlySet<unknown> = new Set(["rpc", "http", "transport", "timeout", "malformed", "canceled", "task"]);
+
+/**
+ * Turns anything thrown into a failure, as connect-es's `ConnectError.from(reason)` does: a
+ * `ToolFailure` passes through unchanged, an error carrying a wire fault is mapped as that fault,
+ * an `AbortError` is `canceled`, a `TimeoutError` a request timeout, and anything else the local
+ * reason `as` (default `caller_failed`) with its message (redacted like every failure).
+ */
+export function failureFrom(
+  thrown: unknown,
+  context: FailureContext,
+  as: FailureReason = "caller_failed",
+  what = "the caller threw",
+): ToolFailure {
+  if (isToolFailure(thrown)) return thrown;
+  const at = context.server === "" ? "" : `${context.server}: `;
+  if (thrown instanceof Error) {
+    const fault = (thrown as { fault?: { type?: unknown } }).fault;
+    if (typeof fault === "object" && fault !== null && WIRE_FAULT_TYPES.has(fault.type))
+      return failureFromFault(fault as WireFault, context);
+    if (thrown.name === "AbortError") return failureFromFault({ type: "canceled", message: thrown.message || "aborted" }, context);
+    if (thrown.name === "TimeoutError") return failureFromFault({ type: "timeout", phase: "request", message: thrown.message }, context);
+    return failureFromLocal(as, `${at}${what}: ${thrown.message || thrown.name}`, context);
+  }
+  let text: string;
+  try {
+    text = String(thrown);
+  } catch {
+    text = `[${typeof thrown}]`;
+  }
+  return failureFromLocal(as, `${at}${what}: ${text}`, context);
 }
 
 /**

@@ -68,11 +68,23 @@ export interface Recovery {
   readonly exampleJson?: string;
 }
 
+/**
+ * Which layer's facts a failure was built from, set where it is built: `transport` (process,
+ * socket, deadline), `http` (a status), `rpc` (a JSON-RPC error), `tool` (the tool's own result:
+ * `isError`, a malformed or off-schema result, a failed task) or `local` (the runtime decided).
+ */
+export type FailureSource = "transport" | "http" | "rpc" | "tool" | "local";
+
+/** Every failure source, in declaration order. */
+export const FAILURE_SOURCES: readonly FailureSource[] = Object.freeze(["transport", "http", "rpc", "tool", "local"]);
+
 /** A failed tool call, as a value. Never thrown. */
 export interface ToolFailure {
   readonly kind: FailureKind;
   readonly message: string;
   readonly recovery: Recovery;
+  /** Where the failure was built; absent only on failures a third-party caller built by hand. */
+  readonly source?: FailureSource;
   /** JSON-RPC error code and data, kept verbatim. */
   readonly rpc?: { readonly code: number; readonly data?: unknown };
   readonly httpStatus?: number;
@@ -109,7 +121,7 @@ export interface DurableEvidence {
   readonly foundBy: string;
 }
 
-/** Why the runtime itself refused or stopped a call. A closed set. */
+/** Why the runtime itself refused or stopped a call (a `local` failure). A closed set. */
 export type FailureReason =
   | "tool_unavailable"
   | "max_tool_calls"
@@ -117,7 +129,16 @@ export type FailureReason =
   | "time_budget"
   | "tool_timeout"
   | "confirmation_denied"
-  | "outcome_unknown";
+  | "outcome_unknown"
+  | "tool_hidden"
+  | "tool_held"
+  | "not_approved"
+  | "server_disabled"
+  | "server_not_configured"
+  | "manager_stopped"
+  | "caller_failed"
+  | "config_rejected"
+  | "config_write_failed";
 
 /** Every failure reason, in declaration order. */
 export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
@@ -128,6 +149,15 @@ export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
   "tool_timeout",
   "confirmation_denied",
   "outcome_unknown",
+  "tool_hidden",
+  "tool_held",
+  "not_approved",
+  "server_disabled",
+  "server_not_configured",
+  "manager_stopped",
+  "caller_failed",
+  "config_rejected",
+  "config_write_failed",
 ]);
 
 const ISSUE_CONSTRAINTS: ReadonlySet<string> = new Set([
@@ -234,6 +264,8 @@ export function validateFailure(f: unknown): string[] {
     problems.push("exitCode must be an integer or null");
   if (f.stderrTail !== undefined && typeof f.stderrTail !== "string") problems.push("stderrTail must be a string");
   if (f.content !== undefined && !Array.isArray(f.content)) problems.push("content must be an array");
+  if (f.source !== undefined && !(FAILURE_SOURCES as readonly unknown[]).includes(f.source))
+    problems.push(`unknown source ${JSON.stringify(f.source)}`);
   if (f.reason !== undefined && !(FAILURE_REASONS as readonly unknown[]).includes(f.reason))
     problems.push(`unknown reason ${JSON.stringify(f.reason)}`);
   if (f.suggestions !== undefined && (!Array.isArray(f.suggestions) || f.suggestions.some((s) => typeof s !== "string")))

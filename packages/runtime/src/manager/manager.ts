@@ -7,8 +7,14 @@ import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/c
 import type { McpSurface } from "../caller/surface.js";
 import { resultFromCall } from "../core/invoke.js";
 import { toolUnavailable } from "../core/tool-request.js";
-import { redactFailure, type ToolFailure } from "../failure/failure.js";
-import { failureFromFault, failureFromInvalidInput, messageWithoutServer } from "../failure/failure-mapping.js";
+import { type FailureReason, redactFailure, type ToolFailure } from "../failure/failure.js";
+import {
+  type FailureContext,
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromLocal,
+  messageWithoutServer,
+} from "../failure/failure-mapping.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { WireFault } from "../protocol/wire-fault.js";
@@ -25,6 +31,10 @@ import { approveSlot, gateListing, heldMessage, heldWarnings, lintSlots } from "
 import { createArgumentValidator } from "./validation.js";
 
 const fault = (message: string, code = "ECLOSED"): WireFault => ({ type: "transport", code, message });
+
+/** A server name the config does not hold: a local reason, no server was asked. */
+const notConfigured = (name: string, context: FailureContext) =>
+  failureFromLocal("server_not_configured", `${name}: server "${name}" is not configured`, context);
 
 /** Creates a manager for a resolved config. Nothing connects until `start()` or a call. */
 export function createMcpManager(initial: McpConfig, options: McpManagerOptions = {}): McpManager {
@@ -261,10 +271,14 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
   }
 
   async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
-    const context = { tool: `${slot.name}.${request.name}`, server: slot.name };
+    const context = { tool: `${slot.name}.${request.name}`, server: slot.name, input: request.arguments };
     const fail = (f: WireFault): CallResponse => ({ ok: false, failure: failureFromFault(f, context) });
-    if (stopped) return fail(fault("the manager is stopped"));
-    if (slot.config.enabled === false) return fail(fault(`server "${slot.name}" is disabled`));
+    const refuse = (reason: FailureReason, message: string): CallResponse => ({
+      ok: false,
+      failure: failureFromLocal(reason, `${slot.name}: ${message}`, context),
+    });
+    if (stopped) return refuse("manager_stopped", "the manager is stopped");
+    if (slot.config.enabled === false) return refuse("server_disabled", `server "${slot.name}" is disabled`);
     if (slot.gaveUp) {
       const message = `server "${slot.name}" is not restarted any more (${slot.error ?? "failed"}); call connect("${slot.name}") to try again`;
       return fail({ type: "transport", code: "EXIT", message, ...(slot.stderrTail ? { stderrTail: slot.stderrTail } : {}) });
@@ -289,9 +303,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     if (!tool) {
       const listed = slot.allTools.some((t) => t.name === request.name);
       const held = heldMessage(slot, request.name);
-      if (held) return fail({ type: "rpc", code: -32601, message: held });
-      if (listed)
-        return fail({ type: "rpc", code: -32601, message: `${request.name} is hidden by the allow/deny lists of server "${slot.name}"` });
+      if (held) return refuse("tool_held", held);
+      if (listed) return refuse("tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
       // As the runtime does: the closest names the model could use instead.
       return {
         ok: false,
@@ -301,7 +314,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         ),
       };
     }
-    if (!(await approved(slot, tool, request.arguments))) return fail({ type: "canceled", message: `call to ${tool.id} was not approved` });
+    if (!(await approved(slot, tool, request.arguments))) return refuse("not_approved", `call to ${tool.id} was not approved`);
     const client = slot.client;
     if (!client) return fail(fault(`server "${slot.name}" was disconnected`));
     slot.inFlight++;
@@ -311,10 +324,10 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
       const response = await client.callTool(request, timeout === undefined ? callOptions : { ...callOptions, timeoutMs: timeout });
       const f = response.ok ? undefined : response.failure;
       if (!f) slot.crashes = 0;
-      else if (f.kind === "unavailable" && slot.config.transport === "http" && f.httpStatus === undefined && f.rpc === undefined) {
+      else if (f.source === "transport" && f.kind === "unavailable" && slot.config.transport === "http") {
         // The HTTP connection itself broke (refused, reset): drop it so the next call builds a new one.
         if (slot.client === client) await evict(slot, messageWithoutServer(f), "failed");
-      } else if (f.kind === "unavailable" && f.exitCode !== undefined && slot.client === client) {
+      } else if (f.source === "transport" && f.exitCode !== undefined && slot.client === client) {
         // The process died under this call; the stdio client restarts it (with backoff) on the next one.
         // Every call in flight fails in the same turn of the event loop: count the crash once.
         if (slot.crashCounted) return { ok: false, failure: { ...f, tool: context.tool } };
@@ -361,11 +374,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         server: name,
         callTool: async (request, callOptions) => {
           const slot = slots.get(name);
-          if (!slot)
-            return {
-              ok: false,
-              failure: failureFromFault(fault(`server "${name}" is not configured`), { tool: request.name, server: name }),
-            };
+          if (!slot) return { ok: false, failure: notConfigured(name, { tool: request.name, server: name, input: request.arguments }) };
           return callOnServer(slot, request, callOptions);
         },
         listTools: async () => {
@@ -450,7 +459,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
           ok: false as const,
           failure: failureFromFault(fault(message), { tool: name, server: name }),
         });
-        if (!slot) return failed(`server "${name}" is not configured`);
+        if (!slot) return { ok: false as const, failure: notConfigured(name, { tool: name, server: name }) };
         if (slot.state !== "connected") await connectSlot(slot);
         const client = slot.client as (ServerClient & Partial<McpSurface>) | undefined;
         if (!client || slot.state !== "connected") return failed(slot.error ?? `server "${name}" is not connected`);
@@ -462,8 +471,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     getClient: (name) => (slots.has(name) ? clientFor(name) : undefined),
     async refreshTools(name) {
       const slot = slots.get(name);
-      if (!slot)
-        return { ok: false, failure: failureFromFault(fault(`server "${name}" is not configured`), { tool: "tools/list", server: name }) };
+      if (!slot) return { ok: false, failure: notConfigured(name, { tool: "tools/list", server: name }) };
       return refresh(slot);
     },
     tools: () => registry.all(),

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type Caller, callerFunc } from "../caller/caller.js";
 import type { ToolResult } from "../core/tool-spec.js";
 import type { FieldIssue } from "../failure/failure.js";
-import { failureFromFault, failureFromInvalidInput } from "../failure/failure-mapping.js";
+import { failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import { globalConfigDir, McpConfigError, projectConfigPath, resolveServerEntry } from "./config-load.js";
 import type { RawServerConfig } from "./config-types.js";
@@ -155,7 +155,8 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
     if (issues.length > 0)
       return { ok: false, failure: failureFromInvalidInput(issues, args, EXAMPLE, { tool: MCP_REGISTER_TOOL, server: "toolwright" }) };
     const a = args as { [key: string]: unknown } & { name: string; scope: "project" | "global" };
-    const context = { tool: MCP_REGISTER_TOOL, server: a.name };
+    // The arguments are the evidence a correction needs, so they are in every failure's context.
+    const context = { tool: MCP_REGISTER_TOOL, server: a.name, input: args, exampleJson: EXAMPLE };
     const env = options.env ?? process.env;
     const file =
       a.scope === "project" ? projectConfigPath(options.projectDir) : join(options.globalDir ?? globalConfigDir(env), "mcp.json");
@@ -167,7 +168,7 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
       if (allowed !== true)
         return {
           ok: false,
-          failure: failureFromFault({ type: "canceled", message: `registering "${a.name}" was not confirmed` }, context),
+          failure: failureFromLocal("not_approved", `${a.name}: registering "${a.name}" was not confirmed`, context),
         };
     }
     let resolved: ReturnType<typeof resolveServerEntry>;
@@ -179,8 +180,10 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
       resolved = resolveServerEntry(a.name, entry, { file, env: options.env ?? {} });
       created = writeServerEntry(file, a.name, entry, { replace: a.replace === true }).created;
     } catch (error) {
-      const message = error instanceof McpConfigError ? error.message : `cannot write ${file}: ${(error as Error).message}`;
-      return { ok: false, failure: failureFromFault({ type: "rpc", code: -32602, message }, context) };
+      // An invalid entry can be corrected; a file that cannot be written cannot, whatever the arguments.
+      if (error instanceof McpConfigError) return { ok: false, failure: failureFromLocal("config_rejected", error.message, context) };
+      const message = `cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`;
+      return { ok: false, failure: failureFromLocal("config_write_failed", message, context) };
     }
     const status = await options.manager.addServer(a.name, resolved);
     if (!status.connected) {
@@ -208,9 +211,13 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
       if (request.name !== MCP_REGISTER_TOOL) {
         return {
           ok: false,
-          failure: failureFromFault(
-            { type: "rpc", code: -32601, message: `unknown tool ${request.name}` },
-            { tool: request.name, server: "toolwright" },
+          failure: failureFromLocal(
+            "tool_unavailable",
+            `toolwright: unknown tool ${request.name} (this caller offers ${MCP_REGISTER_TOOL})`,
+            {
+              tool: request.name,
+              server: "toolwright",
+            },
           ),
         };
       }
