@@ -75,6 +75,7 @@ export type {
   DurableEvidence,
   FailureKind,
   FailureReason,
+  FailureSource,
   FieldIssue,
   IssueConstraint,
   Recovery,
