@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,durable]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -16,12 +16,13 @@ import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
 import { measureManager } from "./sections/manager.ts";
+import { measureServer } from "./sections/server.ts";
 import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "durable"] as const;
+const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable"] as const;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -102,6 +103,12 @@ async function main(): Promise<void> {
   if (only.has("manager")) {
     log("manager path");
     rows.push(...(await measureManager(config, log)));
+  }
+  if (only.has("server")) {
+    log("generated scaffold server");
+    const out = await measureServer(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
   }
   if (only.has("durable")) {
     log("durable steps");

@@ -13,6 +13,9 @@ const SERVERS = {
   "raw-http": { script: here("./servers/raw-echo-http.mjs"), args: [] },
   "sdk-http-json": { script: here("./servers/sdk-echo-http.mjs"), args: ["json"] },
   "sdk-http-sse": { script: here("./servers/sdk-echo-http.mjs"), args: ["sse"] },
+  // The generated scaffold, built by bench/sections/server.ts.
+  "scaffold-stdio": { script: here("./.cache/scaffold/serve.mjs"), args: [] },
+  "scaffold-http": { script: here("./.cache/scaffold/serve.mjs"), args: ["--http"] },
 };
 
 // Servers carry the run's tag as an ignored argument, so the runner can find strays of its own run.
