@@ -17,7 +17,7 @@ import { createProgress, type Progress, type ProgressStream } from "./progress.j
 import { pullCommand } from "./pull/pull-command.js";
 import { reportCommand } from "./report/report-command.js";
 import { lockPathFor } from "./resolve/lock.js";
-import { type GenProgress, type GenSummary, runGen, summaryLine } from "./run-gen.js";
+import type { GenProgress, GenSummary } from "./run-gen.js";
 
 /** Where the CLI prints, and how a `--watch` session is stopped (tests pass a signal). */
 export interface CliIo {
@@ -66,6 +66,9 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
   const cwd = io.cwd ?? process.cwd();
   let summary: GenSummary;
   const progress = createProgress(io.progress, { json: args.json });
+  // The generator (tsx, ajv, json-schema-to-typescript, the emitters) loads only when gen runs: the
+  // command modules above hold just their yargs definitions, so --version and --help start quickly.
+  const { runGen, summaryLine } = await import("./run-gen.js");
   try {
     const { parseProviders } = await import("./resolve/providers.js");
     const providers = parseProviders(args.providers);

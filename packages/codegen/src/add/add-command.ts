@@ -5,7 +5,6 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { reportCommand } from "../command-error.js";
-import { addSummaryLine, runAdd } from "./add.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
 interface CommandIo {
@@ -51,8 +50,10 @@ export function addCommand(io: CommandIo, setAction: (action: () => Promise<numb
         timeout: number;
         json: boolean;
       };
-      setAction(() =>
-        reportCommand(
+      // The command's code (a TypeScript parser for the design) loads only when it runs.
+      setAction(async () => {
+        const { addSummaryLine, runAdd } = await import("./add.js");
+        return reportCommand(
           "add",
           args.json,
           io,
@@ -67,8 +68,8 @@ export function addCommand(io: CommandIo, setAction: (action: () => Promise<numb
               ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
             }),
           addSummaryLine,
-        ),
-      );
+        );
+      });
     },
   };
 }

@@ -4,8 +4,7 @@
  * (`mcp-approvals.json`), which the manager's trust-on-first-use gate reads. `--list` only shows
  * what is held back. Every approved tool is linted first; findings are printed.
  */
-import { describeFinding, lintCatalogue } from "@toolwright/runtime";
-import { approvalsPathFor, createApprovalStore, createMcpManager, loadMcpConfig } from "@toolwright/runtime/manager";
+import type { createMcpManager } from "@toolwright/runtime/manager";
 import type { Argv, CommandModule } from "yargs";
 
 interface ApproveIo {
@@ -26,6 +25,9 @@ interface ApproveArgs {
 export async function approveAction(args: ApproveArgs, io: ApproveIo): Promise<number> {
   let manager: ReturnType<typeof createMcpManager> | undefined;
   try {
+    // The runtime loads only when the command runs, so `toolwright --help` stays quick.
+    const { describeFinding, lintCatalogue } = await import("@toolwright/runtime");
+    const { approvalsPathFor, createApprovalStore, createMcpManager, loadMcpConfig } = await import("@toolwright/runtime/manager");
     const config = loadMcpConfig({ projectDir: args.project });
     const file = config.files?.at(-1);
     if (!file) throw new Error(`no mcp.json found (looked for ${args.project}/.toolwright/mcp.json and the global one)`);

@@ -4,7 +4,6 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { reportCommand } from "../command-error.js";
-import { initSummaryLine, runInit } from "./init.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
 interface CommandIo {
@@ -35,8 +34,10 @@ export function initCommand(io: CommandIo, setAction: (action: () => Promise<num
         ),
     handler: (a) => {
       const args = a as unknown as { from?: string; design: string; force: boolean; json: boolean };
-      setAction(() =>
-        reportCommand(
+      // The command's code loads only when it runs.
+      setAction(async () => {
+        const { initSummaryLine, runInit } = await import("./init.js");
+        return reportCommand(
           "init",
           args.json,
           io,
@@ -48,8 +49,8 @@ export function initCommand(io: CommandIo, setAction: (action: () => Promise<num
               ...(io.cwd === undefined ? {} : { cwd: io.cwd }),
             }),
           initSummaryLine,
-        ),
-      );
+        );
+      });
     },
   };
 }

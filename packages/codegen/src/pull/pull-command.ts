@@ -2,12 +2,11 @@
  * The `toolwright pull <design>` command for the CLI: flags, help with examples, the one-line
  * summary, `--json`, and exit codes (0 ok, 2 usage, design or server error).
  */
-import { describeFieldChange, describeFinding } from "@toolwright/runtime";
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
 import { checkLoadTimeout, loadTimeoutOption } from "../load/load-timeout.js";
 import { createProgress, type Progress, type ProgressStream } from "../progress.js";
-import { PullError, type PullProgress, type PullSummary, pullSummaryLine, runPull } from "./pull.js";
+import type { PullProgress, PullSummary } from "./pull.js";
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
 interface PullIo {
@@ -52,6 +51,9 @@ interface PullArgs {
 
 /** Runs a pull and prints its outcome; returns the exit code. Never throws. */
 export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
+  // The puller and the runtime load only when the command runs, so `toolwright --help` stays quick.
+  const { PullError, pullSummaryLine, runPull } = await import("./pull.js");
+  const { describeFieldChange, describeFinding } = await import("@toolwright/runtime");
   let summary: PullSummary;
   const progress = createProgress(io.progress, { json: args.json });
   try {

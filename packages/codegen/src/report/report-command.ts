@@ -7,9 +7,6 @@ import { mkdirSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
-import { writeFileAtomic } from "../write.js";
-import { buildReport } from "./report-data.js";
-import { renderReportHtml } from "./report-html.js";
 
 interface ReportIo {
   readonly stdout: (text: string) => void;
@@ -29,6 +26,12 @@ interface ReportArgs {
 export async function reportAction(args: ReportArgs, io: ReportIo): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   try {
+    // The report's code loads only when the command runs, so `toolwright --help` stays quick.
+    const [{ writeFileAtomic }, { buildReport }, { renderReportHtml }] = await Promise.all([
+      import("../write.js"),
+      import("./report-data.js"),
+      import("./report-html.js"),
+    ]);
     const data = await buildReport({ design: args.design, cwd, offline: args.offline, timeoutMs: args.timeout });
     const out = resolve(cwd, args.out ?? `${args.design.replace(/\.[cm]?[jt]s$/, "")}.report.html`);
     mkdirSync(dirname(out), { recursive: true });
