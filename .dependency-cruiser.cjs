@@ -8,7 +8,7 @@
  * file sits in the folder of its layer, so the layers below are plain folder names.
  */
 const RT = "^packages/runtime/src/";
-const RT_ENTRIES = `${RT}(index|stdio|http|codegen|manager|durable|providers|server)\\.ts$`;
+const RT_ENTRIES = `${RT}(index|stdio|http|auth|client-features|protocol|catalogue|codegen|manager|durable|providers|server)\\.ts$`;
 const RT_FAILURE = `${RT}failure/`;
 const RT_CALLERS = `${RT}(caller|client-features)/`;
 

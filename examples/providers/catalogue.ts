@@ -3,7 +3,8 @@
  * "large catalogue"), and tokens per turn of the tool definitions a provider request carries,
  * counted with a real tokenizer (js-tiktoken, o200k_base, the GPT-4o encoding).
  */
-import { createInMemoryCaller, type Decoder, type ToolSpec, type ToolsetRegistration } from "@toolwright/runtime";
+import { createInMemoryCaller, type ToolSpec, type ToolsetRegistration } from "@toolwright/runtime";
+import type { Decoder } from "@toolwright/runtime/protocol";
 import { createProviderTools, type ProviderFormat, type ToolRunner } from "@toolwright/runtime/providers";
 import { getEncoding } from "js-tiktoken";
 

@@ -8,7 +8,6 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
-  combineFailures,
   type FailureKind,
   type FailureReason,
   type ModelToolCall,
@@ -18,6 +17,7 @@ import {
   type ToolResult,
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
+import { combineFailures } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { createResearcherRuntime } from "./src/gen/agents/index.js";
 

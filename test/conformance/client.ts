@@ -7,18 +7,11 @@ import { appendFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { join } from "node:path";
-import {
-  type AuthorizationResponse,
-  type CallResponse,
-  createClientFeatures,
-  createOAuthProvider,
-  type FormElicitation,
-  MODERN_PROTOCOL_VERSION,
-  type OAuthProvider,
-  requestIdJag,
-  type ToolDescriptor,
-} from "@toolwright/runtime";
+import type { CallResponse } from "@toolwright/runtime";
+import { type AuthorizationResponse, createOAuthProvider, type OAuthProvider, requestIdJag } from "@toolwright/runtime/auth";
+import { createClientFeatures, type FormElicitation } from "@toolwright/runtime/client-features";
 import { createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
+import { MODERN_PROTOCOL_VERSION, type ToolDescriptor } from "@toolwright/runtime/protocol";
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}") as { [key: string]: unknown };

@@ -4,8 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createOAuthProvider, type OAuthProviderOptions } from "@toolwright/runtime";
-import { createHttpCaller, type HttpCaller, startLoopbackRedirect } from "@toolwright/runtime/http";
+import { createOAuthProvider, type OAuthProviderOptions, startLoopbackRedirect } from "@toolwright/runtime/auth";
+import { createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
 import { afterEach, describe, expect, it } from "vitest";
 
 interface Seen {

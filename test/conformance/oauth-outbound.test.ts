@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createOAuthProvider, type OAuthProviderOptions } from "@toolwright/runtime";
+import { createOAuthProvider, type OAuthProviderOptions } from "@toolwright/runtime/auth";
 import { createHttpCaller, type HttpCaller, type OutboundPolicy } from "@toolwright/runtime/http";
 import { afterEach, describe, expect, it } from "vitest";
 

@@ -1,7 +1,9 @@
 /**
  * Hand-built tool specs with tiny decoders for runtime unit and property tests (no codegen, no ajv).
  */
-import type { Decoder, FieldIssue, ToolSpec } from "@toolwright/runtime";
+
+import type { FieldIssue, ToolSpec } from "@toolwright/runtime";
+import type { Decoder } from "@toolwright/runtime/protocol";
 
 type FieldType = "string" | "integer" | "boolean";
 

@@ -1,17 +1,16 @@
 /**
  * `toolRequestFromModelCall`: argument parsing, name mapping and validation before anything is sent.
  */
+
 import {
-  closestToolNames,
   createInMemoryCaller,
   createRuntime,
-  editDistance,
   modelToolDefinitions,
   renderFailure,
   type ToolFailure,
   toolRequestFromModelCall,
-  validateFailure,
 } from "@toolwright/runtime";
+import { closestToolNames, editDistance, validateFailure } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 

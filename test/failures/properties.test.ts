@@ -2,25 +2,28 @@
  * Property tests: every failure the runtime can produce passes `validateFailure` and survives a
  * JSON round trip unchanged, whatever the wire fault, input, content or model call.
  */
+
 import {
-  type CallToolResult,
   createInMemoryCaller,
   createRuntime,
-  FAILURE_REASONS,
   type FieldIssue,
+  renderFailure,
+  type ToolFailure,
+  toolRequestFromModelCall,
+} from "@toolwright/runtime";
+import {
+  type CallToolResult,
+  FAILURE_REASONS,
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
   failureFromLocal,
   failureFromToolError,
   failureFromUnparsableArguments,
-  renderFailure,
-  type ToolFailure,
-  toolRequestFromModelCall,
   validateFailure,
   type WireFault,
   withCallEvidence,
-} from "@toolwright/runtime";
+} from "@toolwright/runtime/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";

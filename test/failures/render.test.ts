@@ -1,6 +1,8 @@
 /**
  * Model-facing rendering of failures and results.
  */
+
+import { renderFailure, renderResult, type ToolResult } from "@toolwright/runtime";
 import {
   capText,
   failureFromFault,
@@ -8,10 +10,7 @@ import {
   failureFromInvalidOutput,
   failureFromLocal,
   failureFromToolError,
-  renderFailure,
-  renderResult,
-  type ToolResult,
-} from "@toolwright/runtime";
+} from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 
 const at = { tool: "files.read_text_file", server: "fs" };

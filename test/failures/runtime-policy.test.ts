@@ -2,16 +2,8 @@
  * The runtime registry and its run policy: tool-call cap, failure streak, time budget, tool timeout,
  * confirmation hook, cancellation. Every failure is checked with the validator.
  */
-import {
-  type CallOptions,
-  type CallToolResult,
-  callerFunc,
-  createInMemoryCaller,
-  createRuntime,
-  type RuntimeEvent,
-  type ToolResult,
-  validateFailure,
-} from "@toolwright/runtime";
+import { type CallOptions, createInMemoryCaller, createRuntime, type RuntimeEvent, type ToolResult } from "@toolwright/runtime";
+import { type CallToolResult, callerFunc, validateFailure } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 

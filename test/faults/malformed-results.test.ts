@@ -4,9 +4,10 @@
  * the manager, from a real stdio server that answers the broken result verbatim; and the same for
  * a third-party caller's result through invokeTool.
  */
-import { callerFunc } from "@toolwright/runtime";
+
 import { invokeTool, type ToolSpec } from "@toolwright/runtime/codegen";
 import { createMcpManager } from "@toolwright/runtime/manager";
+import { callerFunc } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isToolFailure } from "../../packages/runtime/src/failure/failure.js";

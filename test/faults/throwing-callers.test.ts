@@ -3,7 +3,8 @@
  * `runtime.execute` still answer with failure values (kind `internal`), with secrets redacted from
  * the message, and the run goes on.
  */
-import { type Caller, callerFunc, createRuntime } from "@toolwright/runtime";
+import { type Caller, createRuntime } from "@toolwright/runtime";
+import { callerFunc } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { createFilesClient } from "../golden/refs-recursive/expected/files/client.gen.js";
 import { registerFilesToolset } from "../golden/refs-recursive/expected/files/register.gen.js";

@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { createClientFeatures } from "@toolwright/runtime";
+import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everythingCatalogue } from "../../examples/catalogues/src/gen/everything/index.js";

@@ -7,7 +7,8 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { checkDrift, type ToolResult } from "@toolwright/runtime";
+import type { ToolResult } from "@toolwright/runtime";
+import { checkDrift } from "@toolwright/runtime/catalogue";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

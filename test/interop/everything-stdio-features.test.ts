@@ -4,14 +4,9 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import {
-  type CallResponse,
-  type ContentBlock,
-  createClientFeatures,
-  type LogEntry,
-  type Progress,
-  urlElicitationsRequired,
-} from "@toolwright/runtime";
+import type { CallResponse } from "@toolwright/runtime";
+import { createClientFeatures, type LogEntry, urlElicitationsRequired } from "@toolwright/runtime/client-features";
+import type { ContentBlock, Progress } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 

@@ -6,7 +6,8 @@
  * sampling and elicitation as client-side tasks that it polls.
  */
 import type { ChildProcess } from "node:child_process";
-import { createClientFeatures, type SessionCaller } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime";
+import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -4,7 +4,8 @@
  * loop, tools with invalid `x-mcp-header` dropped, `subscriptions/listen`, and the auto fallback.
  */
 import { invokeTool } from "@toolwright/runtime/codegen";
-import { clearHttpEraCache, createHttpCaller, decodeHeaderValue, type HttpCaller } from "@toolwright/runtime/http";
+import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
+import { decodeHeaderValue } from "@toolwright/runtime/protocol";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLeakCheck } from "../support/leak-check.js";
 import { type ScriptedHttpServer, type ScriptedTool, startScriptedHttpServer } from "../support/scripted-http-server.js";

@@ -1,6 +1,7 @@
 /**
  * The runtime's published typings, seen by a consumer that has no `@types/node` (a browser, edge or
- * Deno project): the root entry, `/codegen` and the code `toolwright gen` writes type-check with
+ * Deno project): the root entry, `/codegen`, the portable subpaths (`/auth`, `/client-features`,
+ * `/protocol`, `/catalogue`) and the code `toolwright gen` writes type-check with
  * only the ES and DOM libs; the Node-only entries (`/stdio`, …) say they need `@types/node`, which
  * is why it is an optional peer. The package is copied, not linked, so nothing can find the repo's
  * `@types/node` by walking up from a symlink's real path.
@@ -69,6 +70,28 @@ describe("runtime typings without @types/node", () => {
       ].join("\n"),
     );
     const r = typecheck("root", ["root.ts"]);
+    expect(r.output).toBe("");
+    expect(r.code).toBe(0);
+  });
+
+  it("the subpaths for OAuth, client features, protocol and catalogue tooling type-check with only the ES and DOM libs", () => {
+    writeFileSync(
+      join(tmp, "subpaths.ts"),
+      [
+        'import { createOAuthProvider, type TokenStore } from "@toolwright/runtime/auth";',
+        'import { createClientFeatures } from "@toolwright/runtime/client-features";',
+        'import { mapTransportCode, type Outcome, type RpcRequest } from "@toolwright/runtime/protocol";',
+        'import { fingerprintCatalogue, lintCatalogue } from "@toolwright/runtime/catalogue";',
+        "export const oauth = createOAuthProvider;",
+        "export type Store = TokenStore;",
+        "export const features = createClientFeatures();",
+        "export const code = mapTransportCode;",
+        "export type Pair = [Outcome<number>, RpcRequest];",
+        "export const tools = [fingerprintCatalogue, lintCatalogue];",
+        "",
+      ].join("\n"),
+    );
+    const r = typecheck("subpaths", ["subpaths.ts"]);
     expect(r.output).toBe("");
     expect(r.code).toBe(0);
   });

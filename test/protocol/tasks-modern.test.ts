@@ -5,7 +5,7 @@
  * `inputRequests` are answered through `tasks/update`, failures and unknown tasks map to failure
  * kinds, and an abort sends `tasks/cancel`.
  */
-import { createClientFeatures } from "@toolwright/runtime";
+import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { type ScriptedHttpServer, startScriptedHttpServer } from "../support/scripted-http-server.js";

@@ -8,8 +8,9 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRuntime, type ToolFailure, validateFailure } from "@toolwright/runtime";
+import { createRuntime, type ToolFailure } from "@toolwright/runtime";
 import { createMcpManager, type McpManager } from "@toolwright/runtime/manager";
+import { validateFailure } from "@toolwright/runtime/protocol";
 import { createProviderTools, providerSchema, SCHEMA_PROVIDERS } from "@toolwright/runtime/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memorySpecMap } from "../../examples/catalogues/src/gen/memory/index.js";

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type LintFinding, type LintServer, lintCatalogue } from "@toolwright/runtime";
+import { type LintFinding, type LintServer, lintCatalogue } from "@toolwright/runtime/catalogue";
 import { createMcpManager, type McpManager } from "@toolwright/runtime/manager";
 import { afterAll, describe, expect, it } from "vitest";
 import { EVERYTHING, MEMORY, NODE, serverEntry, tempDir } from "../manager/helpers.js";

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compareCatalogues, fingerprintCatalogue } from "@toolwright/runtime";
+import { compareCatalogues, fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import { createMcpManager, loadMcpConfig, McpConfigError, parseMcpConfig } from "@toolwright/runtime/manager";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildChildEnv } from "../../packages/runtime/src/transport/environment.js";

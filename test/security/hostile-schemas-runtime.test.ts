@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { planToolHeaders } from "@toolwright/runtime/http";
+import { planToolHeaders } from "@toolwright/runtime/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** A schema nested `depth` object levels deep, parsed from text as a server's answer would be. */

@@ -2,8 +2,8 @@
 // with execution.taskSupport, called through createHttpCaller, which declares the extension, polls
 // tasks/get, answers input through tasks/update and cancels on abort.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClientFeatures } from "../../packages/runtime/src/client-features.js";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "../../packages/runtime/src/http.js";
-import { createClientFeatures } from "../../packages/runtime/src/index.js";
 import { createToolServer, type HttpServerHandle, serveHttp } from "../../packages/runtime/src/server.js";
 
 let http: HttpServerHandle;

@@ -7,17 +7,12 @@
  * if (!out.ok) console.error(out.failure.kind, out.failure.message);
  * await caller.close();
  * ```
+ * OAuth lives in `@toolwright/runtime/auth`; the era header codecs in `@toolwright/runtime/protocol`.
  * @packageDocumentation
  */
-export { createFileTokenStore } from "./auth/file-token-store.js";
-export type { LoopbackRedirect, LoopbackRedirectOptions } from "./auth/loopback-redirect.js";
-export { startLoopbackRedirect } from "./auth/loopback-redirect.js";
 export type { HttpCaller, HttpCallerOptions } from "./caller/http-caller.js";
 export { clearHttpEraCache, createHttpCaller } from "./caller/http-caller.js";
 export type { Era, EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
-export { newTraceparent } from "./protocol/mcp-client.js";
-export type { ParamHeader, ToolHeaderPlan } from "./protocol/modern.js";
-export { decodeHeaderValue, encodeHeaderValue, MODERN_PROTOCOL_VERSIONS, planToolHeaders } from "./protocol/modern.js";
 export type { RedirectPolicy } from "./transport/http-exchange.js";
 export { expandEnv } from "./transport/http-headers.js";
 export type { OutboundGuard, OutboundLookup, OutboundPolicy } from "./transport/outbound.js";

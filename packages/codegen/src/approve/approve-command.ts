@@ -26,7 +26,7 @@ export async function approveAction(args: ApproveArgs, io: ApproveIo): Promise<n
   let manager: ReturnType<typeof createMcpManager> | undefined;
   try {
     // The runtime loads only when the command runs, so `toolwright --help` stays quick.
-    const { describeFinding, lintCatalogue } = await import("@toolwright/runtime");
+    const { describeFinding, lintCatalogue } = await import("@toolwright/runtime/catalogue");
     const { approvalsPathFor, createApprovalStore, createMcpManager, loadMcpConfig } = await import("@toolwright/runtime/manager");
     const config = loadMcpConfig({ projectDir: args.project });
     const file = config.files?.at(-1);

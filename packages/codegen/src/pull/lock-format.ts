@@ -7,7 +7,7 @@
  * same catalogue always gives the same bytes. Fingerprints come from `@toolwright/runtime` so the
  * runtime drift check computes exactly the same values.
  */
-import { fingerprintCatalogue } from "@toolwright/runtime";
+import { fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import type { LockedServer } from "../resolve/lock.js";
 
 /** A server entry as pull writes it (a `LockedServer` with per-tool fingerprints). */

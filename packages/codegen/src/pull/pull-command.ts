@@ -53,7 +53,7 @@ interface PullArgs {
 export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
   // The puller and the runtime load only when the command runs, so `toolwright --help` stays quick.
   const { PullError, pullSummaryLine, runPull } = await import("./pull.js");
-  const { describeFieldChange, describeFinding } = await import("@toolwright/runtime");
+  const { describeFieldChange, describeFinding } = await import("@toolwright/runtime/catalogue");
   let summary: PullSummary;
   const progress = createProgress(io.progress, { json: args.json });
   try {

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { fingerprintCatalogue } from "@toolwright/runtime";
+import { fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import { createToolServer, type HttpServerHandle, serveHttp } from "@toolwright/runtime/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.js";

@@ -6,15 +6,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
+import type { Caller } from "@toolwright/runtime";
 import {
-  type Caller,
   compareCatalogues,
   fingerprintCatalogue,
   type LintFinding,
   lintCatalogue,
   type ToolDrift,
   withFieldChanges,
-} from "@toolwright/runtime";
+} from "@toolwright/runtime/catalogue";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { createServerClient, resolveServerEntry } from "@toolwright/runtime/manager";
 import { createStdioCaller } from "@toolwright/runtime/stdio";

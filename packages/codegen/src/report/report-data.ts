@@ -13,7 +13,7 @@ import {
   lintCatalogue,
   type ToolDrift,
   withFieldChanges,
-} from "@toolwright/runtime";
+} from "@toolwright/runtime/catalogue";
 import { type RiskLevel, riskOf } from "@toolwright/runtime/manager";
 import { loadDesign } from "../load/load-design.js";
 import { pullServer } from "../pull/pull.js";

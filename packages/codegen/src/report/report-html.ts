@@ -5,7 +5,7 @@
  * so they cannot hide text or reorder the page. Changed text is shown side by side, word-diffed.
  */
 
-import { type FieldChange, type LintFinding, markHidden } from "@toolwright/runtime";
+import { type FieldChange, type LintFinding, markHidden } from "@toolwright/runtime/catalogue";
 import { diffWordsWithSpace } from "diff";
 import type { ReportData, ReportServer, ReportTool } from "./report-data.js";
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DesignDecl } from "@toolwright/dsl";
-import { fingerprintCatalogue } from "@toolwright/runtime";
+import { fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import { afterAll, describe, expect, it } from "vitest";
 import { DesignError } from "../errors.js";
 import { resolveDesign } from "./resolve.js";

@@ -11,7 +11,7 @@ import {
   type ToolDecl,
   type ToolsetDecl,
 } from "@toolwright/dsl";
-import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime";
+import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import { camelName, pascalName, providerNames } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
 import type { IrConnection, IrDesign, IrMcpServer, IrTool, IrToolset } from "../ir/ir.js";

@@ -5,7 +5,7 @@
  * cannot change), template variables read from the RFC 6570 template.
  */
 import type { PromptDecl, ResourceDecl, ResourceTemplateDecl } from "@toolwright/dsl";
-import { templateVariables } from "@toolwright/runtime";
+import { templateVariables } from "@toolwright/runtime/protocol";
 import { isSafeIdentifier, pascalName, shortHash } from "../emit/names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
 import type { IrSurface, IrTool } from "../ir/ir.js";
