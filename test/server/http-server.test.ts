@@ -356,7 +356,8 @@ describe("stateless 2026-07-28 requests, raw", () => {
     expect(res.headers.get("mcp-session-id")).toBeNull();
     expect(((await res.json()) as { result: unknown }).result).toEqual({
       supportedVersions: ["2026-07-28"],
-      capabilities: { tools: {} },
+      // subscriptions/listen delivers tools/list_changed in 2026-07-28 too.
+      capabilities: { tools: { listChanged: true } },
       instructions: "Use add to add numbers.",
       ttlMs: 0,
       cacheScope: "public",

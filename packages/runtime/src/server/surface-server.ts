@@ -26,13 +26,12 @@ export interface SurfaceScope {
 
 /** The surface part of a server. */
 export interface SurfaceServer {
-  /** Capabilities to announce in `initialize` (`resources`, `prompts`, `completions`) for what is offered. */
-  readonly capabilities: { readonly [key: string]: unknown };
   /**
-   * The same for `server/discover`, without `subscribe`/`listChanged`: this server does not serve
-   * `subscriptions/listen`, so a 2026-07-28 client must not wait for notifications.
+   * Capabilities to announce (`initialize` and `server/discover`: `resources`, `prompts`,
+   * `completions`) for what is offered; `subscribe`/`listChanged` hold in 2026-07-28 too, through
+   * `subscriptions/listen`.
    */
-  readonly modernCapabilities: { readonly [key: string]: unknown };
+  readonly capabilities: { readonly [key: string]: unknown };
   /** Handles `method`, or returns `NOT_SURFACE` when it is not one of the surface's methods. */
   dispatch(method: string, params: { readonly [key: string]: unknown }, scope: SurfaceScope): unknown;
 }
@@ -74,7 +73,6 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
   if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (prompts.size > 0) capabilities.prompts = { listChanged: true };
   if (prompts.size > 0 || templates.size > 0) capabilities.completions = {};
-  const modernCapabilities = Object.fromEntries(Object.keys(capabilities).map((key) => [key, {}]));
   const hints = (scope: SurfaceScope) => (scope.modern ? { ttlMs: options.cacheTtlMs ?? 0, cacheScope: "public" } : {});
 
   /** Runs a handler that may ask for input; in 2026-07-28 a missing input ends the round with `input_required`. */
@@ -198,5 +196,5 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
     }
   }
 
-  return { capabilities, modernCapabilities, dispatch };
+  return { capabilities, dispatch };
 }

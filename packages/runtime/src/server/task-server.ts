@@ -62,11 +62,18 @@ export interface TaskStore {
   cancel(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
 }
 
-/** Creates a task store. */
-export function createTaskStore(onError: (error: unknown) => void): TaskStore {
+/**
+ * Creates a task store. `onChange` gets each task's `DetailedTask` (what `tasks/get` would answer)
+ * after every status change, for `notifications/tasks` on `subscriptions/listen` streams.
+ */
+export function createTaskStore(
+  onError: (error: unknown) => void,
+  onChange: (taskId: string, task: { readonly [key: string]: unknown }) => void = () => {},
+): TaskStore {
   const tasks = new Map<string, Task>();
   const touch = (task: Task) => {
     task.lastUpdatedAt = new Date().toISOString();
+    onChange(task.taskId, detailed(task));
   };
   const envelope = (task: Task) => ({
     taskId: task.taskId,
@@ -77,6 +84,17 @@ export function createTaskStore(onError: (error: unknown) => void): TaskStore {
     ttlMs: task.ttlMs,
     pollIntervalMs: POLL_INTERVAL_MS,
   });
+  /** The task with its status payload inlined: result, error or pending input requests. */
+  const detailed = (task: Task) => {
+    const inputRequests: { [key: string]: unknown } = {};
+    for (const [key, { request }] of task.pending) inputRequests[key] = request;
+    return {
+      ...envelope(task),
+      ...(task.status === "completed" && task.result ? { result: task.result } : {}),
+      ...(task.status === "failed" && task.error ? { error: task.error } : {}),
+      ...(task.status === "input_required" ? { inputRequests } : {}),
+    };
+  };
   const find = (params: { readonly [key: string]: unknown }): Task => {
     const task = typeof params.taskId === "string" ? tasks.get(params.taskId) : undefined;
     if (!task) throw new RpcHandlerError(-32602, `Unknown task: ${JSON.stringify(params.taskId)}`);
@@ -138,15 +156,7 @@ export function createTaskStore(onError: (error: unknown) => void): TaskStore {
       return { resultType: "task", ...envelope(task) };
     },
     get(params) {
-      const task = find(params);
-      const inputRequests: { [key: string]: unknown } = {};
-      for (const [key, { request }] of task.pending) inputRequests[key] = request;
-      return {
-        ...envelope(task),
-        ...(task.status === "completed" && task.result ? { result: task.result } : {}),
-        ...(task.status === "failed" && task.error ? { error: task.error } : {}),
-        ...(task.status === "input_required" ? { inputRequests } : {}),
-      };
+      return detailed(find(params));
     },
     update(params) {
       const task = find(params);

@@ -1,0 +1,248 @@
+/**
+ * Legacy-era (2024-11-05 … 2025-11-25) Streamable HTTP sessions: the table keyed by
+ * `Mcp-Session-Id`, and what each method does with a session. POST answers JSON or an SSE stream
+ * per request batch, GET opens the standalone stream or resumes one with `Last-Event-ID`, DELETE
+ * ends the session. Every message a session sends is routed to the stream of the request it
+ * belongs to, else to the standalone stream.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
+import { isResponse } from "./http-stateless.js";
+import { sendError } from "./http-support.js";
+import { parseEventId, SseStream } from "./sse-stream.js";
+import type { ServerSession, ToolServer } from "./tool-server.js";
+
+/** Where one POST's answers go. */
+interface Route {
+  readonly pending: Set<RpcId>;
+  readonly stream: SseStream | undefined;
+  readonly collected: RpcMessage[];
+  readonly done: () => void;
+}
+
+interface HttpSession {
+  readonly session: ServerSession;
+  readonly routes: Map<RpcId, Route>;
+  readonly streams: Map<string, SseStream>;
+  standalone: SseStream | undefined;
+  lastSeen: number;
+}
+
+/** Settings the session table needs from `serveHttp`'s options. */
+export interface SessionTableOptions {
+  readonly mode: "auto" | "json" | "sse";
+  readonly retryMs: number;
+  readonly maxSessions: number;
+  /** False answers GET with 405. */
+  readonly getStream: boolean;
+}
+
+/** The legacy sessions of one HTTP server. */
+export interface SessionTable {
+  readonly size: number;
+  /** A POST whose body was read and parsed (`value`); `canSse`/`canJson` come from Accept. */
+  post(req: IncomingMessage, res: ServerResponse, value: unknown, canSse: boolean, canJson: boolean): void;
+  get(req: IncomingMessage, res: ServerResponse): void;
+  delete(req: IncomingMessage, res: ServerResponse): void;
+  /** Ends sessions unused for longer than `idleMs`. */
+  sweep(idleMs: number): void;
+  /** Ends every session. */
+  closeAll(): void;
+}
+
+const MAX_KEPT_STREAMS = 32;
+/** Methods answered on an SSE stream in "auto" mode: long calls, and task results whose questions ride on them. */
+const STREAMED = new Set(["tools/call", "tasks/result"]);
+
+/** Creates the session table of `server`. */
+export function createSessionTable(server: ToolServer, o: SessionTableOptions): SessionTable {
+  const sessions = new Map<string, HttpSession>();
+  const sessionHeaders = (id: string) => ({ "Mcp-Session-Id": id });
+  // Streams get priming events (an id and retry before any data) from 2025-11-25 on (SEP-1699).
+  const priming = (entry: HttpSession) => {
+    const version = entry.session.protocolVersion;
+    return version !== undefined && version >= "2025-11-25";
+  };
+
+  function open(): HttpSession {
+    const id = randomUUID();
+    const entry: HttpSession = {
+      session: undefined as unknown as ServerSession,
+      routes: new Map(),
+      streams: new Map(),
+      standalone: undefined,
+      lastSeen: Date.now(),
+    };
+    const route = (message: RpcMessage, related: RpcId | undefined): boolean => {
+      const r = related === undefined ? undefined : entry.routes.get(related);
+      let delivered = true;
+      if (r?.stream) r.stream.write(message);
+      else if (r && isResponse(message)) r.collected.push(message);
+      else if (entry.standalone)
+        entry.standalone.write(message); // unrelated, or a JSON-mode notification
+      else delivered = false;
+      if (r && isResponse(message) && message.id === related) {
+        entry.routes.delete(related);
+        r.pending.delete(related);
+        if (r.pending.size === 0) r.done();
+      }
+      return delivered;
+    };
+    const closeStream = (related: RpcId) => entry.routes.get(related)?.stream?.detach();
+    (entry as { session: ServerSession }).session = server.openSession({ id, send: route, closeStream });
+    sessions.set(id, entry);
+    return entry;
+  }
+
+  function end(id: string, entry: HttpSession): void {
+    sessions.delete(id);
+    entry.session.close();
+    entry.standalone?.finish();
+    for (const stream of entry.streams.values()) stream.finish();
+    for (const route of entry.routes.values()) route.done();
+    entry.routes.clear();
+  }
+
+  function find(req: IncomingMessage, res: ServerResponse): [string, HttpSession] | undefined {
+    const id = req.headers["mcp-session-id"];
+    if (typeof id !== "string" || id === "") {
+      sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      return undefined;
+    }
+    const entry = sessions.get(id);
+    if (!entry) {
+      sendError(res, 404, -32001, "Session not found");
+      return undefined;
+    }
+    const version = req.headers["mcp-protocol-version"];
+    if (typeof version === "string" && !server.protocolVersions.includes(version)) {
+      const supported = server.protocolVersions.join(", ");
+      sendError(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported})`);
+      return undefined;
+    }
+    entry.lastSeen = Date.now();
+    return [id, entry];
+  }
+
+  /** Keeps the stream for a resume; streams kept for a resume that never comes are bounded, oldest finished first. */
+  function keep(entry: HttpSession, stream: SseStream): void {
+    entry.streams.set(stream.id, stream);
+    if (entry.streams.size <= MAX_KEPT_STREAMS) return;
+    for (const [key, kept] of entry.streams) {
+      if (kept.finished) {
+        entry.streams.delete(key);
+        return;
+      }
+    }
+  }
+
+  function post(req: IncomingMessage, res: ServerResponse, value: unknown, canSse: boolean, canJson: boolean): void {
+    const messages: unknown[] = Array.isArray(value) ? value : [value];
+    const isInit = messages.some((m) => (m as { method?: unknown } | null)?.method === "initialize");
+    if (isInit && messages.length > 1) {
+      sendError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
+      return;
+    }
+    let found: [string, HttpSession] | undefined;
+    if (isInit) {
+      if (sessions.size >= o.maxSessions) {
+        sendError(res, 503, -32000, "Service Unavailable: too many open sessions");
+        return;
+      }
+      const entry = open();
+      found = [entry.session.id as string, entry];
+    } else {
+      found = find(req, res);
+      if (!found) return;
+    }
+    const [id, entry] = found;
+    const requests = messages.filter((m): m is { id: RpcId; method: string } => {
+      const r = m as { id?: unknown; method?: unknown } | null;
+      return typeof r?.method === "string" && (typeof r.id === "string" || typeof r.id === "number");
+    });
+    if (requests.length === 0) {
+      res.writeHead(202, sessionHeaders(id)).end();
+      for (const m of messages) entry.session.receive(m);
+      return;
+    }
+    const streamed = requests.some((r) => STREAMED.has(r.method));
+    const useSse = canSse && (o.mode === "sse" || (o.mode === "auto" && streamed) || !canJson);
+    const stream = useSse ? new SseStream(sessionHeaders(id), o.retryMs, priming(entry)) : undefined;
+    const collected: RpcMessage[] = [];
+    const route: Route = {
+      pending: new Set<RpcId>(requests.map((r) => r.id)),
+      stream,
+      collected,
+      done: () => {
+        if (stream) {
+          if (stream.finish()) entry.streams.delete(stream.id);
+        } else if (!res.writableEnded) {
+          const payload = Array.isArray(value) ? collected : collected[0];
+          res.writeHead(200, { "Content-Type": "application/json", ...sessionHeaders(id) }).end(JSON.stringify(payload));
+        }
+      },
+    };
+    for (const r of requests) entry.routes.set(r.id, route);
+    if (stream) {
+      keep(entry, stream);
+      stream.attach(res);
+    }
+    for (const m of messages) entry.session.receive(m);
+  }
+
+  function get(req: IncomingMessage, res: ServerResponse): void {
+    if (!o.getStream) {
+      res.writeHead(405, { Allow: "POST, DELETE" }).end();
+      return;
+    }
+    const accept = (req.headers.accept ?? "").toLowerCase();
+    if (!accept.includes("text/event-stream")) {
+      sendError(res, 406, -32000, "Not Acceptable: GET needs Accept: text/event-stream");
+      return;
+    }
+    const found = find(req, res);
+    if (!found) return;
+    const [id, entry] = found;
+    const last = req.headers["last-event-id"];
+    if (typeof last === "string") {
+      const parsed = parseEventId(last);
+      const stream = parsed ? entry.streams.get(parsed.stream) : undefined;
+      if (!parsed || !stream) {
+        sendError(res, 400, -32000, "Bad Request: unknown Last-Event-ID");
+        return;
+      }
+      stream.attach(res, parsed.seq);
+      if (stream.finished) entry.streams.delete(stream.id);
+      return;
+    }
+    if (entry.standalone?.attached) {
+      sendError(res, 409, -32000, "Conflict: a GET stream is already open for this session");
+      return;
+    }
+    const stream = entry.standalone ?? new SseStream(sessionHeaders(id), o.retryMs, priming(entry));
+    entry.standalone = stream;
+    stream.attach(res);
+  }
+
+  return {
+    get size() {
+      return sessions.size;
+    },
+    post,
+    get,
+    delete(req, res) {
+      const found = find(req, res);
+      if (!found) return;
+      end(found[0], found[1]);
+      res.writeHead(200).end();
+    },
+    sweep(idleMs) {
+      const now = Date.now();
+      for (const [id, entry] of sessions) if (now - entry.lastSeen > idleMs) end(id, entry);
+    },
+    closeAll() {
+      for (const [id, entry] of [...sessions]) end(id, entry);
+    },
+  };
+}
