@@ -8,8 +8,9 @@
  * A scenario passes only when its checks are clean, at least one check ran, and (client side) its
  * client exited 0 or the harness expects it to fail. A harness exit code that says "failed" while
  * every scenario passed fails the run. Every failure must be listed in baseline.txt with a reason;
- * the last line is `N passed, N failed`. Exit 0 iff nothing unexpected failed and no baseline
- * entry is stale.
+ * the last line is `N passed, N failed`, plus `, N without checks (named above)` when a scenario
+ * ran no checks because the harness's own source never tests it (read from the bundle; any other
+ * zero-check scenario fails). Exit 0 iff nothing unexpected failed and no baseline entry is stale.
  * Usage: tsx test/conformance/run.ts [--only <run-id>]... [--side client|server]
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -25,6 +26,7 @@ import {
   parseExitFile,
   parseSummary,
   type ScenarioResult,
+  unconditionalSkips,
 } from "./summary.js";
 
 const NODE20 = process.execPath; // the system Node, captured before anything changes PATH
@@ -70,14 +72,14 @@ function freshDir(dir: string): string {
 }
 
 /** One client-side harness run; every scenario judged strictly. */
-async function clientRun(spec: RunSpec, allowed: ReadonlySet<string>, extra: readonly string[], label: string) {
+async function clientRun(spec: RunSpec, allowed: ReadonlySet<string>, skips: ReadonlyMap<string, string>, label: string) {
   const exits = freshDir(join(WORK, "exits", label));
   const out = join(WORK, "results", label);
   rmSync(out, { recursive: true, force: true });
-  const run = await runHarness(spec.folder, ["client", "--command", `${NODE20} ${CLIENT}`, ...spec.args, ...extra, "-o", out], {
+  const run = await runHarness(spec.folder, ["client", "--command", `${NODE20} ${CLIENT}`, ...spec.args, "-o", out], {
     TOOLWRIGHT_CONFORMANCE_EXITS: exits,
   });
-  const parsed = parseSummary(spec.id, run.stdout).map((r) => judge(r, clientExits(exits, allowed, r.scenario)));
+  const parsed = parseSummary(spec.id, run.stdout).map((r) => judge(r, clientExits(exits, allowed, r.scenario), skips));
   return { run, parsed };
 }
 
@@ -109,13 +111,13 @@ async function soloRerun(spec: RunSpec, allowed: ReadonlySet<string>, scenario: 
 }
 
 /** One server-side harness run against a freshly started scaffold server. */
-async function serverRun(spec: RunSpec) {
+async function serverRun(spec: RunSpec, skips: ReadonlyMap<string, string>) {
   const server = await startServer(SERVER);
   try {
     const out = join(WORK, "results", spec.id);
     rmSync(out, { recursive: true, force: true });
     const run = await runHarness(spec.folder, ["server", "--url", server.url, ...spec.args, "-o", out]);
-    return { run, parsed: parseSummary(spec.id, run.stdout).map((r) => judge(r, undefined)) };
+    return { run, parsed: parseSummary(spec.id, run.stdout).map((r) => judge(r, undefined, skips)) };
   } finally {
     await server.stop();
   }
@@ -134,14 +136,17 @@ async function main(): Promise<number> {
   const baseline = existsSync(baselineFile) ? parseBaseline(readFileSync(baselineFile, "utf8")) : new Map<string, string>();
   const results: ScenarioResult[] = [];
   for (const spec of runs) {
-    const allowed = allowedClientErrors(readFileSync(harnessBundle(spec.folder), "utf8"));
-    const { run, parsed } = spec.side === "client" ? await clientRun(spec, allowed, [], spec.id) : await serverRun(spec);
+    const source = readFileSync(harnessBundle(spec.folder), "utf8");
+    const allowed = allowedClientErrors(source);
+    // Scenarios the harness itself never tests (their run returns only SKIPPED): reported apart, by name.
+    const skips = unconditionalSkips(source);
+    const { run, parsed } = spec.side === "client" ? await clientRun(spec, allowed, skips, spec.id) : await serverRun(spec, skips);
     if (parsed.length === 0) {
       process.stderr.write(`${run.stderr.slice(-4000)}\nconformance: run ${spec.id} produced no summary (harness exit ${run.code})\n`);
       return 2;
     }
     // A failing harness exit must be explained by a scenario that failed in that run (solo re-runs included).
-    const explained = parsed.some((r) => !r.ok);
+    const explained = parsed.some((r) => !r.ok && r.withoutChecks === undefined);
     for (const [i, r] of parsed.entries()) {
       const reason = SOLO_RERUNS[r.scenario];
       if (r.ok || spec.side !== "client" || reason === undefined) continue;
@@ -171,8 +176,10 @@ async function main(): Promise<number> {
         `checks ${checks[0]} passed / ${checks[1]} failed; harness exit ${run.code}; ${run.seconds.toFixed(1)} s`,
     );
   }
+  const without = results.filter((r) => r.withoutChecks !== undefined);
+  for (const r of without) console.log(`  ○ ${r.run} ${r.scenario}: without checks, the harness never tests it: "${r.withoutChecks}"`);
   let unexpected = 0;
-  for (const r of results.filter((x) => !x.ok)) {
+  for (const r of results.filter((x) => !x.ok && x.withoutChecks === undefined)) {
     const reason = baseline.get(`${r.run} ${r.scenario}`);
     if (!reason) unexpected++;
     const tag = r.scoring === "scored" ? "" : ` [${r.scoring}]`;
@@ -182,17 +189,19 @@ async function main(): Promise<number> {
   const ran = new Set(results.map((r) => `${r.run} ${r.scenario}`));
   const stale = [...baseline.keys()].filter(
     (key) =>
-      runs.some((s) => key.startsWith(`${s.id} `)) && (!ran.has(key) || results.some((r) => r.ok && `${r.run} ${r.scenario}` === key)),
+      runs.some((s) => key.startsWith(`${s.id} `)) &&
+      (!ran.has(key) || results.some((r) => (r.ok || r.withoutChecks !== undefined) && `${r.run} ${r.scenario}` === key)),
   );
   for (const key of stale) console.log(`  stale baseline entry (passes or did not run): ${key}`);
   const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed - without.length;
   const reruns = results.filter((r) => r.soloRerun).length;
   if (reruns > 0) console.log(`${reruns} scenario(s) passed only on a solo re-run (named in SOLO_RERUNS)`);
-  const failed = results.length - passed;
   console.log(
     `conformance wall time ${((performance.now() - total) / 1000).toFixed(1)} s; ${failed - unexpected} failures baselined, ${unexpected} unexpected`,
   );
-  console.log(`${passed} passed, ${failed} failed`);
+  // Zero-check scenarios are neither passed nor failed; they are named above with the harness's reason.
+  console.log(`${passed} passed, ${failed} failed${without.length > 0 ? `, ${without.length} without checks (named above)` : ""}`);
   return unexpected === 0 && stale.length === 0 ? 0 : 1;
 }
 

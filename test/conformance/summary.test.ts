@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { allowedClientErrors, judge, parseBaseline, parseExitFile, parseSummary, type ScenarioResult } from "./summary.js";
+import {
+  allowedClientErrors,
+  judge,
+  parseBaseline,
+  parseExitFile,
+  parseSummary,
+  type ScenarioResult,
+  unconditionalSkips,
+} from "./summary.js";
 
 const STDOUT = `Running requirements 2025-11-25 (4 scenarios) in parallel...
 
@@ -61,5 +69,19 @@ describe("conformance summary parsing", () => {
       "class A{constructor(){this.name=`auth/one`,this.allowClientError=!0}}class B{constructor(){this.name=`two`}}" +
       "class C{constructor(){this.name=`three`;this.x=1;this.allowClientError=!0}}";
     expect([...allowedClientErrors(bundle)]).toEqual(["auth/one", "three"]);
+  });
+
+  it("counts a zero-check scenario apart only when the harness source never tests it", () => {
+    const bundle =
+      "function sa(e,t,n,r,i){return{id:e,name:t,description:n,status:`SKIPPED`,timestamp:0}}" +
+      "var A=class{constructor(){this.name=`never-tested`}async run(e){return[sa(`x`,`X`,`d`,`needs a rewrite`,[W])]}};" +
+      "var B=class{constructor(){this.name=`tested`}async run(e){let t=[];if(e)return[sa(`x`,`X`,`d`,`no`,[W])];return t}};" +
+      "var C=class{constructor(){this.name=`other-builder`}async run(e){return[ok(`x`,`X`,`d`,`r`,[W])]}};";
+    const skips = unconditionalSkips(bundle);
+    expect([...skips]).toEqual([["never-tested", "needs a rewrite"]]);
+    const none = { ...clean, scenario: "never-tested", checksPassed: 0 };
+    expect(judge(none, undefined, skips)).toMatchObject({ ok: false, withoutChecks: "needs a rewrite" });
+    expect(judge({ ...none, scenario: "tested" }, undefined, skips)).toMatchObject({ ok: false, problem: "no checks ran" });
+    expect(judge({ ...none, scenario: "tested" }, undefined, skips).withoutChecks).toBeUndefined();
   });
 });

@@ -18,6 +18,11 @@ export interface ScenarioResult {
   readonly problem?: string;
   /** Failed in the parallel run, passed when re-run alone. */
   readonly soloRerun?: boolean;
+  /**
+   * No checks ran because the harness's scenario never tests anything (its `run` returns only a
+   * SKIPPED check, read from the bundle): counted apart, neither passed nor failed.
+   */
+  readonly withoutChecks?: string;
 }
 
 const SCENARIO_LINE = /^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?$/;
@@ -60,8 +65,12 @@ export interface ClientExit {
  * Makes a harness verdict strict: a scenario with no checks is not a pass, and a client that
  * exited non-zero (or never reported an exit) fails its scenario unless the harness expects that.
  */
-export function judge(result: ScenarioResult, exit: ClientExit | undefined): ScenarioResult {
-  if (result.checksPassed + result.checksFailed === 0) return { ...result, ok: false, problem: "no checks ran" };
+export function judge(result: ScenarioResult, exit: ClientExit | undefined, skips?: ReadonlyMap<string, string>): ScenarioResult {
+  if (result.checksPassed + result.checksFailed === 0) {
+    const skip = skips?.get(result.scenario);
+    if (skip !== undefined) return { ...result, ok: false, withoutChecks: skip, problem: `no checks: ${skip}` };
+    return { ...result, ok: false, problem: "no checks ran" };
+  }
   if (!result.ok || exit === undefined || exit.allowError) return result;
   if (exit.codes.length === 0) return { ...result, ok: false, problem: "the client reported no exit (killed or never started)" };
   const bad = exit.codes.find((code) => code !== 0);
@@ -111,4 +120,27 @@ export function parseBaseline(text: string): Map<string, string> {
     map.set(`${run} ${scenario}`, reason.join(" "));
   }
   return map;
+}
+
+/**
+ * The scenarios whose `run` checks nothing whatever the implementation does, read from the harness
+ * bundle, with the skip reason the harness gives: each scenario class sets `this.name`, and such a
+ * scenario's `run` body is `return[<fn>(...)]` where `<fn>` builds a check with status SKIPPED.
+ * Reading it from the bundle (not a list kept here) means a harness that starts testing the
+ * scenario turns it back into an ordinary one, and nothing else can be counted as skipped.
+ */
+export function unconditionalSkips(bundle: string): Map<string, string> {
+  const skipBuilders = new Set<string>();
+  for (const m of bundle.matchAll(/function (\w+)\(e,t,n,r,i\)\{return\{id:e,name:t,description:n,status:`SKIPPED`,/g))
+    skipBuilders.add(m[1] as string);
+  const names = [...bundle.matchAll(/this\.name=`([^`]+)`/g)].map((m) => ({ at: m.index, name: m[1] as string }));
+  const out = new Map<string, string>();
+  for (const [i, { at, name }] of names.entries()) {
+    const end = names[i + 1]?.at ?? bundle.length;
+    const body = bundle.slice(at, end);
+    const run = /async run\(\w*\)\{return\[(\w+)\(`[^`]*`,`[^`]*`,`[^`]*`,`([^`]*)`/.exec(body);
+    if (run && skipBuilders.has(run[1] as string) && !/async run\(/.test(body.slice((run.index ?? 0) + 10)))
+      out.set(name, run[2] as string);
+  }
+  return out;
 }

@@ -50,6 +50,9 @@ type Elicited = { readonly action?: string; readonly content?: { readonly [key: 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (value: string): ToolHandlerResult => ({ content: [{ type: "text", text: value }] });
 
+/** The server the list-change hooks announce on; set by whoever creates it. */
+export const listeners: { server: ToolServer | undefined } = { server: undefined };
+
 export const handlers: { [name: string]: Handler } = {
   test_simple_text: () => text("This is a simple text response for testing."),
   test_image_content: () => ({ content: [{ type: "image", data: PNG_1X1, mimeType: "image/png" }] }),
@@ -295,6 +298,16 @@ export const handlers: { [name: string]: Handler } = {
     ])) as Elicited[];
     return text(`answers: ${String(a?.content?.name)}, ${String(b?.content?.name)}`);
   },
+  // 2026-07-28 diagnostic hooks (server-stateless): the lists are static, so these announce a change
+  // to every listener the way a server whose list really changed would (ToolServer.notify*).
+  test_trigger_tool_change: () => {
+    listeners.server?.notifyToolListChanged();
+    return text("announced a tools/list change");
+  },
+  test_trigger_prompt_change: () => {
+    listeners.server?.notifyPromptListChanged();
+    return text("announced a prompts/list change");
+  },
   test_tool_with_task: async (_args, ctx) => {
     const answer = (await ctx.input("user_name", "elicitation/create", { message: "Your name?", requestedSchema: nameSchema })) as Elicited;
     await sleep(300);
@@ -319,11 +332,12 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Creates the conformance tool server from its declaration. */
 export function createConformanceServer(): ToolServer {
-  return createToolServer({
+  listeners.server = createToolServer({
     name: conformanceServer.name,
     version: conformanceServer.version,
     ...(conformanceServer.protocolVersion ? { protocolVersion: conformanceServer.protocolVersion } : {}),
     ...(conformanceServer.instructions ? { instructions: conformanceServer.instructions } : {}),
     tools: toolsFromDecl(conformanceServer, handlers),
   });
+  return listeners.server;
 }

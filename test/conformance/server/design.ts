@@ -66,6 +66,11 @@ export const conformanceServer = mcpServer(
       description: "Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)",
       input: object({ region: string().describe("Where to run").with({ "x-mcp-header": "Region" }), note: string().optional() }),
     });
+    t.tool("test_trigger_tool_change", { description: "Announces a tools/list change to listeners (2026-07-28 diagnostic)", input: none });
+    t.tool("test_trigger_prompt_change", {
+      description: "Announces a prompts/list change to listeners (2026-07-28 diagnostic)",
+      input: none,
+    });
     t.tool("test_reconnection", { description: "Closes its SSE stream mid-call; the client resumes with Last-Event-ID", input: none });
     // 2026-07-28 tasks extension (SEP-2663) fixtures.
     t.tool("greet", { description: "Greets synchronously (never a task)", input: object({ name: string() }) });

@@ -6,7 +6,7 @@
  */
 import { camelName } from "../../../packages/codegen/src/emit/names.js";
 import type { ToolServer } from "../../../packages/runtime/src/server.js";
-import { handlers } from "./conformance-server.js";
+import { handlers, listeners } from "./conformance-server.js";
 import { prompts, resources, resourceTemplates } from "./conformance-surface.js";
 import { conformanceServer } from "./design.js";
 import { createToolwrightConformanceServer, type ToolwrightConformanceServerHandlers } from "./gen/servers/toolwright-conformance/index.js";
@@ -19,9 +19,10 @@ export function createScaffoldedConformanceServer(): ToolServer {
     typed[camelName(tool.name)] = handlers[tool.name];
   }
   // Resources, templates and prompts are runtime definitions passed through the scaffold's options.
-  return createToolwrightConformanceServer(typed as unknown as ToolwrightConformanceServerHandlers, {
+  listeners.server = createToolwrightConformanceServer(typed as unknown as ToolwrightConformanceServerHandlers, {
     resources,
     resourceTemplates,
     prompts,
   });
+  return listeners.server;
 }

@@ -2,8 +2,8 @@
 // source: test/conformance/server/scaffold-design.ts
 
 import { type CallToolResult, type ServeHandle, type ServeOptions, type ToolContext, type ToolServer, type ToolServerOptions, createDecoder, createToolServer, serve } from "@toolwright/runtime/server";
-import type { ConfirmDeletePayload, ConfirmDeleteResult, FailingJobPayload, FailingJobResult, GreetPayload, GreetResult, JsonSchema202012ToolPayload, JsonSchema202012ToolResult, MultiInputPayload, MultiInputResult, ProtocolErrorJobPayload, ProtocolErrorJobResult, SlowComputePayload, SlowComputeResult, TestAudioContentPayload, TestAudioContentResult, TestElicitationPayload, TestElicitationResult, TestElicitationSep1034DefaultsPayload, TestElicitationSep1034DefaultsResult, TestElicitationSep1330EnumsPayload, TestElicitationSep1330EnumsResult, TestEmbeddedResourcePayload, TestEmbeddedResourceResult, TestErrorHandlingPayload, TestErrorHandlingResult, TestHeaderParamPayload, TestHeaderParamResult, TestImageContentPayload, TestImageContentResult, TestInputRequiredResultCapabilitiesPayload, TestInputRequiredResultCapabilitiesResult, TestInputRequiredResultElicitationPayload, TestInputRequiredResultElicitationResult, TestInputRequiredResultListRootsPayload, TestInputRequiredResultListRootsResult, TestInputRequiredResultMultiRoundPayload, TestInputRequiredResultMultiRoundResult, TestInputRequiredResultMultipleInputsPayload, TestInputRequiredResultMultipleInputsResult, TestInputRequiredResultRequestStatePayload, TestInputRequiredResultRequestStateResult, TestInputRequiredResultSamplingPayload, TestInputRequiredResultSamplingResult, TestInputRequiredResultTamperedStatePayload, TestInputRequiredResultTamperedStateResult, TestLoggingToolPayload, TestLoggingToolResult, TestMissingCapabilityPayload, TestMissingCapabilityResult, TestMultipleContentTypesPayload, TestMultipleContentTypesResult, TestReconnectionPayload, TestReconnectionResult, TestSamplingPayload, TestSamplingResult, TestSimpleTextPayload, TestSimpleTextResult, TestStreamingElicitationPayload, TestStreamingElicitationResult, TestToolWithLoggingPayload, TestToolWithLoggingResult, TestToolWithProgressPayload, TestToolWithProgressResult, TestToolWithTaskPayload, TestToolWithTaskResult } from "./types.gen.js";
-import { validateConfirmDeletePayload, validateFailingJobPayload, validateGreetPayload, validateJsonSchema202012ToolPayload, validateMultiInputPayload, validateProtocolErrorJobPayload, validateSlowComputePayload, validateTestAudioContentPayload, validateTestElicitationPayload, validateTestElicitationSep1034DefaultsPayload, validateTestElicitationSep1330EnumsPayload, validateTestEmbeddedResourcePayload, validateTestErrorHandlingPayload, validateTestHeaderParamPayload, validateTestImageContentPayload, validateTestInputRequiredResultCapabilitiesPayload, validateTestInputRequiredResultElicitationPayload, validateTestInputRequiredResultListRootsPayload, validateTestInputRequiredResultMultiRoundPayload, validateTestInputRequiredResultMultipleInputsPayload, validateTestInputRequiredResultRequestStatePayload, validateTestInputRequiredResultSamplingPayload, validateTestInputRequiredResultTamperedStatePayload, validateTestLoggingToolPayload, validateTestMissingCapabilityPayload, validateTestMultipleContentTypesPayload, validateTestReconnectionPayload, validateTestSamplingPayload, validateTestSimpleTextPayload, validateTestStreamingElicitationPayload, validateTestToolWithLoggingPayload, validateTestToolWithProgressPayload, validateTestToolWithTaskPayload } from "./validators.gen.js";
+import type { ConfirmDeletePayload, ConfirmDeleteResult, FailingJobPayload, FailingJobResult, GreetPayload, GreetResult, JsonSchema202012ToolPayload, JsonSchema202012ToolResult, MultiInputPayload, MultiInputResult, ProtocolErrorJobPayload, ProtocolErrorJobResult, SlowComputePayload, SlowComputeResult, TestAudioContentPayload, TestAudioContentResult, TestElicitationPayload, TestElicitationResult, TestElicitationSep1034DefaultsPayload, TestElicitationSep1034DefaultsResult, TestElicitationSep1330EnumsPayload, TestElicitationSep1330EnumsResult, TestEmbeddedResourcePayload, TestEmbeddedResourceResult, TestErrorHandlingPayload, TestErrorHandlingResult, TestHeaderParamPayload, TestHeaderParamResult, TestImageContentPayload, TestImageContentResult, TestInputRequiredResultCapabilitiesPayload, TestInputRequiredResultCapabilitiesResult, TestInputRequiredResultElicitationPayload, TestInputRequiredResultElicitationResult, TestInputRequiredResultListRootsPayload, TestInputRequiredResultListRootsResult, TestInputRequiredResultMultiRoundPayload, TestInputRequiredResultMultiRoundResult, TestInputRequiredResultMultipleInputsPayload, TestInputRequiredResultMultipleInputsResult, TestInputRequiredResultRequestStatePayload, TestInputRequiredResultRequestStateResult, TestInputRequiredResultSamplingPayload, TestInputRequiredResultSamplingResult, TestInputRequiredResultTamperedStatePayload, TestInputRequiredResultTamperedStateResult, TestLoggingToolPayload, TestLoggingToolResult, TestMissingCapabilityPayload, TestMissingCapabilityResult, TestMultipleContentTypesPayload, TestMultipleContentTypesResult, TestReconnectionPayload, TestReconnectionResult, TestSamplingPayload, TestSamplingResult, TestSimpleTextPayload, TestSimpleTextResult, TestStreamingElicitationPayload, TestStreamingElicitationResult, TestToolWithLoggingPayload, TestToolWithLoggingResult, TestToolWithProgressPayload, TestToolWithProgressResult, TestToolWithTaskPayload, TestToolWithTaskResult, TestTriggerPromptChangePayload, TestTriggerPromptChangeResult, TestTriggerToolChangePayload, TestTriggerToolChangeResult } from "./types.gen.js";
+import { validateConfirmDeletePayload, validateFailingJobPayload, validateGreetPayload, validateJsonSchema202012ToolPayload, validateMultiInputPayload, validateProtocolErrorJobPayload, validateSlowComputePayload, validateTestAudioContentPayload, validateTestElicitationPayload, validateTestElicitationSep1034DefaultsPayload, validateTestElicitationSep1330EnumsPayload, validateTestEmbeddedResourcePayload, validateTestErrorHandlingPayload, validateTestHeaderParamPayload, validateTestImageContentPayload, validateTestInputRequiredResultCapabilitiesPayload, validateTestInputRequiredResultElicitationPayload, validateTestInputRequiredResultListRootsPayload, validateTestInputRequiredResultMultiRoundPayload, validateTestInputRequiredResultMultipleInputsPayload, validateTestInputRequiredResultRequestStatePayload, validateTestInputRequiredResultSamplingPayload, validateTestInputRequiredResultTamperedStatePayload, validateTestLoggingToolPayload, validateTestMissingCapabilityPayload, validateTestMultipleContentTypesPayload, validateTestReconnectionPayload, validateTestSamplingPayload, validateTestSimpleTextPayload, validateTestStreamingElicitationPayload, validateTestToolWithLoggingPayload, validateTestToolWithProgressPayload, validateTestToolWithTaskPayload, validateTestTriggerPromptChangePayload, validateTestTriggerToolChangePayload } from "./validators.gen.js";
 
 /** Name, version and protocol version of server "toolwright-conformance", as declared in the design. */
 export const toolwrightConformanceServerInfo = {
@@ -67,6 +67,10 @@ export interface ToolwrightConformanceServerHandlers {
   testStreamingElicitation(payload: TestStreamingElicitationPayload, ctx: ToolContext): TestStreamingElicitationResult | CallToolResult | Promise<TestStreamingElicitationResult | CallToolResult>;
   /** Mirrors its region argument into the Mcp-Param-Region header (SEP-2243) */
   testHeaderParam(payload: TestHeaderParamPayload, ctx: ToolContext): TestHeaderParamResult | CallToolResult | Promise<TestHeaderParamResult | CallToolResult>;
+  /** Announces a tools/list change to listeners (2026-07-28 diagnostic) */
+  testTriggerToolChange(payload: TestTriggerToolChangePayload, ctx: ToolContext): TestTriggerToolChangeResult | CallToolResult | Promise<TestTriggerToolChangeResult | CallToolResult>;
+  /** Announces a prompts/list change to listeners (2026-07-28 diagnostic) */
+  testTriggerPromptChange(payload: TestTriggerPromptChangePayload, ctx: ToolContext): TestTriggerPromptChangeResult | CallToolResult | Promise<TestTriggerPromptChangeResult | CallToolResult>;
   /** Closes its SSE stream mid-call; the client resumes with Last-Event-ID */
   testReconnection(payload: TestReconnectionPayload, ctx: ToolContext): TestReconnectionResult | CallToolResult | Promise<TestReconnectionResult | CallToolResult>;
   /** Greets synchronously (never a task) */
@@ -480,6 +484,30 @@ export function createToolwrightConformanceServer(handlers: ToolwrightConformanc
         },
         decodePayload: createDecoder<TestHeaderParamPayload>(validateTestHeaderParamPayload),
         handler: async (payload: TestHeaderParamPayload, ctx: ToolContext) => asResult(await handlers.testHeaderParam(payload, ctx)),
+      },
+      {
+        name: "test_trigger_tool_change",
+        description: "Announces a tools/list change to listeners (2026-07-28 diagnostic)",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {},
+          additionalProperties: false,
+        },
+        decodePayload: createDecoder<TestTriggerToolChangePayload>(validateTestTriggerToolChangePayload),
+        handler: async (payload: TestTriggerToolChangePayload, ctx: ToolContext) => asResult(await handlers.testTriggerToolChange(payload, ctx)),
+      },
+      {
+        name: "test_trigger_prompt_change",
+        description: "Announces a prompts/list change to listeners (2026-07-28 diagnostic)",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: {},
+          additionalProperties: false,
+        },
+        decodePayload: createDecoder<TestTriggerPromptChangePayload>(validateTestTriggerPromptChangePayload),
+        handler: async (payload: TestTriggerPromptChangePayload, ctx: ToolContext) => asResult(await handlers.testTriggerPromptChange(payload, ctx)),
       },
       {
         name: "test_reconnection",

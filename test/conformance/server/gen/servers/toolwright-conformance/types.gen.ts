@@ -268,6 +268,26 @@ export interface TestHeaderParamPayload {
 export type TestHeaderParamResult = string;
 
 /**
+ * Payload of "test_trigger_tool_change": Announces a tools/list change to listeners (2026-07-28 diagnostic)
+ */
+export interface TestTriggerToolChangePayload {
+
+}
+
+/** What "test_trigger_tool_change" returns: its text content, joined by newlines (it declares no output schema). */
+export type TestTriggerToolChangeResult = string;
+
+/**
+ * Payload of "test_trigger_prompt_change": Announces a prompts/list change to listeners (2026-07-28 diagnostic)
+ */
+export interface TestTriggerPromptChangePayload {
+
+}
+
+/** What "test_trigger_prompt_change" returns: its text content, joined by newlines (it declares no output schema). */
+export type TestTriggerPromptChangeResult = string;
+
+/**
  * Payload of "test_reconnection": Closes its SSE stream mid-call; the client resumes with Last-Event-ID
  */
 export interface TestReconnectionPayload {
