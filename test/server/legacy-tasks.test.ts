@@ -5,8 +5,8 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "../../packages/runtime/src/http.js";
 import { createClientFeatures } from "../../packages/runtime/src/client-features.js";
+import { clearHttpEraCache, createHttpCaller, type HttpCaller } from "../../packages/runtime/src/http.js";
 import { type HttpServerHandle, serveHttp } from "../../packages/runtime/src/server.js";
 import { createStdioCaller, type StdioCaller } from "../../packages/runtime/src/stdio.js";
 import { createTasksServer } from "./fixtures/tasks-server.js";
