@@ -22,7 +22,7 @@ for (const [id, us] of self) {
     ? cf.url
         .replace(/^file:\/\//, "")
         .replace(/.*node_modules\//, "nm/")
-        .replace(/.*\/work\/main\//, "")
+        .replace(/.*\/work\/(main|wt\/[^/]+)\//, "")
     : "(native)";
   const key = `${cf.functionName || "(anonymous)"} ${where}:${cf.lineNumber + 1}`;
   fn.set(key, (fn.get(key) ?? 0) + us);
@@ -44,7 +44,7 @@ for (const [id, us] of self) {
       ? cf.url
           .replace(/^file:\/\//, "")
           .replace(/.*node_modules\//, "nm/")
-          .replace(/.*\/work\/main\//, "")
+          .replace(/.*\/work\/(main|wt\/[^/]+)\//, "")
       : "(native)";
     const key = `${cf.functionName || "(anonymous)"} ${where}:${cf.lineNumber + 1}`;
     if (seen.has(key)) continue;

@@ -314,7 +314,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         ),
       };
     }
-    if (!(await approved(slot, tool, request.arguments))) return refuse("not_approved", `call to ${tool.id} was not approved`);
+    if (!autoApproved(slot, tool) && !(await approved(slot, tool, request.arguments))) return refuse("not_approved", `call to ${tool.id} was not approved`);
     const client = slot.client;
     if (!client) return fail(fault(`server "${slot.name}" was disconnected`));
     slot.inFlight++;
@@ -348,9 +348,14 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     }
   }
 
-  async function approved(slot: ServerSlot, tool: ManagedTool, args: CallRequest["arguments"]): Promise<boolean> {
+  /** True when no approval hook needs asking (checked before awaiting one, so most calls skip the hop). */
+  function autoApproved(slot: ServerSlot, tool: ManagedTool): boolean {
     const auto = slot.config.autoApprove;
-    if (auto === true || (Array.isArray(auto) && auto.includes(tool.name)) || !options.approve) return true;
+    return auto === true || (Array.isArray(auto) && auto.includes(tool.name)) || !options.approve;
+  }
+
+  async function approved(slot: ServerSlot, tool: ManagedTool, args: CallRequest["arguments"]): Promise<boolean> {
+    if (autoApproved(slot, tool) || !options.approve) return true;
     try {
       return (
         (await options.approve({

@@ -95,10 +95,11 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
       decoders.set(schema, decoder);
       return decoder ?? undefined;
     },
-    async check(schema, args) {
-      await validator.ready();
+    check(schema, args) {
+      // Once the library is loaded the check is synchronous: no extra await hops on every call.
+      if (mode === undefined) return validator.ready().then(() => validator.check(schema, args));
       const decoded = validator.decoderFor(schema)?.(args);
-      return decoded && !decoded.ok ? decoded.issues : undefined;
+      return Promise.resolve(decoded && !decoded.ok ? decoded.issues : undefined);
     },
   };
   return validator;
