@@ -26,7 +26,7 @@ export async function measureMemory(config: BenchConfig, log: (line: string) => 
     for (const connections of counts) {
       for (const client of CLIENTS) {
         const r = await worker<MemoryResult>(
-          { mode: "memory", client, transport: "stdio", server: "raw-stdio", connections, timeoutMs: 120_000 },
+          { mode: "memory", client, transport: "stdio", server: "raw-stdio", connections, warmConnections: counts[1], timeoutMs: 120_000 },
           { gc: true },
         );
         const key = `${connections}|${client}`;
