@@ -314,7 +314,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         ),
       };
     }
-    if (!autoApproved(slot, tool) && !(await approved(slot, tool, request.arguments))) return refuse("not_approved", `call to ${tool.id} was not approved`);
+    if (!autoApproved(slot, tool) && !(await approved(slot, tool, request.arguments)))
+      return refuse("not_approved", `call to ${tool.id} was not approved`);
     const client = slot.client;
     if (!client) return fail(fault(`server "${slot.name}" was disconnected`));
     slot.inFlight++;
