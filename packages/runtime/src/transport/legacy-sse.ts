@@ -3,11 +3,11 @@
  * event names the POST URL; every client message is POSTed there and answers come back as
  * `message` events. An endpoint on another origin is refused.
  */
-import type http from "node:http";
-import { retryAfterMsFromHeader } from "../failure/failure-mapping.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { type HttpEndpointOptions, type HttpResponse, httpExchange, readBody, WireFaultError } from "./http-exchange.js";
+import { httpStatusFault, isSse, readFaultBody } from "./http-answer.js";
+import { addCredentials, answerChallenge, isChallenge } from "./http-auth.js";
+import { type HttpEndpointOptions, type HttpResponse, httpExchange, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options for `createLegacySseTransport`. Header names are lower-case. */
@@ -36,47 +36,19 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
 
   async function authHeaders(method: string): Promise<{ [name: string]: string }> {
     const headers: { [name: string]: string } = { ...options.headers };
-    if (options.auth) {
-      for (const [k, v] of Object.entries(await options.auth.authorize({ url: options.url.href, method }))) headers[k.toLowerCase()] = v;
-    }
+    if (options.auth) await addCredentials(headers, options.auth, options.url, method);
     return headers;
   }
 
-  /** Runs an exchange; on 401/403 hands the challenge to the auth provider and retries once if it says so. */
+  /** Runs an exchange; a 401/403 goes to the auth provider, and the exchange is retried once if it says so. */
   async function withChallenge(run: () => Promise<HttpResponse>): Promise<HttpResponse> {
     const res = await run();
-    if ((res.status !== 401 && res.status !== 403) || !options.auth) return res;
-    const retry = await options.auth
-      .handleChallenge({
-        url: options.url.href,
-        status: res.status,
-        wwwAuthenticate: (res.headers["www-authenticate"] as string | undefined) ?? null,
-        ...(options.outbound ? { outbound: options.outbound } : {}),
-      })
-      .catch((error: unknown) => {
-        res.body.resume(); // the provider's fault replaces this response
-        throw error;
-      });
-    if (!retry) return res;
-    res.body.resume();
-    return run();
+    if (!isChallenge(res) || !options.auth) return res;
+    return (await answerChallenge(options.auth, res, options.url, options.outbound)) ? run() : res;
   }
 
-  async function fail(
-    status: number,
-    statusMessage: string | undefined,
-    body: http.IncomingMessage,
-    retryAfter: unknown,
-  ): Promise<WireFault> {
-    const text = await readBody(body, 64 * 1024).catch(() => "");
-    const retryAfterMs = retryAfterMsFromHeader(typeof retryAfter === "string" ? retryAfter : undefined);
-    return {
-      type: "http",
-      status,
-      message: statusMessage || "error",
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      ...(text ? { body: text.slice(0, 2000) } : {}),
-    };
+  async function fail(res: HttpResponse): Promise<WireFault> {
+    return httpStatusFault(res, await readFaultBody(res));
   }
 
   return {
@@ -105,9 +77,8 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             outbound: options.outbound,
           }),
         );
-        if (res.status < 200 || res.status >= 300)
-          throw new WireFaultError(await fail(res.status, res.body.statusMessage, res.body, res.headers["retry-after"]));
-        if (!String(res.headers["content-type"] ?? "").includes("text/event-stream")) {
+        if (res.status < 200 || res.status >= 300) throw new WireFaultError(await fail(res));
+        if (!isSse(res)) {
           res.body.resume();
           throw new WireFaultError({ type: "http", status: res.status, message: "the SSE endpoint did not answer with text/event-stream" });
         }
@@ -190,8 +161,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             outbound: options.outbound,
           }),
         );
-        if (res.status < 200 || res.status >= 300)
-          throw new WireFaultError(await fail(res.status, res.body.statusMessage, res.body, res.headers["retry-after"]));
+        if (res.status < 200 || res.status >= 300) throw new WireFaultError(await fail(res));
         res.body.resume();
       } finally {
         posts.delete(controller);
