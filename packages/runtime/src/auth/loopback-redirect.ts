@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AuthorizationResponse } from "./oauth-provider.js";
+import type { AuthorizationResponse } from "./oauth-options.js";
 import { OAuthError } from "./oauth-util.js";
 
 /** Options for `startLoopbackRedirect`. */
