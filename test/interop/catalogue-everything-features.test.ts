@@ -2,13 +2,15 @@
  * Real catalogue with client features: server-everything pulled as a client that declares roots,
  * sampling and elicitation lists 17 tools (examples/catalogues, toolset "everything-features").
  * The four tools a plain client never sees are called here through the generated client, with the
- * runtime's client-feature handlers answering the server's requests. The other 13 are the same tools
- * as in catalogue-everything.test.ts (same fingerprints, checked below).
+ * runtime's client-feature handlers answering the server's requests, over stdio, Streamable HTTP and
+ * legacy HTTP+SSE. The other 13 are the same tools as in catalogue-everything.test.ts (same
+ * fingerprints, checked below).
  */
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import type { ChildProcess } from "node:child_process";
+import type { SessionCaller } from "@toolwright/runtime";
 import { createClientFeatures } from "@toolwright/runtime/client-features";
-import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
+import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
+import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { everythingCatalogue } from "../../examples/catalogues/src/gen/everything/index.js";
 import {
@@ -18,8 +20,15 @@ import {
   everythingFeaturesCatalogue,
 } from "../../examples/catalogues/src/gen/everything-features/index.js";
 
-const require = createRequire(import.meta.url);
-const bin = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
+import { EVERYTHING as bin, startEverything, stopEverything } from "../support/everything-server.js";
+import { createLeakCheck } from "../support/leak-check.js";
+
+const leaks = createLeakCheck();
+afterAll(async () => {
+  const report = await leaks.check();
+  leaks.dispose();
+  for (const [what, found] of Object.entries(report)) expect(found, what).toEqual([]);
+});
 
 const asked: unknown[] = [];
 const features = createClientFeatures({
@@ -42,47 +51,65 @@ const features = createClientFeatures({
   },
 });
 
-let caller: StdioCaller;
-let client: EverythingFeaturesClient;
+describe.each(["stdio", "streamableHttp", "sse"] as const)(
+  "server-everything with client features over %s, through the generated client",
+  (transport) => {
+    let child: ChildProcess | undefined;
+    let caller: SessionCaller;
+    let client: EverythingFeaturesClient;
+    beforeAll(async () => {
+      clearHttpEraCache();
+      const common = {
+        name: "everything-features",
+        capabilities: features.capabilities,
+        handlers: features.handlers,
+        onNotification: (n: Parameters<typeof features.onNotification>[0]) => void features.onNotification(n),
+        // The lock was pulled with roots, sampling and elicitation only; declaring task support would
+        // make the server list its trigger-*-async tools too (test/interop/everything-tasks.test.ts).
+        tasks: false,
+      } as const;
+      if (transport === "stdio") caller = createStdioCaller({ ...common, command: process.execPath, args: [bin, "stdio"] });
+      else {
+        const started = await startEverything(transport, (pids) => leaks.track(pids));
+        child = started.child;
+        caller = createHttpCaller({ ...common, url: `http://127.0.0.1:${started.port}/${transport === "sse" ? "sse" : "mcp"}` });
+      }
+      client = createEverythingFeaturesClient(caller);
+    }, 30_000);
+    afterAll(async () => {
+      await caller.close();
+      await stopEverything(child);
+    });
 
-beforeAll(() => {
-  caller = createStdioCaller({
-    name: "everything-features",
-    command: process.execPath,
-    args: [bin, "stdio"],
-    capabilities: features.capabilities,
-    handlers: features.handlers,
-    onNotification: (n) => void features.onNotification(n),
-    // The lock was pulled with roots, sampling and elicitation only; declaring task support would
-    // make the server list its trigger-*-async tools too (test/interop/everything-tasks.test.ts).
-    tasks: false,
-  });
-  client = createEverythingFeaturesClient(caller);
-});
-afterAll(async () => {
-  await caller.close();
-});
+    it("the live catalogue matches the lock; the shared 13 tools have the plain pull's fingerprints", async () => {
+      expect(await checkEverythingFeaturesDrift(caller, { policy: "fail" })).toEqual({
+        ok: true,
+        server: "everything-features",
+        drift: [],
+      });
+      const extra = Object.keys(everythingFeaturesCatalogue.tools).filter((t) => !(t in everythingCatalogue.tools));
+      expect(extra.sort()).toEqual([
+        "get-roots-list",
+        "trigger-elicitation-request",
+        "trigger-sampling-request",
+        "trigger-url-elicitation",
+      ]);
+      for (const [tool, fp] of Object.entries(everythingCatalogue.tools)) expect(everythingFeaturesCatalogue.tools[tool], tool).toBe(fp);
+    });
 
-describe("server-everything with client features, through the generated client", () => {
-  it("the live catalogue matches the lock; the shared 13 tools have the plain pull's fingerprints", async () => {
-    expect(await checkEverythingFeaturesDrift(caller, { policy: "fail" })).toEqual({ ok: true, server: "everything-features", drift: [] });
-    const extra = Object.keys(everythingFeaturesCatalogue.tools).filter((t) => !(t in everythingCatalogue.tools));
-    expect(extra.sort()).toEqual(["get-roots-list", "trigger-elicitation-request", "trigger-sampling-request", "trigger-url-elicitation"]);
-    for (const [tool, fp] of Object.entries(everythingCatalogue.tools)) expect(everythingFeaturesCatalogue.tools[tool], tool).toBe(fp);
-  });
-
-  it("calls the four client-feature tools", async () => {
-    const roots = await client.getRootsList({});
-    expect(roots.ok && roots.value).toContain("file:///tmp/tw-catalogue-root");
-    asked.length = 0;
-    const form = await client.triggerElicitationRequest({});
-    expect(form.ok && form.value).toContain("Grace Hopper");
-    expect(asked).toHaveLength(1);
-    const url = await client.triggerUrlElicitation({ url: "https://example.test/consent", elicitationId: "cat-1" });
-    expect(url.ok && url.value).toContain("cat-1");
-    expect(asked[1]).toMatchObject({ mode: "url", url: "https://example.test/consent", elicitationId: "cat-1" });
-    const sampled = await client.triggerSamplingRequest({ prompt: "hello", maxTokens: 5 });
-    expect(sampled.ok && sampled.value).toContain("sampled for the catalogue");
-    expect(asked[2]).toMatchObject({ maxTokens: 5 });
-  });
-});
+    it("calls the four client-feature tools", async () => {
+      const roots = await client.getRootsList({});
+      expect(roots.ok && roots.value).toContain("file:///tmp/tw-catalogue-root");
+      asked.length = 0;
+      const form = await client.triggerElicitationRequest({});
+      expect(form.ok && form.value).toContain("Grace Hopper");
+      expect(asked).toHaveLength(1);
+      const url = await client.triggerUrlElicitation({ url: "https://example.test/consent", elicitationId: "cat-1" });
+      expect(url.ok && url.value).toContain("cat-1");
+      expect(asked[1]).toMatchObject({ mode: "url", url: "https://example.test/consent", elicitationId: "cat-1" });
+      const sampled = await client.triggerSamplingRequest({ prompt: "hello", maxTokens: 5 });
+      expect(sampled.ok && sampled.value).toContain("sampled for the catalogue");
+      expect(asked[2]).toMatchObject({ maxTokens: 5 });
+    });
+  },
+);

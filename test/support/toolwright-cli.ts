@@ -55,3 +55,20 @@ export function runToolwright(argv: readonly string[], options: CliRunOptions): 
     });
   });
 }
+
+/** Runs the CLI's `main` in this process with `cwd`, capturing what it prints. */
+export async function runMainInProcess(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import("@toolwright/codegen");
+  let stdout = "";
+  let stderr = "";
+  const code = await main([...args], {
+    stdout: (t) => {
+      stdout += `${t}\n`;
+    },
+    stderr: (t) => {
+      stderr += `${t}\n`;
+    },
+    cwd,
+  });
+  return { code, stdout, stderr };
+}

@@ -13,3 +13,5 @@ export type { CatalogueExtras, CatalogueFingerprints, FingerprintedTool } from "
 export { canonicalJson, fingerprintCatalogue, fingerprintEntry, fingerprintTool, pinnedPart, sha256Hex } from "./catalogue/fingerprint.js";
 export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./core/drift.js";
 export { checkDrift, compareCatalogues, withFieldChanges } from "./core/drift.js";
+export type { ExpectedSurface, LiveSurface, SurfaceDrift, SurfaceKind } from "./core/surface-drift.js";
+export { compareSurface, describeSurfaceDrift, listSurface, surfaceDriftLabel } from "./core/surface-drift.js";

@@ -20,6 +20,7 @@ export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDri
 export { checkDrift } from "./core/drift.js";
 export { invokeTool } from "./core/invoke.js";
 export type { Runtime } from "./core/runtime.js";
+export type { ExpectedSurface, LiveSurface, SurfaceDrift, SurfaceKind } from "./core/surface-drift.js";
 export type { ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { expandTemplate } from "./protocol/uri-template.js";

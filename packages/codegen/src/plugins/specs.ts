@@ -7,7 +7,7 @@
 import { providerSchema } from "@toolwright/runtime/providers";
 import { fileHeader } from "../emit/generated-file.js";
 import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
-import type { IrDesign } from "../ir/ir.js";
+import type { IrDesign, IrToolset } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
 /** Emits `<toolset>/specs.gen.ts`. */
@@ -35,6 +35,7 @@ export const specsPlugin: Plugin = {
           `  tools: ${f.runtime("prototypeFree")}(${printLiteral(ts.toolFingerprints, 2)}),`,
           ...(ts.instructions === undefined ? [] : [`  instructions: ${JSON.stringify(ts.instructions)},`]),
           `  snapshots: ${f.runtime("prototypeFree")}(${printLiteral({ ...ts.snapshots }, 2)}),`,
+          ...surfaceCatalogue(ts, f.runtime("prototypeFree")),
           "};",
           "",
         );
@@ -100,3 +101,18 @@ export const specsPlugin: Plugin = {
     }
   },
 };
+
+/** The pulled prompts, resources and templates of the drift catalogue: fingerprints and entries per list the lock records. */
+function surfaceCatalogue(ts: IrToolset, prototypeFree: string): string[] {
+  const pinned = ts.surfaceFingerprints;
+  if (!pinned) return [];
+  const lists = (["prompts", "resources", "resourceTemplates"] as const).filter((list) => pinned[list] !== undefined);
+  return [
+    "  surface: {",
+    ...lists.map((list) => `    ${list}: ${prototypeFree}(${printLiteral({ ...pinned[list] }, 4)}),`),
+    "    snapshots: {",
+    ...lists.map((list) => `      ${list}: ${prototypeFree}(${printLiteral({ ...pinned.snapshots[list] }, 6)}),`),
+    "    },",
+    "  },",
+  ];
+}

@@ -1,7 +1,8 @@
 /**
  * The lock file `toolwright pull` writes (`<design>.lock.json`, read by `resolve/lock.ts`):
- * `{ version: 1, servers: { <name>: { fingerprint, fingerprints: { <tool>: fp }, instructions, serverInfo?, tools: [...] } } }`.
- * The server fingerprint covers every tool entry (all fields but `icons`) and the instructions;
+ * `{ version: 1, servers: { <name>: { fingerprint, fingerprints: { <tool>: fp }, instructions, serverInfo?, tools: [...],
+ * prompts?, resources?, resourceTemplates? } } }` (each of the last three only when the server announces it).
+ * The server fingerprint covers every tool, prompt, resource and template entry (all fields but `icons`) and the instructions;
  * `instructions` is `null` when the server sent none (a lock without the field predates them: not checked).
  * Tools are sorted by name, every object's keys are sorted, and the text ends with a newline, so the
  * same catalogue always gives the same bytes. Fingerprints come from `@toolwright/runtime` so the
@@ -9,6 +10,14 @@
  */
 import { fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import type { LockedServer } from "../resolve/lock.js";
+import { checkLockedSurface } from "../resolve/lock-surface.js";
+
+/** What a server offers besides tools, as listed (a list is absent when the server does not announce it). */
+export interface ListedSurface {
+  readonly prompts?: readonly unknown[];
+  readonly resources?: readonly unknown[];
+  readonly resourceTemplates?: readonly unknown[];
+}
 
 /** A server entry as pull writes it (a `LockedServer` with per-tool fingerprints). */
 export interface PulledServer extends LockedServer {
@@ -33,7 +42,11 @@ function sortKeys(value: unknown): unknown {
  * offending entry when the listing is not a usable catalogue (no name, no object input schema,
  * duplicate names).
  */
-export function lockEntryFromListing(listed: readonly unknown[], instructions: string | null = null): PulledServer {
+export function lockEntryFromListing(
+  listed: readonly unknown[],
+  instructions: string | null = null,
+  surface: ListedSurface = {},
+): PulledServer {
   const seen = new Set<string>();
   const tools = listed.map((entry, i) => {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) throw new Error(`tools[${i}] is not an object`);
@@ -51,8 +64,32 @@ export function lockEntryFromListing(listed: readonly unknown[], instructions: s
     return sortKeys(e) as { readonly name: string; readonly [key: string]: unknown };
   });
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const { fingerprint, tools: fingerprints } = fingerprintCatalogue(tools, instructions === null ? {} : { instructions });
-  return { fingerprint, fingerprints, tools, instructions };
+  const problem = checkLockedSurface(surface as { readonly [list: string]: unknown });
+  if (problem) throw new Error(problem);
+  const sorted = <T>(list: readonly unknown[] | undefined, key: string) =>
+    list === undefined
+      ? undefined
+      : ((list.map(sortKeys) as { [field: string]: string }[]).sort((a, b) =>
+          a[key]! < b[key]! ? -1 : a[key]! > b[key]! ? 1 : 0,
+        ) as unknown as T);
+  const extras = {
+    prompts: sorted<PulledServer["prompts"]>(surface.prompts, "name"),
+    resources: sorted<PulledServer["resources"]>(surface.resources, "uri"),
+    resourceTemplates: sorted<PulledServer["resourceTemplates"]>(surface.resourceTemplates, "uriTemplate"),
+  };
+  const { fingerprint, tools: fingerprints } = fingerprintCatalogue(tools, {
+    ...(instructions === null ? {} : { instructions }),
+    ...extras,
+  });
+  return {
+    fingerprint,
+    fingerprints,
+    tools,
+    instructions,
+    ...(extras.prompts ? { prompts: extras.prompts } : {}),
+    ...(extras.resources ? { resources: extras.resources } : {}),
+    ...(extras.resourceTemplates ? { resourceTemplates: extras.resourceTemplates } : {}),
+  };
 }
 
 /** The lock text: servers sorted by name, keys sorted, two-space indent, final newline. */

@@ -53,7 +53,7 @@ interface PullArgs {
 export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
   // The puller and the runtime load only when the command runs, so `toolwright --help` stays quick.
   const { PullError, pullSummaryLine, runPull } = await import("./pull.js");
-  const { describeFieldChange, describeFinding } = await import("@toolwright/runtime/catalogue");
+  const { describeFieldChange, describeFinding, describeSurfaceDrift } = await import("@toolwright/runtime/catalogue");
   let summary: PullSummary;
   const progress = createProgress(io.progress, { json: args.json });
   try {
@@ -84,6 +84,10 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
         io.stderr(`drift: server ${JSON.stringify(d.server)}: tool ${JSON.stringify(d.tool)} ${d.change}`);
         for (const c of d.fields ?? []) io.stderr(`  ${describeFieldChange(c)}`);
       }
+    if (args.check)
+      for (const d of summary.surfaceDrift) {
+        io.stderr(`drift: ${describeSurfaceDrift(d.server, d)}`);
+      }
     (code === 0 ? io.stdout : io.stderr)(pullSummaryLine(summary, args.check));
   }
   return code;
@@ -107,7 +111,8 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         .option("check", {
           type: "boolean",
           default: false,
-          describe: "Write nothing; exit 1 when the lock is stale, naming each added, removed or changed tool",
+          describe:
+            "Write nothing; exit 1 when the lock is stale, naming each added, removed or changed tool, prompt, resource or template",
         })
         .option("load-timeout", loadTimeoutOption)
         .option("strict", {

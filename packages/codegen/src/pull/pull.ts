@@ -1,17 +1,19 @@
 /**
  * `toolwright pull`: connects to every `externalServer(...)` of a design (stdio or streamable
- * HTTP), lists its tools through every page, and writes the design's lock file atomically. Any
- * server failing leaves the old lock untouched.
+ * HTTP), lists its tools (and the prompts, resources and resource templates it announces) through
+ * every page, and writes the design's lock file atomically. Any server failing leaves the old lock untouched.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
-import type { Caller } from "@toolwright/runtime";
+import type { Caller, SessionCaller, ToolFailure } from "@toolwright/runtime";
 import {
   compareCatalogues,
+  compareSurface,
   fingerprintCatalogue,
   type LintFinding,
   lintCatalogue,
+  type SurfaceDrift,
   type ToolDrift,
   withFieldChanges,
 } from "@toolwright/runtime/catalogue";
@@ -22,8 +24,9 @@ import { DesignError } from "../errors.js";
 import { loadDesign, loadOptions } from "../load/load-design.js";
 import { type ConnectionContext, isMcpJson, readMcpJsonEntry } from "../resolve/connection.js";
 import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
+import { surfaceFromLock } from "../resolve/lock-surface.js";
 import { writeFileAtomic } from "../write.js";
-import { lockEntryFromListing, type PulledServer, serializeLock } from "./lock-format.js";
+import { type ListedSurface, lockEntryFromListing, type PulledServer, serializeLock } from "./lock-format.js";
 
 /** Options for `runPull`. */
 export interface PullOptions {
@@ -54,6 +57,11 @@ export interface LockDrift extends ToolDrift {
   readonly server: string;
 }
 
+/** One drifted prompt, resource or template of one server (only lists the previous lock recorded). */
+export interface LockSurfaceDrift extends SurfaceDrift {
+  readonly server: string;
+}
+
 /** What one pulled server contributed. */
 export interface PulledServerSummary {
   readonly name: string;
@@ -71,6 +79,8 @@ export interface PullSummary {
   readonly changed: boolean;
   /** Per-tool fingerprint differences from the previous lock (a server missing from it counts as all added). */
   readonly drift: readonly LockDrift[];
+  /** Prompts, resources and templates that differ from the previous lock's, for the lists it recorded. */
+  readonly surfaceDrift: readonly LockSurfaceDrift[];
   readonly servers: readonly PulledServerSummary[];
   readonly tools: number;
   /** Inline overrides that name no pulled tool (gen will reject them). */
@@ -169,13 +179,14 @@ export async function pullServer(
     // The instructions reach the model like descriptions do: they are pinned with the tools.
     const handshake = (caller as { readonly handshake?: { readonly instructions?: unknown } }).handshake;
     const instructions = typeof handshake?.instructions === "string" ? handshake.instructions : null;
+    const surface = await listSurfaceOf(server.name, caller, timeoutMs);
     try {
-      entry = lockEntryFromListing(listed.tools, instructions);
+      entry = lockEntryFromListing(listed.tools, instructions, surface);
     } catch (error) {
-      throw new PullError(
-        server.name,
-        `tools/list answer is not a usable catalogue: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const problem = error instanceof Error ? error.message : String(error);
+      const list = /^(prompts|resources|resourceTemplates)\b/.exec(problem)?.[1];
+      const what = list === undefined ? "tools/list" : list === "resourceTemplates" ? "resources/templates/list" : `${list}/list`;
+      throw new PullError(server.name, `${what} answer is not a usable catalogue: ${problem}`);
     }
     // Provenance for readers of the lock (not fingerprinted): which server build was pulled.
     const info = (caller as { readonly handshake?: { readonly serverInfo?: { name?: unknown; version?: unknown } } }).handshake?.serverInfo;
@@ -187,6 +198,30 @@ export async function pullServer(
   } finally {
     await caller.close?.().catch(() => undefined);
   }
+}
+
+/**
+ * Lists the prompts, resources and resource templates the server announces (capabilities
+ * `prompts` and `resources`), every page. A server without `resources/templates/list` (-32601)
+ * simply has no templates; any other failure fails the pull naming the list.
+ */
+async function listSurfaceOf(server: string, caller: Caller, timeoutMs: number): Promise<ListedSurface> {
+  const c = caller as Caller & Partial<SessionCaller>;
+  const capabilities = c.handshake?.capabilities ?? {};
+  const out: { -readonly [K in keyof ListedSurface]: ListedSurface[K] } = {};
+  const options = { timeoutMs, fresh: true };
+  type Listed = { readonly ok: true; readonly value: readonly unknown[] } | { readonly ok: false; readonly failure: ToolFailure };
+  const take = (list: string, r: Listed): readonly unknown[] => {
+    if (r.ok) return r.value;
+    throw new PullError(server, `${list} failed: ${r.failure.message}`);
+  };
+  if ("prompts" in capabilities && c.listPrompts) out.prompts = take("prompts/list", await c.listPrompts(options));
+  if ("resources" in capabilities && c.listResources && c.listResourceTemplates) {
+    out.resources = take("resources/list", await c.listResources(options));
+    const templates = await c.listResourceTemplates(options);
+    if (templates.ok || templates.failure.rpc?.code !== -32601) out.resourceTemplates = take("resources/templates/list", templates);
+  }
+  return out;
 }
 
 /**
@@ -264,12 +299,15 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
     }
   }
   const drift: LockDrift[] = [];
+  const surfaceDrift: LockSurfaceDrift[] = [];
   for (const r of results) {
     const old = previous[r.summary.name];
     const oldPrints = old ? (old.fingerprints ?? fingerprintCatalogue(old.tools.filter(hasName)).tools) : {};
     const before = old ? snapshotsOf(old.tools) : undefined;
     const changes = withFieldChanges(compareCatalogues(oldPrints, r.entry.fingerprints), before, r.entry.tools);
     for (const d of changes) drift.push({ server: r.summary.name, ...d });
+    const pinned = old ? surfaceFromLock(old).fingerprints : undefined;
+    if (pinned) for (const d of compareSurface(pinned, r.entry)) surfaceDrift.push({ server: r.summary.name, ...d });
   }
   // Lint every fresh catalogue; kept servers take part so cross-server references are seen.
   const fresh = new Set(results.map((r) => r.summary.name));
@@ -289,6 +327,7 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
     lock: label,
     changed,
     drift,
+    surfaceDrift,
     servers: results.map((r) => r.summary),
     tools: results.reduce((n, r) => n + r.summary.tools, 0),
     warnings,

@@ -1,13 +1,15 @@
 /**
  * Reads the lock file `toolwright pull` writes next to a design (`<design>.lock.json`) and turns a
- * pulled `tools/list` entry into a tool declaration.
+ * pulled `tools/list` entry into a tool declaration. The pulled prompts, resources and templates
+ * (lock-surface.ts) are checked here too, so a bad lock is refused naming the file and the field.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ToolDecl } from "@toolwright/dsl";
+import { checkLockedSurface, type LockedSurface } from "./lock-surface.js";
 
 /** One server's snapshot in the lock. */
-export interface LockedServer {
+export interface LockedServer extends LockedSurface {
   readonly tools: readonly unknown[];
   /** Fingerprint of the whole catalogue (`fingerprintCatalogue` in `@toolwright/runtime`). */
   readonly fingerprint?: string;
@@ -51,6 +53,8 @@ export function readLock(designPath: string): LockFile | undefined {
     if (instructions !== undefined && instructions !== null && typeof instructions !== "string") {
       throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: instructions must be a string or null`);
     }
+    const problem = checkLockedSurface(server as { readonly [field: string]: unknown });
+    if (problem) throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: ${problem}`);
   }
   return parsed as LockFile;
 }

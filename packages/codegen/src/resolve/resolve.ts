@@ -18,6 +18,7 @@ import type { IrConnection, IrDesign, IrMcpServer, IrTool, IrToolset } from "../
 import { resolveAgents } from "./agents.js";
 import { resolveConnection } from "./connection.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
+import { surfaceFromLock } from "./lock-surface.js";
 import { createAjv } from "./schema.js";
 import { serverNames, serverSymbols } from "./symbols.js";
 import { type Ctx, type Origin, resolveToolset } from "./toolset.js";
@@ -175,9 +176,20 @@ function catalogueOf(
   const listed = entry.tools.filter((t): t is FingerprintedTool => typeof (t as { name?: unknown })?.name === "string");
   // null: the server sent none (checked); absent from an older lock: not checked.
   const instructions = typeof entry.instructions === "string" ? entry.instructions : entry.instructions === null ? null : undefined;
-  const computed = fingerprintCatalogue(listed, typeof instructions === "string" ? { instructions } : {});
+  const computed = fingerprintCatalogue(listed, {
+    ...(typeof instructions === "string" ? { instructions } : {}),
+    prompts: entry.prompts,
+    resources: entry.resources,
+    resourceTemplates: entry.resourceTemplates,
+  });
   const snapshots: { [tool: string]: unknown } = Object.create(null);
   for (const t of listed) snapshots[t.name] = t;
+  const pulled = surfaceFromLock(entry);
+  // A prompt, resource or template the toolset declares replaces the pulled one of the same name or URI.
+  const merge = <T>(from: readonly T[] | undefined, own: readonly T[] | undefined, key: (item: T) => string) => {
+    const mine = new Set((own ?? []).map(key));
+    return [...(from ?? []).filter((item) => !mine.has(key(item))), ...(own ?? [])];
+  };
   return {
     tools,
     source: "lock",
@@ -187,6 +199,12 @@ function catalogueOf(
     toolFingerprints: computed.tools,
     ...(instructions === undefined ? {} : { instructions }),
     snapshots,
+    surface: {
+      prompts: merge(pulled.surface.prompts, decl.prompts, (p) => p.name),
+      resources: merge(pulled.surface.resources, decl.resources, (r) => r.uri),
+      resourceTemplates: merge(pulled.surface.resourceTemplates, decl.resourceTemplates, (t) => t.uriTemplate),
+    },
+    ...(pulled.fingerprints ? { surfaceFingerprints: pulled.fingerprints } : {}),
   };
 }
 

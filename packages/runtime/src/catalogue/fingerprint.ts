@@ -108,6 +108,8 @@ export interface CatalogueExtras {
   readonly prompts?: readonly { readonly name: string; readonly [field: string]: unknown }[] | undefined;
   /** `resources/list` entries (keyed by `uri`). */
   readonly resources?: readonly { readonly uri: string; readonly [field: string]: unknown }[] | undefined;
+  /** `resources/templates/list` entries (keyed by `uriTemplate`). */
+  readonly resourceTemplates?: readonly { readonly uriTemplate: string; readonly [field: string]: unknown }[] | undefined;
 }
 
 /** Fingerprints of a server's catalogue: one per tool (prompt, resource), and one for the whole server over all of them. */
@@ -117,6 +119,7 @@ export interface CatalogueFingerprints {
   readonly instructions?: string;
   readonly prompts?: { readonly [prompt: string]: string };
   readonly resources?: { readonly [uri: string]: string };
+  readonly resourceTemplates?: { readonly [uriTemplate: string]: string };
 }
 
 function printsBy<T extends { readonly [field: string]: unknown }>(entries: readonly T[], key: (e: T) => string): { [k: string]: string } {
@@ -130,19 +133,21 @@ function printsBy<T extends { readonly [field: string]: unknown }>(entries: read
 /**
  * Fingerprints a whole catalogue (order does not matter; duplicate names keep the last entry).
  * The server fingerprint covers the tool fingerprints and, when present, the instructions,
- * prompts and resources; absent extras leave it as it would be without them.
+ * prompts, resources and resource templates; absent extras leave it as it would be without them.
  */
 export function fingerprintCatalogue(tools: readonly FingerprintedTool[], extras: CatalogueExtras = {}): CatalogueFingerprints {
   const map = printsBy(tools, (t) => t.name);
   const instructions = typeof extras.instructions === "string" ? `sha256:${sha256Hex(extras.instructions)}` : undefined;
   const prompts = extras.prompts ? printsBy(extras.prompts, (p) => p.name) : undefined;
   const resources = extras.resources ? printsBy(extras.resources, (r) => r.uri) : undefined;
-  const fingerprint = `sha256:${sha256Hex(canonicalJson({ tools: map, instructions, prompts, resources }))}`;
+  const resourceTemplates = extras.resourceTemplates ? printsBy(extras.resourceTemplates, (t) => t.uriTemplate) : undefined;
+  const fingerprint = `sha256:${sha256Hex(canonicalJson({ tools: map, instructions, prompts, resources, resourceTemplates }))}`;
   return {
     fingerprint,
     tools: map,
     ...(instructions ? { instructions } : {}),
     ...(prompts ? { prompts } : {}),
     ...(resources ? { resources } : {}),
+    ...(resourceTemplates ? { resourceTemplates } : {}),
   };
 }

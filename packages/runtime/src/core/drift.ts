@@ -1,13 +1,22 @@
 /**
  * Live-catalogue drift: `checkDrift` lists the live server's tools at connect time and reports per
  * tool what was added, removed or changed since the pull, which field changed and its old and new
- * text, and (policy `block-changed`) hides the changed tools from a runtime.
+ * text, and (policy `block-changed`) hides the changed tools from a runtime. Pulled prompts,
+ * resources and templates are compared too (surface-drift.ts).
  */
 import type { Caller, CallOptions, SessionCaller } from "../caller/caller.js";
 import { describeFieldChange, diffEntries, type FieldChange } from "../catalogue/catalogue-diff.js";
 import { type FingerprintedTool, fingerprintCatalogue } from "../catalogue/fingerprint.js";
 import type { ToolFailure } from "../failure/failure.js";
 import type { Runtime } from "./runtime.js";
+import {
+  compareSurface,
+  describeSurfaceDrift,
+  type ExpectedSurface,
+  listSurface,
+  type SurfaceDrift,
+  surfaceDriftLabel,
+} from "./surface-drift.js";
 
 /** One tool that differs from the lock. */
 export interface ToolDrift {
@@ -31,17 +40,22 @@ export interface ExpectedCatalogue {
   readonly instructions?: string | null;
   /** The pulled `tools/list` entries by name, so a change can be shown field by field. */
   readonly snapshots?: { readonly [tool: string]: unknown };
+  /** The pulled prompts, resources and templates (each list only when the lock records it). Undefined: not checked. */
+  readonly surface?: ExpectedSurface;
 }
 
-/** What to do on drift. `block-changed`: succeed, but hide each changed tool (and fail on changed instructions). */
+/**
+ * What to do on drift. `block-changed`: succeed, but hide each changed tool (and fail on changed
+ * instructions); a drifted prompt or resource cannot be hidden from a runtime, so it is warned about.
+ */
 export type DriftPolicy = "warn" | "fail" | "block-changed";
 
 /** Options for `checkDrift`. */
 export interface DriftOptions extends CallOptions {
   /** `warn` (default): report drift through `onWarning` and succeed. `fail`: drift makes the check fail. `block-changed`: see `DriftPolicy`. */
   readonly policy?: DriftPolicy;
-  /** Receives one line per drifted tool under `warn` and `block-changed`. Default: `console.warn`. */
-  readonly onWarning?: (message: string, drift: ToolDrift) => void;
+  /** Receives one line per drifted tool, prompt, resource or template under `warn` and `block-changed`. Default: `console.warn`. */
+  readonly onWarning?: (message: string, drift: ToolDrift | SurfaceDrift) => void;
   /** Only these tools matter (a toolset subset); others are ignored. Default: every tool. */
   readonly tools?: readonly string[];
   /** With `block-changed`: the runtime whose toolset loses the changed tools (re-registered without them). */
@@ -58,6 +72,8 @@ export type DriftReport =
       readonly blocked?: readonly string[];
       /** Set when the server's instructions differ from the lock's. */
       readonly instructions?: FieldChange;
+      /** Drifted prompts, resources and templates, when any. */
+      readonly surface?: readonly SurfaceDrift[];
     }
   | {
       readonly ok: false;
@@ -65,9 +81,10 @@ export type DriftReport =
       readonly drift: readonly ToolDrift[];
       /** One line naming the server and every drifted tool, or why listing failed. */
       readonly message: string;
-      /** Set when `tools/list` itself failed. */
+      /** Set when `tools/list` (or a prompts or resources list) itself failed. */
       readonly failure?: ToolFailure;
       readonly instructions?: FieldChange;
+      readonly surface?: readonly SurfaceDrift[];
     };
 /** Compares live fingerprints with expected ones, per tool, sorted by tool name. */
 export function compareCatalogues(
@@ -137,19 +154,36 @@ export async function checkDrift(caller: Caller, expected: ExpectedCatalogue, op
   const live = listed.tools as readonly FingerprintedTool[];
   const drift = withFieldChanges(compareCatalogues(expected.tools, fingerprintCatalogue(live).tools, only), expected.snapshots, live);
   const instructions = instructionsChange(caller, expected);
-  const extra = instructions ? { instructions } : {};
-  if (drift.length === 0 && !instructions) return { ok: true, server, drift };
+  let surface: SurfaceDrift[] = [];
+  if (expected.surface) {
+    const listedSurface = await listSurface(caller, expected.surface, callOptions);
+    if (!listedSurface.ok) {
+      const why = listedSurface.failure?.message ?? "this caller cannot list them";
+      return {
+        ok: false,
+        server,
+        drift,
+        message: `server "${server}": cannot list ${listedSurface.list}: ${why}`,
+        ...(listedSurface.failure ? { failure: listedSurface.failure } : {}),
+      };
+    }
+    surface = compareSurface(expected.surface, listedSurface.live);
+  }
+  const extra = { ...(instructions ? { instructions } : {}), ...(surface.length > 0 ? { surface } : {}) };
+  if (drift.length === 0 && !instructions && surface.length === 0) return { ok: true, server, drift };
   const list = drift.map((d) => `${d.tool} (${d.change})`);
   if (instructions) list.push(`instructions (${describeFieldChange(instructions)})`);
+  list.push(...surface.map(surfaceDriftLabel));
   // Instructions reach the model with every tool: they cannot be hidden one tool at a time.
   if (policy === "fail" || (policy === "block-changed" && instructions)) {
     return { ok: false, server, drift, message: `server "${server}": live catalogue drifted from the lock: ${list.join(", ")}`, ...extra };
   }
   for (const d of drift) onWarning(describeDrift(server, d), d);
+  for (const d of surface) onWarning(describeSurfaceDrift(server, d), d);
   if (policy !== "block-changed") return { ok: true, server, drift, ...extra };
   const blocked = drift.filter((d) => d.change === "changed").map((d) => d.tool);
   if (runtime && expected.toolset !== undefined) hideTools(runtime, expected.toolset, caller, new Set(blocked));
-  return { ok: true, server, drift, blocked };
+  return { ok: true, server, drift, blocked, ...(surface.length > 0 ? { surface } : {}) };
 }
 
 /** The instructions change since the pull, when the expected catalogue pins them and the caller has a handshake. */

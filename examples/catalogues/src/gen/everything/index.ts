@@ -3,7 +3,7 @@
 
 export type { EchoPayload, EchoResult, GetAnnotatedMessagePayload, GetAnnotatedMessageResult, GetEnvPayload, GetEnvResult, GetResourceLinksPayload, GetResourceLinksResult, GetResourceReferencePayload, GetResourceReferenceResult, GetStructuredContentPayload, GetStructuredContentResult, GetSumPayload, GetSumResult, GetTinyImagePayload, GetTinyImageResult, GzipFileAsResourcePayload, GzipFileAsResourceResult, SimulateResearchQueryPayload, SimulateResearchQueryResult, ToggleSimulatedLoggingPayload, ToggleSimulatedLoggingResult, ToggleSubscriberUpdatesPayload, ToggleSubscriberUpdatesResult, TriggerLongRunningOperationPayload, TriggerLongRunningOperationResult } from "./types.gen.js";
 export { echoSpec, everythingCatalogue, everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpec, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
-export type { EverythingClient } from "./client.gen.js";
+export type { ArgsPromptPromptArgs, CompletablePromptPromptArgs, DynamicBlobResourceParams, DynamicTextResourceParams, EverythingClient, ResourcePromptPromptArgs, SimplePromptPromptArgs } from "./client.gen.js";
 export { createEverythingClient } from "./client.gen.js";
 export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";
 export { everythingRequests } from "./requests.gen.js";

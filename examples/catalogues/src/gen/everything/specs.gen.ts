@@ -12,7 +12,7 @@ export const everythingToolsetName = "everything";
 export const everythingCatalogue: ExpectedCatalogue = {
   server: "everything",
   toolset: "everything",
-  fingerprint: "sha256:7e03148902079236c16f850dd66bffc78b6b5ac3e6f5cf1f75cdd40f8f115f6f",
+  fingerprint: "sha256:43ff340882de4d4bcc5f3a0e173b46a3c7de56a95bec9f3be9eea5ac813c1345",
   tools: prototypeFree({
     echo: "sha256:7f44ccc849658890126f40e521000825b08a7f09a6f290a43d02db4e8eec6e2b",
     "get-annotated-message": "sha256:33c589b1069c55cba23225a122758008ada8f6959c181ccc3374c1901db0fb7f",
@@ -392,6 +392,144 @@ export const everythingCatalogue: ExpectedCatalogue = {
       title: "Trigger Long Running Operation Tool",
     },
   }),
+  surface: {
+    prompts: prototypeFree({
+      "args-prompt": "sha256:638524ef67a379b9aba115aea78eda4a07268468c6f59254f549fdd9588a9196",
+      "completable-prompt": "sha256:8f36d55ebed9e7d9fc04bab982ce13560f7430243708fd943d907e3ec87ce37a",
+      "resource-prompt": "sha256:b333314fc25962f7bb98f208e563d985217ed7ec79d357bc53663b25108eb5e9",
+      "simple-prompt": "sha256:02d48b536b74fb9293492473f996aa478c224cbce39824f5c63e3486a4de3180",
+    }),
+    resources: prototypeFree({
+      "demo://resource/static/document/architecture.md": "sha256:2c20d670559c5f8e5c1fdc5083748904ff777a50f5923037e69f796b988e1285",
+      "demo://resource/static/document/extension.md": "sha256:47ef1bd632531fe13787c5932c560955438255e453704f6323c39409df651b6a",
+      "demo://resource/static/document/features.md": "sha256:a08e8c87acd23077793275612cade06c10232b5fd1bf002d64c9799653d45ce8",
+      "demo://resource/static/document/how-it-works.md": "sha256:ce967617e2adb7bb0d791e555900c0a2b75a3dfda0530b01457f72f5ccd733f0",
+      "demo://resource/static/document/instructions.md": "sha256:1c195708b086444f539cda90255b565d69cf06149598e32b8c924a67baad654f",
+      "demo://resource/static/document/startup.md": "sha256:224e8dc0f1250a1c218d51d4ace93b5fb4ef08c06f9b7bec4eef23a166455039",
+      "demo://resource/static/document/structure.md": "sha256:85cf6cdfbb158db69d51a7a9af2b3611828145416ddaadf9dffe2a96d2d7868f",
+    }),
+    resourceTemplates: prototypeFree({
+      "demo://resource/dynamic/blob/{resourceId}": "sha256:bcac8a91cb257448e42c325ba3d8081af72aa6f851566f382a98b187d0170887",
+      "demo://resource/dynamic/text/{resourceId}": "sha256:50bc8798701a8bcc34bc7195fe015d0d4ad2e3b4df9f207edc5a2093a69e5cf5",
+    }),
+    snapshots: {
+      prompts: prototypeFree({
+        "args-prompt": {
+          "arguments": [
+            {
+              description: "Name of the city",
+              name: "city",
+              required: true,
+            },
+            {
+              name: "state",
+              required: false,
+            },
+          ],
+          description: "A prompt with two arguments, one required and one optional",
+          name: "args-prompt",
+          title: "Arguments Prompt",
+        },
+        "completable-prompt": {
+          "arguments": [
+            {
+              description: "Choose the department.",
+              name: "department",
+              required: true,
+            },
+            {
+              description: "Choose a team member to lead the selected department.",
+              name: "name",
+              required: true,
+            },
+          ],
+          description: "First argument choice narrows values for second argument.",
+          name: "completable-prompt",
+          title: "Team Management",
+        },
+        "resource-prompt": {
+          "arguments": [
+            {
+              description: "Type of resource to fetch",
+              name: "resourceType",
+              required: true,
+            },
+            {
+              description: "ID of the text resource to fetch",
+              name: "resourceId",
+              required: true,
+            },
+          ],
+          description: "A prompt that includes an embedded resource reference",
+          name: "resource-prompt",
+          title: "Resource Prompt",
+        },
+        "simple-prompt": {
+          description: "A prompt with no arguments",
+          name: "simple-prompt",
+          title: "Simple Prompt",
+        },
+      }),
+      resources: prototypeFree({
+        "demo://resource/static/document/architecture.md": {
+          description: "Static document file exposed from /docs: architecture.md",
+          mimeType: "text/markdown",
+          name: "architecture.md",
+          uri: "demo://resource/static/document/architecture.md",
+        },
+        "demo://resource/static/document/extension.md": {
+          description: "Static document file exposed from /docs: extension.md",
+          mimeType: "text/markdown",
+          name: "extension.md",
+          uri: "demo://resource/static/document/extension.md",
+        },
+        "demo://resource/static/document/features.md": {
+          description: "Static document file exposed from /docs: features.md",
+          mimeType: "text/markdown",
+          name: "features.md",
+          uri: "demo://resource/static/document/features.md",
+        },
+        "demo://resource/static/document/how-it-works.md": {
+          description: "Static document file exposed from /docs: how-it-works.md",
+          mimeType: "text/markdown",
+          name: "how-it-works.md",
+          uri: "demo://resource/static/document/how-it-works.md",
+        },
+        "demo://resource/static/document/instructions.md": {
+          description: "Static document file exposed from /docs: instructions.md",
+          mimeType: "text/markdown",
+          name: "instructions.md",
+          uri: "demo://resource/static/document/instructions.md",
+        },
+        "demo://resource/static/document/startup.md": {
+          description: "Static document file exposed from /docs: startup.md",
+          mimeType: "text/markdown",
+          name: "startup.md",
+          uri: "demo://resource/static/document/startup.md",
+        },
+        "demo://resource/static/document/structure.md": {
+          description: "Static document file exposed from /docs: structure.md",
+          mimeType: "text/markdown",
+          name: "structure.md",
+          uri: "demo://resource/static/document/structure.md",
+        },
+      }),
+      resourceTemplates: prototypeFree({
+        "demo://resource/dynamic/blob/{resourceId}": {
+          description: "Binary (base64) dynamic resource fabricated from the {resourceId} variable, which must be an integer.",
+          mimeType: "application/octet-stream",
+          name: "Dynamic Blob Resource",
+          uriTemplate: "demo://resource/dynamic/blob/{resourceId}",
+        },
+        "demo://resource/dynamic/text/{resourceId}": {
+          description: "Plaintext dynamic resource fabricated from the {resourceId} variable, which must be an integer.",
+          mimeType: "text/plain",
+          name: "Dynamic Text Resource",
+          uriTemplate: "demo://resource/dynamic/text/{resourceId}",
+        },
+      }),
+    },
+  },
 };
 
 /** Spec of "echo": Echoes back the input string */

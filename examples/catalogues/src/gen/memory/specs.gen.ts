@@ -12,7 +12,7 @@ export const memoryToolsetName = "memory";
 export const memoryCatalogue: ExpectedCatalogue = {
   server: "memory",
   toolset: "memory",
-  fingerprint: "sha256:c2fb436983337717353254f431375f5c5bf3c50ecc89e48098e779980f8b38bf",
+  fingerprint: "sha256:e040626a212a7e9e6598f9784ca192dc5ab7ed986020f43f58b2994399db389e",
   tools: prototypeFree({
     add_observations: "sha256:feac7d8089a1ebc8a23d7dfb2938f24b3a3c8f105d791cb52f622f3819323ee7",
     create_entities: "sha256:8f67f2b3ceae725137d28992771cf1483f02be6bb9f9c54c4e57270e3da21afb",
@@ -636,6 +636,24 @@ export const memoryCatalogue: ExpectedCatalogue = {
       title: "Search Nodes",
     },
   }),
+  surface: {
+    resources: prototypeFree({
+      "memory://knowledge-graph": "sha256:1ce75224635258b8c9adafcc6553c82b3a685b6dd02b7745b30355524b527a81",
+    }),
+    resourceTemplates: prototypeFree({}),
+    snapshots: {
+      resources: prototypeFree({
+        "memory://knowledge-graph": {
+          description: "The full knowledge graph with all entities and relations",
+          mimeType: "application/json",
+          name: "knowledge-graph",
+          title: "Knowledge Graph",
+          uri: "memory://knowledge-graph",
+        },
+      }),
+      resourceTemplates: prototypeFree({}),
+    },
+  },
 };
 
 /** Spec of "add_observations": Add new observations to existing entities in the knowledge graph */
