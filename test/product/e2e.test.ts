@@ -5,7 +5,8 @@
  * mcp.json), pull from a real server-memory, gen, gen --check (fresh: 0; after a design edit: 1,
  * naming the stale files), a strict type-check, and the app run three ways (tsx, a plain `tsc` build
  * with no allowJs, an esbuild bundle), each starting the real server through the generated
- * `createMemoryCaller()` (the mcp.json entry) and printing typed results. Bad input gets one line and exit 2, and nothing is
+ * `createMemoryCaller()` (the mcp.json entry) and printing typed results, the pulled
+ * `memory://knowledge-graph` resource read through its generated `readKnowledgeGraph()`. Bad input gets one line and exit 2, and nothing is
  * written outside `--out`. Install size and time and gen time are printed for the closing note.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -93,10 +94,15 @@ try {
   if (!graph.ok) throw new Error(renderFailure(graph.failure));
   const result: ReadGraphResult = graph.value;
   const entities: string[] = result.entities.map((e) => \`\${e.name}:\${e.entityType}:\${e.observations.length}\`);
+  // The resource the pull recorded, read through its generated typed reader.
+  const read = await memory.readKnowledgeGraph();
+  if (!read.ok) throw new Error(renderFailure(read.failure));
+  const item = read.value[0];
+  const resource = item && "text" in item ? { uri: item.uri, mimeType: item.mimeType, hasAda: item.text.includes('"Ada"') } : null;
   // A payload the validator must refuse before anything is sent.
   const bad = await memory.createEntities(JSON.parse('{"entities":[{"name":1}]}'));
   const invalid = bad.ok ? null : { kind: bad.failure.kind, action: bad.failure.recovery.action };
-  console.log(JSON.stringify({ mode, entities, invalid }));
+  console.log(JSON.stringify({ mode, entities, resource, invalid }));
 } finally {
   await caller.close();
 }
@@ -217,7 +223,12 @@ describe("packed packages installed in a fresh project", () => {
     ok(await npx(["tsc", "--noEmit", "-p", "tsconfig.json"]), "tsc --noEmit");
   });
 
-  const expected = (mode: string) => ({ mode, entities: ["Ada:person:2"], invalid: { kind: "invalid_call", action: "correct_call" } });
+  const expected = (mode: string) => ({
+    mode,
+    entities: ["Ada:person:2"],
+    resource: { uri: "memory://knowledge-graph", mimeType: "application/json", hasAda: true },
+    invalid: { kind: "invalid_call", action: "correct_call" },
+  });
   const appRun = async (mode: string, command: string, args: readonly string[]) => {
     const env = { TW_E2E_MEMORY_FILE: join(root, `${mode}-memory.jsonl`) };
     const r = ok(await run(command, [...args, mode], app, 60_000, env), `app via ${mode}`);

@@ -31,6 +31,7 @@ export type {
   IrSchema,
   IrServerSymbols,
   IrSurface,
+  IrSurfaceFingerprints,
   IrSymbol,
   IrTool,
   IrToolSymbols,
@@ -44,12 +45,13 @@ export { loadDesign } from "./load/load-design.js";
 export type { Plugin } from "./plugins/plugin.js";
 export { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
 export type { ProgressStream } from "./progress.js";
-export type { PulledServer } from "./pull/lock-format.js";
+export type { ListedSurface, PulledServer } from "./pull/lock-format.js";
 export { lockEntryFromListing, serializeLock } from "./pull/lock-format.js";
-export type { LockDrift, PulledServerSummary, PullOptions, PullProgress, PullSummary } from "./pull/pull.js";
+export type { LockDrift, LockSurfaceDrift, PulledServerSummary, PullOptions, PullProgress, PullSummary } from "./pull/pull.js";
 export { PullError, pullSummaryLine, runPull } from "./pull/pull.js";
 export type { LockedServer, LockFile } from "./resolve/lock.js";
 export { lockPathFor, readLock } from "./resolve/lock.js";
+export type { LockedSurface } from "./resolve/lock-surface.js";
 export { certifyProviders, parseProviders } from "./resolve/providers.js";
 export type { ResolveOptions } from "./resolve/resolve.js";
 export { resolveDesign } from "./resolve/resolve.js";

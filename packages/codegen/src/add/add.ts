@@ -15,7 +15,7 @@ import { mcpJsonCall, quoted, serverExpression, serverIdentifier, toolsetExpress
 import { designLabel } from "../load/design-label.js";
 import { knownMcpJsonFiles, readMcpJson } from "../mcp-json/read-mcp-json.js";
 import { pullServer } from "../pull/pull.js";
-import { readLock } from "../resolve/lock.js";
+import { type LockedServer, readLock } from "../resolve/lock.js";
 import { writeFileAtomic } from "../write.js";
 import { appendItems, applyInsertions, designArray, designShape, type Insertion, parseDesign } from "./design-edit.js";
 import { inlineTools } from "./inline-tools.js";
@@ -120,16 +120,17 @@ export async function runAdd(options: AddOptions): Promise<AddSummary> {
   if (existing) edits.push({ at: existing.call.start, end: existing.call.end, text: serverText });
   if (options.inline) {
     const locked = readLock(designPath)?.servers[name];
-    let listed: readonly unknown[];
+    let entry: LockedServer;
     if (locked) {
-      listed = locked.tools;
+      entry = locked;
       catalogue = "lock";
     } else {
       const decl: ExternalServerDecl = { kind: "external-server", name, connection: mcpJson(source), overrides: [] };
-      listed = (await pullServer(decl, { file: label, designPath, cwd }, options.timeoutMs ?? 20_000)).entry.tools;
+      entry = (await pullServer(decl, { file: label, designPath, cwd }, options.timeoutMs ?? 20_000)).entry;
       catalogue = "live";
     }
-    const body = inlineTools(listed, eol, shape.local);
+    const listed = entry.tools;
+    const body = inlineTools(listed, eol, shape.local, entry);
     for (const u of body.uses) uses.add(u);
     uses.add("fromExternalMCP");
     tools = listed.length;

@@ -1,10 +1,12 @@
 /**
  * A pulled catalogue as DSL builder code for `toolwright add --inline`: one `t.tool(...)` per
- * pulled tool, read through the same `toolFromListing` the lock path uses, so the inlined toolset
- * resolves to the tools the lock would have given.
+ * pulled tool, read through the same `toolFromListing` the lock path uses, then one `t.prompt`,
+ * `t.resource` or `t.resourceTemplate` per pulled item (through `surfaceFromLock`), so the inlined
+ * toolset resolves to what the lock would have given.
  */
 import { printKey, printLiteral } from "../emit/literal.js";
 import { toolFromListing } from "../resolve/lock.js";
+import { type LockedSurface, surfaceFromLock } from "../resolve/lock-surface.js";
 import { schemaToDsl } from "./schema-to-dsl.js";
 
 /** The builder callback's body and the DSL functions it calls. */
@@ -14,8 +16,13 @@ export interface InlineTools {
   readonly uses: ReadonlySet<string>;
 }
 
-/** Prints `(t) => { t.tool(...) ... }` for the listed tools; `local` maps DSL names to the file's names. */
-export function inlineTools(listed: readonly unknown[], eol: string, local: (name: string) => string): InlineTools {
+/** Prints `(t) => { t.tool(...) ... }` for the listed tools and surface; `local` maps DSL names to the file's names. */
+export function inlineTools(
+  listed: readonly unknown[],
+  eol: string,
+  local: (name: string) => string,
+  pulledSurface: LockedSurface = {},
+): InlineTools {
   const uses = new Set<string>();
   const tools = listed.map((entry, i) => {
     const decl = toolFromListing(entry, i);
@@ -33,5 +40,13 @@ export function inlineTools(listed: readonly unknown[], eol: string, local: (nam
     if (decl.meta) lines.push(`    ${printKey("meta")}: ${printLiteral(decl.meta, 4)},`);
     return [`  t.tool(${JSON.stringify(decl.name)}, {`, ...lines, "  });"].join("\n");
   });
+  const { surface } = surfaceFromLock(pulledSurface);
+  const definition = (fields: { readonly [key: string]: unknown }) => printLiteral(fields, 2);
+  for (const { kind: _kind, name, arguments: args, ...rest } of surface.prompts ?? [])
+    tools.push(`  t.prompt(${JSON.stringify(name)}, ${definition(args.length > 0 ? { ...rest, arguments: args } : rest)});`);
+  for (const { kind: _kind, uri, ...rest } of surface.resources ?? [])
+    tools.push(`  t.resource(${JSON.stringify(uri)}, ${definition(rest)});`);
+  for (const { kind: _kind, uriTemplate, ...rest } of surface.resourceTemplates ?? [])
+    tools.push(`  t.resourceTemplate(${JSON.stringify(uriTemplate)}, ${definition(rest)});`);
   return { code: `(t) => {\n${tools.join("\n")}\n}`.split("\n").join(eol), uses };
 }

@@ -53,8 +53,8 @@ export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceL
   if (!any) return { any, signatures: [], members: [] };
   const CallOptions = f.runtime("CallOptions");
   const SurfaceResult = f.runtime("SurfaceResult");
-  const GetPromptResult = f.runtime("GetPromptResult");
-  const ResourceContents = f.runtime("ResourceContents");
+  const GetPromptResult = surface.prompts.length > 0 ? f.runtime("GetPromptResult") : "";
+  const ResourceContents = surface.resources.length + surface.resourceTemplates.length > 0 ? f.runtime("ResourceContents") : "";
   const getPrompt = surface.prompts.length > 0 ? f.runtime("getPromptVia") : "";
   const read = surface.resources.length + surface.resourceTemplates.length > 0 ? f.runtime("readResourceVia") : "";
   const signatures: string[] = [];
