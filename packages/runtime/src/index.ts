@@ -30,6 +30,7 @@ export type { ToolRequest } from "./core/tool-request.js";
 export type { PayloadOf, ResultOf, ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { FailureKind, FailureReason, FailureSource, FieldIssue, Recovery, RecoveryAction, ToolFailure } from "./failure/failure.js";
 export { isToolFailure } from "./failure/failure.js";
+export type { Result } from "./failure/result.js";
 export type { ModelToolCall, ModelToolDefinition } from "./planner/model-call.js";
 export { modelToolDefinitions, toolRequestFromModelCall } from "./planner/model-call.js";
 export type { RenderOptions } from "./planner/render.js";

@@ -8,6 +8,7 @@
 
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromFault } from "../failure/failure-mapping.js";
+import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { Era } from "../protocol/mcp-client.js";
 import type {
@@ -22,8 +23,8 @@ import type {
 } from "../protocol/mcp-types.js";
 import type { CallOptions } from "./call-options.js";
 
-/** A surface answer: the value, or a failure. */
-export type SurfaceResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: ToolFailure };
+/** A surface answer: a `Result`. The name stays because generated clients print it. */
+export type SurfaceResult<T> = Result<T>;
 
 /** The lists a server can announce changes of. */
 export type ListName = "tools" | "prompts" | "resources";

@@ -2,7 +2,7 @@
  * Tool specs: what generated code knows about each tool (names, schemas, decoders, metadata).
  */
 
-import type { ToolFailure } from "../failure/failure.js";
+import type { Result } from "../failure/result.js";
 import type { ContentBlock } from "../protocol/mcp-types.js";
 import type { Decoder } from "../schema/codec.js";
 
@@ -44,16 +44,13 @@ export interface ToolSpec<P = unknown, R = unknown> {
   readonly decodeResult?: Decoder<R>;
 }
 
-/** The outcome of a typed call: a decoded value with the raw content, or a failure value. */
+/**
+ * The outcome of a typed call: a `Result` whose value is the decoded structured content (or the
+ * joined text when no output schema exists), with the raw `content` and `structured` beside it.
+ */
 export type ToolResult<R> =
-  | {
-      readonly ok: true;
-      /** The typed result: decoded structured content, or the joined text when no output schema exists. */
-      readonly value: R;
-      readonly content: readonly ContentBlock[];
-      readonly structured: unknown;
-    }
-  | { readonly ok: false; readonly failure: ToolFailure };
+  | (Extract<Result<R>, { readonly ok: true }> & { readonly content: readonly ContentBlock[]; readonly structured: unknown })
+  | Extract<Result<R>, { readonly ok: false }>;
 
 /** Payload type of a spec. */
 export type PayloadOf<S> = S extends ToolSpec<infer P, unknown> ? P : never;
