@@ -1,0 +1,153 @@
+/**
+ * One call through the manager: the refusals that need no server (stopped, disabled, given up,
+ * backing off), a connect when the server is not connected, the tool lookup (held, hidden,
+ * unknown), the approval, the call itself with its lease counters, and the crash accounting of
+ * its outcome. Also the per-server `Caller` the runtime registry and `getClient` hand out.
+ */
+import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/caller.js";
+import { resultFromCall } from "../core/invoke.js";
+import { toolUnavailable } from "../core/tool-request.js";
+import type { ToolResult } from "../core/tool-spec.js";
+import { type FailureReason, redactFailure } from "../failure/failure.js";
+import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+import type { CallApproval } from "./approval-flow.js";
+import type { CrashAccounting } from "./crash-accounting.js";
+import type { ServerSlot } from "./server-slot.js";
+import type { SlotController } from "./slot-controller.js";
+import { runtimeSpecOf, type ToolRegistry } from "./tool-registry.js";
+import { heldMessage } from "./trust.js";
+import type { ArgumentValidator } from "./validation.js";
+
+/** A server name the config does not hold: a local reason, no server was asked. */
+export const notConfigured = (name: string, context: FailureContext) =>
+  failureFromLocal("server_not_configured", `${name}: server "${name}" is not configured`, context);
+
+/** What calls need from the manager. */
+export interface ServerCallsContext {
+  readonly slots: ReadonlyMap<string, ServerSlot>;
+  readonly registry: ToolRegistry;
+  readonly controller: SlotController;
+  readonly crash: CrashAccounting;
+  readonly approval: CallApproval;
+  readonly validation: ArgumentValidator;
+  readonly stopped: () => boolean;
+}
+
+/** Calls into the manager's servers. */
+export interface ServerCalls {
+  /** Calls `request.name` on one server (a wire name); the failure names `server.tool`. */
+  callOnServer(slot: ServerSlot, request: CallRequest, options?: CallOptions): Promise<CallResponse>;
+  /** The manager's `callTool`: by id or exposed name, arguments checked against the live schema, the result mapped. */
+  callTool(key: string, args: { readonly [key: string]: unknown }, options: CallOptions): Promise<ToolResult<unknown>>;
+  /** The `Caller` for one server, made once: the runtime registry keeps it across reconnects. */
+  callerFor(name: string): Caller;
+  /** Forgets a removed server's `Caller`. */
+  forget(name: string): void;
+}
+
+/** Creates the call path over the manager's slots. */
+export function createServerCalls(context: ServerCallsContext): ServerCalls {
+  const { slots, registry, controller } = context;
+  const callers = new Map<string, Caller>();
+  const unknownTool = (key: string) =>
+    toolUnavailable(
+      key,
+      // As the runtime does: the closest names the model could use instead.
+      registry.all().map((t) => runtimeSpecOf(t)),
+    );
+
+  async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
+    const failureContext = { tool: `${slot.name}.${request.name}`, server: slot.name, input: request.arguments };
+    const fail = (f: WireFault): CallResponse => ({ ok: false, failure: failureFromFault(f, failureContext) });
+    const refuse = (reason: FailureReason, message: string): CallResponse => ({
+      ok: false,
+      failure: failureFromLocal(reason, `${slot.name}: ${message}`, failureContext),
+    });
+    if (context.stopped()) return refuse("manager_stopped", "the manager is stopped");
+    if (slot.config.enabled === false) return refuse("server_disabled", `server "${slot.name}" is disabled`);
+    const refusal = context.crash.refusal(slot);
+    if (refusal) return fail(refusal);
+    if (slot.state !== "connected" || !slot.client) {
+      const after = await controller.connect(slot);
+      if (!after.connected) {
+        const message = after.error ?? "not connected";
+        return fail({ type: "transport", code: "EXIT", message, ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}) });
+      }
+    }
+    const tool = registry.lookup(failureContext.tool);
+    if (!tool) {
+      const held = heldMessage(slot, request.name);
+      if (held) return refuse("tool_held", held);
+      if (slot.allTools.some((t) => t.name === request.name)) {
+        return refuse("tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
+      }
+      return { ok: false, failure: unknownTool(failureContext.tool) };
+    }
+    if (!context.approval.autoApproved(slot, tool) && !(await context.approval.ask(slot, tool, request.arguments)))
+      return refuse("not_approved", `call to ${tool.id} was not approved`);
+    // The approval may have taken long (a human): the server can be gone by now.
+    const client = slot.client;
+    if (!client) return fail({ type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` });
+    // The idle reaper never closes a connection with a call in flight.
+    slot.inFlight++;
+    slot.lastUsed = Date.now();
+    const timeout = callOptions.timeoutMs ?? slot.config.requestTimeoutMs;
+    try {
+      const response = await client.callTool(request, timeout === undefined ? callOptions : { ...callOptions, timeoutMs: timeout });
+      await context.crash.callEnded(slot, client, response.ok ? undefined : response.failure);
+      return response.ok ? response : { ok: false, failure: { ...response.failure, tool: failureContext.tool } };
+    } finally {
+      slot.inFlight--;
+      slot.lastUsed = Date.now();
+    }
+  }
+
+  return {
+    callOnServer,
+    async callTool(key, args, callOptions) {
+      let tool = registry.lookup(key);
+      const dot = key.indexOf(".");
+      const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
+      if (!slot) return { ok: false, failure: unknownTool(key) };
+      const name = tool ? tool.name : key.slice(dot + 1);
+      if (tool) {
+        const issues = await context.validation.check(tool.descriptor.inputSchema, args);
+        if (issues) return { ok: false, failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }) };
+      }
+      const response = await callOnServer(slot, { name, arguments: args }, callOptions);
+      // Looked up again: a list_changed during the call may have renamed or dropped the tool.
+      tool = registry.lookup(`${slot.name}.${name}`);
+      // The same result mapping as every typed call: isError, malformed shapes, redaction.
+      if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
+      return resultFromCall({ id: tool?.id ?? `${slot.name}.${name}` }, slot.name, response.result, args);
+    },
+    callerFor(name) {
+      let caller = callers.get(name);
+      if (caller) return caller;
+      caller = {
+        server: name,
+        // The slot is looked up per call: a config reload may have replaced or removed it.
+        callTool: async (request, callOptions) => {
+          const slot = slots.get(name);
+          if (!slot) return { ok: false, failure: notConfigured(name, { tool: request.name, server: name, input: request.arguments }) };
+          return callOnServer(slot, request, callOptions);
+        },
+        listTools: async () => {
+          const slot = slots.get(name);
+          if (slot && slot.state !== "connected") await controller.connect(slot);
+          if (slot?.state !== "connected") {
+            const fault: WireFault = { type: "transport", code: "ECLOSED", message: slot?.error ?? "not connected" };
+            return { ok: false, failure: failureFromFault(fault, { tool: "tools/list", server: name }) };
+          }
+          return { ok: true, tools: registry.ofServer(name).map((t) => t.descriptor) };
+        },
+      };
+      callers.set(name, caller);
+      return caller;
+    },
+    forget(name) {
+      callers.delete(name);
+    },
+  };
+}
