@@ -17,7 +17,7 @@ import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calcSpecs, createCalcClient } from "../golden/mcp-server-scaffold/expected/calc/index.js";
 import { calcServerInfo, serveCalcServer } from "../golden/mcp-server-scaffold/expected/servers/calc/index.js";
-import { calcHandlers, handlerCalls } from "./fixtures/scaffold-calc-handlers.js";
+import { calcCompletions, calcHandlers, handlerCalls } from "./fixtures/scaffold-calc-handlers.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -34,7 +34,7 @@ beforeAll(async () => {
     encoding: "utf8",
   });
   expect(build.status, build.stdout).toBe(0);
-  http = await serveCalcServer(calcHandlers, { transport: "http", port: 0, host: "127.0.0.1" });
+  http = await serveCalcServer(calcHandlers, { transport: "http", port: 0, host: "127.0.0.1" }, { completions: calcCompletions });
 }, 120_000);
 
 afterAll(async () => {
@@ -154,6 +154,16 @@ describe.each(transports)("generated calc server over %s, called by its generate
     expect(templates?.ok && templates.value).toEqual([
       { uriTemplate: "calc://history/{day}{?entry}", name: "history", description: "One day of results", mimeType: "text/plain" },
     ]);
+  });
+
+  it("typed completers answer completion/complete for the prompt's argument and the template's variable", async () => {
+    const op = await caller.complete({ type: "ref/prompt", name: "explain" }, { name: "operation", value: "d" });
+    expect(op.ok && op.value.values).toEqual(["divide"]);
+    const day = await caller.complete({ type: "ref/resource", uri: "calc://history/{day}{?entry}" }, { name: "day", value: "2026-12" });
+    expect(day.ok && day.value.values).toEqual(["2026-12-01", "2026-12-02"]);
+    // No completer for "style": an empty answer, not an error.
+    const style = await caller.complete({ type: "ref/prompt", name: "explain" }, { name: "style", value: "s" });
+    expect(style.ok && style.value.values).toEqual([]);
   });
 
   it("the server validates structured output against the output schema", async () => {

@@ -52,6 +52,8 @@ export interface IrServerSymbols {
   readonly serve: IrSymbol;
   readonly info: IrSymbol;
   readonly options: IrSymbol;
+  /** Typed completers for prompt arguments and template variables (only printed when the server has any). */
+  readonly completions: IrSymbol;
 }
 
 /** A toolset's precompiled validator module (ajv standalone), compiled and checked by the resolver. */

@@ -81,12 +81,22 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   }
   const ToolServerOptions = rtType("ToolServerOptions");
   const createDecoder = () => rt("createDecoder");
+  const completes = surface.completions.length > 0;
+  if (completes) {
+    f.print(
+      `/** Completers for \`completion/complete\`, keyed like the handlers: each maps an argument or variable name to the values for what the user typed. */`,
+      `${f.export("interface", s.completions.name)} {`,
+      ...surface.completions,
+      "}",
+      "",
+    );
+  }
   f.print(
-    `/** Options for ${n.create}: everything of \`createToolServer\` except the declared name, version and tools. */`,
-    `${f.export("type", n.options)} = Omit<${ToolServerOptions}, "name" | "version" | "tools">;`,
+    `/** Options for ${n.create}: everything of \`createToolServer\` except the declared name, version and tools${completes ? ", and typed completers" : ""}. */`,
+    `${f.export("type", n.options)} = Omit<${ToolServerOptions}, "name" | "version" | "tools">${completes ? ` & { readonly completions?: ${s.completions.name} }` : ""};`,
     "",
     `/** Creates the ${JSON.stringify(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
-    `${f.export("function", n.create)}(${ts.tools.length === 0 && surface.options.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, options: ${n.options} = {}): ${rtType("ToolServer")} {`,
+    `${f.export("function", n.create)}(${ts.tools.length === 0 && surface.options.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, ${completes ? "{ completions, ...options }" : "options"}: ${n.options} = {}): ${rtType("ToolServer")} {`,
     `  return ${rt("createToolServer")}({`,
     `    ...${n.info},`,
     "    ...options,",

@@ -15,6 +15,8 @@ export interface ServerSurfaceLines {
   readonly signatures: readonly string[];
   /** Fields of the `createToolServer({...})` call (`prompts: [...]` and so on). */
   readonly options: readonly string[];
+  /** Members of the completions interface: one optional map per prompt with arguments and per template. */
+  readonly completions: readonly string[];
 }
 
 const entry = (fields: readonly [string, unknown][], extra: readonly string[]) => [
@@ -26,11 +28,19 @@ const entry = (fields: readonly [string, unknown][], extra: readonly string[]) =
 
 /** Prints the argument and parameter types into `f`; returns the handler signatures and the server options. */
 export function emitServerSurface(f: GeneratedFile, surface: IrSurface): ServerSurfaceLines {
-  if (surface.prompts.length + surface.resources.length + surface.resourceTemplates.length === 0) return { signatures: [], options: [] };
+  if (surface.prompts.length + surface.resources.length + surface.resourceTemplates.length === 0)
+    return { signatures: [], options: [], completions: [] };
   emitSurfaceArgTypes(f, surface);
   const Ctx = f.server("SurfaceContext");
   const signatures: string[] = [];
   const options: string[] = [];
+  const completions: string[] = [];
+  // `completion/complete` for one prompt's arguments or one template's variables, when the author gave completers.
+  const completer = (member: string, type: string, what: string) => {
+    const Completer = f.server("ArgumentCompleter");
+    completions.push(`  /** Completes ${docText(what)}. */`, `  readonly ${member}?: { readonly [K in keyof ${type}]?: ${Completer} };`);
+    return `...(completions?.${member} ? { complete: completions.${member} as { readonly [name: string]: ${Completer} } } : {}),`;
+  };
   const described = (what: { readonly description: string | undefined }, extra: readonly [string, unknown][] = []) =>
     what.description === undefined ? extra : ([["description", what.description], ...extra] as [string, unknown][]);
   if (surface.prompts.length > 0) {
@@ -48,7 +58,9 @@ export function emitServerSurface(f: GeneratedFile, surface: IrSurface): ServerS
       if (p.arguments.length > 0) fields.push(["arguments", p.arguments]);
       // The runtime checked the required arguments; the rest are optional in the type.
       const cast = optional ? "" : ` as ${p.typeName}`;
-      options.push(...entry(fields, [`get: (args, ctx) => handlers.${p.memberName}(args${cast}, ctx),`]));
+      const complete =
+        p.arguments.length > 0 ? [completer(p.memberName, p.typeName, `the arguments of prompt ${JSON.stringify(p.name)}`)] : [];
+      options.push(...entry(fields, [`get: (args, ctx) => handlers.${p.memberName}(args${cast}, ctx),`, ...complete]));
     }
     options.push("    ],");
   }
@@ -83,9 +95,10 @@ export function emitServerSurface(f: GeneratedFile, surface: IrSurface): ServerS
       ];
       // An optional part of the template ({?rev}) may be absent from the URI: its parameter is then "".
       const params = t.variables.map((v) => `${printKey(v)}: variables[${JSON.stringify(v)}] ?? ""`).join(", ");
-      options.push(...entry(fields, [`read: (uri, variables, ctx) => handlers.${t.memberName}({ ${params} }, ctx, uri),`]));
+      const complete = completer(t.memberName, t.typeName, `the variables of ${t.uriTemplate}`);
+      options.push(...entry(fields, [`read: (uri, variables, ctx) => handlers.${t.memberName}({ ${params} }, ctx, uri),`, complete]));
     }
     options.push("    ],");
   }
-  return { signatures, options };
+  return { signatures, options, completions };
 }

@@ -64,6 +64,7 @@ export function serverNames(server: Pick<IrMcpServer, "name" | "pascalName">) {
     serve: `serve${base}Server`,
     info: `${base.charAt(0).toLowerCase()}${base.slice(1)}ServerInfo`,
     options: `${base}ServerOptions`,
+    completions: `${base}ServerCompletions`,
   };
 }
 
@@ -77,6 +78,7 @@ export function serverSymbols(server: Pick<IrMcpServer, "name" | "pascalName">):
     serve: symbol(n.serve, "function", file),
     info: symbol(n.info, "const", file),
     options: symbol(n.options, "type", file),
+    completions: symbol(n.completions, "interface", file),
   });
 }
 

@@ -60,6 +60,7 @@ export const RUNTIME_SYMBOLS = {
 
 /** Symbol → entry and kind, for server scaffolds (`servers/<server>/server.gen.ts`). */
 export const SERVER_SYMBOLS = {
+  ArgumentCompleter: { from: RUNTIME_SERVER, type: true },
   CallToolResult: { from: RUNTIME_SERVER, type: true },
   GetPromptResult: { from: RUNTIME_SERVER, type: true },
   ResourceBody: { from: RUNTIME_SERVER, type: true },

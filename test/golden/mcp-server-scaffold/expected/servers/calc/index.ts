@@ -2,5 +2,5 @@
 // source: test/golden/mcp-server-scaffold/design.ts
 
 export type { AddPayload, AddResult, DividePayload, DivideResult, SplitWordsPayload, SplitWordsResult } from "./types.gen.js";
-export type { CalcServerHandlers, CalcServerOptions, ExplainPromptArgs, HistoryParams } from "./server.gen.js";
+export type { CalcServerCompletions, CalcServerHandlers, CalcServerOptions, ExplainPromptArgs, HistoryParams } from "./server.gen.js";
 export { calcServerInfo, createCalcServer, serveCalcServer } from "./server.gen.js";
