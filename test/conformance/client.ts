@@ -214,6 +214,15 @@ const runs: { readonly [name: string]: Run } = {
     const tools = await listTools(caller);
     for (const tool of tools) must(await caller.callTool({ name: tool.name, arguments: {} }), tool.name);
   },
+  // Skills (SEP-2640): listing reads no file; loading verifies size, digest and frontmatter first.
+  async "sep-2640-client-no-prefetch"(caller) {
+    const listed = await caller.listSkills();
+    if (!listed.ok) throw new Error(`skills/list failed: ${listed.failure.kind}: ${listed.failure.message}`);
+    log(`listed ${listed.value.length} skill(s); none loaded, so no file is read`);
+  },
+  "sep-2640-client-verify-digest": loadFirstSkill,
+  "sep-2640-client-verify-size": loadFirstSkill,
+  "sep-2640-client-verify-frontmatter": loadFirstSkill,
   async "http-invalid-tool-headers"(caller) {
     const tools = await listTools(caller);
     for (const tool of tools) {
@@ -222,6 +231,28 @@ const runs: { readonly [name: string]: Run } = {
     }
   },
 };
+
+/**
+ * A host's skill path (SEP-2640): list the skills (no file is read), load the first one through
+ * the verifying loader, and only if it loads act on it by reading its other files. A refused skill
+ * is the correct outcome for a tampered one, so it ends the scenario without an error.
+ */
+async function loadFirstSkill(caller: HttpCaller): Promise<void> {
+  const listed = await caller.listSkills();
+  if (!listed.ok) throw new Error(`skills/list failed: ${listed.failure.kind}: ${listed.failure.message}`);
+  const entry = listed.value[0];
+  if (!entry) throw new Error("the server listed no skills");
+  const loaded = await caller.loadSkill(entry);
+  if (!loaded.ok) {
+    log(`refused skill ${entry.uri}: ${loaded.failure.message}`);
+    return;
+  }
+  const files = loaded.value.entry.resources === "dynamic" ? [] : loaded.value.entry.resources.filter((r) => r.uri !== entry.uri);
+  for (const file of files) {
+    const read = await loaded.value.readFile(file.uri);
+    if (!read.ok) throw new Error(`reading ${file.uri} failed: ${read.failure.message}`);
+  }
+}
 
 /** Scenarios driven by `context.toolCalls` (http-custom-headers and friends). */
 async function runContextCalls(caller: HttpCaller): Promise<void> {
@@ -241,7 +272,6 @@ function pick(): Run | undefined {
   if (Array.isArray(context.toolCalls)) return runContextCalls;
   if (scenario.startsWith("auth/client-credentials")) return async (caller) => void (await listTools(caller));
   if (scenario.startsWith("auth/")) return runAuth;
-  if (scenario.startsWith("sep-2640-")) return async () => {}; // skills extension: not implemented; do nothing.
   return undefined;
 }
 

@@ -9,6 +9,7 @@
 
 export type { SessionCallerOptions } from "./caller/caller.js";
 export { callerFunc, markPropagating, propagates } from "./caller/caller.js";
+export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export type { ResultSpec } from "./core/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./core/invoke.js";
@@ -50,6 +51,8 @@ export {
 export { normalizeModelCall } from "./planner/model-call.js";
 export { capText, renderContentBlock } from "./planner/render.js";
 export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
+export type { FrontmatterResult } from "./protocol/frontmatter.js";
+export { parseFrontmatter } from "./protocol/frontmatter.js";
 export type { RpcErrorObject, RpcId, RpcMessage, RpcNotification, RpcRequest, RpcResponse } from "./protocol/json-rpc.js";
 export { newTraceparent } from "./protocol/mcp-client.js";
 export type { Outcome } from "./protocol/mcp-session.js";
@@ -75,6 +78,8 @@ export type { ParamHeader, ToolHeaderPlan } from "./protocol/modern.js";
 export { decodeHeaderValue, encodeHeaderValue, MODERN_PROTOCOL_VERSIONS, planToolHeaders } from "./protocol/modern.js";
 export type { Progress, RequestHandler } from "./protocol/rpc-peer.js";
 export { RpcHandlerError } from "./protocol/rpc-peer.js";
+export type { SkillEntry, SkillResource } from "./protocol/skills.js";
+export { SKILL_LIMITS, SKILLS_EXTENSION } from "./protocol/skills.js";
 export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
 export type { WireFault } from "./protocol/wire-fault.js";

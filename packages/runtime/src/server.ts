@@ -27,6 +27,7 @@ export type {
   ServerPrompt,
   ServerResource,
   ServerResourceTemplate,
+  ServerSkill,
   ServerTool,
   StructuredResult,
   SurfaceContext,

@@ -1,7 +1,9 @@
 /**
- * The options every request takes. They sit apart from the caller contract because the MCP surface
- * (`surface.ts`) takes them too, and the contract in turn names the surface's methods.
+ * The options every request takes, and the answer shapes the surface shares. They sit apart from
+ * the caller contract because the MCP surface (`surface.ts`, `skills.ts`) takes them too, and the
+ * contract in turn names the surface's methods.
  */
+import type { ToolFailure } from "../failure/failure.js";
 import type { Progress } from "../protocol/rpc-peer.js";
 import type { TaskOptions } from "../protocol/task-call.js";
 
@@ -16,3 +18,10 @@ export interface CallOptions {
   /** Task-augmented calls: ask for a task on tools that allow one, ttl and poll interval, status callback. */
   readonly task?: TaskOptions;
 }
+
+/** A caller's raw request, as the surface sends it: the result, or a failure. */
+export type SurfaceRequest = (
+  method: string,
+  params: { readonly [key: string]: unknown },
+  options: CallOptions,
+) => Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;

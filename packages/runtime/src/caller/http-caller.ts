@@ -282,6 +282,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
     server,
     request,
     era: () => current?.session?.era,
+    serverCapabilities: () => current?.session?.handshake.capabilities,
     async connect(callOptions) {
       const outcome = await ensure(callOptions.signal);
       return outcome.ok ? { ok: true, value: undefined } : fail(outcome.fault, "connect");

@@ -297,6 +297,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     server,
     request,
     era: () => current?.session?.era,
+    serverCapabilities: () => current?.handshake?.capabilities,
     async connect(callOptions) {
       const conn = await ensure(callOptions.signal);
       return conn.ok ? { ok: true, value: undefined } : { ok: false, failure: fail(conn.fault, { tool: "connect", server }) };

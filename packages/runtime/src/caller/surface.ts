@@ -21,7 +21,8 @@ import type {
   ResourceDescriptor,
   ResourceTemplateDescriptor,
 } from "../protocol/mcp-types.js";
-import type { CallOptions } from "./call-options.js";
+import type { CallOptions, SurfaceRequest } from "./call-options.js";
+import { createSkills, type SkillsSurface } from "./skills.js";
 
 /** A surface answer: a `Result`. The name stays because generated clients print it. */
 export type SurfaceResult<T> = Result<T>;
@@ -35,8 +36,8 @@ export interface ListOptions extends CallOptions {
   readonly fresh?: boolean;
 }
 
-/** Resources, prompts, completions and logging on one server. */
-export interface McpSurface {
+/** Resources, prompts, completions, logging and skills (SEP-2640) on one server. */
+export interface McpSurface extends SkillsSurface {
   listResources(options?: ListOptions): Promise<SurfaceResult<readonly ResourceDescriptor[]>>;
   listResourceTemplates(options?: ListOptions): Promise<SurfaceResult<readonly ResourceTemplateDescriptor[]>>;
   listPrompts(options?: ListOptions): Promise<SurfaceResult<readonly PromptDescriptor[]>>;
@@ -60,15 +61,13 @@ export interface McpSurface {
 /** What the surface needs from its caller. */
 export interface SurfaceDeps {
   readonly server: string;
-  request(
-    method: string,
-    params: { readonly [key: string]: unknown },
-    options: CallOptions,
-  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
+  readonly request: SurfaceRequest;
   /** Connects (if not yet) so the era is known. */
   connect(options: CallOptions): Promise<SurfaceResult<void>>;
   /** The era of the live connection (undefined before connecting). */
   era(): Era | undefined;
+  /** The capabilities the live connection's server declared (undefined before connecting). */
+  serverCapabilities(): { readonly [key: string]: unknown } | undefined;
   /**
    * Makes notifications for these subscriptions arrive: re-opens `subscriptions/listen` with them
    * as `resourceSubscriptions` (modern), or opens the notification stream if it is not (legacy).
@@ -138,12 +137,24 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
     return value === undefined ? malformed(method, "result has an unexpected shape") : ({ ok: true, value } as const);
   }
 
+  const readResource = (uri: string, options: CallOptions = {}) =>
+    call("resources/read", { uri }, options, (r) => (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : undefined));
+  const skills = createSkills({
+    server: deps.server,
+    request: deps.request,
+    readResource,
+    async capabilities(options) {
+      const connected = await deps.connect(options);
+      return connected.ok ? { ok: true, value: deps.serverCapabilities() ?? {} } : connected;
+    },
+  });
+
   const surface: McpSurface = {
+    ...skills,
     listResources: (options) => listAll<ResourceDescriptor>("resources/list", "resources", options),
     listResourceTemplates: (options) => listAll<ResourceTemplateDescriptor>("resources/templates/list", "resourceTemplates", options),
     listPrompts: (options) => listAll<PromptDescriptor>("prompts/list", "prompts", options),
-    readResource: (uri, options = {}) =>
-      call("resources/read", { uri }, options, (r) => (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : undefined)),
+    readResource,
     getPrompt: (name, args = {}, options = {}) =>
       call("prompts/get", { name, arguments: args }, options, (r) =>
         Array.isArray(r.messages) ? (r as unknown as GetPromptResult) : undefined,

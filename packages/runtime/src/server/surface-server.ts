@@ -9,6 +9,7 @@ import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { matchTemplate } from "../protocol/uri-template.js";
 import { openRound, type StateCodec } from "./input-required.js";
 import { MISSING_CAPABILITY } from "./modern.js";
+import type { SkillsServer } from "./skills-server.js";
 import { CAPABILITY_FOR } from "./tool-catalog.js";
 import type { ResourceBody, ServerPrompt, ServerResourceTemplate, SurfaceContext, ToolServerOptions } from "./types.js";
 
@@ -64,11 +65,12 @@ const strip = (item: object, drop: readonly string[]) =>
   Object.fromEntries(Object.entries(item).filter(([k, v]) => !drop.includes(k) && typeof v !== "function"));
 
 /** Creates the surface from the server options; throws a `TypeError` for duplicates. */
-export function createSurfaceServer(options: ToolServerOptions, codec: StateCodec): SurfaceServer {
+export function createSurfaceServer(options: ToolServerOptions, codec: StateCodec, skills?: SkillsServer): SurfaceServer {
   const resources = indexBy(options.resources ?? [], (r) => r.uri, "resource");
   const templates = indexBy(options.resourceTemplates ?? [], (t) => t.uriTemplate, "resource template");
   const prompts = indexBy(options.prompts ?? [], (p) => p.name, "prompt");
-  const hasResources = resources.size > 0 || templates.size > 0;
+  // Skill files are resources, so a server with skills declares resources (SEP-2640 requires it).
+  const hasResources = resources.size > 0 || templates.size > 0 || (skills?.size ?? 0) > 0;
   const capabilities: { [key: string]: unknown } = {};
   if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (prompts.size > 0) capabilities.prompts = { listChanged: true };
@@ -172,6 +174,8 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       case "resources/read": {
         if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, "resources/read needs a uri");
         const uri = params.uri;
+        const skillFile = skills?.read(uri);
+        if (skillFile) return { contents: skillFile, ...hints(scope) };
         const found = findResource(uri);
         return withInput(`resource:${uri}`, params, scope, async (ctx) => {
           const body = await found.read(ctx);

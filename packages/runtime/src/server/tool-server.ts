@@ -11,6 +11,7 @@ import { classify, type RpcNotification, type RpcRequest } from "../protocol/jso
 import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
 import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/task-call.js";
 import { CANCELLED, type CallRouteDeps, routeToolCall } from "./call-route.js";
 import { createStateCodec } from "./input-required.js";
@@ -27,6 +28,7 @@ import {
   sendTo,
   settleResponse,
 } from "./session.js";
+import { createSkillsServer } from "./skills-server.js";
 import { createSurfaceServer, NOT_SURFACE } from "./surface-server.js";
 import { createTaskStore, declaresTasks, tasksExtensionRequired } from "./task-server.js";
 import { checkTools, decodeCursor, descriptor, encodeCursor, LOG_LEVELS, REMOVED_IN_MODERN } from "./tool-catalog.js";
@@ -102,7 +104,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   };
   const sessions = new Set<SessionState>();
   const stateCodec = createStateCodec(options.stateSecret);
-  const surface = createSurfaceServer(options, stateCodec);
+  const skills = options.skills && options.skills.length > 0 ? createSkillsServer(options.skills) : undefined;
+  const surface = createSurfaceServer(options, stateCodec, skills);
   const offersTasks = [...tools.values()].some((t) => t.execution?.taskSupport === "optional" || t.execution?.taskSupport === "required");
   const listens = createListenHub({
     prompts: "prompts" in surface.capabilities,
@@ -128,6 +131,10 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const cacheHints = { ttlMs: options.cacheTtlMs ?? 0, cacheScope: "public" };
   // List changes and resource updates reach both eras: legacy sessions directly, modern listens by filter.
   const capabilities = { tools: { listChanged: true }, ...surface.capabilities };
+  const extensions: { [id: string]: unknown } = {
+    ...(offersTasks ? { [TASKS_EXTENSION]: {} } : {}),
+    ...(skills ? { [SKILLS_EXTENSION]: {} } : {}),
+  };
 
   function initialize(state: SessionState, params: RpcRequest["params"]): unknown {
     if (state.protocolVersion !== undefined) throw new RpcHandlerError(-32600, "Session already initialized");
@@ -159,7 +166,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   function discover(): unknown {
     return {
       supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-      capabilities: { ...capabilities, ...(offersTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
+      capabilities: { ...capabilities, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ttlMs: 0,
       cacheScope: "public",
@@ -207,6 +214,9 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       if (request.method === "tasks/get") return store.get(params);
       return request.method === "tasks/cancel" ? store.cancel(params) : store.list(params);
     }
+    // Skills are specified against 2026-07-28; older sessions see the files as plain resources.
+    if (skills && scope.modern && (request.method === "skills/list" || request.method === "skills/get"))
+      return request.method === "skills/list" ? skills.list(request.params ?? {}) : skills.get(request.params ?? {});
     switch (request.method) {
       case "initialize":
         return initialize(state, request.params);

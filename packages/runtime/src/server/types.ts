@@ -162,6 +162,17 @@ export interface ServerPrompt {
   readonly complete?: { readonly [argument: string]: ArgumentCompleter };
 }
 
+/**
+ * A skill served through the skills extension (SEP-2640): its path under `skill://` (the last
+ * segment is the skill's name, as `SKILL.md`'s frontmatter says) and its files by relative path.
+ */
+export interface ServerSkill {
+  /** E.g. "pdf-processing" or "acme/billing/refunds". */
+  readonly path: string;
+  /** File path within the skill → text or bytes; "SKILL.md" (text, with name/description frontmatter) is required. */
+  readonly files: { readonly [file: string]: string | Uint8Array };
+}
+
 /** Options for `createToolServer`. */
 export interface ToolServerOptions {
   readonly name: string;
@@ -177,6 +188,8 @@ export interface ToolServerOptions {
   readonly resources?: readonly ServerResource[];
   readonly resourceTemplates?: readonly ServerResourceTemplate[];
   readonly prompts?: readonly ServerPrompt[];
+  /** Skills (SEP-2640): declares the extension, serves `skills/list`, `skills/get` and the files as resources. */
+  readonly skills?: readonly ServerSkill[];
   /** 2026-07-28 list caching hint (`ttlMs`) for tools, prompts, resources, templates and reads. Default 0. */
   readonly cacheTtlMs?: number;
   /** Key for sealing 2026-07-28 `requestState`; random per process when absent (set it when several processes serve one endpoint). */
