@@ -75,173 +75,193 @@ export function geminiPropertyNames(keys: readonly string[]): Map<string, string
   return out;
 }
 
+/** One conversion's shared state; `convert` recurses with the size and depth guards. */
+interface Walk {
+  readonly sink: NoteSink;
+  readonly input: JsonSchema;
+  readonly defs: ReturnType<typeof definitionsOf>;
+  convert(node: unknown, field: string, stack: readonly string[]): JsonSchema;
+}
+
 /** Converts an input schema to Gemini's function-declaration subset, with a note for every rewrite. */
 export function toGeminiSchema(input: JsonSchema): SchemaVariant {
   const sink = new NoteSink();
-  const defs = definitionsOf(input);
-
   let visits = 0;
   let depth = 0;
-  function convert(node: unknown, field: string, stack: readonly string[]): JsonSchema {
-    if (++visits > MAX_NODES) {
-      if (visits === MAX_NODES + 1)
-        sink.add(
-          "error",
-          field,
-          "size",
-          `the schema is too large for Gemini: over ${MAX_NODES} schema nodes once $ref is inlined (at ${fieldLabel(field)})`,
-        );
-      return {};
-    }
-    if (depth >= MAX_DEPTH) {
-      if (!sink.notes.some((n) => n.keyword === "depth"))
-        sink.add(
-          "error",
-          field.slice(0, 200),
-          "depth",
-          `${fieldLabel(field.slice(0, 200))}: the schema nests deeper than the ${MAX_DEPTH} levels kept`,
-        );
-      return {};
-    }
-    depth++;
-    try {
-      return convertNode(node, field, stack);
-    } finally {
-      depth--;
+  const walk: Walk = {
+    sink,
+    input,
+    defs: definitionsOf(input),
+    convert(node, field, stack) {
+      if (++visits > MAX_NODES) {
+        // One note, not one per node: the walk goes on returning {} for every node past the limit.
+        if (visits === MAX_NODES + 1) {
+          const message = `the schema is too large for Gemini: over ${MAX_NODES} schema nodes once $ref is inlined (at ${fieldLabel(field)})`;
+          sink.add("error", field, "size", message);
+        }
+        return {};
+      }
+      if (depth >= MAX_DEPTH) {
+        // The field path of a deep schema is as deep as the schema: cut, so the note stays readable.
+        const at = field.slice(0, 200);
+        if (!sink.notes.some((n) => n.keyword === "depth")) {
+          sink.add("error", at, "depth", `${fieldLabel(at)}: the schema nests deeper than the ${MAX_DEPTH} levels kept`);
+        }
+        return {};
+      }
+      depth++;
+      try {
+        return convertNode(walk, node, field, stack);
+      } finally {
+        depth--;
+      }
+    },
+  };
+  if (!(typesOf(input).includes("object") || (input.type === undefined && input.properties !== undefined)))
+    sink.add("error", "", "type", "the arguments schema is not an object; Gemini needs type object at the top level");
+  return { provider: "gemini", schema: walk.convert(input, "", []), notes: sink.notes };
+}
+
+/** One schema node: `$ref` and `allOf` resolved first, then keywords, types, unions, properties and items in turn. */
+function convertNode(walk: Walk, node: unknown, field: string, stack: readonly string[]): JsonSchema {
+  if (node === true || (isSchema(node) && Object.keys(node).length === 0)) return {};
+  if (!isSchema(node)) {
+    walk.sink.add("error", field, "type", `${fieldLabel(field)} is ${JSON.stringify(node)}, not a schema object`);
+    return {};
+  }
+  if (typeof node.$ref === "string") return inlineRef(walk, node, node.$ref, field, stack);
+  const src = Array.isArray(node.allOf) ? mergeAllOf(walk, node, node.allOf, field) : node;
+  if (!src) return {};
+  const out = keptKeywords(walk.sink, src, field);
+  const types = typesOf(src);
+  if (types.length > 1) {
+    const nonNull = types.filter((t) => t !== "null");
+    if (nonNull.length === 1) {
+      out.type = nonNull[0];
+      out.nullable = true;
+      walk.sink.add("info", field, "type", `${fieldLabel(field)}: type ${JSON.stringify(types)} sent as ${nonNull[0]} with nullable`);
+    } else {
+      // Gemini takes one type per schema: a list becomes one branch per type, and that is the whole node.
+      walk.sink.add("info", field, "type", `${fieldLabel(field)}: type list sent as anyOf`);
+      delete out.type;
+      out.anyOf = nonNull.map((t) => walk.convert({ ...src, type: t }, field, stack));
+      if (types.includes("null")) out.nullable = true;
+      return out;
     }
   }
+  const union = (src.anyOf ?? src.oneOf) as unknown;
+  if (Array.isArray(union)) {
+    if (src.oneOf !== undefined)
+      walk.sink.add("info", field, "oneOf", `${fieldLabel(field)}: oneOf sent as anyOf (Toolwright still checks exactly one matches)`);
+    // A null branch is Gemini's `nullable`; a single branch left needs no anyOf at all.
+    const branches = union.filter((b) => !(isSchema(b) && b.type === "null"));
+    if (branches.length < union.length) out.nullable = true;
+    if (branches.length === 1) Object.assign(out, walk.convert(branches[0], field, stack));
+    else out.anyOf = branches.map((b) => walk.convert(b, field, stack));
+  }
+  if (types.includes("object") || (types.length === 0 && src.properties !== undefined)) convertObject(walk, src, field, stack, out);
+  if (types.includes("array")) {
+    if (isSchema(src.items)) out.items = walk.convert(src.items, itemsOf(field), stack);
+    else if (src.items !== undefined)
+      walk.sink.add("error", itemsOf(field), "items", `${fieldLabel(field)} uses tuple items, which Gemini cannot express`);
+  }
+  return out;
+}
 
-  function convertNode(node: unknown, field: string, stack: readonly string[]): JsonSchema {
-    if (node === true || (isSchema(node) && Object.keys(node).length === 0)) return {};
-    if (!isSchema(node)) {
-      sink.add("error", field, "type", `${fieldLabel(field)} is ${JSON.stringify(node)}, not a schema object`);
-      return {};
-    }
-    let src = node;
-    if (typeof src.$ref === "string") {
-      if (stack.includes(src.$ref)) {
-        sink.add(
-          "error",
-          field,
-          "$ref",
-          `${fieldLabel(field)} refers to itself (${src.$ref}); Gemini needs $ref inlined and a recursive schema cannot be`,
-        );
-        return { type: "object" };
-      }
-      const target = resolveRef(src.$ref, input, defs);
-      if (!target) {
-        sink.add("error", field, "$ref", `${fieldLabel(field)}: $ref ${src.$ref} does not resolve to a local definition`);
-        return {};
-      }
-      sink.add("info", field, "$ref", `${fieldLabel(field)}: $ref ${src.$ref} inlined`);
-      const { $ref, ...siblings } = src;
-      return convert({ ...target, ...siblings }, field, [...stack, $ref as string]);
-    }
-    if (Array.isArray(src.allOf)) {
-      const branches = src.allOf.map((b) => (isSchema(b) && typeof b.$ref === "string" ? resolveRef(b.$ref, input, defs) : b));
-      if (!branches.every((b) => isSchema(b) && (b.type === undefined || b.type === "object") && b.properties !== undefined)) {
-        sink.add("error", field, "allOf", `${fieldLabel(field)} uses allOf over non-object schemas, which Gemini cannot express`);
-        return {};
-      }
-      const properties: { [key: string]: unknown } = {};
-      const required = new Set<string>();
-      for (const b of branches as JsonSchema[]) {
-        for (const [k, v] of schemaEntries(b.properties)) properties[k] = v;
-        for (const r of requiredSet(b)) required.add(r);
-      }
-      sink.add("info", field, "allOf", `${fieldLabel(field)}: allOf of objects merged into one object`);
-      const { allOf: _a, ...rest } = src;
-      src = { ...rest, type: "object", properties, required: [...required] };
-    }
-    const out: { [key: string]: unknown } = {};
-    for (const key of Object.keys(src)) {
-      if (KEPT.has(key) || HANDLED.has(key)) continue;
-      if (HARMLESS.has(key)) sink.add("info", field, key, `${fieldLabel(field)}: ${key} removed`);
-      else
-        sink.add(
-          "warning",
-          field,
-          key,
-          `${fieldLabel(field)}: ${key} removed (not in Gemini's schema subset; Toolwright still validates it)`,
-        );
-    }
-    for (const key of KEPT) if (src[key] !== undefined) out[key] = src[key];
-    if (src.const !== undefined) {
-      sink.add("info", field, "const", `${fieldLabel(field)}: const sent as a one-value enum`);
-      out.enum = [src.const];
-    }
-    if (Array.isArray(out.enum) && out.enum.some((v) => typeof v !== "string")) {
+/** Gemini has no `$ref`: the target is inlined, its siblings kept. `stack` holds the refs being inlined, so a cycle is caught. */
+function inlineRef(walk: Walk, src: JsonSchema, ref: string, field: string, stack: readonly string[]): JsonSchema {
+  if (stack.includes(ref)) {
+    const message = `${fieldLabel(field)} refers to itself (${ref}); Gemini needs $ref inlined and a recursive schema cannot be`;
+    walk.sink.add("error", field, "$ref", message);
+    return { type: "object" };
+  }
+  const target = resolveRef(ref, walk.input, walk.defs);
+  if (!target) {
+    walk.sink.add("error", field, "$ref", `${fieldLabel(field)}: $ref ${ref} does not resolve to a local definition`);
+    return {};
+  }
+  walk.sink.add("info", field, "$ref", `${fieldLabel(field)}: $ref ${ref} inlined`);
+  const { $ref: _ref, ...siblings } = src;
+  return walk.convert({ ...target, ...siblings }, field, [...stack, ref]);
+}
+
+/** `allOf` over object schemas merges into one object (union of properties and required); anything else cannot be said. */
+function mergeAllOf(walk: Walk, src: JsonSchema, allOf: readonly unknown[], field: string): JsonSchema | undefined {
+  const branches = allOf.map((b) => (isSchema(b) && typeof b.$ref === "string" ? resolveRef(b.$ref, walk.input, walk.defs) : b));
+  if (!branches.every((b) => isSchema(b) && (b.type === undefined || b.type === "object") && b.properties !== undefined)) {
+    walk.sink.add("error", field, "allOf", `${fieldLabel(field)} uses allOf over non-object schemas, which Gemini cannot express`);
+    return undefined;
+  }
+  const properties: { [key: string]: unknown } = {};
+  const required = new Set<string>();
+  for (const b of branches as JsonSchema[]) {
+    for (const [k, v] of schemaEntries(b.properties)) properties[k] = v;
+    for (const r of requiredSet(b)) required.add(r);
+  }
+  walk.sink.add("info", field, "allOf", `${fieldLabel(field)}: allOf of objects merged into one object`);
+  const { allOf: _a, ...rest } = src;
+  return { ...rest, type: "object", properties, required: [...required] };
+}
+
+/**
+ * The keywords Gemini accepts, copied; every other one dropped with a note (a warning when it
+ * constrained values: the model no longer sees it, though Toolwright still validates it).
+ * `const` becomes a one-value enum, non-string enums and unknown formats are dropped.
+ */
+function keptKeywords(sink: NoteSink, src: JsonSchema, field: string): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  for (const key of Object.keys(src)) {
+    if (KEPT.has(key) || HANDLED.has(key)) continue;
+    if (HARMLESS.has(key)) sink.add("info", field, key, `${fieldLabel(field)}: ${key} removed`);
+    else
       sink.add(
         "warning",
         field,
-        "enum",
-        `${fieldLabel(field)}: non-string enum removed (Gemini enums are strings; Toolwright still validates it)`,
+        key,
+        `${fieldLabel(field)}: ${key} removed (not in Gemini's schema subset; Toolwright still validates it)`,
       );
-      delete out.enum;
-    }
-    if (typeof src.format === "string") {
-      if (FORMATS.has(src.format)) out.format = src.format;
-      else sink.add("warning", field, "format", `${fieldLabel(field)}: format "${src.format}" removed (Toolwright still validates it)`);
-    }
-    const types = typesOf(src);
-    if (types.length > 1) {
-      const nonNull = types.filter((t) => t !== "null");
-      if (nonNull.length === 1) {
-        out.type = nonNull[0];
-        out.nullable = true;
-        sink.add("info", field, "type", `${fieldLabel(field)}: type ${JSON.stringify(types)} sent as ${nonNull[0]} with nullable`);
-      } else {
-        sink.add("info", field, "type", `${fieldLabel(field)}: type list sent as anyOf`);
-        delete out.type;
-        out.anyOf = nonNull.map((t) => convert({ ...src, type: t }, field, stack));
-        if (types.includes("null")) out.nullable = true;
-        return out;
-      }
-    }
-    const union = (src.anyOf ?? src.oneOf) as unknown;
-    if (Array.isArray(union)) {
-      if (src.oneOf !== undefined)
-        sink.add("info", field, "oneOf", `${fieldLabel(field)}: oneOf sent as anyOf (Toolwright still checks exactly one matches)`);
-      const branches = union.filter((b) => !(isSchema(b) && b.type === "null"));
-      if (branches.length < union.length) out.nullable = true;
-      if (branches.length === 1) Object.assign(out, convert(branches[0], field, stack));
-      else out.anyOf = branches.map((b) => convert(b, field, stack));
-    }
-    const isObject = types.includes("object") || (types.length === 0 && src.properties !== undefined);
-    if (isObject) {
-      out.type = "object";
-      const props = schemaEntries(src.properties);
-      const names = geminiPropertyNames(props.map(([k]) => k));
-      // Property names come from a live server's schema: "__proto__" must stay a property.
-      const properties: { [key: string]: unknown } = Object.create(null);
-      for (const [key, prop] of props) {
-        const name = names.get(key) ?? key;
-        if (name !== key)
-          sink.add("info", child(field, key), "properties", `${child(field, key)}: property renamed to ${name} for Gemini (mapped back)`);
-        properties[name] = convert(prop, child(field, key), stack);
-      }
-      if (props.length > 0) out.properties = properties;
-      const required = [...requiredSet(src)].filter((r) => names.has(r)).map((r) => names.get(r) as string);
-      if (required.length > 0) out.required = required;
-      const extra = src.additionalProperties;
-      if (isSchema(extra) && Object.keys(extra).length > 0)
-        sink.add(
-          "warning",
-          field,
-          "additionalProperties",
-          `${fieldLabel(field)}: map values' schema removed (Gemini cannot describe open maps; Toolwright still validates them)`,
-        );
-      else if (extra !== undefined) sink.add("info", field, "additionalProperties", `${fieldLabel(field)}: additionalProperties removed`);
-    }
-    if (types.includes("array")) {
-      if (isSchema(src.items)) out.items = convert(src.items, itemsOf(field), stack);
-      else if (src.items !== undefined)
-        sink.add("error", itemsOf(field), "items", `${fieldLabel(field)} uses tuple items, which Gemini cannot express`);
-    }
-    return out;
   }
+  for (const key of KEPT) if (src[key] !== undefined) out[key] = src[key];
+  if (src.const !== undefined) {
+    sink.add("info", field, "const", `${fieldLabel(field)}: const sent as a one-value enum`);
+    out.enum = [src.const];
+  }
+  if (Array.isArray(out.enum) && out.enum.some((v) => typeof v !== "string")) {
+    sink.add(
+      "warning",
+      field,
+      "enum",
+      `${fieldLabel(field)}: non-string enum removed (Gemini enums are strings; Toolwright still validates it)`,
+    );
+    delete out.enum;
+  }
+  if (typeof src.format === "string") {
+    if (FORMATS.has(src.format)) out.format = src.format;
+    else sink.add("warning", field, "format", `${fieldLabel(field)}: format "${src.format}" removed (Toolwright still validates it)`);
+  }
+  return out;
+}
 
-  if (!(typesOf(input).includes("object") || (input.type === undefined && input.properties !== undefined)))
-    sink.add("error", "", "type", "the arguments schema is not an object; Gemini needs type object at the top level");
-  return { provider: "gemini", schema: convert(input, "", []), notes: sink.notes };
+/** An object's properties, renamed to Gemini-safe names (mapped back before validation), and its required list to match. */
+function convertObject(walk: Walk, src: JsonSchema, field: string, stack: readonly string[], out: { [key: string]: unknown }): void {
+  out.type = "object";
+  const props = schemaEntries(src.properties);
+  const names = geminiPropertyNames(props.map(([k]) => k));
+  // Property names come from a live server's schema: "__proto__" must stay a property.
+  const properties: { [key: string]: unknown } = Object.create(null);
+  for (const [key, prop] of props) {
+    const name = names.get(key) ?? key;
+    if (name !== key)
+      walk.sink.add("info", child(field, key), "properties", `${child(field, key)}: property renamed to ${name} for Gemini (mapped back)`);
+    properties[name] = walk.convert(prop, child(field, key), stack);
+  }
+  if (props.length > 0) out.properties = properties;
+  const required = [...requiredSet(src)].filter((r) => names.has(r)).map((r) => names.get(r) as string);
+  if (required.length > 0) out.required = required;
+  const extra = src.additionalProperties;
+  if (isSchema(extra) && Object.keys(extra).length > 0) {
+    const message = `${fieldLabel(field)}: map values' schema removed (Gemini cannot describe open maps; Toolwright still validates them)`;
+    walk.sink.add("warning", field, "additionalProperties", message);
+  } else if (extra !== undefined)
+    walk.sink.add("info", field, "additionalProperties", `${fieldLabel(field)}: additionalProperties removed`);
 }
