@@ -3,7 +3,7 @@
  * cancellation, routes progress, and answers server-to-client requests. Transports feed it parsed
  * messages with `receive` and give it a `send` function.
  */
-import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest } from "./json-rpc.js";
+import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest, type RpcResponse } from "./json-rpc.js";
 import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
 /** A progress notification for one request. */
@@ -160,34 +160,6 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     }, wait);
   }
 
-  function answer(id: RpcId, body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }): void {
-    Promise.resolve()
-      .then(() => options.send({ jsonrpc: "2.0", id, ...body }, {}))
-      .catch(() => {});
-  }
-
-  function handleRequest(message: RpcRequest): void {
-    const handler = handlers.get(message.method);
-    if (!handler) {
-      answer(message.id, { error: { code: -32601, message: `Method not found: ${message.method}` } });
-      return;
-    }
-    Promise.resolve()
-      .then(() => handler(message.params, message))
-      .then(
-        (result) => answer(message.id, { result: result ?? {} }),
-        (error: unknown) => {
-          if (error instanceof RpcHandlerError) {
-            answer(message.id, {
-              error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
-            });
-          } else {
-            answer(message.id, { error: { code: -32603, message: error instanceof Error ? error.message : "internal error" } });
-          }
-        },
-      );
-  }
-
   function handleNotification(message: RpcNotification): void {
     if (message.method === "notifications/progress") {
       const p = message.params as { progressToken?: RpcId; progress?: number; total?: number; message?: string } | undefined;
@@ -262,25 +234,11 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
             options.onProtocolNoise?.(`response for unknown id ${JSON.stringify(id)}`);
             return;
           }
-          const err = c.message.error;
-          settle(
-            id,
-            err
-              ? {
-                  ok: false,
-                  fault: {
-                    type: "rpc",
-                    code: err.code,
-                    message: String(err.message ?? ""),
-                    ...(err.data === undefined ? {} : { data: err.data }),
-                  },
-                }
-              : { ok: true, result: c.message.result },
-          );
+          settle(id, outcomeOf(c.message));
           return;
         }
         case "request":
-          handleRequest(c.message);
+          serveRequest(handlers.get(c.message.method), c.message, options.send);
           return;
         case "notification":
           handleNotification(c.message);
@@ -296,4 +254,45 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       return settle(id, { ok: false, fault });
     },
   };
+}
+
+/** A response as the outcome its request resolves with: the result, or the JSON-RPC error as an rpc fault. */
+function outcomeOf(message: RpcResponse): RpcOutcome {
+  const err = message.error;
+  if (!err) return { ok: true, result: message.result };
+  return {
+    ok: false,
+    fault: { type: "rpc", code: err.code, message: String(err.message ?? ""), ...(err.data === undefined ? {} : { data: err.data }) },
+  };
+}
+
+/**
+ * Answers one server-to-client request with its handler's result (`{}` for none). An unknown
+ * method is -32601; a handler's `RpcHandlerError` keeps its code and data, any other throw is
+ * -32603 with its message only. The handler runs a microtask
+ * later, so a synchronous throw is answered like a rejection, and `receive` never throws.
+ */
+function serveRequest(handler: RequestHandler | undefined, message: RpcRequest, send: RpcPeerOptions["send"]): void {
+  const answer = (body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }) => {
+    Promise.resolve()
+      .then(() => send({ jsonrpc: "2.0", id: message.id, ...body }, {}))
+      // The answer is best effort: a transport that died meanwhile has no one to tell.
+      .catch(() => {});
+  };
+  if (!handler) {
+    answer({ error: { code: -32601, message: `Method not found: ${message.method}` } });
+    return;
+  }
+  Promise.resolve()
+    .then(() => handler(message.params, message))
+    .then(
+      (result) => answer({ result: result ?? {} }),
+      (error: unknown) => {
+        if (error instanceof RpcHandlerError) {
+          answer({ error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
+        } else {
+          answer({ error: { code: -32603, message: error instanceof Error ? error.message : "internal error" } });
+        }
+      },
+    );
 }
