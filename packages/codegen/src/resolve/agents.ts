@@ -17,6 +17,7 @@ export function resolveAgents(decls: readonly AgentDecl[], toolsets: Map<string,
   for (const a of decls) {
     const loc = { file, agent: a.name };
     if (typeof a.name !== "string" || a.name === "") throw new DesignError({ file }, "an agent has an empty name");
+    // Keyed by file stem, not name: "my-agent" and "my_agent" would write the same module.
     const fileName = fileStem(a.name);
     if (names.has(fileName)) throw new DesignError(loc, `duplicate agent name (collides with ${JSON.stringify(names.get(fileName))})`);
     names.set(fileName, a.name);
@@ -26,8 +27,10 @@ export function resolveAgents(decls: readonly AgentDecl[], toolsets: Map<string,
       const name = u.toolset?.name;
       const ts = toolsets.get(name);
       if (!ts) throw new DesignError({ ...loc, toolset: String(name) }, "uses a toolset that is not in the design's toolsets");
+      // Twice would expose each tool twice to the model under one provider name.
       if (usedToolsets.has(ts.name)) throw new DesignError({ ...loc, toolset: ts.name }, "uses the same toolset twice");
       usedToolsets.add(ts.name);
+      // A subset keeps the order it names (the order the model sees); without one, the whole toolset.
       let tools: readonly IrTool[] = ts.tools;
       if (u.tools !== undefined) {
         const chosen: IrTool[] = [];
@@ -65,6 +68,10 @@ export function resolveAgents(decls: readonly AgentDecl[], toolsets: Map<string,
   return agents;
 }
 
+/**
+ * The agent's run limits, each a non-negative finite number: they become literals in the agent
+ * module and limits the runtime enforces, so NaN or a negative budget must fail here, named.
+ */
 function runPolicyOf(p: AgentDecl["runPolicy"], loc: DesignLocation): IrRunPolicy | undefined {
   if (!p) return undefined;
   const out: Mutable<IrRunPolicy> = {};

@@ -8,6 +8,7 @@ import { resolvePointer } from "./schema.js";
 
 type Node = { readonly [key: string]: unknown };
 
+/** Keywords whose constraint a value built by construction would not reliably meet: any of them means no example. */
 const UNSUPPORTED = [
   "pattern",
   "patternProperties",
@@ -26,6 +27,7 @@ const UNSUPPORTED = [
   "$dynamicRef",
 ];
 
+/** A valid value per string format, from the reserved example ranges (RFC 2606 names, RFC 5737/3849 addresses). */
 const FORMAT_EXAMPLES: { readonly [format: string]: string } = {
   email: "user@example.com",
   uri: "https://example.com",
@@ -40,9 +42,15 @@ const FORMAT_EXAMPLES: { readonly [format: string]: string } = {
   ipv6: "2001:db8::1",
 };
 
+/** Thrown anywhere in the walk to give up on the whole example (a part can make the whole invalid). */
 class NoExample extends Error {}
 
+/**
+ * A value for `node`: the schema's own example, default, const or first enum value when it has
+ * one (the author's choice beats ours), else the smallest value of its type that meets its bounds.
+ */
 function pick(node: unknown, root: JsonSchema, depth: number): unknown {
+  // Bounded: a recursive $ref (a tree type) would otherwise never end.
   if (depth > 12) throw new NoExample();
   if (node === true || (typeof node === "object" && node !== null && Object.keys(node).length === 0)) return "example";
   if (typeof node !== "object" || node === null) throw new NoExample();
@@ -61,15 +69,18 @@ function pick(node: unknown, root: JsonSchema, depth: number): unknown {
   const type = Array.isArray(n.type) ? n.type.find((t) => t !== "null") : n.type;
   switch (type) {
     case "object": {
+      // Only required properties: the smallest valid object, and optional fields carry no example risk.
       const out: { [key: string]: unknown } = {};
       const props = (typeof n.properties === "object" && n.properties !== null ? n.properties : {}) as Node;
       for (const key of Array.isArray(n.required) ? (n.required as unknown[]) : []) {
+        // "__proto__" as a key of a plain object would set its prototype, not a property.
         if (typeof key !== "string" || key === "__proto__") throw new NoExample();
         out[key] = pick(Object.hasOwn(props, key) ? props[key] : (n.additionalProperties ?? true), root, depth + 1);
       }
       return out;
     }
     case "array": {
+      // An empty array where allowed; a long required minimum makes an example too noisy to help.
       const min = typeof n.minItems === "number" ? n.minItems : 0;
       if (min > 3) throw new NoExample();
       return Array.from({ length: min }, () => pick(n.items ?? true, root, depth + 1));
@@ -88,6 +99,7 @@ function pick(node: unknown, root: JsonSchema, depth: number): unknown {
     }
     case "integer":
     case "number": {
+      // Exclusive bounds are stepped by one to the nearest integer inside, which suits both types.
       const lo =
         typeof n.minimum === "number" ? n.minimum : typeof n.exclusiveMinimum === "number" ? Math.floor(n.exclusiveMinimum) + 1 : undefined;
       const hi =

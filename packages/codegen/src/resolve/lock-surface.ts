@@ -21,6 +21,7 @@ export interface LockedSurface {
 
 type Entry = { readonly [field: string]: unknown };
 
+/** The three lists, each with the field that identifies an entry (what drift and overrides match on). */
 const LISTS = [
   { list: "prompts", key: "name" },
   { list: "resources", key: "uri" },
@@ -29,6 +30,10 @@ const LISTS = [
 
 const isObject = (v: unknown): v is Entry => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/**
+ * The first problem with one entry, or undefined. A lock is a file users edit and commit: what it
+ * says becomes generated method names and literals, so it is checked like any other input.
+ */
 function checkEntry(list: (typeof LISTS)[number]["list"], e: Entry, at: string): string | undefined {
   const text = (field: string, required: boolean) => {
     const v = e[field];
@@ -44,6 +49,7 @@ function checkEntry(list: (typeof LISTS)[number]["list"], e: Entry, at: string):
       for (const [i, a] of args.entries()) {
         const where = `${at}.arguments[${i}]`;
         if (!isObject(a) || typeof a.name !== "string" || a.name === "") return `${where}.name must be a non-empty string`;
+        // Arguments become the fields of one generated type: two of one name cannot both be fields.
         if (names.has(a.name)) return `${where}: argument ${JSON.stringify(a.name)} is listed twice`;
         names.add(a.name);
         if (a.required !== undefined && typeof a.required !== "boolean") return `${where}.required must be a boolean`;
@@ -53,12 +59,14 @@ function checkEntry(list: (typeof LISTS)[number]["list"], e: Entry, at: string):
   } else {
     problems.push(text("mimeType", false));
     if (list === "resources") {
+      // RFC 3986 §3.1: a scheme, then ":"; a relative URI cannot be read from a server.
       problems.unshift(
         typeof e.uri === "string" && /^[A-Za-z][A-Za-z0-9+.-]*:/.test(e.uri) ? undefined : `${at}.uri must be an absolute URI`,
       );
     } else if (typeof e.uriTemplate !== "string" || !e.uriTemplate.includes("{")) {
       return `${at}.uriTemplate must be a URI template with {variables}`;
     } else {
+      // Parsed with the runtime's RFC 6570 parser: the generated reader expands it with the same one.
       try {
         templateVariables(e.uriTemplate);
       } catch (error) {
@@ -89,6 +97,7 @@ export function checkLockedSurface(server: Entry): string | undefined {
   return undefined;
 }
 
+/** `{ field }` when the entry has it as a string, else nothing (exactOptionalPropertyTypes: no `undefined` values). */
 const optional = (e: Entry, field: string) => (typeof e[field] === "string" ? { [field]: e[field] as string } : {});
 
 /** The declarations typed readers are generated from, and the per-item fingerprints (only for the lists the lock records). */
@@ -121,6 +130,8 @@ export function surfaceFromLock(entry: LockedSurface): {
     ...optional(t, "description"),
     ...optional(t, "mimeType"),
   }));
+  // An older lock records no surface at all: then there is nothing to check for drift, which is not
+  // the same as a server that lists none (empty lists, fingerprinted).
   const any = LISTS.some(({ list }) => entry[list] !== undefined);
   if (!any) return { surface: { prompts, resources, resourceTemplates }, fingerprints: undefined };
   const fingerprints: { [list: string]: { [id: string]: string } } = {};

@@ -35,6 +35,7 @@ export interface ResolveOptions {
   readonly cwd?: string;
 }
 
+/** The IR is frozen once built; only the resolver fills in fields it computes after the fact (provider names). */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Resolves and validates a design. Throws `DesignError` on the first problem. */
@@ -42,11 +43,15 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
   const file = options.file;
   const ajv = createAjv();
   const toJson = options.toJsonSchema ?? (dslToJsonSchema as (schema: unknown) => JsonSchema);
+  // Toolsets name their server (fromMCP("x")): two servers of one name would make that ambiguous.
   const servers = new Map<string, McpServerDecl | ExternalServerDecl>();
   for (const server of design.servers ?? []) {
     if (servers.has(server.name)) throw new DesignError({ file, server: server.name }, "duplicate server name");
     servers.set(server.name, server);
   }
+  // The lock is read on first need, once: a design with only inline toolsets needs no lock file, and
+  // a broken lock is reported at the first toolset that reads it. null: not read yet; undefined: no
+  // design path, so no lock to read.
   let lock: LockFile | undefined | null = null;
   const getLock = (loc: DesignLocation): LockFile | undefined => {
     if (lock !== null) return lock;
@@ -62,6 +67,9 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     return lock;
   };
 
+  // One connection per external server, however many toolsets use it. The mcp.json files they came
+  // from are inputs of the generation (an edited entry changes the generated caller, so the cache
+  // must not serve the old output), sorted so the list is stable.
   const configFiles = new Set<string>();
   const connections = new Map<string, IrConnection>();
   const connectionOf = (name: string): IrConnection | undefined => {
@@ -87,6 +95,8 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     if (byName.has(decl.name)) throw new DesignError(loc, "duplicate toolset name");
     const { tools, ...origin } = catalogueOf(decl, servers, getLock, file, options.designPath);
     const ts = resolveToolset(decl, tools, { ...origin, connection: connectionOf(origin.server) }, { ajv, file, toJson });
+    // Distinct names can map to one folder or identifier ("my-tools" and "my_tools"); generating both
+    // would overwrite one toolset's files with the other's, so that is an error naming both.
     for (const [map, key, what] of [
       [dirs, ts.dirName, "output folder"],
       [pascals, ts.pascalName, "identifier"],
@@ -103,6 +113,8 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
     throw new DesignError({ file, toolset: dirs.get("agents")! }, 'the output folder "agents" is reserved for agent modules');
   }
 
+  // Provider names are unique across the whole design, not per toolset: one agent may hand tools of
+  // several toolsets to one model, and a provider rejects two tools of one name.
   const all = toolsets.flatMap((t) => t.tools as Mutable<IrTool>[]);
   const names = providerNames(all.map((t) => ({ id: t.id, toolset: t.toolset.name, name: t.name })));
   all.forEach((t, i) => {
@@ -111,6 +123,7 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
 
   const agents = resolveAgents(design.agents ?? [], byName, file);
   const mcpServers = resolveMcpServers([...servers.values()], { ajv, file, toJson });
+  // Frozen: plugins read one IR in turn, so none may change what the next one sees.
   return Object.freeze({
     kind: "design",
     file,
@@ -121,6 +134,12 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
   });
 }
 
+/**
+ * Where a toolset's tools come from, and what drift is judged against: written inline
+ * (fromExternalMCP: no lock, no fingerprint), served by a server this design implements
+ * (fromMCP of an mcpServer: its tools), or pulled from a live server (fromMCP of an external
+ * server: the lock's listing, with the design's overrides).
+ */
 function catalogueOf(
   decl: ToolsetDecl,
   servers: Map<string, McpServerDecl | ExternalServerDecl>,
@@ -159,6 +178,8 @@ function catalogueOf(
   if (!entry) {
     throw new DesignError(loc, `missing lock for server ${JSON.stringify(server.name)} in ${lockName}; run \`toolwright pull ${file}\``);
   }
+  // A tool the design declares replaces the pulled one of that name (sharper types, an example);
+  // the toolset's own declaration wins over the server's, being more specific.
   const overrides = new Map([...server.overrides, ...decl.tools].map((t) => [t.name, t]));
   const tools = entry.tools.map((raw, i) => {
     try {
@@ -168,6 +189,7 @@ function catalogueOf(
       throw new DesignError(loc, `${lockName}: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
+  // An override of a tool the server does not list would generate nothing: most likely a typo.
   const pulledNames = new Set(tools.map((t) => t.name));
   for (const o of overrides.values()) {
     if (!pulledNames.has(o.name)) throw new DesignError({ ...loc, tool: o.name }, "overrides a tool the pulled catalogue does not have");
@@ -182,6 +204,8 @@ function catalogueOf(
     resources: entry.resources,
     resourceTemplates: entry.resourceTemplates,
   });
+  // The listing as pulled, per tool, for the drift report's field-by-field diff. Tool names come from
+  // a server: "__proto__" must be a key like any other.
   const snapshots: { [tool: string]: unknown } = Object.create(null);
   for (const t of listed) snapshots[t.name] = t;
   const pulled = surfaceFromLock(entry);
@@ -208,6 +232,11 @@ function catalogueOf(
   };
 }
 
+/**
+ * The servers this design implements (mcpServer). Each is resolved as a toolset over its own tools,
+ * so the server side gets the same schema, identifier and validator checks as a client, and both
+ * ends of a round trip agree on every name.
+ */
 function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[], ctx: Ctx): IrMcpServer[] {
   const out: IrMcpServer[] = [];
   const dirs = new Map<string, string>();
@@ -245,6 +274,7 @@ function resolveMcpServers(decls: readonly (McpServerDecl | ExternalServerDecl)[
       const { toolset: _toolset, ...rest } = error.location;
       throw new DesignError({ ...rest, server: server.name }, error.problem, { cause: error });
     }
+    // Per server: a served server's tools reach a model only through that server.
     const names = providerNames(ts.tools.map((t) => ({ id: t.id, toolset: ts.name, name: t.name })));
     ts.tools.forEach((t, i) => {
       (t as Mutable<IrTool>).providerName = names[i]!;

@@ -29,6 +29,7 @@ export function createAjv(code?: Options["code"], extra?: Options): Ajv2020 {
   return ajv;
 }
 
+/** `$schema` values for the drafts `upgrade` understands; any other dialect is kept for ajv to judge. */
 const KNOWN_DIALECTS = /^https?:\/\/json-schema\.org\/(draft-0[4-7]\/schema|draft\/2019-09\/schema|draft\/2020-12\/schema)#?$/;
 
 /** The JSON Schema node a DSL value stands for: a builder's `.json`, or the raw object itself. */
@@ -39,6 +40,12 @@ export function schemaJson(value: unknown): JsonSchema | undefined {
   return value as JsonSchema;
 }
 
+/**
+ * A deep copy that is plain JSON: the schema is printed into generated code and hashed into
+ * fingerprints, so a function, a NaN or a cycle would produce code or hashes that do not round
+ * trip. `undefined` members are dropped (JSON.stringify would drop them too). `seen` holds the
+ * current path only, so a subschema shared in two places is fine and only a real cycle fails.
+ */
 function clone(value: unknown, seen: Set<unknown>): Json {
   if (value === null || typeof value === "boolean" || typeof value === "string") return value;
   if (typeof value === "number") {
@@ -70,10 +77,13 @@ function upgrade(node: Json, isRoot: boolean): Json {
   const out: { [key: string]: Json } = {};
   for (const [k, v] of Object.entries(node))
     out[k] = k === "enum" || k === "const" || k === "examples" || k === "default" ? v : upgrade(v, false);
+  // The rewritten document is 2020-12 whatever it declared; a nested $schema (allowed only at
+  // resource roots) would make ajv switch dialects mid-schema.
   if (typeof out.$schema === "string" && KNOWN_DIALECTS.test(out.$schema)) delete out.$schema;
   else if (!isRoot && out.$schema !== undefined) delete out.$schema;
   // A root $id would clash between tools compiled into one validator module.
   if (isRoot) delete out.$id;
+  // Draft-07 tuple form: items: [...] with additionalItems is 2020-12's prefixItems with items.
   if (Array.isArray(out.items)) {
     out.prefixItems = out.items;
     delete out.items;
@@ -85,6 +95,7 @@ function upgrade(node: Json, isRoot: boolean): Json {
   return out;
 }
 
+/** Far above any real schema, far below what recursion in ajv and the emitters can take. */
 const MAX_SCHEMA_DEPTH = 256;
 
 /** True when `value` nests objects or arrays deeper than `limit` (walked without recursion). */
@@ -108,6 +119,7 @@ export function normalizeSchema(value: unknown): JsonSchema {
   // Every later step recurses; a hostile schema must fail here with a reason, not a stack overflow.
   if (nestedDeeperThan(json, MAX_SCHEMA_DEPTH)) throw new Error(`schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   const copied = upgrade(clone(json, new Set()), true);
+  // Frozen: the IR shares this object with every plugin, none of which may change it.
   return deepFreeze(copied) as JsonSchema;
 }
 
@@ -142,6 +154,7 @@ export function collectRefs(schema: JsonSchema): { readonly at: string; readonly
 
 /** Resolves a local JSON pointer (`#/$defs/Node`) inside `root`, or `undefined`. */
 export function resolvePointer(root: JsonSchema, ref: string): unknown {
+  // RFC 6901 in a URI fragment: percent-decoded first, then ~1 is "/" and ~0 is "~" (in that order).
   if (!ref.startsWith("#")) return undefined;
   const pointer = decodeURIComponent(ref.slice(1));
   if (pointer === "") return root;
@@ -149,6 +162,7 @@ export function resolvePointer(root: JsonSchema, ref: string): unknown {
   let node: unknown = root;
   for (const raw of pointer.slice(1).split("/")) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    // Own keys only: "#/constructor" must not resolve to Object.prototype.constructor.
     if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as { [key: string]: unknown })[key];
   }
@@ -166,6 +180,8 @@ export interface SchemaProblem {
  * Returns the problem, or `undefined` when the schema is fine.
  */
 export function checkSchema(ajv: Ajv2020, schema: JsonSchema): SchemaProblem | undefined {
+  // Remote refs are refused rather than fetched: generation reads no network, and the generated
+  // validator must be self-contained.
   for (const { at, ref } of collectRefs(schema)) {
     if (!ref.startsWith("#"))
       return {
@@ -191,7 +207,11 @@ export function checkSchema(ajv: Ajv2020, schema: JsonSchema): SchemaProblem | u
   return undefined;
 }
 
-/** The first `pattern` (or `patternProperties` key) that is not a valid unicode regular expression. */
+/**
+ * The first `pattern` (or `patternProperties` key) that is not a valid unicode regular expression.
+ * Checked here with the `u` flag the generated validators use, so a pattern that only fails there
+ * is reported at generation with its pointer instead of failing the generated module at load.
+ */
 function findBadPattern(node: unknown, at: string): { readonly message: string; readonly at: string } | undefined {
   if (Array.isArray(node)) {
     for (const [i, n] of node.entries()) {
@@ -226,6 +246,7 @@ function findBadPattern(node: unknown, at: string): { readonly message: string; 
 
 /** Field path → description for the properties of an object schema, following local refs once. */
 export function fieldDescriptions(schema: JsonSchema): { [field: string]: string } {
+  // `visiting` holds the current path: a recursive type is described once, not walked forever.
   const out: { [field: string]: string } = {};
   const visiting = new Set<unknown>();
   const walk = (node: unknown, path: string) => {

@@ -40,6 +40,10 @@ export interface Ctx {
   readonly toJson: (schema: unknown) => JsonSchema;
 }
 
+/**
+ * Resolves one toolset over `decls` (its tools, from wherever `origin` says). Throws `DesignError`
+ * naming file, toolset and tool on the first problem; returns a frozen `IrToolset`.
+ */
 export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], origin: Origin, ctx: Ctx): IrToolset {
   const { file } = ctx;
   const { source, server, fingerprint, toolFingerprints, connection, instructions, snapshots, surfaceFingerprints } = origin;
@@ -71,6 +75,7 @@ export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], or
     surface: EMPTY_SURFACE,
     toString: () => `toolset ${decl.name}`,
   };
+  // Tool names are MCP wire names: a second tool of one name would shadow the first on every call.
   const seen = new Set<string>();
   for (const t of decls) {
     const loc = { file, toolset: decl.name, tool: String(t?.name) };
@@ -92,11 +97,17 @@ export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], or
     String,
   );
   Object.freeze(tools);
+  // Validators need the final symbols (each validator is named after its tool), so they come last.
   ts.validators = compileValidators(ts, file);
   (ts as Mutable<IrToolset>).surface = resolveSurface(origin.surface ?? decl, tools, { file, toolset: decl.name }, source === "lock");
   return Object.freeze(ts);
 }
 
+/**
+ * A tool's input or output schema as JSON Schema 2020-12: converted from the DSL (or taken as
+ * pulled), normalized, and compiled once by ajv here, so an invalid schema fails at generation
+ * with its pointer rather than in the generated validator at run time.
+ */
 function schemaOf(value: unknown, what: "input" | "output", ctx: Ctx, loc: DesignLocation): IrSchema {
   const { ajv } = ctx;
   let json: IrSchema["json"];
@@ -115,6 +126,7 @@ function schemaOf(value: unknown, what: "input" | "output", ctx: Ctx, loc: Desig
       { ...loc, schema: what, ...(problem.pointer ? { pointer: problem.pointer } : {}) },
       `${what} schema: ${problem.message}`,
     );
+  // MCP sends arguments as a JSON object (tools/call params.arguments); a $ref is resolved by ajv above.
   if (what === "input" && json.type !== "object" && json.$ref === undefined) {
     throw new DesignError(
       { ...loc, schema: what, pointer: "/" },
@@ -124,6 +136,7 @@ function schemaOf(value: unknown, what: "input" | "output", ctx: Ctx, loc: Desig
   return Object.freeze({ kind: "schema", json });
 }
 
+/** One tool: its schemas, its example (declared ones must validate), annotations and metadata. Identifiers come later. */
 function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation): IrTool {
   const { ajv } = ctx;
   if (t.input === undefined) throw new DesignError(loc, "input schema is missing");
@@ -132,6 +145,8 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
   let exampleJson: string | undefined;
   const examples = t.examples ?? [];
   if (examples.length > 0) {
+    // A wrong example is worse than none: it goes into the tool's spec and from there into the
+    // correct_call failures a model reads, teaching it a call the server will refuse.
     const validate = ajv.compile(input.json);
     examples.forEach((example, i) => {
       if (!validate(example)) {
@@ -176,6 +191,7 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
   return tool;
 }
 
+/** A tool's `_meta`, normalized like a schema (it is printed into generated code as a literal); none when empty. */
 function metaOf(meta: ToolDecl["meta"], loc: DesignLocation): JsonSchema | undefined {
   if (!meta || Object.keys(meta).length === 0) return undefined;
   try {
@@ -185,6 +201,7 @@ function metaOf(meta: ToolDecl["meta"], loc: DesignLocation): JsonSchema | undef
   }
 }
 
+/** The MCP tool annotations that are booleans; anything else is dropped, so a stray value never reaches generated code. */
 function annotationsOf(a: ToolDecl["annotations"]): IrAnnotations | undefined {
   if (!a) return undefined;
   const out: Mutable<IrAnnotations> = {};
