@@ -26,6 +26,7 @@ export async function applyConfigToSlots(context: ApplyContext, previous: McpCon
   const autoConnect = (slot: ServerSlot) => slot.config.enabled !== false && slot.config.autoStart !== false && !context.lazy;
   // Added servers register in config order, like start(), so names do not depend on timing.
   let addedChain: Promise<unknown> = Promise.resolve();
+  // A removed server leaves the slot map at once, so no new call is routed to it while it closes.
   for (const [name, slot] of slots) {
     if (Object.hasOwn(next.mcpServers, name)) continue;
     summary.removed.push(name);
@@ -46,12 +47,15 @@ export async function applyConfigToSlots(context: ApplyContext, previous: McpCon
       continue;
     }
     const old = slot.config;
+    // A new command, URL, env or era means a different server process or endpoint: reconnect. A
+    // server that was up comes back up even when lazy; one that was idle stays idle.
     if (connectionKey(old) !== connectionKey(config)) {
       summary.changed.push(name);
       const wasUp = slot.state === "connected" || slot.state === "connecting";
       work.push(
         context.disconnect(slot, config.enabled === false ? "disabled" : "disconnected").then(() => {
           slot.config = config;
+          // Crashes of the old command say nothing about the new one.
           slot.crashes = 0;
           if (config.enabled !== false && (wasUp || autoConnect(slot))) return context.connect(slot);
           return undefined;
@@ -59,6 +63,7 @@ export async function applyConfigToSlots(context: ApplyContext, previous: McpCon
       );
       continue;
     }
+    // Same entry, same top-level policy: nothing to do (and nothing to report to onConfigApplied).
     if (JSON.stringify(old) === JSON.stringify(config) && previous.collisionPolicy === next.collisionPolicy) continue;
     summary.updated.push(name);
     slot.config = config;
@@ -66,7 +71,7 @@ export async function applyConfigToSlots(context: ApplyContext, previous: McpCon
     else if (config.enabled !== false && old.enabled === false) {
       slot.state = "disconnected";
       if (autoConnect(slot)) work.push(context.connect(slot));
-    } else if (slot.state === "connected") context.refilter(slot);
+    } else if (slot.state === "connected") context.refilter(slot); // filters or names changed: no reconnect needed
   }
   await Promise.all(work);
   return summary;

@@ -56,6 +56,7 @@ export function projectConfigPath(projectDir: string): string {
   return join(projectDir, ".toolwright", "mcp.json");
 }
 
+/** `${NAME}` or `${NAME:-default}` (shell syntax, as Claude's and Cursor's files use it); NAME as a POSIX variable name. */
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Expands `${VAR}` and `${VAR:-default}` in one string. */
@@ -67,6 +68,7 @@ export function expandVariables(
   return text.replace(VAR, (_match, name: string, fallback: string | undefined) => {
     // Own properties only: `${constructor}` or `${__proto__}` must not read Object.prototype.
     const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    // The shell's `:-` rule: the default also replaces a variable that is set but empty.
     if (value !== undefined && value !== "") return value;
     if (fallback !== undefined) return fallback;
     if (value !== undefined) return value;
@@ -100,6 +102,8 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
     for (const [k, v] of Object.entries(map ?? {})) out[k] = expand(v, `${base}/${field}/${pointerSegment(k)}`);
     return out;
   };
+  // Only what the entry sets is copied: an absent field must stay absent (not undefined), so the
+  // defaults stay with whoever reads the config, and connectionKey compares what was written.
   const r = raw as ValidRawServer;
   const common = {
     ...(r.enabled !== undefined || r.disabled !== undefined ? { enabled: r.enabled ?? !r.disabled } : {}),
@@ -118,6 +122,8 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
     ...(r.type !== undefined ? { type: r.type } : {}),
     source: context.file,
   };
+  // Variables expand in args, env values, cwd, url and headers (as documented); the command is used
+  // as written.
   if (r.command !== undefined) {
     return {
       ...common,
@@ -159,12 +165,15 @@ export function parseConfigText(text: string, file: string): ParsedConfigFile {
     value = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    // V8 names an offset ("at position 42"); a line and column is what an editor can jump to.
     const at = /position (\d+)/.exec(message);
     const where = at ? ` at ${lineColumn(text, Number(at[1]))}` : "";
     throw new McpConfigError(`${file}: invalid JSON${where}: ${message}`, file, "");
   }
   const warnings: string[] = [];
   const issues = validateConfigFile(value, warnings);
+  // One error, the first issue in full and a few more by pointer: enough to fix a file in one go
+  // without a wall of text.
   const first = issues[0];
   if (first) {
     const more =
@@ -185,6 +194,7 @@ export function parseConfigText(text: string, file: string): ParsedConfigFile {
   };
 }
 
+/** The file's text; undefined when it does not exist (every layer is optional), an error for anything else. */
 function readIfPresent(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
@@ -219,8 +229,10 @@ export function loadMcpConfig(options: LoadMcpConfigOptions = {}): McpConfig {
     files.push(file);
     warnings.push(...parsed.warnings);
     if (parsed.collisionPolicy) collisionPolicy = parsed.collisionPolicy;
+    // Later files win by name, whole entry: the project file replaces a global server, never merges fields into it.
     for (const [name, raw] of Object.entries(parsed.servers)) merged.set(name, { raw, file });
   }
+  // Expansion after merging: an entry the project file replaced cannot fail for its own unset variables.
   const mcpServers = prototypeFree<{ [name: string]: ServerConfig }>({});
   for (const [name, { raw, file }] of merged) {
     mcpServers[name] = resolveServerEntry(name, raw, { file, env, ...(options.onMissing ? { onMissing: options.onMissing } : {}) });

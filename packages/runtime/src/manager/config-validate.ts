@@ -15,9 +15,12 @@ export function pointerSegment(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+// The accepted values, as in mcp-config.schema.json (test/manager/config.test.ts runs samples through both). "http" and
+// "streamable-http" are one transport: Claude's and Cursor's files spell it either way.
 const SERVER_TYPES = ["stdio", "http", "streamable-http", "sse"];
 const ERAS = ["auto", "legacy", "2026-07-28"];
 const POLICIES = ["error", "prefix", "prefix-on-collision"];
+/** Fields we read. Others are warnings, not errors: files written for other clients carry their own. */
 const KNOWN_FIELDS = new Set([
   "type",
   "command",
@@ -44,6 +47,7 @@ const KNOWN_FIELDS = new Set([
   "limits",
 ]);
 
+/** A header object is built from these names; "__proto__" would set the object's prototype instead. */
 const UNSENDABLE_HEADERS = new Set(["__proto__"]);
 
 const isRecord = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -74,6 +78,7 @@ function positiveInt(value: unknown, pointer: string, issues: ConfigIssue[], uni
   }
 }
 
+/** `limits` (durable runs): concurrency per worker and overall, and a rate limit; unknown keys warn like unknown fields. */
 function limits(value: unknown, pointer: string, issues: ConfigIssue[], warnings: string[]): void {
   if (!isRecord(value)) return void issues.push({ pointer, message: "must be an object { concurrency?, workerConcurrency?, rateLimit? }" });
   for (const key of ["concurrency", "workerConcurrency"])
@@ -93,6 +98,10 @@ function limits(value: unknown, pointer: string, issues: ConfigIssue[], warnings
 
 const OUTBOUND_FLAGS = ["allowInsecureHttp", "allowPrivateNetworks", "allowLoopback"];
 
+/**
+ * `outbound`, the SSRF policy. Unlike other fields, an unknown key here is an error: a misspelled
+ * allow flag silently ignored would leave the user believing the policy says what it does not.
+ */
 function outbound(value: unknown, pointer: string, issues: ConfigIssue[]): void {
   if (!isRecord(value)) {
     issues.push({ pointer, message: "must be an object (allowedHosts, allowInsecureHttp, allowPrivateNetworks, allowLoopback)" });
@@ -131,6 +140,7 @@ export function validateServerEntry(entry: unknown, pointer: string, warnings: s
     issues.push({ pointer: `${pointer}/command`, message: "must be a non-empty string" });
   }
   if (hasUrl) {
+    // The URL may start with a `${VAR}` reference, which expands only later: here only its start is checked.
     if (typeof entry.url !== "string" || entry.url === "")
       issues.push({ pointer: `${pointer}/url`, message: "must be a non-empty string" });
     else if (!/^(https?:\/\/|\$\{)/.test(entry.url))
@@ -162,6 +172,7 @@ export function validateServerEntry(entry: unknown, pointer: string, warnings: s
     if (entry[key] !== undefined) positiveInt(entry[key], `${pointer}/${key}`, issues);
   }
   for (const key of ["allowTools", "denyTools"]) if (entry[key] !== undefined) stringArray(entry[key], `${pointer}/${key}`, issues);
+  // Every problem is collected, not just the first: one pass over a file names all its mistakes.
   if (entry.lifecycle !== undefined && entry.lifecycle !== "keep-alive") {
     if (!isRecord(entry.lifecycle) || entry.lifecycle.idleTimeoutMs === undefined) {
       issues.push({ pointer: `${pointer}/lifecycle`, message: 'must be "keep-alive" or { "idleTimeoutMs": <ms> }' });
@@ -191,6 +202,7 @@ export function validateConfigFile(value: unknown, warnings: string[] = []): Con
   if (!isRecord(value.mcpServers)) return [...issues, { pointer: "/mcpServers", message: "must be an object mapping names to servers" }];
   for (const [name, entry] of Object.entries(value.mcpServers)) {
     const pointer = `/mcpServers/${pointerSegment(name)}`;
+    // Tool ids are `server.tool`, split at the first dot: a dot in a server name would misroute calls.
     if (name === "" || name.includes(".")) issues.push({ pointer, message: "server names must be non-empty and contain no dot" });
     issues.push(...validateServerEntry(entry, pointer, warnings));
   }

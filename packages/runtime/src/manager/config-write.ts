@@ -32,6 +32,7 @@ export function writeServerEntry(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
+  // A file we cannot parse is never rewritten: the user's comments or half-edited entry would be lost.
   let object: { [key: string]: unknown } = {};
   if (text !== undefined && text.trim() !== "") {
     try {
@@ -50,10 +51,13 @@ export function writeServerEntry(
   if (Object.hasOwn(servers, name) && !options.replace) {
     throw new McpConfigError(`${file}: server "${name}" already exists (pass replace: true to overwrite it)`, file, `/mcpServers/${name}`);
   }
+  // Spread, so the other entries keep their order; a computed key makes even "__proto__" an own entry.
   object.mcpServers = { ...servers, [name]: entry };
   const indent = text === undefined ? "  " : detectIndent(text);
   const trailing = text === undefined || text.endsWith("\n") ? "\n" : "";
   mkdirSync(dirname(file), { recursive: true });
+  // Temp file in the same directory, then rename: a reader (the manager's watcher, another client)
+  // sees the old file or the new one, never half of one. 0o600: entries can hold tokens.
   const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     writeFileSync(temp, JSON.stringify(object, null, indent) + trailing, { encoding: "utf8", mode: 0o600 });
