@@ -34,6 +34,10 @@ export function chooseAuthMethod(
   return "none";
 }
 
+/**
+ * An AS refusal as text: the status and RFC 6749 §5.2's `error` and `error_description` (cut to
+ * 200 characters). Never the rest of the body, which can echo the request and its secrets.
+ */
 async function readError(response: Response): Promise<string> {
   try {
     const body = (await response.json()) as { error?: unknown; error_description?: unknown };
@@ -58,6 +62,8 @@ export async function registerClient(
       `authorization server ${as.issuer} offers no registration endpoint and no client id is configured`,
     );
   }
+  // A public client (`none`) holds no secret to lose: PKCE protects its code. The RFC 8414 default
+  // for an AS that lists no methods is client_secret_basic.
   const supported = as.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"];
   const method = supported.includes("none")
     ? "none"
@@ -68,6 +74,7 @@ export async function registerClient(
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     token_endpoint_auth_method: method,
+    // "native": a loopback or custom-scheme redirect (RFC 8252), which is what a local agent has.
     application_type: metadata.applicationType ?? "native",
     ...(metadata.clientUri ? { client_uri: metadata.clientUri } : {}),
     ...(metadata.softwareId ? { software_id: metadata.softwareId } : {}),
@@ -82,6 +89,7 @@ export async function registerClient(
       body: JSON.stringify(body),
     });
   } catch (error) {
+    // A policy refusal keeps its own code: the caller reports it as EPOLICY, not a failed registration.
     if (error instanceof OAuthError && error.code === "outbound_refused") throw error;
     throw new OAuthError("registration_failed", `registration request failed: ${(error as Error).message}`);
   }
@@ -93,6 +101,8 @@ export async function registerClient(
   return {
     clientId: info.client_id,
     ...(typeof info.client_secret === "string" ? { clientSecret: info.client_secret } : {}),
+    // The AS may register something other than what was asked (RFC 7591 §3.2.1: the response is
+    // authoritative); a secret handed to a client that asked for none is used, not ignored.
     tokenEndpointAuthMethod:
       typeof info.token_endpoint_auth_method === "string"
         ? info.token_endpoint_auth_method
@@ -133,9 +143,11 @@ export async function requestToken(
       "content-type": "application/x-www-form-urlencoded",
       accept: "application/json",
     };
+    // Rebuilt per attempt: a DPoP proof is single-use (its jti), and the retry carries the new nonce.
     const body: { [key: string]: string | undefined } = { ...fields };
     if (method === "client_secret_basic") {
       if (!client.clientSecret) throw new OAuthError("bad_configuration", "client_secret_basic needs a client secret");
+      // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.
       const user = encodeURIComponent(client.clientId);
       const pass = encodeURIComponent(client.clientSecret);
       headers.authorization = `Basic ${btoa(`${user}:${pass}`)}`;
@@ -147,6 +159,7 @@ export async function requestToken(
       if (!assertionKey) throw new OAuthError("bad_configuration", "private_key_jwt needs a private key");
       body.client_id = client.clientId;
       body.client_assertion_type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+      // RFC 7523 §3: the audience must identify the AS, which its issuer identifier does.
       body.client_assertion = await createClientAssertion({ clientId: client.clientId, audience: as.issuer, ...assertionKey });
     } else {
       body.client_id = client.clientId;
@@ -164,6 +177,7 @@ export async function requestToken(
       if (error instanceof OAuthError && error.code === "outbound_refused") throw error;
       throw new OAuthError("token_request_failed", `token request failed: ${(error as Error).message}`);
     }
+    // The nonce is kept for later token requests too: the AS may demand it on every one.
     const nonce = response.headers.get("dpop-nonce");
     if (dpop && nonce) dpop.nonce = nonce;
     if (!(dpop && nonce && response.status === 400 && attempt === 0)) break;
@@ -179,12 +193,16 @@ export async function requestToken(
   if (typeof json?.access_token !== "string" || json.access_token === "") {
     throw new OAuthError("token_request_failed", "token response has no access_token");
   }
+  // token_type is case-insensitive (RFC 6749 §5.1). A DPoP token without our DPoP key could never be
+  // presented, and an unknown type cannot be presented at all: both are refused here, not at use.
   const tokenType = typeof json.token_type === "string" ? json.token_type : "Bearer";
   const kind = tokenType.toLowerCase();
   if (kind !== "bearer" && !(kind === "dpop" && dpop)) {
     throw new OAuthError("token_request_failed", `token type ${tokenType} is not supported`);
   }
   const expiresIn = typeof json.expires_in === "number" ? json.expires_in : Number(json.expires_in);
+  // Absent from the response means unchanged (RFC 6749 §5.1, §6): the scope asked for, and on a
+  // refresh the refresh token we sent (an AS that does not rotate it sends none back).
   const scope = typeof json.scope === "string" ? json.scope : fields.scope;
   const refresh = typeof json.refresh_token === "string" ? json.refresh_token : fields.refresh_token;
   return {

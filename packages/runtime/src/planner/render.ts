@@ -22,12 +22,15 @@ const DEFAULT_MAX_CHARS = 8000;
 export function capText(text: string, maxChars: number = DEFAULT_MAX_CHARS): string {
   if (maxChars <= 0 || text.length <= maxChars) return text;
   const marker = (n: number) => `\n…[${n} characters omitted]…\n`;
+  // The marker is sized for the largest count it could show, so the result never exceeds maxChars.
+  // More head than tail (60/40): the start of a result usually says what it is.
   const room = Math.max(0, maxChars - marker(text.length).length);
   const head = Math.ceil(room * 0.6);
   const tail = room - head;
   return `${text.slice(0, head)}${marker(text.length - head - tail)}${tail > 0 ? text.slice(text.length - tail) : ""}`;
 }
 
+/** JSON for model-facing text, secrets redacted; never throws (a BigInt or a cycle prints as String). */
 function json(value: unknown): string {
   try {
     return JSON.stringify(redactSecrets(value)) ?? "null";
@@ -36,6 +39,7 @@ function json(value: unknown): string {
   }
 }
 
+/** One issue as a line a model can act on: the field, what is wrong, and what it should be. */
 function describeIssue(issue: FieldIssue): string {
   const field = issue.field === "" ? "(the arguments object)" : issue.field;
   const parts: string[] = [];
@@ -58,6 +62,11 @@ function describeIssue(issue: FieldIssue): string {
   return `- ${field} ${parts.join("; ")}`;
 }
 
+/**
+ * The schema's description of each field an issue names: often the model got the field wrong
+ * because it never read what it means. Array indexes are folded (`items[3].id` is `items[].id`),
+ * and lookups are own-key only (field names come from the model).
+ */
 function guidance(issues: readonly FieldIssue[], spec: RenderOptions["spec"]): string[] {
   const descriptions = spec?.fieldDescriptions;
   if (!descriptions) return [];
@@ -70,6 +79,7 @@ function guidance(issues: readonly FieldIssue[], spec: RenderOptions["spec"]): s
   return lines;
 }
 
+/** The recovery action as an instruction; retry says "same arguments" so the model does not "fix" what was right. */
 function nextStep(failure: ToolFailure, tool: string): string {
   switch (failure.recovery.action) {
     case "correct_call":
@@ -90,6 +100,7 @@ function nextStep(failure: ToolFailure, tool: string): string {
 /** Renders a failure as concise, model-facing text. */
 export function renderFailure(failure: ToolFailure, options: RenderOptions = {}): string {
   const where = failure.server ? ` on ${failure.server}` : "";
+  // The name the model called, not the internal id: the next step tells it what to call.
   const name = options.spec?.providerName ?? failure.tool;
   const lines = [`Tool call failed: ${name}${where} (${failure.kind}${failure.reason ? `, ${failure.reason}` : ""}).`];
   lines.push(`Error: ${redactText(failure.message)}`);
@@ -113,6 +124,7 @@ export function renderFailure(failure: ToolFailure, options: RenderOptions = {})
   return capText(lines.join("\n"), options.maxChars ?? DEFAULT_MAX_CHARS);
 }
 
+/** A base64 payload's decoded size; media are shown as placeholders, never as their bytes. */
 function sizeOf(base64: string): string {
   const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0);
   return `${bytes} bytes`;
@@ -140,6 +152,7 @@ export function renderContentBlock(block: ContentBlock): string {
   }
 }
 
+/** `text` as normalized JSON when it is JSON, so structured content equal to the text is not printed twice. */
 function sameJson(text: string): string {
   try {
     return json(JSON.parse(text));

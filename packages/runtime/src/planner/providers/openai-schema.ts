@@ -23,6 +23,7 @@ const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email"
 /** Nesting OpenAI allows in a strict schema. */
 const MAX_DEPTH = 10;
 
+/** Keywords strict mode accepts, copied as they are. */
 const KEPT = new Set([
   "type",
   "description",
@@ -69,6 +70,7 @@ const DROPPED_CONSTRAINTS = new Set([
   "then",
   "else",
 ]);
+/** Keywords rewritten by the converter itself (objects, unions, refs), so the keyword loop skips them. */
 const HANDLED = new Set([
   "properties",
   "required",
@@ -86,6 +88,8 @@ const HANDLED = new Set([
 
 /** Makes a converted schema also accept `null` (for a property that was optional). */
 export function nullable(schema: JsonSchema): JsonSchema {
+  // A $ref or an untyped node cannot take "null" in its type: it becomes one branch of an anyOf.
+  // A typed node gets "null" added to its type (and to its enum, which would refuse null otherwise).
   if (typeof schema.$ref === "string" || (schema.type === undefined && !Array.isArray(schema.anyOf) && schema.enum === undefined))
     return { anyOf: [schema, { type: "null" }] };
   if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: "null" }] };
@@ -96,6 +100,10 @@ export function nullable(schema: JsonSchema): JsonSchema {
   return out;
 }
 
+/**
+ * `allOf` over object schemas as one object: the union of properties and required names, the
+ * first description. Undefined when a branch is not an object with properties (not expressible).
+ */
 function mergeAllOf(branches: readonly unknown[]): JsonSchema | undefined {
   const properties: { [key: string]: unknown } = {};
   const required: string[] = [];
@@ -128,6 +136,7 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
       sink.add("error", field, "depth", `${fieldLabel(field)} is nested deeper than the ${MAX_DEPTH} levels strict mode allows`);
       return {};
     }
+    // allOf first: the merged object then goes through the same keyword and property rules.
     let src = node;
     if (Array.isArray(src.allOf)) {
       const merged = mergeAllOf(src.allOf);
@@ -139,6 +148,8 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
       const { allOf: _a, ...rest } = src;
       src = { ...rest, ...merged };
     }
+    // A $ref is sent as a bare $ref (its target is converted once, under $defs, below); the
+    // definitions are moved to $defs, so refs into definitions are rewritten with them.
     if (typeof src.$ref === "string") {
       const ref = src.$ref.replace(/^#\/definitions\//, "#/$defs/");
       if (ref !== src.$ref) sink.add("info", field, "$ref", `${fieldLabel(field)}: $ref to definitions rewritten to $defs`);
@@ -160,6 +171,7 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
       else sink.add("warning", field, key, `${fieldLabel(field)}: unsupported keyword ${key} removed`);
     }
     for (const key of KEPT) if (src[key] !== undefined) out[key] = src[key];
+    // Strict mode wants a type on every schema; a const's type is the type of its value.
     if (src.const !== undefined && src.type === undefined)
       out.type = src.const === null ? "null" : typeof src.const === "number" ? "number" : typeof src.const;
     if (src.default !== undefined)
@@ -178,6 +190,7 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
     if (Array.isArray(union)) {
       if (src.oneOf !== undefined)
         sink.add("info", field, "oneOf", `${fieldLabel(field)}: oneOf sent as anyOf (Toolwright still checks exactly one matches)`);
+      // At the top level a branch has no field name; "(anyOf i)" keeps its notes apart.
       out.anyOf = union.map((b, i) => convert(b, field === "" ? `(anyOf ${i})` : field, depth + 1));
       if (field === "") sink.add("error", "", "anyOf", "the arguments schema is a union at the top level; strict mode needs an object");
     }
@@ -197,6 +210,12 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
     return out;
   }
 
+  /**
+   * Strict objects list every property as required and allow no others. An optional property
+   * becomes required but nullable, and a null answer is mapped back to "omitted" (schema-variants.ts), so the
+   * server sees what a non-strict model would have sent. A property that already allowed null
+   * keeps its null: then null is the model's real answer and is passed on.
+   */
   function convertObject(src: JsonSchema, out: { [key: string]: unknown }, field: string, depth: number): void {
     const required = requiredSet(src);
     // Property names come from a live server's schema: "__proto__" must stay a property.
@@ -233,6 +252,7 @@ export function toOpenAIStrictSchema(input: JsonSchema): SchemaVariant {
   const schema = convert(input, "", 0);
   if (!(typesOf(input).includes("object") || (input.type === undefined && input.properties !== undefined)))
     sink.add("error", "", "type", "the arguments schema is not an object; strict mode needs type object at the top level");
+  // Each definition is converted once, under $defs: a recursive type stays a $ref instead of being unrolled.
   const $defs: { [key: string]: unknown } = {};
   for (const [ref, def] of defs) $defs[ref.replace(/^#\/(\$defs|definitions)\//, "")] = convert(def, `$defs.${ref.split("/").pop()}`, 1);
   if (defs.size > 0) (schema as { [key: string]: unknown }).$defs = $defs;

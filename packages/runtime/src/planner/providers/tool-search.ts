@@ -23,6 +23,11 @@ const SERVER = "toolwright";
 
 type Fields = { readonly [name: string]: "string" | "integer" };
 
+/**
+ * A hand-written decoder for the meta tools' tiny schemas (a string or an integer 1..20 per field):
+ * the runtime has no schema library, and these three never change. Its issues are the same
+ * `FieldIssue` values a generated validator gives, so a model gets the same correct_call failures.
+ */
 function decoderFor(fields: Fields, required: readonly string[]) {
   return (value: unknown): Decoded<unknown> => {
     if (typeof value !== "object" || value === null || Array.isArray(value))
@@ -34,6 +39,8 @@ function decoderFor(fields: Fields, required: readonly string[]) {
       const type = fields[key];
       const actual = v[key];
       if (type === undefined) issues.push({ field: key, constraint: "unknown_field" });
+      // call_tool's arguments are JSON text, since strict provider schemas cannot describe an open
+      // object; a model that sends an object anyway is understood rather than refused.
       else if (key === "arguments" && typeof actual === "object" && actual !== null && !Array.isArray(actual)) continue;
       else if (
         type === "string" ? typeof actual !== "string" : !Number.isInteger(actual) || (actual as number) < 1 || (actual as number) > 20
@@ -48,6 +55,7 @@ function decoderFor(fields: Fields, required: readonly string[]) {
   };
 }
 
+/** A meta tool's spec; `additionalProperties: false` so strict providers accept the schema as it is. */
 function metaSpec(
   name: string,
   description: string,
@@ -101,16 +109,23 @@ export const TOOL_SEARCH_SPECS: readonly ToolSpec[] = [
   ),
 ];
 
+/** A meta tool's answer: text for the model, and structured content for code that reads the result. */
 function ok(text: string, structured?: unknown): ToolResult<unknown> {
   return { ok: true, value: text, content: [{ type: "text", text }], structured };
 }
 
+/** The annotations a model should weigh before choosing a tool, in brackets after its name. */
 function flags(spec: ToolSpec): string {
   const a = spec.annotations ?? {};
   const out = [a.readOnly ? "read-only" : "", a.destructive ? "destructive" : "", a.idempotent ? "idempotent" : ""].filter((f) => f !== "");
   return out.length > 0 ? ` [${out.join(", ")}]` : "";
 }
 
+/**
+ * The first sentence of the description (at least 20 characters, so "e.g." does not end it), at
+ * most 160: search results list many tools, and full descriptions would cost the tokens tool
+ * search exists to save. describe_tool gives the whole text.
+ */
 function summary(spec: ToolSpec): string {
   const text = (spec.description ?? spec.title ?? "").replace(/\s+/g, " ").trim();
   const sentence = /^(.{20,}?[.!?])(\s|$)/.exec(text)?.[1] ?? text;
@@ -158,6 +173,8 @@ export function createToolSearch(inner: ToolRunner, options: ToolSearchOptions =
         case "toolwright.describe_tool":
           return describeTool(String(args.name), request, callOptions);
         default: {
+          // call_tool: the named tool's arguments are parsed and checked as if the model had called
+          // it directly, and the run is the inner runtime's, so its policy counts it.
           const inner_ = toolRequestFromModelCall(
             { ...(request.callId === undefined ? {} : { id: request.callId }), name: String(args.name), arguments: args.arguments },
             inner,
