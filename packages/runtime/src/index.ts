@@ -10,17 +10,11 @@
  * @packageDocumentation
  */
 
-export type {
-  Caller,
-  CallOptions,
-  CallRequest,
-  CallResponse,
-  InMemoryCaller,
-  InMemoryTool,
-  SessionCaller,
-  ToolTask,
-} from "./caller/caller.js";
-export { CallerClosedError, createInMemoryCaller, isCallerClosedError } from "./caller/caller.js";
+import { createInMemoryCallerOn, type InMemoryCaller, type InMemoryTool } from "./caller/in-memory-caller.js";
+
+export type { Caller, CallOptions, CallRequest, CallResponse, SessionCaller, ToolTask } from "./caller/caller.js";
+export { CallerClosedError, isCallerClosedError } from "./caller/caller.js";
+export type { InMemoryCaller, InMemoryTool } from "./caller/in-memory-caller.js";
 export type { RunPolicy, RunUsage } from "./core/policy.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./core/runtime.js";
 export { createRuntime } from "./core/runtime.js";
@@ -35,3 +29,17 @@ export type { ModelToolCall, ModelToolDefinition } from "./planner/model-call.js
 export { modelToolDefinitions, toolRequestFromModelCall } from "./planner/model-call.js";
 export type { RenderOptions } from "./planner/render.js";
 export { renderFailure, renderResult } from "./planner/render.js";
+
+/**
+ * Creates an in-memory caller for tests: each tool is a handler served by the real tool server over
+ * the real MCP session, so an unknown tool or a handler's throw gets the server's own answer; every
+ * request is recorded in `calls`.
+ */
+export function createInMemoryCaller(server: string, tools: { readonly [name: string]: InMemoryTool }): InMemoryCaller {
+  // The caller layer may not import the server, so the wiring lives here. The server's code loads
+  // on the first connect: importing the root entry stays as light as before.
+  return createInMemoryCallerOn(server, tools, async (hosted) => {
+    const { createToolServer } = await import("./server/tool-server.js");
+    return createToolServer({ name: server, version: "0.0.0", tools: hosted });
+  });
+}

@@ -1,9 +1,8 @@
 /**
  * The `Caller` contract: anything that can run one `tools/call` and answer with a result or a
- * failure value. Stdio, HTTP and in-memory callers all implement it.
+ * failure value. Stdio, HTTP and in-memory callers all implement it (over `session-core.ts`).
  */
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault } from "../failure/failure-mapping.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference, TraceContextOption } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
@@ -158,45 +157,5 @@ export function callerFunc(
   return {
     server,
     callTool: async (request, options = {}) => fn(request, options),
-  };
-}
-
-/** A tool handler for the in-memory caller. Return a result; throw to simulate a server error. */
-export type InMemoryTool = (
-  args: { readonly [key: string]: unknown },
-  context: { readonly signal?: AbortSignal },
-) => CallToolResult | Promise<CallToolResult>;
-
-/** An in-memory caller for tests: tools are plain functions, calls are recorded. */
-export interface InMemoryCaller extends Caller {
-  /** Every request received, in order. */
-  readonly calls: readonly CallRequest[];
-}
-
-/** Creates an in-memory caller. Unknown tools answer JSON-RPC -32602 like a real server. */
-export function createInMemoryCaller(server: string, tools: { readonly [name: string]: InMemoryTool }): InMemoryCaller {
-  const calls: CallRequest[] = [];
-  return {
-    server,
-    calls,
-    async callTool(request, options = {}) {
-      calls.push(request);
-      const context = { tool: request.name, server };
-      const handler = Object.hasOwn(tools, request.name) ? tools[request.name] : undefined;
-      if (!handler) {
-        return { ok: false, failure: failureFromFault({ type: "rpc", code: -32602, message: `Unknown tool: ${request.name}` }, context) };
-      }
-      if (options.signal?.aborted)
-        return { ok: false, failure: failureFromFault({ type: "canceled", message: "aborted by caller" }, context) };
-      try {
-        return { ok: true, result: await handler(request.arguments, options.signal ? { signal: options.signal } : {}) };
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return { ok: false, failure: failureFromFault({ type: "rpc", code: -32603, message }, context) };
-      }
-    },
-    async listTools() {
-      return { ok: true, tools: Object.keys(tools).map((name) => ({ name, inputSchema: { type: "object" } })) };
-    },
   };
 }

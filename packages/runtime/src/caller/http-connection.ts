@@ -3,70 +3,34 @@
  * legacy `initialize`, and the fallback to HTTP+SSE on 400/404/405 of the initialize POST (never
  * on 401/403). The era found is cached per endpoint.
  */
-import type { RpcMessage, RpcNotification } from "../protocol/json-rpc.js";
-import {
-  type ClientIdentity,
-  type ConnectBudget,
-  createConnectBudget,
-  type EraPreference,
-  initializeLegacy,
-  notModern,
-  openListen,
-  probeModern,
-  type RequestContext,
-  type Session,
-  statusOf,
-} from "../protocol/mcp-client.js";
+import type { RpcMessage } from "../protocol/json-rpc.js";
+import { type ConnectBudget, createConnectBudget, initializeLegacy, notModern, probeModern, statusOf } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
-import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, standardHeaders } from "../protocol/modern.js";
-import { createRpcPeer, type RequestHandler, type RpcPeer } from "../protocol/rpc-peer.js";
+import type { ToolDescriptor } from "../protocol/mcp-types.js";
+import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "../protocol/modern.js";
+import { createRpcPeer, type RpcPeer, type RpcPeerOptions } from "../protocol/rpc-peer.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { HttpEndpointOptions, WireFaultError } from "../transport/http-exchange.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "../transport/http-streamable.js";
 import { createLegacySseTransport, type LegacySseTransport } from "../transport/legacy-sse.js";
+import { type ConnectorLink, connectionOn, type SessionConnection, type SessionConnector } from "./connector.js";
 
 /** One live connection: a peer over Streamable HTTP or legacy SSE, and its session. */
-export interface HttpConnection {
-  readonly peer: RpcPeer;
+export interface HttpConnection extends SessionConnection {
   readonly streamable: StreamableHttpTransport | undefined;
   readonly sse: LegacySseTransport | undefined;
-  session: Session | undefined;
-  alive: boolean;
-  /** Modern era: the `Mcp-Param-*` plan of each listed tool. */
+  /** 2026-07-28: the `Mcp-Param-*` plan of each listed tool. */
   plans: Map<string, readonly ParamHeader[]> | undefined;
-  /** Modern era: tools left out of the list for invalid `x-mcp-header` declarations, with the reason. */
-  dropped: Map<string, string> | undefined;
-  listen: AbortController | undefined;
-  /** Each listed tool's `execution.taskSupport`, once tools were listed. */
-  taskSupport?: Map<string, string> | undefined;
 }
 
 /** What the connector needs from its caller. Header names are lower-case. */
 export interface HttpConnectorOptions extends HttpEndpointOptions {
-  readonly handlers?: ReadonlyMap<string, RequestHandler> | undefined;
-  readonly identity: ClientIdentity;
-  readonly era: EraPreference;
   readonly connectTimeoutMs: number;
   readonly probeTimeoutMs?: number | undefined;
   readonly legacySseFallback: boolean;
-  /** Open the legacy GET stream / modern `subscriptions/listen`. */
+  /** Open the legacy GET stream (the core opens the 2026-07-28 `subscriptions/listen`). */
   readonly notificationStream: boolean;
   readonly warn: (message: string) => void;
-  readonly onNotification?: ((notification: RpcNotification) => void) | undefined;
-  /** The request context for a connection (used by `subscriptions/listen`). */
-  readonly context: (conn: HttpConnection) => RequestContext;
-  /** A legacy SSE stream closed: the connection is dead. */
-  readonly onLost: (conn: HttpConnection) => void;
-  /** Resource URIs the client subscribed to (modern era: carried by `subscriptions/listen`). */
-  readonly resourceSubscriptions?: () => readonly string[];
-}
-
-/** Opens and disposes connections. */
-export interface HttpConnector {
-  open(signal: AbortSignal): Promise<Outcome<HttpConnection>>;
-  dispose(conn: HttpConnection): Promise<void>;
-  /** Makes sure notifications can arrive: the legacy GET stream, or a fresh modern listen (new subscriptions). */
-  relisten(conn: HttpConnection): void;
 }
 
 /** Era found per endpoint, so later callers skip the probe or go straight to SSE. */
@@ -95,68 +59,61 @@ function routingHeaders(conn: HttpConnection, message: RpcMessage): { [name: str
   return out;
 }
 
-/** Creates a connector for one endpoint. */
-export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
-  const { url, identity, era } = o;
+/** Creates the connector for one endpoint, on the link its session core gives it. */
+export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink<HttpConnection>): SessionConnector<HttpConnection> {
+  const { url } = o;
+  const { identity, era } = link;
+  const endpoint = { url, headers: o.headers, agent: o.agent, redirect: o.redirect, outbound: o.outbound, auth: o.auth, onNoise: o.warn };
 
-  function onNotification(conn: HttpConnection, notification: RpcNotification): void {
-    if (notification.method === "notifications/tools/list_changed") {
-      conn.plans = undefined;
-      conn.dropped = undefined;
-      conn.taskSupport = undefined;
-    }
-    o.onNotification?.(notification);
+  /** The peer of a connection; `conn` is read late because the transport and the peer need each other. */
+  function peerOf(conn: () => HttpConnection | undefined, send: RpcPeerOptions["send"], onAbandon?: RpcPeerOptions["onAbandon"]): RpcPeer {
+    return createRpcPeer({
+      send,
+      ...(onAbandon ? { onAbandon } : {}),
+      onNotification: (notification) => {
+        const c = conn();
+        if (!c) return;
+        // The header plans come from the list the server says changed (the core drops the rest).
+        if (notification.method === "notifications/tools/list_changed") c.plans = undefined;
+        link.notification(c, notification);
+      },
+      onProtocolNoise: o.warn,
+      ...(link.handlers ? { handlers: link.handlers } : {}),
+    });
   }
 
   function streamableConnection(): HttpConnection {
     let conn: HttpConnection | undefined;
     const streamable = createStreamableHttpTransport({
-      url,
-      headers: o.headers,
-      agent: o.agent,
-      redirect: o.redirect,
-      outbound: o.outbound,
-      auth: o.auth,
+      ...endpoint,
       receive: (value) => peer.receive(value),
-      onNoise: o.warn,
       headersFor: (message) => (conn ? routingHeaders(conn, message) : undefined),
     });
-    const peer = createRpcPeer({
-      send: (message, context) => streamable.send(message, context),
-      onAbandon: (id) => streamable.abandon(id),
-      onNotification: (n) => conn && onNotification(conn, n),
-      onProtocolNoise: o.warn,
-      ...(o.handlers ? { handlers: o.handlers } : {}),
-    });
-    conn = { peer, streamable, sse: undefined, session: undefined, alive: true, plans: undefined, dropped: undefined, listen: undefined };
+    const peer = peerOf(
+      () => conn,
+      (message, context) => streamable.send(message, context),
+      (id) => streamable.abandon(id),
+    );
+    conn = { ...connectionOn(peer), streamable, sse: undefined, plans: undefined };
     return conn;
   }
 
   async function sseConnection(signal: AbortSignal, timeoutMs: number): Promise<Outcome<HttpConnection>> {
     let conn: HttpConnection | undefined;
     const sse = createLegacySseTransport({
-      url,
-      headers: o.headers,
-      agent: o.agent,
-      redirect: o.redirect,
-      outbound: o.outbound,
-      auth: o.auth,
+      ...endpoint,
       receive: (value) => peer.receive(value),
-      onNoise: o.warn,
       onClose: (fault) => {
         if (!conn) return;
-        conn.alive = false;
-        o.onLost(conn);
+        link.lost(conn);
         peer.failAll(fault);
       },
     });
-    const peer = createRpcPeer({
-      send: (message) => sse.send(message),
-      onNotification: (n) => conn && onNotification(conn, n),
-      onProtocolNoise: o.warn,
-      ...(o.handlers ? { handlers: o.handlers } : {}),
-    });
-    conn = { peer, streamable: undefined, sse, session: undefined, alive: true, plans: undefined, dropped: undefined, listen: undefined };
+    const peer = peerOf(
+      () => conn,
+      (message) => sse.send(message),
+    );
+    conn = { ...connectionOn(peer), streamable: undefined, sse, plans: undefined };
     try {
       await sse.connect(signal, timeoutMs);
     } catch (error) {
@@ -188,35 +145,6 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     return { ok: true, value: conn };
   }
 
-  function listen(conn: HttpConnection): void {
-    conn.listen = openListen(
-      conn.peer,
-      o.context(conn),
-      (fault) => {
-        if (conn.alive) o.warn(`subscriptions/listen ended: ${fault.message}`);
-      },
-      {},
-      o.resourceSubscriptions?.() ?? [],
-    );
-  }
-
-  function relisten(conn: HttpConnection): void {
-    if (!conn.alive) return;
-    if (conn.session?.era !== "modern") {
-      conn.streamable?.openNotificationStream();
-      return;
-    }
-    conn.listen?.abort();
-    listen(conn);
-  }
-
-  /** Opens a connection; a failed open forgets the cached era, so the next attempt detects afresh. */
-  async function open(signal: AbortSignal): Promise<Outcome<HttpConnection>> {
-    const outcome = await detect(signal);
-    if (!outcome.ok) eraCache.delete(url.href);
-    return outcome;
-  }
-
   async function detect(signal: AbortSignal): Promise<Outcome<HttpConnection>> {
     const budget = createConnectBudget(o.connectTimeoutMs);
     const key = url.href;
@@ -232,7 +160,6 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
         streamable.resetSession();
         conn.session = probe.session;
         eraCache.set(key, "modern");
-        if (o.notificationStream) listen(conn);
         return { ok: true, value: conn };
       }
       if (probe.kind === "fault" || era === "modern") {
@@ -257,5 +184,41 @@ export function createHttpConnector(o: HttpConnectorOptions): HttpConnector {
     return { ok: true, value: conn };
   }
 
-  return { open, dispose, relisten };
+  return {
+    plansFromToolList: true,
+    /** Opens a connection; a failed open forgets the cached era, so the next attempt detects afresh. */
+    async open(signal) {
+      const outcome = await detect(signal);
+      if (!outcome.ok) eraCache.delete(url.href);
+      return outcome;
+    },
+    dispose,
+    openNotificationStream: (conn) => conn.streamable?.openNotificationStream(),
+    /** A 404 on a request that carried the session id: the server forgot the session. */
+    sessionLost(conn, fault) {
+      if (statusOf(fault) !== 404 || !conn.streamable?.sessionExpired) return false;
+      conn.streamable.resetSession();
+      return true;
+    },
+    /** 2026-07-28: drops tools whose `x-mcp-header` declarations are invalid, and plans the rest. */
+    planTools(conn, tools) {
+      if (conn.session?.era !== "modern") return tools;
+      const plans = new Map<string, readonly ParamHeader[]>();
+      const dropped = new Map<string, string>();
+      const kept: ToolDescriptor[] = [];
+      for (const tool of tools) {
+        const plan = planToolHeaders(tool.inputSchema);
+        if (!plan.ok) {
+          o.warn(`tool ${JSON.stringify(tool.name)} dropped: ${plan.reason}`);
+          dropped.set(tool.name, plan.reason);
+          continue;
+        }
+        plans.set(tool.name, plan.params);
+        kept.push(tool);
+      }
+      conn.plans = plans;
+      conn.dropped = dropped;
+      return kept;
+    },
+  };
 }

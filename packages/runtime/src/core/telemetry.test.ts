@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { createInMemoryCaller } from "../caller/caller.js";
+import { createInMemoryCaller } from "../index.js";
 import { createRuntime } from "./runtime.js";
 import { createOtelTraceContext, createTelemetry, type SpanLike, type TracerLike } from "./telemetry.js";
 import type { ToolSpec } from "./tool-spec.js";

@@ -5,6 +5,7 @@
  * loop would burn CPU and flood logs. The counters live on the slot (`ServerStatus.crashes`).
  */
 
+import { backoffDelay } from "../caller/backoff.js";
 import type { ToolFailure } from "../failure/failure.js";
 import { messageWithoutServer } from "../failure/failure-mapping.js";
 import type { WireFault } from "../protocol/wire-fault.js";
@@ -33,8 +34,8 @@ export interface CrashAccounting {
 /** Creates the accounting; `evict` drops a slot's client (a broken HTTP connection, a server given up on). */
 export function createCrashAccounting(options: McpManagerOptions, evict: Evict): CrashAccounting {
   const maxRestarts = options.maxRestarts ?? 5;
-  const baseDelay = options.client?.restartDelayMs ?? 100;
-  const maxDelay = options.client?.maxRestartDelayMs ?? 5000;
+  // The stdio caller's own restart backoff and this one follow the same rule and policy.
+  const restart = { delayMs: options.client?.restartDelayMs, maxDelayMs: options.client?.maxRestartDelayMs };
   const exitFault = (slot: ServerSlot, message: string): WireFault => ({
     type: "transport",
     code: "EXIT",
@@ -44,7 +45,7 @@ export function createCrashAccounting(options: McpManagerOptions, evict: Evict):
   return {
     connectFailed(slot) {
       slot.connectFailures++;
-      slot.retryAt = Date.now() + Math.min(baseDelay * 2 ** (slot.connectFailures - 1), maxDelay);
+      slot.retryAt = Date.now() + backoffDelay(slot.connectFailures, restart);
       if (slot.connectFailures > maxRestarts) slot.gaveUp = true;
     },
     connected(slot) {

@@ -1,0 +1,371 @@
+/**
+ * The session-caller core that the stdio, HTTP and in-memory callers share, as every protocol's
+ * transport in connect-es shares `protocol/run-call.ts`. It owns what a caller does once a
+ * connection exists and how one comes to exist: the shared connect (a call's abort stops only that
+ * call's wait), the `tools/call` hot path, the tool-list bookkeeping, redaction of configured
+ * secrets in every failure, the method shells, notify, close and the restart backoff. A transport
+ * supplies only a connector: open a connection with a live session, dispose one, and report one lost.
+ */
+
+import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "../failure/failure.js";
+import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
+import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
+import {
+  type ClientIdentity,
+  capabilitiesFromHandlers,
+  listToolsPaged,
+  openListen,
+  type RequestContext,
+  type Session,
+  sendRequest,
+  traceMeta,
+} from "../protocol/mcp-client.js";
+import { DEFAULT_CLIENT_INFO, type Outcome } from "../protocol/mcp-session.js";
+import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
+import { type PeerRequestOptions, watchAbort } from "../protocol/rpc-peer.js";
+import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "../protocol/task-call.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+import { redactFaultValues } from "../transport/environment.js";
+import { createRestartBackoff } from "./backoff.js";
+import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
+import type { ConnectorLink, SessionConnection, SessionConnector, SessionCoreSpec } from "./connector.js";
+import { createSurface } from "./surface.js";
+import { toolTask } from "./tool-task.js";
+
+/** The core's handle: the live connection, for the transport's own getters, and the finished caller. */
+export interface SessionCore<C extends SessionConnection> {
+  /** The live connection, if any. */
+  live(): C | undefined;
+  /** Removes the configured secrets from a text. */
+  scrub(text: string): string;
+  /** The caller: the shared methods plus the transport's own properties (getters stay getters). */
+  caller<X extends object>(extra: X): SessionCaller & X;
+}
+
+type Failed = { readonly ok: false; readonly failure: ToolFailure };
+
+const NO_OPTIONS: CallOptions = Object.freeze({});
+const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the caller is closed" };
+
+/** Creates the core of one caller; `connect` builds the transport's connector on the link it is given. */
+export function createSessionCore<C extends SessionConnection>(
+  spec: SessionCoreSpec,
+  connect: (link: ConnectorLink<C>) => SessionConnector<C>,
+): SessionCore<C> {
+  const { server, options, secrets } = spec;
+  const tasks = options.tasks !== false;
+  const handlers = tasks ? withClientTasks(options.handlers) : options.handlers;
+  const declared = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
+  const identity: ClientIdentity = {
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    capabilities: tasks ? withTaskCapabilities(declared, options.handlers) : declared,
+    protocolVersion: options.protocolVersion,
+  };
+  const backoff = spec.restart ? createRestartBackoff(spec.restart) : undefined;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  // Calls without options (the common case) share one peer-options object.
+  const defaultPeerOptions: PeerRequestOptions = { timeoutMs };
+  // Every failure built while this caller is open is scrubbed of the secrets, whatever path builds it.
+  const releaseSecrets = registerSecretValues(secrets);
+  /** Aborted by close(): ends a connect (or a backoff wait) in progress. */
+  const life = new AbortController();
+  let current: C | undefined;
+  let connecting: Promise<Outcome<C>> | undefined;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  /** Resources subscribed to; the 2026-07-28 `subscriptions/listen` carries them. */
+  let listenUris: readonly string[] = [];
+
+  const connector = connect({
+    identity,
+    era: spec.era,
+    handlers,
+    notification(conn, notification) {
+      if (notification.method === "notifications/tools/list_changed") {
+        conn.taskSupport = undefined;
+        conn.dropped = undefined;
+      }
+      handle.observe(notification);
+      options.onNotification?.(notification);
+    },
+    lost(conn) {
+      conn.alive = false;
+      if (current === conn) current = undefined;
+    },
+    crashed() {
+      if (!closed) backoff?.failed();
+    },
+  });
+
+  const fail = (fault: WireFault, tool: string): Failed => ({
+    ok: false,
+    failure: redactFailureValues(failureFromFault(fault, { tool, server }), secrets),
+  });
+
+  function peerOptions(o: CallOptions): PeerRequestOptions {
+    if (o === NO_OPTIONS) return defaultPeerOptions;
+    return {
+      timeoutMs: o.timeoutMs ?? timeoutMs,
+      signal: o.signal,
+      onProgress: o.onProgress,
+      resetTimeoutOnProgress: o.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: o.maxTotalTimeoutMs,
+    };
+  }
+
+  function contextOf(conn: C): RequestContext {
+    conn.context ??= {
+      session: conn.session as Session,
+      identity,
+      handlers,
+      maxInputRounds: options.maxInputRounds,
+      ...(connector.plansFromToolList
+        ? {
+            onHeaderMismatch: async () => {
+              await listInto(conn, NO_OPTIONS);
+            },
+          }
+        : {}),
+    };
+    return conn.context;
+  }
+
+  async function open(): Promise<Outcome<C>> {
+    if (backoff) await backoff.wait(life.signal);
+    if (life.signal.aborted) return { ok: false, fault: { type: "canceled", message: "the caller was closed while connecting" } };
+    const outcome = await connector.open(life.signal);
+    if (!outcome.ok) {
+      // A crash is counted when the process exits; a server that answers badly or not at all, here.
+      if (outcome.fault.type === "timeout" || outcome.fault.type === "rpc") backoff?.failed();
+      return outcome;
+    }
+    const conn = outcome.value;
+    if (closed) {
+      await connector.dispose(conn);
+      return { ok: false, fault: closedFault };
+    }
+    backoff?.reset();
+    current = conn;
+    if (conn.session?.era === "modern" && (spec.listen || listenUris.length > 0)) listen(conn);
+    return outcome;
+  }
+
+  /**
+   * The live connection, connecting if needed. The connect is shared by every waiting call, so it
+   * runs on the caller's own life signal; a call's signal only stops that call's wait.
+   */
+  function ensure(signal: AbortSignal | undefined): Promise<Outcome<C>> {
+    // Using a caller after close() is a programmer error, the one case that throws. Calls already
+    // in flight when close() runs still resolve as failure values.
+    if (closed) return Promise.reject(new CallerClosedError(server));
+    if (current?.alive) return Promise.resolve({ ok: true, value: current });
+    connecting ??= open().finally(() => {
+      connecting = undefined;
+    });
+    const shared = connecting;
+    if (!signal) return shared;
+    if (signal.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before connecting" } });
+    return new Promise((resolve) => {
+      const stop = watchAbort(signal, () => resolve({ ok: false, fault: { type: "canceled", message: "aborted while connecting" } }));
+      void shared.then((outcome) => {
+        stop();
+        resolve(outcome);
+      });
+    });
+  }
+
+  /** Drops a connection the server forgot, so the retry opens a new one. */
+  function drop(conn: C): void {
+    conn.alive = false;
+    if (current === conn) current = undefined;
+    void connector.dispose(conn);
+  }
+
+  /** Runs `fn` on a live connection; a lost session is opened again once and `fn` retried. */
+  async function run<R extends { readonly ok: true } | { readonly ok: false; readonly fault: WireFault }>(
+    signal: AbortSignal | undefined,
+    fn: (conn: C) => Promise<R>,
+  ): Promise<R | { readonly ok: false; readonly fault: WireFault }> {
+    for (let attempt = 0; ; attempt++) {
+      const opened = await ensure(signal);
+      if (!opened.ok) return opened;
+      const outcome = await fn(opened.value);
+      if (!outcome.ok && attempt === 0 && connector.sessionLost?.(opened.value, outcome.fault)) {
+        drop(opened.value);
+        continue;
+      }
+      return outcome;
+    }
+  }
+
+  /** Lists every tool; keeps each one's task support, and what the connector plans from the list. */
+  async function listInto(conn: C, callOptions: CallOptions): Promise<Outcome<ToolDescriptor[]>> {
+    const outcome = await listToolsPaged(conn.peer, contextOf(conn), peerOptions(callOptions));
+    if (!outcome.ok) return outcome;
+    conn.taskSupport = taskSupportOf(outcome.value);
+    return connector.planTools ? { ok: true, value: connector.planTools(conn, outcome.value) } : outcome;
+  }
+
+  /** Whether a call must list tools first: header plans (2026-07-28 over HTTP), or a task-capable legacy server. */
+  function needsList(conn: C): boolean {
+    const session = conn.session as Session;
+    return session.era === "modern" ? connector.plansFromToolList === true : serverRunsToolTasks(session.handshake.capabilities);
+  }
+
+  function listen(conn: C): void {
+    conn.listen?.abort();
+    conn.listen = openListen(
+      conn.peer,
+      contextOf(conn),
+      (fault) => {
+        if (conn.alive) spec.warn(`subscriptions/listen ended: ${fault.message}`);
+      },
+      {},
+      listenUris,
+    );
+  }
+
+  async function callTool(request: CallRequest, callOptions: CallOptions = NO_OPTIONS): Promise<CallResponse> {
+    // A live connection skips ensure()'s promise and its extra await: this is the hot path.
+    let conn = closed ? undefined : current?.alive ? current : undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (conn === undefined) {
+        const opened = await ensure(callOptions.signal);
+        if (!opened.ok) return fail(opened.fault, request.name);
+        conn = opened.value;
+      }
+      if (conn.taskSupport === undefined && needsList(conn)) await listInto(conn, callOptions);
+      // A tool left out of the list is not callable (its parameter headers cannot be built).
+      const dropped = conn.dropped?.get(request.name);
+      if (dropped !== undefined) {
+        // Nothing was sent and no arguments can fix it: a local reason, so the planner replans.
+        const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
+        return { ok: false, failure: failureFromLocal("tool_unavailable", message, { tool: request.name, server }) };
+      }
+      const outcome = await callToolTasked(
+        conn.peer,
+        contextOf(conn),
+        request,
+        traceMeta(options.traceContext),
+        peerOptions(callOptions),
+        conn.taskSupport?.get(request.name),
+        callOptions.task,
+      );
+      if (outcome.ok) return { ok: true, result: outcome.value };
+      if (attempt === 0 && connector.sessionLost?.(conn, outcome.fault)) {
+        drop(conn);
+        conn = undefined;
+        continue;
+      }
+      return fail(outcome.fault, request.name);
+    }
+  }
+
+  async function request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = NO_OPTIONS) {
+    const outcome = await run(callOptions.signal, async (conn) => {
+      const result = await sendRequest(conn.peer, contextOf(conn), method, params, peerOptions(callOptions));
+      return result.ok ? { ok: true as const, value: result.result } : result;
+    });
+    return outcome.ok ? ({ ok: true, result: outcome.value } as const) : fail(outcome.fault, method);
+  }
+
+  const handle = createSurface({
+    server,
+    request,
+    era: () => current?.session?.era,
+    serverCapabilities: () => current?.session?.handshake.capabilities,
+    async connect(callOptions) {
+      const outcome = await ensure(callOptions.signal);
+      return outcome.ok ? { ok: true, value: undefined } : fail(outcome.fault, "connect");
+    },
+    listenTo(uris) {
+      listenUris = uris;
+      const conn = current;
+      if (conn?.alive) {
+        if (conn.session?.era === "modern") listen(conn);
+        else connector.openNotificationStream?.(conn);
+      }
+      return { ok: true, value: undefined };
+    },
+    onListChanged: options.onListChanged,
+  });
+
+  const methods: SessionCaller = {
+    ...handle.surface,
+    server,
+    get handshake(): ServerHandshake | undefined {
+      return current?.session?.handshake;
+    },
+    async connect(connectOptions = {}) {
+      const outcome = await ensure(connectOptions.signal);
+      return outcome.ok
+        ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake }
+        : { ok: false, fault: redactFaultValues(outcome.fault, secrets) };
+    },
+    callTool,
+    async startToolTask(call: CallRequest, callOptions: CallOptions = NO_OPTIONS) {
+      const outcome = await run(callOptions.signal, async (conn) => {
+        if (conn.taskSupport === undefined) await listInto(conn, callOptions);
+        const support = conn.taskSupport?.get(call.name);
+        return startToolTask(
+          conn.peer,
+          contextOf(conn),
+          call,
+          traceMeta(options.traceContext),
+          peerOptions(callOptions),
+          support,
+          callOptions.task,
+        );
+      });
+      if (!outcome.ok) return fail(outcome.fault, call.name);
+      return { ok: true as const, task: toolTask(outcome.value, (fault) => fail(fault, call.name)) };
+    },
+    async listTools(callOptions: CallOptions = NO_OPTIONS) {
+      const outcome = await run(callOptions.signal, (conn) => listInto(conn, callOptions));
+      return outcome.ok ? { ok: true, tools: outcome.value } : fail(outcome.fault, "tools/list");
+    },
+    request,
+    async ping(callOptions: CallOptions = NO_OPTIONS) {
+      const outcome = await run(callOptions.signal, (conn) =>
+        // 2026-07-28 has no ping; server/discover is the cheapest liveness request there.
+        conn.session?.era === "modern"
+          ? sendRequest(conn.peer, contextOf(conn), "server/discover", {}, peerOptions(callOptions))
+          : conn.peer.request("ping", undefined, peerOptions(callOptions)),
+      );
+      return outcome.ok ? { ok: true } : fail(outcome.fault, "ping");
+    },
+    async notify(method, params) {
+      const conn = current;
+      if (!conn?.alive) return false;
+      return conn.peer.notify(method, params).then(
+        () => true,
+        () => false,
+      );
+    },
+    close() {
+      if (!closed) {
+        closed = true;
+        life.abort();
+      }
+      // A second close() waits for the same work instead of starting it again.
+      closing ??= (async () => {
+        const pending = connecting;
+        if (pending) await pending.catch(() => undefined);
+        const conn = current;
+        current = undefined;
+        if (conn) await connector.dispose(conn);
+        await connector.close?.();
+        releaseSecrets();
+      })();
+      return closing;
+    },
+  };
+
+  return {
+    live: () => current,
+    scrub: (text) => redactValues(text, secrets),
+    caller<X extends object>(extra: X) {
+      return Object.defineProperties(methods, Object.getOwnPropertyDescriptors(extra)) as SessionCaller & X;
+    },
+  };
+}

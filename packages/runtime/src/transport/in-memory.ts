@@ -1,0 +1,66 @@
+/**
+ * The in-memory transport: JSON-RPC messages between a client peer and a server session in the
+ * same process, as connect-es's router transport hands requests to its router. The server is
+ * anything with `openSession` (the tool server fits), so this layer needs nothing of the server.
+ */
+import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
+import type { WireFault } from "../protocol/wire-fault.js";
+
+const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the in-memory session is closed" };
+
+/** One server session, as a transport drives it: fed parsed values, closed at the end. */
+export interface MessageHostSession {
+  receive(value: unknown): void;
+  close(): void;
+}
+
+/**
+ * A server that opens one session per connection and answers through `send` (`related` names the
+ * inbound request a message belongs to; `false` means it cannot reach the client).
+ */
+export interface MessageHost {
+  openSession(options: { readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean }): MessageHostSession;
+}
+
+/** A connection to a host: `send` delivers to the server session; its answers reach `receive`. */
+export interface InMemoryPipe {
+  send(message: RpcMessage): void;
+  readonly closed: boolean;
+  /** Ends the server session; later messages either way are dropped. */
+  close(): void;
+}
+
+/**
+ * Opens a session on `host`. Every message is delivered on a later microtask, never inside the
+ * sender's call, so both sides see the ordering a real transport gives. Messages pass by
+ * reference, as the MCP SDK's in-memory transport passes them: values JSON cannot carry (a result
+ * nested past the JSON encoder's depth) still arrive, so hostile-value tests see what the peer sent.
+ */
+export function createInMemoryPipe(host: MessageHost, receive: (value: unknown) => void): InMemoryPipe {
+  let closed = false;
+  const session = host.openSession({
+    send(message) {
+      if (closed) return false;
+      queueMicrotask(() => {
+        if (!closed) receive(message);
+      });
+      return true;
+    },
+  });
+  return {
+    get closed() {
+      return closed;
+    },
+    send(message) {
+      if (closed) throw Object.assign(new Error(closedFault.message), { fault: closedFault });
+      queueMicrotask(() => {
+        if (!closed) session.receive(message);
+      });
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      session.close();
+    },
+  };
+}
