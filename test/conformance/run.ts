@@ -4,7 +4,8 @@
  *     `--requirements 2026-07-28` and `--suite all`; 0.1.16 `--suite all`;
  *   server (the generated scaffold, test/conformance/server/serve.ts): alpha.12
  *     `--requirements 2025-11-25` and `--requirements 2026-07-28` (tasks extension scenarios
- *     included, unscored there but counted here), 0.1.16 `--suite all`.
+ *     included, unscored there but counted here), 0.1.16 `--suite all`, and alpha.12 `--suite all`
+ *     (every server scenario, the skills extension's included).
  * A scenario passes only when its checks are clean, at least one check ran, and (client side) its
  * client exited 0 or the harness expects it to fail. A harness exit code that says "failed" while
  * every scenario passed fails the run. Every failure must be listed in baseline.txt with a reason;
@@ -48,6 +49,9 @@ const RUNS: readonly RunSpec[] = [
   { id: "server-2025-11-25", side: "server", folder: "alpha12", args: ["--requirements", "2025-11-25"] },
   { id: "server-2026-07-28", side: "server", folder: "alpha12", args: ["--requirements", "2026-07-28"] },
   { id: "server-0.1.16", side: "server", folder: "v0.1.16", args: ["--suite", "all"] },
+  // Beyond the required sets: every alpha.12 server scenario, so the extension scenarios the
+  // requirement sets leave out (skills, SEP-2640) are checked against the scaffold too.
+  { id: "server-alpha12-all", side: "server", folder: "alpha12", args: ["--suite", "all"] },
 ];
 
 /**
@@ -168,11 +172,15 @@ async function main(): Promise<number> {
       });
     }
     results.push(...parsed);
-    const scored = parsed.filter((r) => r.scoring === "scored");
+    // Scenarios without checks are neither passed nor failed, so they stay out of both counts.
+    const judged = parsed.filter((r) => r.withoutChecks === undefined);
+    const scored = judged.filter((r) => r.scoring === "scored");
     const checks = parsed.reduce<[number, number]>((a, r) => [a[0] + r.checksPassed, a[1] + r.checksFailed], [0, 0]);
+    const none = parsed.length - judged.length;
     console.log(
       `run ${spec.id} (${spec.side}): ${scored.filter((r) => r.ok).length}/${scored.length} scored scenarios passed, ` +
-        `${parsed.length - scored.length} unscored (${parsed.filter((r) => r.scoring !== "scored" && r.ok).length} passed); ` +
+        `${judged.length - scored.length} unscored (${judged.filter((r) => r.scoring !== "scored" && r.ok).length} passed)` +
+        `${none > 0 ? `, ${none} without checks` : ""}; ` +
         `checks ${checks[0]} passed / ${checks[1]} failed; harness exit ${run.code}; ${run.seconds.toFixed(1)} s`,
     );
   }

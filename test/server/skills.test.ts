@@ -59,6 +59,16 @@ describe.each(["stdio", "http"])("skills over %s (2026-07-28)", (transport) => {
     ]);
   });
 
+  it("lists SKILL.md among the resources with the frontmatter's name and description", async () => {
+    const listed = await caller().listResources();
+    expect(listed.ok && listed.value).toContainEqual({
+      uri: SKILL,
+      name: "pdf-processing",
+      description: "Extract, fill, and assemble PDF documents",
+      mimeType: "text/markdown",
+    });
+  });
+
   it("loads the skill verified, and reads a supporting file by its relative path", async () => {
     const loaded = await caller().loadSkill(SKILL); // by URI: confirmed with skills/get
     if (!loaded.ok) throw new Error(loaded.failure.message);

@@ -2,7 +2,7 @@
  * The resources, resource templates and prompts the official server scenarios expect, as
  * `@toolwright/runtime/server` definitions passed to the generated scaffold's options.
  */
-import type { ServerPrompt, ServerResource, ServerResourceTemplate } from "../../../packages/runtime/src/server.js";
+import type { ServerPrompt, ServerResource, ServerResourceTemplate, ServerSkill } from "../../../packages/runtime/src/server.js";
 
 const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const CITIES = ["paris", "park", "party", "prague", "porto"];
@@ -96,6 +96,18 @@ export const prompts: readonly ServerPrompt[] = [
         requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
       })) as { content?: { context?: unknown } };
       return { messages: [say(`Prompt with context: ${String(answer.content?.context ?? "none")}`)] };
+    },
+  },
+];
+
+/** One skill (SEP-2640) with a supporting file, for the harness's skills scenarios (server/discover declares the extension). */
+export const skills: readonly ServerSkill[] = [
+  {
+    path: "conformance-notes",
+    files: {
+      "SKILL.md":
+        "---\nname: conformance-notes\ndescription: How this server answers the conformance harness\n---\n\nRead references/SCENARIOS.md first.\n",
+      "references/SCENARIOS.md": "Every server scenario of the harness runs against the generated scaffold.\n",
     },
   },
 ];

@@ -7,7 +7,7 @@
 import { camelName } from "../../../packages/codegen/src/emit/names.js";
 import type { ToolServer } from "../../../packages/runtime/src/server.js";
 import { handlers, listeners } from "./conformance-server.js";
-import { prompts, resources, resourceTemplates } from "./conformance-surface.js";
+import { prompts, resources, resourceTemplates, skills } from "./conformance-surface.js";
 import { conformanceServer } from "./design.js";
 import { createToolwrightConformanceServer, type ToolwrightConformanceServerHandlers } from "./gen/servers/toolwright-conformance/index.js";
 
@@ -18,11 +18,12 @@ export function createScaffoldedConformanceServer(): ToolServer {
     if (!handlers[tool.name]) throw new Error(`no handler for tool "${tool.name}"`);
     typed[camelName(tool.name)] = handlers[tool.name];
   }
-  // Resources, templates and prompts are runtime definitions passed through the scaffold's options.
+  // Resources, templates, prompts and skills are runtime definitions passed through the scaffold's options.
   listeners.server = createToolwrightConformanceServer(typed as unknown as ToolwrightConformanceServerHandlers, {
     resources,
     resourceTemplates,
     prompts,
+    skills,
   });
   return listeners.server;
 }

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { parseFrontmatter } from "../protocol/frontmatter.js";
-import type { ResourceContents } from "../protocol/mcp-types.js";
+import type { ResourceContents, ResourceDescriptor } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import type { SkillEntry } from "../protocol/skills.js";
 import { decodeCursor, encodeCursor } from "./tool-catalog.js";
@@ -21,6 +21,8 @@ export interface SkillsServer {
   get(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
   /** The contents of a skill file, or undefined when `uri` is none. */
   read(uri: string): ResourceContents[] | undefined;
+  /** `resources/list` entries for each skill's SKILL.md (name and description from its frontmatter). */
+  readonly listed: readonly ResourceDescriptor[];
 }
 
 const SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -65,8 +67,15 @@ export function createSkillsServer(skills: readonly ServerSkill[]): SkillsServer
     entries.set(uri, { uri, frontmatter: { ...front.value, name, description }, resources: manifest });
   }
   const all = [...entries.values()];
+  const listed = all.map((e) => ({
+    uri: e.uri,
+    name: e.frontmatter.name,
+    description: e.frontmatter.description,
+    mimeType: "text/markdown",
+  }));
   return {
     size: all.length,
+    listed,
     list(params) {
       const offset = params.cursor === undefined ? 0 : decodeCursor(params.cursor, all.length);
       const next = offset + PAGE_SIZE < all.length ? { nextCursor: encodeCursor(offset + PAGE_SIZE) } : {};

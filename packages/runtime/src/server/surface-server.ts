@@ -168,7 +168,7 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
     if (!offered) return NOT_SURFACE;
     switch (method) {
       case "resources/list":
-        return { resources: [...resources.values()].map((r) => strip(r, ["read"])), ...hints(scope) };
+        return { resources: [...resources.values()].map((r) => strip(r, ["read"])).concat(skills?.listed ?? []), ...hints(scope) };
       case "resources/templates/list":
         return { resourceTemplates: [...templates.values()].map((t) => strip(t, ["read", "complete"])), ...hints(scope) };
       case "resources/read": {
