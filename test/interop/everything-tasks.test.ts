@@ -11,6 +11,7 @@ import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everythingFeaturesCatalogue } from "../../examples/catalogues/src/gen/everything-features/index.js";
 import { EVERYTHING, startEverything, stopEverything } from "../support/everything-server.js";
 import { createLeakCheck } from "../support/leak-check.js";
 
@@ -72,6 +73,10 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
     expect(names).toEqual(
       expect.arrayContaining(["simulate-research-query", "trigger-sampling-request-async", "trigger-elicitation-request-async"]),
     );
+    // Every other tool listed here is in the pulled features catalogue, whose generated clients
+    // call all of them over this transport too (catalogue-everything(-features).test.ts).
+    const async = ["trigger-elicitation-request-async", "trigger-sampling-request-async"];
+    expect(names.filter((n) => !async.includes(n) && !Object.hasOwn(everythingFeaturesCatalogue.tools, n))).toEqual([]);
   });
 
   it("simulate-research-query runs through a task: statuses polled, the report fetched", async () => {

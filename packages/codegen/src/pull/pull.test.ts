@@ -46,7 +46,9 @@ function writeScript(name: string, body: string): string {
   return path;
 }
 
-const init = `if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "x", version: "1" } } });`;
+const initWith = (capabilities: string) =>
+  `if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: ${capabilities}, serverInfo: { name: "x", version: "1" } } });`;
+const init = initWith("{ tools: {} }");
 
 beforeAll(async () => {
   const build = spawnSync(join(repo, "node_modules", ".bin", "tsc"), ["-b", "packages/dsl", "packages/runtime"], {
@@ -154,6 +156,18 @@ describe("toolwright pull", () => {
       () =>
         `externalServer("junk", { command: "node", args: [${JSON.stringify(writeScript("junk", `${init} else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "ok", inputSchema: { type: "object" } }, { inputSchema: 5 }] } });`))}] })`,
       /pull failed for server "junk": tools\/list answer is not a usable catalogue: tools\[1\] has no name/,
+    ],
+    [
+      "a server whose resources/list is garbage",
+      () =>
+        `externalServer("junkres", { command: "node", args: [${JSON.stringify(writeScript("junkres", `${initWith("{ tools: {}, resources: {} }")} else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [] } }); else if (m.method === "resources/list") send({ jsonrpc: "2.0", id: m.id, result: { resources: [{ name: "no uri" }] } }); else if (m.method === "resources/templates/list") send({ jsonrpc: "2.0", id: m.id, result: { resourceTemplates: [] } });`))}] })`,
+      /pull failed for server "junkres": resources\/list answer is not a usable catalogue: resources\[0\]\.uri must be an absolute URI/,
+    ],
+    [
+      "a server that announces prompts and never answers prompts/list",
+      () =>
+        `externalServer("mute", { command: "node", args: [${JSON.stringify(writeScript("mute", `${initWith("{ tools: {}, prompts: {} }")} else if (m.method === "tools/list") send({ jsonrpc: "2.0", id: m.id, result: { tools: [] } });`))}] })`,
+      /pull failed for server "mute": prompts\/list failed: .*/,
     ],
     [
       "a server that prints non-JSON and never answers",

@@ -34,7 +34,7 @@ export interface PullOptions {
   readonly cwd?: string;
   /** Pull only these servers; the lock keeps the other servers' entries as they are. */
   readonly servers?: readonly string[];
-  /** Time allowed per server for connect plus `tools/list`, in ms. Default 20 s. */
+  /** Time allowed per server for connect plus `tools/list`, in ms; the prompts and resources lists get what is left. Default 20 s. */
   readonly timeoutMs?: number;
   /** Write nothing; report whether the lock is stale and which tools drifted (CI). */
   readonly check?: boolean;
@@ -179,7 +179,7 @@ export async function pullServer(
     // The instructions reach the model like descriptions do: they are pinned with the tools.
     const handshake = (caller as { readonly handshake?: { readonly instructions?: unknown } }).handshake;
     const instructions = typeof handshake?.instructions === "string" ? handshake.instructions : null;
-    const surface = await listSurfaceOf(server.name, caller, timeoutMs);
+    const surface = await listSurfaceOf(server.name, caller, started + timeoutMs, timeoutMs);
     try {
       entry = lockEntryFromListing(listed.tools, instructions, surface);
     } catch (error) {
@@ -205,20 +205,25 @@ export async function pullServer(
  * `prompts` and `resources`), every page. A server without `resources/templates/list` (-32601)
  * simply has no templates; any other failure fails the pull naming the list.
  */
-async function listSurfaceOf(server: string, caller: Caller, timeoutMs: number): Promise<ListedSurface> {
+async function listSurfaceOf(server: string, caller: Caller, deadline: number, timeoutMs: number): Promise<ListedSurface> {
   const c = caller as Caller & Partial<SessionCaller>;
   const capabilities = c.handshake?.capabilities ?? {};
   const out: { -readonly [K in keyof ListedSurface]: ListedSurface[K] } = {};
-  const options = { timeoutMs, fresh: true };
+  // What is left of the server's budget (connect and tools/list spent the rest).
+  const options = (list: string) => {
+    const left = Math.round(deadline - performance.now());
+    if (left <= 0) throw new PullError(server, `${list}: the ${timeoutMs} ms allowed for this server ran out`);
+    return { timeoutMs: left, fresh: true };
+  };
   type Listed = { readonly ok: true; readonly value: readonly unknown[] } | { readonly ok: false; readonly failure: ToolFailure };
   const take = (list: string, r: Listed): readonly unknown[] => {
     if (r.ok) return r.value;
     throw new PullError(server, `${list} failed: ${r.failure.message}`);
   };
-  if ("prompts" in capabilities && c.listPrompts) out.prompts = take("prompts/list", await c.listPrompts(options));
+  if ("prompts" in capabilities && c.listPrompts) out.prompts = take("prompts/list", await c.listPrompts(options("prompts/list")));
   if ("resources" in capabilities && c.listResources && c.listResourceTemplates) {
-    out.resources = take("resources/list", await c.listResources(options));
-    const templates = await c.listResourceTemplates(options);
+    out.resources = take("resources/list", await c.listResources(options("resources/list")));
+    const templates = await c.listResourceTemplates(options("resources/templates/list"));
     if (templates.ok || templates.failure.rpc?.code !== -32601) out.resourceTemplates = take("resources/templates/list", templates);
   }
   return out;
