@@ -14,15 +14,16 @@ import {
 import {
   type CallToolResult,
   FAILURE_REASONS,
+  failureFrom,
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
   failureFromLocal,
   failureFromToolError,
   failureFromUnparsableArguments,
+  mayHaveRun,
   validateFailure,
   type WireFault,
-  withCallEvidence,
 } from "@toolwright/runtime/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -51,6 +52,9 @@ const context = fc.record(
     server: fc.string(),
     input,
     exampleJson: fc.jsonValue().map((v) => JSON.stringify(v)),
+    // The run's facts a caller builds with: repeatable or not, which deadline applies.
+    repeatable: fc.boolean(),
+    deadline: fc.constantFrom("tool_timeout" as const, "time_budget" as const),
   },
   { requiredKeys: ["tool", "server"] },
 );
@@ -140,9 +144,29 @@ describe("every mapped failure is valid and JSON-stable", () => {
       fc.property(wireFault, context, (fault, ctx) => {
         const f = failureFromFault(fault, ctx);
         check(f);
-        check(withCallEvidence(failureFromFault(fault, { tool: ctx.tool, server: ctx.server }), ctx.input, ctx.exampleJson));
+        check(failureFromFault(fault, { tool: ctx.tool, server: ctx.server }));
+        // Not safe to repeat: a tool that may have run is never retried as is when it is not repeatable.
+        if (ctx.repeatable === false && mayHaveRun(f)) expect(f.recovery.action).not.toBe("retry");
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("anything thrown: failureFrom always answers a valid failure, and a failure passes through unchanged", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.anything(),
+          fc.string().map((m) => new Error(m)),
+        ),
+        context,
+        (thrown, ctx) => {
+          const f = failureFrom(thrown, ctx);
+          check(f);
+          expect(failureFrom(f, ctx)).toBe(f);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -31,8 +31,10 @@ export {
   strongestAction,
   validateFailure,
 } from "./failure/failure.js";
-export type { FailureContext, Mapping } from "./failure/failure-mapping.js";
+export type { CallFacts, FailureContext, Mapping } from "./failure/failure-mapping.js";
 export {
+  callContext,
+  failureFrom,
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
@@ -46,7 +48,6 @@ export {
   mapTransportCode,
   mayHaveRun,
   retryAfterMsFromHeader,
-  withCallEvidence,
 } from "./failure/failure-mapping.js";
 export { normalizeModelCall } from "./planner/model-call.js";
 export { capText, renderContentBlock } from "./planner/render.js";

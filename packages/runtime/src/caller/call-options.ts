@@ -4,6 +4,7 @@
  * contract in turn names the surface's methods.
  */
 import type { ToolFailure } from "../failure/failure.js";
+import type { CallFacts } from "../failure/failure-mapping.js";
 import type { Progress } from "../protocol/rpc-peer.js";
 import type { TaskOptions } from "../protocol/task-call.js";
 
@@ -17,6 +18,11 @@ export interface CallOptions {
   readonly onProgress?: (progress: Progress) => void;
   /** Task-augmented calls: ask for a task on tools that allow one, ttl and poll interval, status callback. */
   readonly task?: TaskOptions;
+  /**
+   * What the typed call path knows (tool id, example payload, whether repeating is safe, which run
+   * deadline applies): a caller builds this call's failures with it, so nothing is remapped later.
+   */
+  readonly facts?: CallFacts;
 }
 
 /** A caller's raw request, as the surface sends it: the result, or a failure. */

@@ -8,7 +8,7 @@
  */
 
 import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "../failure/failure.js";
-import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
+import { callContext, type FailureContext, failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
 import {
   type ClientIdentity,
@@ -97,10 +97,13 @@ export function createSessionCore<C extends SessionConnection>(
     },
   });
 
-  const fail = (fault: WireFault, tool: string): Failed => ({
+  // A call's failures are built with its context (the arguments sent, the facts handed down);
+  // other requests name the method. Built on the failure path only, never on the hot path.
+  const fail = (fault: WireFault, at: string | FailureContext): Failed => ({
     ok: false,
-    failure: redactFailureValues(failureFromFault(fault, { tool, server }), secrets),
+    failure: redactFailureValues(failureFromFault(fault, typeof at === "string" ? { tool: at, server } : at), secrets),
   });
+  const callAt = (request: CallRequest, callOptions: CallOptions) => callContext(server, request, callOptions.facts);
 
   function peerOptions(o: CallOptions): PeerRequestOptions {
     if (o === NO_OPTIONS) return defaultPeerOptions;
@@ -231,7 +234,7 @@ export function createSessionCore<C extends SessionConnection>(
     for (let attempt = 0; ; attempt++) {
       if (conn === undefined) {
         const opened = await ensure(callOptions.signal);
-        if (!opened.ok) return fail(opened.fault, request.name);
+        if (!opened.ok) return fail(opened.fault, callAt(request, callOptions));
         conn = opened.value;
       }
       if (conn.taskSupport === undefined && needsList(conn)) await listInto(conn, callOptions);
@@ -240,7 +243,7 @@ export function createSessionCore<C extends SessionConnection>(
       if (dropped !== undefined) {
         // Nothing was sent and no arguments can fix it: a local reason, so the planner replans.
         const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
-        return { ok: false, failure: failureFromLocal("tool_unavailable", message, { tool: request.name, server }) };
+        return { ok: false, failure: failureFromLocal("tool_unavailable", message, callAt(request, callOptions)) };
       }
       const outcome = await callToolTasked(
         conn.peer,
@@ -257,7 +260,7 @@ export function createSessionCore<C extends SessionConnection>(
         conn = undefined;
         continue;
       }
-      return fail(outcome.fault, request.name);
+      return fail(outcome.fault, callAt(request, callOptions));
     }
   }
 
@@ -317,8 +320,9 @@ export function createSessionCore<C extends SessionConnection>(
           callOptions.task,
         );
       });
-      if (!outcome.ok) return fail(outcome.fault, call.name);
-      return { ok: true as const, task: toolTask(outcome.value, (fault) => fail(fault, call.name)) };
+      const at = callAt(call, callOptions);
+      if (!outcome.ok) return fail(outcome.fault, at);
+      return { ok: true as const, task: toolTask(outcome.value, (fault) => fail(fault, at)) };
     },
     async listTools(callOptions: CallOptions = NO_OPTIONS) {
       const outcome = await run(callOptions.signal, (conn) => listInto(conn, callOptions));

@@ -7,9 +7,9 @@ import { type Caller, type CallOptions, type CallResponse, markPropagating } fro
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
-import { invokeTool } from "./invoke.js";
+import { invokeValidated } from "./invoke.js";
 import { createRunLedger, type RunPolicy, type RunUsage } from "./policy.js";
-import { type ExecuteRequest, type Runtime, unsafeToRepeat } from "./runtime.js";
+import { type ExecuteRequest, type Runtime, repeatable } from "./runtime.js";
 import { toolUnavailable } from "./tool-request.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
@@ -87,7 +87,6 @@ export interface DurableRun {
   usage(): RunUsage;
 }
 
-const repeatable = (spec: ToolSpec) => spec.annotations?.readOnly === true || spec.annotations?.idempotent === true;
 const needsConfirmation = (spec: ToolSpec) => spec.requiresConfirmation === true || spec.annotations?.destructive === true;
 
 /** Creates the run for `ctx`. Call it at the start of the workflow body, so replays rebuild the same state. */
@@ -180,6 +179,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         arguments: args,
         idempotencyKey: `${ctx.runId}/${index}`,
         repeatable: repeatable(spec),
+        ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
         ...(budget.timeoutMs === undefined ? {} : { timeoutMs: budget.timeoutMs }),
       };
       const record: CallRecord = ctx.dispatch
@@ -198,7 +198,8 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     const final = response as CallResponse;
     const ok = final.ok && final.result.isError !== true;
     ledger.recordOutcome(ok);
-    return final.ok ? final : { ok: false, failure: unsafeToRepeat(spec, final.failure) };
+    // Built with the facts (repeatable, example): a non-repeatable tool's failure already says replan.
+    return final;
   }
 
   /** A caller whose every call goes through `call` for the spec `specOf` picks (undefined: unknown tool). */
@@ -256,7 +257,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
       }
       // The spec is already resolved: the call goes through it, whatever its wire name is shared with.
       const one = durableCaller(entry.caller.server, entry.caller, () => entry.spec, [entry.spec]);
-      return invokeTool(one, entry.spec, request.arguments, callOptions);
+      return invokeValidated(one, entry.spec, request.arguments, callOptions);
     },
     caller: callerFor,
     step: recorded,

@@ -5,7 +5,7 @@
 import type { Caller, CallResponse } from "../caller/caller.js";
 import { isCallerClosedError } from "../caller/caller.js";
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
+import { callContext, failureFrom, failureFromLocal } from "../failure/failure-mapping.js";
 
 /** The `_meta` key carrying a call's idempotency key: the same for every attempt and replay of one call. */
 export const IDEMPOTENCY_KEY_META = "toolwright.dev/idempotency-key";
@@ -55,6 +55,8 @@ export interface DurableCall {
   readonly idempotencyKey: string;
   /** Declared read-only or idempotent: safe to send again when the outcome is unknown. */
   readonly repeatable: boolean;
+  /** A valid example payload (JSON text), evidence for a failure that asks to correct the call. */
+  readonly exampleJson?: string;
   readonly timeoutMs?: number;
 }
 
@@ -71,18 +73,20 @@ export interface CallRecord {
 
 /** Sends one call through `caller` with the idempotency key in `_meta`. Never throws except for a closed caller. */
 export async function sendCall(caller: Caller, call: DurableCall): Promise<CallResponse> {
-  const context = { tool: call.tool, server: caller.server };
+  // The call's facts travel with it (possibly to another worker): its failures are built with them.
+  const facts = {
+    tool: call.tool,
+    repeatable: call.repeatable,
+    ...(call.exampleJson === undefined ? {} : { exampleJson: call.exampleJson }),
+  };
+  const request = { name: call.name, arguments: call.arguments, meta: { [IDEMPOTENCY_KEY_META]: call.idempotencyKey } };
   try {
-    const response = await caller.callTool(
-      { name: call.name, arguments: call.arguments, meta: { [IDEMPOTENCY_KEY_META]: call.idempotencyKey } },
-      call.timeoutMs === undefined ? {} : { timeoutMs: call.timeoutMs },
-    );
-    if (!response.ok) return { ok: false, failure: { ...response.failure, tool: call.tool } };
+    const response = await caller.callTool(request, call.timeoutMs === undefined ? { facts } : { timeoutMs: call.timeoutMs, facts });
+    if (!response.ok && response.failure.tool !== call.tool) return { ok: false, failure: { ...response.failure, tool: call.tool } };
     return response;
   } catch (error) {
     if (isCallerClosedError(error)) throw error;
-    const message = `the caller threw: ${error instanceof Error ? error.message : String(error)}`;
-    return { ok: false, failure: failureFromFault({ type: "rpc", code: -32603, message }, context) };
+    return { ok: false, failure: failureFrom(error, callContext(caller.server, request, facts)) };
   }
 }
 

@@ -5,11 +5,14 @@
 import { type Caller, type CallOptions, type CallResponse, propagates } from "../caller/caller.js";
 import { redactFailure } from "../failure/failure.js";
 import {
+  type CallFacts,
+  callContext,
+  failureFrom,
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
+  failureFromLocal,
   failureFromToolError,
-  withCallEvidence,
 } from "../failure/failure-mapping.js";
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { callResultIssues, malformedResultFault } from "../protocol/result-shape.js";
@@ -66,8 +69,9 @@ export function resultFromCall<R>(spec: ResultSpec<R>, server: string, result: C
   return { ok: true, value: joinText({ content }) as R, content, structured: result.structuredContent };
 }
 
-function callerFault(message: string, tool: string, caller: Caller) {
-  return failureFromFault({ type: "rpc", code: -32603, message }, { tool, server: caller.server });
+/** The facts the typed path hands a caller for `spec`: its id and example, plus what the run knows. */
+function factsFor(spec: ToolSpec<unknown, unknown>, options: CallOptions): CallFacts {
+  return { ...options.facts, tool: spec.id, ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }) };
 }
 
 /** Validates `payload`, calls the tool through `caller`, and returns a typed result. Never throws. */
@@ -84,23 +88,39 @@ export async function invokeTool<P, R>(
       failure: failureFromInvalidInput(decoded.issues, payload, spec.exampleJson, { tool: spec.id, server: caller.server }),
     };
   }
+  return invokeValidated(caller, spec, payload, options);
+}
+
+/**
+ * `invokeTool` for a payload the caller already validated against `spec` (the runtime does, before
+ * asking for confirmation): one validation per call. Never throws except what `propagates`.
+ */
+export async function invokeValidated<P, R>(
+  caller: Caller,
+  spec: ToolSpec<P, R>,
+  payload: P,
+  options: CallOptions = {},
+): Promise<ToolResult<R>> {
+  const facts = factsFor(spec as ToolSpec<unknown, unknown>, options);
+  const request = { name: spec.name, arguments: payload as { readonly [key: string]: unknown } };
   let response: CallResponse;
   try {
-    response = await caller.callTool({ name: spec.name, arguments: payload as { readonly [key: string]: unknown } }, options);
+    response = await caller.callTool(request, { ...options, facts });
   } catch (error) {
     // Using a closed caller is a programmer error and propagates, as does a durable run's interruption.
     if (propagates(error)) throw error;
     // A third-party caller (callerFunc) may throw; the typed path still answers with a value.
-    response = {
-      ok: false,
-      failure: callerFault(`the caller threw: ${error instanceof Error ? error.message : String(error)}`, spec.id, caller),
-    };
+    response = { ok: false, failure: failureFrom(error, callContext(caller.server, request, facts)) };
   }
   if (typeof response !== "object" || response === null || typeof response.ok !== "boolean") {
-    response = { ok: false, failure: callerFault("the caller returned no response", spec.id, caller) };
+    const message = `${caller.server}: the caller returned no response`;
+    response = { ok: false, failure: failureFromLocal("caller_failed", message, callContext(caller.server, request, facts)) };
   }
-  // A third-party caller's failure was not built by the mapping: it gets the same redaction pass.
-  if (!response.ok)
-    return { ok: false, failure: redactFailure(withCallEvidence({ ...response.failure, tool: spec.id }, payload, spec.exampleJson)) };
+  // A third-party caller's failure was not built by the mapping: it gets the same redaction pass,
+  // and the typed path's tool id. The built-in callers built it with the facts already.
+  if (!response.ok) {
+    const failure = response.failure.tool === spec.id ? response.failure : { ...response.failure, tool: spec.id };
+    return { ok: false, failure: redactFailure(failure) };
+  }
   return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result, payload);
 }

@@ -3,15 +3,15 @@
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "../caller/caller.js";
-import { redactFailure, type ToolFailure, validateFailure } from "../failure/failure.js";
+import { type ToolFailure, validateFailure } from "../failure/failure.js";
 import {
+  type CallFacts,
   type FailureContext,
   failureFromFault,
   failureFromInvalidInput,
   failureFromLocal,
-  mayHaveRun,
 } from "../failure/failure-mapping.js";
-import { invokeTool } from "./invoke.js";
+import { invokeValidated } from "./invoke.js";
 import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
 import { createTelemetry, type TelemetryOptions } from "./telemetry.js";
 import { type ToolRequest, toolUnavailable } from "./tool-request.js";
@@ -63,16 +63,9 @@ export interface Runtime {
 
 type Entry = { spec: ToolSpec; caller: Caller };
 
-/**
- * A call that timed out or failed mid-way may have run on the server (`mayHaveRun`). Repeating it is
- * only safe for tools declared read-only or idempotent; otherwise `retry` becomes `replan`.
- */
-export function unsafeToRepeat(spec: ToolSpec, failure: ToolFailure): ToolFailure {
-  if (failure.recovery.action !== "retry" || !mayHaveRun(failure)) return failure;
-  if (spec.annotations?.readOnly === true || spec.annotations?.idempotent === true) return failure;
-  const { retryAfterMs: _ignored, ...rest } = failure;
-  const message = `${failure.message}; not safe to repeat as is: ${spec.id} is not declared read-only or idempotent and may have run`;
-  return { ...rest, message, recovery: { action: "replan" }, retryable: false };
+/** Declared read-only or idempotent: a failure after which the tool may have run can still be retried as is. */
+export function repeatable(spec: ToolSpec): boolean {
+  return spec.annotations?.readOnly === true || spec.annotations?.idempotent === true;
 }
 
 /** Replaces an impossible failure from a third-party caller by an `internal` one that says why. */
@@ -82,7 +75,7 @@ function checked(result: ToolResult<unknown>, context: FailureContext): ToolResu
   if (problems.length === 0) return result;
   const original = typeof result.failure?.message === "string" ? ` (${result.failure.message.slice(0, 200)})` : "";
   const message = `${context.server}: the caller returned an invalid failure${original}: ${problems.join("; ")}`;
-  return { ok: false, failure: redactFailure({ kind: "internal", message, recovery: { action: "replan" }, ...context, retryable: false }) };
+  return { ok: false, failure: failureFromLocal("invalid_failure", message, context) };
 }
 
 /** Creates an empty runtime registry. Throws a TypeError on an invalid policy. */
@@ -130,10 +123,21 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     }
   }
 
-  /** Runs the call with the timeout backstop and the caller's own signal linked in. */
+  /**
+   * Runs the call with the timeout backstop and the caller's own signal linked in. The run's facts
+   * (is the tool repeatable, which deadline applies) go down with the call, so its failures are
+   * built with them (not safe to repeat, tool timeout, time budget) where they happen.
+   */
   async function send(entry: Entry, payload: unknown, callOptions: CallOptions): Promise<ToolResult<unknown>> {
-    const context: FailureContext = { tool: entry.spec.id, server: entry.caller.server };
     const { timeoutMs, budgetBound } = ledger.callTimeout(callOptions.timeoutMs);
+    const deadline = budgetBound ? "time_budget" : timeoutMs === undefined ? undefined : "tool_timeout";
+    const facts: CallFacts = {
+      ...callOptions.facts,
+      tool: entry.spec.id,
+      repeatable: repeatable(entry.spec),
+      ...(deadline === undefined ? {} : { deadline }),
+    };
+    const context: FailureContext = { ...facts, tool: entry.spec.id, server: entry.caller.server, input: payload };
     const controller = new AbortController();
     const outer = callOptions.signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -157,21 +161,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         }, backstop + 50);
     });
     try {
-      const call = invokeTool(entry.caller, entry.spec, payload, {
+      const call = invokeValidated(entry.caller, entry.spec, payload, {
         ...callOptions,
         signal: controller.signal,
+        facts,
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
       });
-      const result = checked(await Promise.race([call, stop]), context);
-      if (result.ok || outer?.aborted) return result;
-      if (result.failure.kind !== "timeout") return { ok: false, failure: unsafeToRepeat(entry.spec, result.failure) };
-      if (budgetBound)
-        return {
-          ok: false,
-          failure: failureFromLocal("time_budget", `the run time budget ran out during ${entry.spec.id}; stop calling tools`, context),
-        };
-      const tagged: ToolFailure = timeoutMs === undefined ? result.failure : { ...result.failure, reason: "tool_timeout" };
-      return { ok: false, failure: unsafeToRepeat(entry.spec, tagged) };
+      return checked(await Promise.race([call, stop]), context);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) outer?.removeEventListener("abort", onAbort);

@@ -10,6 +10,8 @@ import {
   validateFailure,
 } from "./failure.js";
 import {
+  callContext,
+  failureFrom,
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
@@ -20,7 +22,6 @@ import {
   mayHaveRun,
   messageWithoutServer,
   retryAfterMsFromHeader,
-  withCallEvidence,
 } from "./failure-mapping.js";
 
 const at = { tool: "files.read", server: "fs" };
@@ -57,6 +58,7 @@ const LOCAL_TABLE: readonly (readonly [FailureReason, FailureKind, RecoveryActio
   ["server_not_configured", "unavailable", "replan"],
   ["manager_stopped", "unavailable", "finish"],
   ["caller_failed", "internal", "retry"],
+  ["invalid_failure", "internal", "replan"],
   ["config_rejected", "invalid_call", "correct_call"],
   ["config_write_failed", "internal", "replan"],
 ];
@@ -253,26 +255,105 @@ describe("mayHaveRun: could repeating the call repeat a side effect?", () => {
   });
 });
 
-describe("withCallEvidence and Retry-After", () => {
-  it("upgrades a caller-level -32602 (no input known) to correct_call with the input", () => {
-    const bare = failureFromFault(rpc(-32602), at);
-    expect(bare.recovery.action).toBe("replan");
-    const f = withCallEvidence(bare, { path: 1 }, '{"path":"a"}');
+describe("rows driven by the facts in the context", () => {
+  const call = { name: "read", arguments: { path: 1 } };
+
+  it("a caller that puts the request into the context builds -32602 as correct_call with the input and the example", () => {
+    const f = failureFromFault(rpc(-32602), callContext("fs", call, { tool: "files.read", exampleJson: '{"path":"a"}' }));
+    expect(f).toMatchObject({ tool: "files.read", server: "fs", source: "rpc", rpc: { code: -32602 } });
     expect(f.recovery).toEqual({ action: "correct_call", priorInput: { path: 1 }, exampleJson: '{"path":"a"}' });
-    expect(f.message).toBe(bare.message);
     expect(validateFailure(f)).toEqual([]);
   });
 
-  it("does not upgrade a -32602 that names an unknown tool", () => {
-    const bare = failureFromFault({ type: "rpc", code: -32602, message: "Unknown tool: x" }, at);
-    expect(withCallEvidence(bare, { a: 1 }, undefined).recovery).toEqual({ action: "replan" });
+  it("without facts a failure names the wire name; a -32602 naming an unknown tool stays replan", () => {
+    const f = failureFromFault({ type: "rpc", code: -32602, message: "Unknown tool: x" }, callContext("fs", call, undefined));
+    expect(f).toMatchObject({ tool: "read", recovery: { action: "replan" } });
   });
 
-  it("leaves non-correctable failures alone", () => {
+  it.each([
+    ["request timeout", { type: "timeout", phase: "request", message: "x" }],
+    ["JSON-RPC -32603", rpc(-32603)],
+    ["HTTP 502", http(502)],
+  ] as const)("not safe to repeat: %s on a tool not declared read-only or idempotent → replan, saying why", (_label, fault) => {
+    const retried = failureFromFault(fault as WireFault, { ...sent, repeatable: true });
+    expect(retried.recovery.action).toBe("retry");
+    const f = failureFromFault(fault as WireFault, { ...sent, repeatable: false });
+    expect(f).toMatchObject({ recovery: { action: "replan" }, retryable: false });
+    expect(f.message).toMatch(/not safe to repeat as is: files\.read is not declared read-only or idempotent and may have run$/);
+    expect(validateFailure(f)).toEqual([]);
+  });
+
+  it("a failure refused before running (429 with Retry-After) is retried even when the tool is not repeatable", () => {
+    const f = failureFromFault(http(429, 2000), { ...sent, repeatable: false });
+    expect(f).toMatchObject({ recovery: { action: "retry" }, retryAfterMs: 2000 });
+  });
+
+  it("a request timeout under the tool timeout says so; under the time budget it is the budget running out", () => {
+    const timeout: WireFault = { type: "timeout", phase: "request", message: "no answer" };
+    expect(failureFromFault(timeout, { ...at, deadline: "tool_timeout" })).toMatchObject({
+      kind: "timeout",
+      reason: "tool_timeout",
+      source: "transport",
+      recovery: { action: "retry" },
+    });
+    const budget = failureFromFault(timeout, { ...at, deadline: "time_budget" });
+    expect(budget).toMatchObject({ kind: "timeout", reason: "time_budget", source: "local", recovery: { action: "finish" } });
+    expect(budget.message).toBe("the run time budget ran out during files.read; stop calling tools");
+    // A connect deadline is unavailable, not a timeout: no deadline row applies.
+    const connect = failureFromFault({ type: "timeout", phase: "connect", message: "x" }, { ...at, deadline: "time_budget" });
+    expect(connect).toMatchObject({ kind: "unavailable", recovery: { action: "retry" } });
+    expect(connect.reason).toBeUndefined();
+  });
+});
+
+describe("failureFrom: anything thrown becomes a failure", () => {
+  it("a ToolFailure passes through unchanged", () => {
     const f = failureFromFault(rpc(-32603), at);
-    expect(withCallEvidence(f, { a: 1 }, undefined)).toBe(f);
+    expect(failureFrom(f, at)).toBe(f);
   });
 
+  it("an AbortError is canceled, a TimeoutError a request timeout", () => {
+    const abort = new DOMException("stop", "AbortError");
+    expect(failureFrom(abort, at)).toMatchObject({ kind: "canceled", source: "local", recovery: { action: "finish" } });
+    const timeout = new DOMException("late", "TimeoutError");
+    expect(failureFrom(timeout, at)).toMatchObject({ kind: "timeout", source: "transport" });
+  });
+
+  it("an error carrying a wire fault is mapped as that fault", () => {
+    const error = Object.assign(new Error("refused"), { fault: http(429, 1000) });
+    expect(failureFrom(error, at)).toMatchObject({ kind: "rate_limited", httpStatus: 429, retryAfterMs: 1000, source: "http" });
+  });
+
+  it("any other error or value is the local reason caller_failed, its message redacted, no invented code", () => {
+    const f = failureFrom(new Error("db said token=abc123 and Bearer xyz.789"), at);
+    expect(f).toMatchObject({ kind: "internal", reason: "caller_failed", source: "local", recovery: { action: "retry" } });
+    expect(f.message).toBe("fs: the caller threw: db said token=[redacted] and Bearer [redacted]");
+    expect(f.rpc).toBeUndefined();
+    expect(failureFrom("plain", at).message).toBe("fs: the caller threw: plain");
+    expect(
+      failureFrom(
+        {
+          toString: () => {
+            throw new Error("no");
+          },
+        },
+        at,
+      ).message,
+    ).toBe("fs: the caller threw: [object]");
+    expect(validateFailure(failureFrom(undefined, at))).toEqual([]);
+  });
+
+  it("registered secrets leave a thrown message too", () => {
+    const release = registerSecretValues(["tw-thrown-secret"]);
+    try {
+      expect(failureFrom(new Error("leaked tw-thrown-secret"), at).message).not.toContain("tw-thrown-secret");
+    } finally {
+      release();
+    }
+  });
+});
+
+describe("Retry-After", () => {
   it("parses delta-seconds and HTTP dates", () => {
     expect(retryAfterMsFromHeader("7")).toBe(7000);
     expect(retryAfterMsFromHeader("Wed, 21 Oct 2015 07:28:10 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(10_000);
@@ -298,9 +379,10 @@ describe("hostile inputs (#18)", () => {
     expect(validateFailure(f)).toEqual([]);
   });
 
-  it("withCallEvidence never remaps a failure the runtime decided on (a reason): no correct_call for a tool that cannot be called", () => {
-    const f = failureFromLocal("tool_unavailable", "fs: tool read is unavailable: bad x-mcp-header", at);
-    expect(withCallEvidence(f, { path: "/x" }, '{"path":"a"}')).toBe(f);
+  it("a dropped tool is a local reason even with the input in the context: no correct_call for a tool that cannot be called", () => {
+    const f = failureFromLocal("tool_unavailable", "fs: tool read is unavailable: bad x-mcp-header", sent);
+    expect(f).toMatchObject({ reason: "tool_unavailable", source: "local", recovery: { action: "replan" } });
+    expect(Object.hasOwn(f.recovery, "priorInput")).toBe(false);
   });
 
   it("messageWithoutServer removes the server prefix once, and nothing else", () => {

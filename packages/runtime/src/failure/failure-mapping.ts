@@ -123,6 +123,7 @@ export const LOCAL_MAP: { readonly [R in FailureReason]: Mapping } = {
   server_not_configured: m("unavailable", "replan"), // no such server in the config
   manager_stopped: m("unavailable", "finish"), // the manager was stopped: nothing can be called any more
   caller_failed: m("internal", "retry"), // the caller threw or answered nothing; the call may have run
+  invalid_failure: m("internal", "replan"), // a third-party caller answered a failure that breaks the failure rules
   config_rejected: m("invalid_call", "correct_call"), // a registration's entry is invalid (unset variable, name taken)
   config_write_failed: m("internal", "replan"), // the config file could not be written: new arguments cannot fix the disk
 };
@@ -163,6 +164,26 @@ export interface FailureContext {
   readonly repeatable?: boolean;
   /** The run's deadline a request timeout ran into: its tool timeout, or its time budget. */
   readonly deadline?: "tool_timeout" | "time_budget";
+}
+
+/** What the typed call path knows about a tool and a run, handed to a caller so its failures are built with it. */
+export type CallFacts = Partial<Pick<FailureContext, "tool" | "exampleJson" | "repeatable" | "deadline">>;
+
+/**
+ * The context for the failures of one call, built by the caller that sends it: the arguments sent
+ * and the facts the call path handed down. Without facts, failures name the wire name.
+ */
+export function callContext(
+  server: string,
+  request: { readonly name: string; readonly arguments?: unknown },
+  facts: CallFacts | undefined,
+): FailureContext {
+  return {
+    ...facts,
+    tool: facts?.tool ?? request.name,
+    server,
+    ...(request.arguments === undefined ? {} : { input: request.arguments }),
+  };
 }
 
 function issuesFromData(data: unknown): FieldIssue[] | undefined {
@@ -407,22 +428,4 @@ export function failureFrom(
     text = `[${typeof thrown}]`;
   }
   return failureFromLocal(as, `${at}${what}: ${text}`, context);
-}
-
-/**
- * Adds call evidence to a failure that came back from a caller without it: a correctable case
- * (e.g. JSON-RPC -32602, HTTP 413, SDK input validation) becomes `correct_call` with the input.
- */
-export function withCallEvidence(failure: ToolFailure, input: unknown, exampleJson: string | undefined): ToolFailure {
-  if (failure.recovery.action === "correct_call" && Object.hasOwn(failure.recovery, "priorInput")) return failure;
-  // A reason is the runtime's own decision (unavailable tool, policy): new arguments cannot change it.
-  if (failure.reason !== undefined) return failure;
-  const ctx: FailureContext = { tool: failure.tool, server: failure.server, input, ...(exampleJson === undefined ? {} : { exampleJson }) };
-  let redo: ToolFailure | undefined;
-  if (failure.rpc) redo = failureFromFault({ type: "rpc", code: failure.rpc.code, message: failure.message, data: failure.rpc.data }, ctx);
-  else if (failure.httpStatus !== undefined) redo = failureFromFault({ type: "http", status: failure.httpStatus, message: "" }, ctx);
-  else if (failure.kind === "domain_rejection" && failure.content) redo = failureFromToolError(failure.content, ctx);
-  if (redo?.recovery.action !== "correct_call") return failure;
-  const { retryAfterMs: _dropped, ...rest } = failure;
-  return { ...rest, recovery: redo.recovery, retryable: false };
 }

@@ -137,6 +137,7 @@ export type FailureReason =
   | "server_not_configured"
   | "manager_stopped"
   | "caller_failed"
+  | "invalid_failure"
   | "config_rejected"
   | "config_write_failed";
 
@@ -156,6 +157,7 @@ export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
   "server_not_configured",
   "manager_stopped",
   "caller_failed",
+  "invalid_failure",
   "config_rejected",
   "config_write_failed",
 ]);

@@ -9,7 +9,13 @@ import { resultFromCall } from "../core/invoke.js";
 import { toolUnavailable } from "../core/tool-request.js";
 import type { ToolResult } from "../core/tool-spec.js";
 import { type FailureReason, redactFailure } from "../failure/failure.js";
-import { type FailureContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
+import {
+  callContext,
+  type FailureContext,
+  failureFromFault,
+  failureFromInvalidInput,
+  failureFromLocal,
+} from "../failure/failure-mapping.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
 import type { CrashAccounting } from "./crash-accounting.js";
@@ -58,7 +64,10 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     );
 
   async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
-    const failureContext = { tool: `${slot.name}.${request.name}`, server: slot.name, input: request.arguments };
+    const key = `${slot.name}.${request.name}`;
+    // The manager's id names the tool unless the typed path handed down its own; the client builds with the same facts.
+    const facts = { ...callOptions.facts, tool: callOptions.facts?.tool ?? key };
+    const failureContext = callContext(slot.name, request, facts);
     const fail = (f: WireFault): CallResponse => ({ ok: false, failure: failureFromFault(f, failureContext) });
     const refuse = (reason: FailureReason, message: string): CallResponse => ({
       ok: false,
@@ -75,14 +84,14 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
         return fail({ type: "transport", code: "EXIT", message, ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}) });
       }
     }
-    const tool = registry.lookup(failureContext.tool);
+    const tool = registry.lookup(key);
     if (!tool) {
       const held = heldMessage(slot, request.name);
       if (held) return refuse("tool_held", held);
       if (slot.allTools.some((t) => t.name === request.name)) {
         return refuse("tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
       }
-      return { ok: false, failure: unknownTool(failureContext.tool) };
+      return { ok: false, failure: unknownTool(key) };
     }
     if (!context.approval.autoApproved(slot, tool) && !(await context.approval.ask(slot, tool, request.arguments)))
       return refuse("not_approved", `call to ${tool.id} was not approved`);
@@ -94,9 +103,11 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     slot.lastUsed = Date.now();
     const timeout = callOptions.timeoutMs ?? slot.config.requestTimeoutMs;
     try {
-      const response = await client.callTool(request, timeout === undefined ? callOptions : { ...callOptions, timeoutMs: timeout });
+      const response = await client.callTool(request, { ...callOptions, facts, ...(timeout === undefined ? {} : { timeoutMs: timeout }) });
       await context.crash.callEnded(slot, client, response.ok ? undefined : response.failure);
-      return response.ok ? response : { ok: false, failure: { ...response.failure, tool: failureContext.tool } };
+      // A client from a custom factory may ignore the facts: the failure still names the tool's id.
+      if (!response.ok && response.failure.tool !== facts.tool) return { ok: false, failure: { ...response.failure, tool: facts.tool } };
+      return response;
     } finally {
       slot.inFlight--;
       slot.lastUsed = Date.now();
