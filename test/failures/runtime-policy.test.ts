@@ -3,7 +3,7 @@
  * confirmation hook, cancellation. Every failure is checked with the validator.
  */
 import { type CallOptions, createInMemoryCaller, createRuntime, type RuntimeEvent, type ToolResult } from "@toolwright/runtime";
-import { type CallToolResult, callerFunc, validateFailure } from "@toolwright/runtime/protocol";
+import { type CallToolResult, callContext, callerFunc, failureFromFault, validateFailure } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 
@@ -140,31 +140,62 @@ describe("run policy", () => {
     expect(caller.calls).toHaveLength(2);
   });
 
-  it("tool timeout: passed to the caller as timeoutMs; the caller's timeout is tagged tool_timeout", async () => {
+  it("tool timeout: passed to the caller as timeoutMs with the run's facts; the caller's own timeout is built as tool_timeout", async () => {
     const seen: CallOptions[] = [];
-    const caller = callerFunc("slow", (_req, options) => {
+    // A third-party caller that times out by itself, before the runtime's backstop, and builds its
+    // failure the documented way: with the call's context (arguments and the facts handed down).
+    const caller = callerFunc("slow", (request, options) => {
       seen.push(options);
-      return new Promise((resolve) =>
-        options.signal?.addEventListener("abort", () =>
-          resolve({
-            ok: false,
-            failure: {
-              kind: "timeout",
-              message: "slow: no answer",
-              recovery: { action: "retry" },
-              tool: "x",
-              server: "slow",
-              retryable: true,
-            },
-          }),
-        ),
-      );
+      return new Promise((resolve) => {
+        setTimeout(() => {
+          const failure = failureFromFault(
+            { type: "timeout", phase: "request", message: "no answer" },
+            callContext("slow", request, options.facts),
+          );
+          resolve({ ok: false, failure });
+        }, options.timeoutMs);
+      });
     });
     const runtime = createRuntime({ policy: { toolTimeoutMs: 30 } });
     runtime.registerToolset({ toolset: "util", specs: [echo], caller });
     const f = failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } }));
     expect(seen[0]?.timeoutMs).toBe(30);
+    expect(seen[0]?.facts).toMatchObject({ tool: "util.echo", deadline: "tool_timeout" });
     expect(f).toMatchObject({ kind: "timeout", reason: "tool_timeout", recovery: { action: "retry" }, tool: "util.echo" });
+    expect(f.message).toBe("slow: call timed out, no answer");
+  });
+
+  it("a caller that throws: the local reason caller_failed, its message redacted; not safe to repeat on a tool that may have run", async () => {
+    const caller = callerFunc("thrower", () => {
+      throw new Error("socket died, token=tw-abc-123");
+    });
+    const runtime = createRuntime();
+    runtime.registerToolset({ toolset: "util", specs: [echo, fail], caller });
+    const readOnly = failureOf(await runtime.execute({ tool: "util.echo", arguments: { text: "a" } }));
+    expect(readOnly).toMatchObject({
+      kind: "internal",
+      reason: "caller_failed",
+      source: "local",
+      recovery: { action: "retry" },
+      tool: "util.echo",
+    });
+    expect(readOnly.message).toBe("thrower: the caller threw: socket died, token=[redacted]");
+    expect(readOnly.rpc).toBeUndefined();
+    const unsafe = failureOf(await runtime.execute({ tool: "util.fail", arguments: { text: "a" } }));
+    expect(unsafe).toMatchObject({ reason: "caller_failed", recovery: { action: "replan" }, tool: "util.fail" });
+    expect(unsafe.message).toMatch(/not safe to repeat as is: util\.fail/);
+  });
+
+  it("validates a payload once per call: the runtime checks it before confirmation and the typed path does not check it again", async () => {
+    let decodes = 0;
+    const counted = { ...echo, decodePayload: (v: unknown) => (decodes++, echo.decodePayload(v)) };
+    const runtime = createRuntime();
+    runtime.registerToolset({ toolset: "util", specs: [counted], caller: createInMemoryCaller("mem", { echo: () => ({ content: [] }) }) });
+    expect((await runtime.execute({ tool: "util.echo", arguments: { text: "a" } })).ok).toBe(true);
+    expect(decodes).toBe(1);
+    const bad = await runtime.execute({ tool: "util.echo", arguments: { text: 1 } });
+    expect(bad.ok || bad.failure.recovery.action).toBe("correct_call");
+    expect(decodes).toBe(2);
   });
 
   it("tool timeout backstop: a caller that ignores timeoutMs and the signal still yields a timeout", async () => {

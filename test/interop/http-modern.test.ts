@@ -152,12 +152,16 @@ describe("HTTP, 2026-07-28 era", () => {
     // No arguments can make it callable: a local reason, and the planner must replan, not correct.
     expect(refused).toMatchObject({
       ok: false,
-      failure: { kind: "invalid_call", reason: "tool_unavailable", recovery: { action: "replan" } },
+      failure: { kind: "invalid_call", reason: "tool_unavailable", source: "local", recovery: { action: "replan" } },
     });
     expect(refused.ok || refused.failure.rpc).toBeUndefined();
     const spec = { id: "scripted.broken", name: "broken", decodePayload: (v: unknown) => ({ ok: true as const, value: v }) };
     const typed = await invokeTool(caller, spec as never, { list: ["a"] });
-    expect(typed).toMatchObject({ ok: false, failure: { reason: "tool_unavailable", recovery: { action: "replan" } } });
+    // Built once by the caller with the typed path's facts: the tool id, still replan, no correction data.
+    expect(typed).toMatchObject({
+      ok: false,
+      failure: { tool: "scripted.broken", reason: "tool_unavailable", recovery: { action: "replan" } },
+    });
     expect(typed.ok || Object.hasOwn(typed.failure.recovery, "priorInput")).toBe(false);
     expect(server.rpc("tools/call")).toHaveLength(0);
   });

@@ -223,4 +223,17 @@ describe("embedders", () => {
     const failed = await connectFromConfig(broken?.config as NonNullable<typeof broken>["config"]);
     expect(failed.ok === false && failed.failure.kind).toBe("unavailable");
   });
+
+  it("connectFromConfig with a config no client can be made from: config_rejected / replan, not a retry of an invented ECLOSED", async () => {
+    const config = parseMcpConfig(JSON.stringify({ mcpServers: { x: { type: "http", url: "http://127.0.0.1:1/mcp" } } })).mcpServers.x;
+    // A resolved config an embedder changed by hand: a scheme the HTTP caller refuses.
+    const failed = await connectFromConfig({ ...(config as NonNullable<typeof config>), url: "ftp://127.0.0.1/mcp" } as never);
+    expect(failed).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", reason: "config_rejected", source: "local", server: "127.0.0.1", recovery: { action: "replan" } },
+    });
+    expect(failed.ok || failed.failure.message).toBe(
+      "127.0.0.1: cannot create its client: createHttpCaller: url must be http(s), got ftp:",
+    );
+  });
 });

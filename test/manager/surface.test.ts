@@ -44,7 +44,8 @@ describe("manager surface", () => {
     const got = await manager.getPrompt("everything.args-prompt", { city: "Oslo" });
     expect(got.ok && got.value.messages.length).toBeGreaterThan(0);
     const unknown = await manager.getPrompt("nowhere.prompt");
-    expect(unknown).toMatchObject({ ok: false, failure: { kind: "invalid_call" } });
+    expect(unknown).toMatchObject({ ok: false, failure: { kind: "invalid_call", reason: "tool_unavailable", source: "local", recovery: { action: "replan" } } });
+    expect(unknown.ok || unknown.failure.rpc).toBeUndefined();
   });
 
   it("lists resources and templates tagged with their server and reads one through its server", async () => {

@@ -74,7 +74,10 @@ describe("prompts, resources and templates in a design", () => {
 
   it("a caller without prompts or resources gives failure values, not a throw", async () => {
     const caller = createInMemoryCaller("mem", {});
-    expect(await getPromptVia(caller, "p", {})).toMatchObject({ ok: false, failure: { kind: "invalid_call", server: "mem" } });
+    expect(await getPromptVia(caller, "p", {})).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", server: "mem", reason: "tool_unavailable", source: "local", recovery: { action: "replan" } },
+    });
     expect(await readResourceVia(caller, "x://y")).toMatchObject({ ok: false, failure: { kind: "invalid_call", tool: "resources/read" } });
   });
 });

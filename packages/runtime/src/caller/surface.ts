@@ -7,7 +7,7 @@
  */
 
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault } from "../failure/failure-mapping.js";
+import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { Era } from "../protocol/mcp-client.js";
@@ -219,10 +219,11 @@ export type MaybeSurface = { readonly server: string } & Partial<Pick<McpSurface
 
 const unsupported = (caller: MaybeSurface, method: string): { ok: false; failure: ToolFailure } => ({
   ok: false,
-  failure: failureFromFault(
-    { type: "rpc", code: -32601, message: `this caller does not offer ${method} (use a stdio or HTTP caller)` },
-    { tool: method, server: caller.server },
-  ),
+  // A local reason, not an invented -32601: the caller has no such method, no server was asked.
+  failure: failureFromLocal("tool_unavailable", `${caller.server}: this caller does not offer ${method} (use a stdio or HTTP caller)`, {
+    tool: method,
+    server: caller.server,
+  }),
 });
 
 /** `prompts/get` through any caller (generated clients): a caller without prompts gives an `invalid_call` failure. */

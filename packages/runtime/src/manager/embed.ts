@@ -3,7 +3,7 @@
  * plain client, or list what the config files declare. Neither touches a manager.
  */
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault } from "../failure/failure-mapping.js";
+import { failureFrom, failureFromFault } from "../failure/failure-mapping.js";
 import { type ClientFactoryOptions, createServerClient, type ServerClient } from "./client-factory.js";
 import { type LoadMcpConfigOptions, loadMcpConfig } from "./config-load.js";
 import type { ServerConfig } from "./config-types.js";
@@ -21,13 +21,8 @@ export async function connectFromConfig(
   try {
     client = createServerClient(name, config, options);
   } catch (error) {
-    return {
-      ok: false,
-      failure: failureFromFault(
-        { type: "transport", code: "ECLOSED", message: (error as Error).message },
-        { tool: "initialize", server: name },
-      ),
-    };
+    // The config cannot make a client (a bad URL scheme...): no retry can fix that, so it is a local reason.
+    return { ok: false, failure: failureFrom(error, { tool: "initialize", server: name }, "config_rejected", "cannot create its client") };
   }
   const handshake = await client.connect();
   if (handshake.ok) return { ok: true, client };

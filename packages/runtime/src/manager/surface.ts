@@ -6,7 +6,7 @@
 import type { CallOptions } from "../caller/caller.js";
 import type { McpSurface, SurfaceResult } from "../caller/surface.js";
 import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault } from "../failure/failure-mapping.js";
+import { failureFromLocal } from "../failure/failure-mapping.js";
 import type {
   GetPromptResult,
   PromptDescriptor,
@@ -88,7 +88,8 @@ export function createManagerSurface(deps: ManagerSurfaceDeps): ManagerSurface {
       const server = dot > 0 ? id.slice(0, dot) : "";
       if (!deps.servers().includes(server)) {
         const message = `unknown prompt ${JSON.stringify(id)}: expected server.prompt with a configured server`;
-        return { ok: false, failure: failureFromFault({ type: "rpc", code: -32602, message }, { tool: id, server }) };
+        // No server was asked: the local tool_unavailable reason (was an invented -32602; same kind and action).
+        return { ok: false, failure: failureFromLocal("tool_unavailable", message, { tool: id, server }) };
       }
       const surface = await deps.surfaceOf(server);
       return surface.ok ? surface.value.getPrompt(id.slice(dot + 1), args, options) : surface;
