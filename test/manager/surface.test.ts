@@ -44,7 +44,10 @@ describe("manager surface", () => {
     const got = await manager.getPrompt("everything.args-prompt", { city: "Oslo" });
     expect(got.ok && got.value.messages.length).toBeGreaterThan(0);
     const unknown = await manager.getPrompt("nowhere.prompt");
-    expect(unknown).toMatchObject({ ok: false, failure: { kind: "invalid_call", reason: "tool_unavailable", source: "local", recovery: { action: "replan" } } });
+    expect(unknown).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", reason: "tool_unavailable", source: "local", recovery: { action: "replan" } },
+    });
     expect(unknown.ok || unknown.failure.rpc).toBeUndefined();
   });
 
