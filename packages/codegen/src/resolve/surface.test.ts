@@ -1,6 +1,7 @@
 import { design, externalServer, fromExternalMCP, fromMCP, mcpServer, object, toolset } from "@toolwright/dsl";
 import { createInMemoryCaller } from "@toolwright/runtime";
 import { getPromptVia, readResourceVia } from "@toolwright/runtime/codegen";
+import { callerFunc } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { DesignError } from "../errors.js";
 import { resolveDesign } from "./resolve.js";
@@ -74,10 +75,24 @@ describe("prompts, resources and templates in a design", () => {
 
   it("a caller without prompts or resources gives failure values, not a throw", async () => {
     const caller = createInMemoryCaller("mem", {});
-    expect(await getPromptVia(caller, "p", {})).toMatchObject({
-      ok: false,
-      failure: { kind: "invalid_call", server: "mem", reason: "tool_unavailable", source: "local", recovery: { action: "replan" } },
-    });
+    expect(await getPromptVia(caller, "p", {})).toMatchObject({ ok: false, failure: { kind: "invalid_call", server: "mem" } });
     expect(await readResourceVia(caller, "x://y")).toMatchObject({ ok: false, failure: { kind: "invalid_call", tool: "resources/read" } });
+  });
+
+  it("a caller that offers no surface at all: the local tool_unavailable reason, no invented JSON-RPC code", async () => {
+    const caller = callerFunc("fn", () => ({ ok: true, result: { content: [] } }));
+    const got = await getPromptVia(caller, "p", {});
+    expect(got).toMatchObject({
+      ok: false,
+      failure: {
+        kind: "invalid_call",
+        server: "fn",
+        tool: "prompts/get",
+        reason: "tool_unavailable",
+        source: "local",
+        recovery: { action: "replan" },
+      },
+    });
+    expect(got.ok || got.failure.rpc).toBeUndefined();
   });
 });
