@@ -1,41 +1,16 @@
 /**
  * Agents: the toolsets (or subsets of them) an agent may use, and its run policy.
  */
-import type { ToolsetDecl } from "./design.js";
 import { checkName } from "./design-tool.js";
+import type { AgentDecl, RunPolicyDecl, ToolsetDecl, ToolsetUse } from "./design-types.js";
 import { type Duration, toMilliseconds } from "./duration.js";
 import { fail, isPlainObject, locate, show } from "./errors.js";
-/** Limits the runtime enforces for an agent. Durations are milliseconds. */
-export interface RunPolicyDecl {
-  readonly maxToolCalls?: number;
-  readonly maxConsecutiveFailedToolCalls?: number;
-  readonly timeBudget?: number;
-  readonly toolTimeout?: number;
-}
-
 /** What `agent()` accepts as `runPolicy`: durations may be ms or strings such as "30s" or "2m". */
 export interface RunPolicyInput {
   readonly maxToolCalls?: number;
   readonly maxConsecutiveFailedToolCalls?: number;
   readonly timeBudget?: Duration;
   readonly toolTimeout?: Duration;
-}
-
-/** A toolset used by an agent, optionally restricted to a subset of its tools. */
-export interface ToolsetUse {
-  readonly kind: "use";
-  readonly toolset: ToolsetDecl;
-  /** Wire names of the tools in the subset; all tools when absent. */
-  readonly tools?: readonly string[];
-}
-
-/** An agent: the toolsets it may use and its run policy. */
-export interface AgentDecl {
-  readonly kind: "agent";
-  readonly name: string;
-  readonly description?: string;
-  readonly uses: readonly ToolsetUse[];
-  readonly runPolicy?: RunPolicyDecl;
 }
 
 // The tools a toolset is known to have at declaration time, or undefined when they come from a lock.

@@ -3,80 +3,12 @@
  * server whose catalogue `toolwright pull` snapshots), with the connection details pull uses.
  */
 
-import { collectTools, type ToolDecl, type ToolsetBuilder } from "./design.js";
-import { createSurfaceCollector, type PromptDecl, type ResourceDecl, type ResourceTemplateDecl } from "./design-surface.js";
-import { checkName } from "./design-tool.js";
+import { createSurfaceCollector } from "./design-surface.js";
+import { checkName, collectTools } from "./design-tool.js";
+import type { ConnectionDecl, ExternalServerDecl, McpJsonConnectionDecl, McpServerDecl, ToolDecl, ToolsetBuilder } from "./design-types.js";
 import { fail, isPlainObject, locate, show } from "./errors.js";
-/**
- * A connection read from an `mcp.json` file at pull and gen time (`mcpJson()`): the server is
- * declared once, in the file the manager and other MCP clients read too.
- */
-export interface McpJsonConnectionDecl {
-  readonly kind: "mcp-json";
-  /** The file, relative to the design's folder (default `.toolwright/mcp.json`). */
-  readonly file: string;
-  /** The entry's name in the file, when it differs from the server's name in the design. */
-  readonly entry?: string;
-}
-
-/**
- * How `toolwright pull` reaches a live server: stdio (command), streamable HTTP (url), or an
- * `mcp.json` entry (`mcpJson()`). It lives in the design (`externalServer(name, connection)`).
- */
-export type ConnectionDecl =
-  | McpJsonConnectionDecl
-  | {
-      readonly command: string;
-      readonly args?: readonly string[];
-      /** `NAME` passes the variable through; `KEY=VALUE` sets a literal. */
-      readonly env?: readonly string[];
-      readonly cwd?: string;
-      /** Client capabilities pull announces (servers may list more tools to clients with roots, sampling or elicitation). Default: none. */
-      readonly capabilities?: { readonly [key: string]: unknown };
-    }
-  | {
-      readonly url: string;
-      readonly headers?: { readonly [key: string]: string };
-      /** Client capabilities pull announces. Default: none. */
-      readonly capabilities?: { readonly [key: string]: unknown };
-      /** Which hosts and addresses pull may reach (every redirect hop); the runtime's `OutboundPolicy`. */
-      readonly outbound?: {
-        readonly allowedHosts?: readonly string[];
-        readonly allowInsecureHttp?: boolean;
-        readonly allowPrivateNetworks?: boolean;
-        readonly allowLoopback?: boolean;
-      };
-    };
-
 /** Protocol versions an `mcpServer` may pin. */
 export const SERVER_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
-
-/** An MCP server the design implements: codegen emits a typed server scaffold for it. */
-export interface McpServerDecl {
-  readonly kind: "mcp-server";
-  readonly name: string;
-  readonly version: string;
-  readonly protocolVersion?: string;
-  readonly description?: string;
-  /** Human-readable name sent as `serverInfo.title`. */
-  readonly title?: string;
-  /** Sent as `instructions` in the initialize result. */
-  readonly instructions?: string;
-  readonly tools: readonly ToolDecl[];
-  /** Prompts, resources and templates the server offers: typed handler stubs in the scaffold, typed readers in its client. */
-  readonly prompts?: readonly PromptDecl[];
-  readonly resources?: readonly ResourceDecl[];
-  readonly resourceTemplates?: readonly ResourceTemplateDecl[];
-}
-
-/** A live server whose catalogue `toolwright pull` snapshots into the design's lock file. */
-export interface ExternalServerDecl {
-  readonly kind: "external-server";
-  readonly name: string;
-  readonly connection: ConnectionDecl;
-  /** Inline declarations that override single pulled tools. */
-  readonly overrides: readonly ToolDecl[];
-}
 
 /** What `mcpServer` accepts as its second argument. */
 export interface McpServerInfo {

@@ -2,7 +2,9 @@
  * Declaration-time checks for one tool definition. The code generator's resolver validates the
  * whole design again (with the design file's name); these checks catch typos where they are made.
  */
-import { assertJson, fail, isPlainObject, show } from "./errors.js";
+import type { createSurfaceCollector } from "./design-surface.js";
+import type { ToolDecl, ToolDefinition, ToolsetBuilder } from "./design-types.js";
+import { assertJson, fail, isPlainObject, locate, problemOf, show } from "./errors.js";
 import { isSchema, type JsonSchema } from "./schema.js";
 
 const DEFINITION_KEYS = [
@@ -89,4 +91,55 @@ export function checkName(where: string, what: string, name: unknown): asserts n
   if (typeof name !== "string" || name.trim() === "") fail(where, `${what} must be a non-empty string; got ${show(name)}`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject.
   if (/[\u0000-\u001f\u007f]/.test(name)) fail(where, `${what} ${show(name)} contains control characters`);
+}
+
+/** `externalServer` overrides: the pulled lock brings the server's prompts and resources; saying so beats dropping them. */
+function notHere(where: string) {
+  const refuse = (what: string) => () =>
+    fail(where, `${what} is declared in a toolset(...) or an mcpServer(...), not here (toolwright pull records a live server's own)`);
+  return { prompt: refuse("a prompt"), resource: refuse("a resource"), resourceTemplate: refuse("a resource template") };
+}
+
+/** Collects the tools of a build callback or array, failing on duplicates. Internal to the DSL. */
+export function collectTools(
+  where: string,
+  build: unknown,
+  onDescription: (text: string) => void,
+  surface: Pick<ReturnType<typeof createSurfaceCollector>, "prompt" | "resource" | "resourceTemplate"> = notHere(where),
+): ToolDecl[] {
+  const tools: ToolDecl[] = [];
+  const names = new Set<string>();
+  const add = (decl: ToolDecl) =>
+    locate({ tool: decl.name }, () => {
+      // A standalone tool(...) could not say which toolset it is in; this is where it is reported.
+      const problem = problemOf(decl);
+      if (problem) fail(`${where}, ${problem.where}`, problem.detail);
+      if (names.has(decl.name)) fail(where, `tool "${decl.name}" is declared twice`);
+      names.add(decl.name);
+      tools.push(decl);
+    });
+  if (typeof build === "function") {
+    build({
+      tool: (toolName: string, definition: ToolDefinition) => {
+        checkName(where, "the tool name", toolName);
+        locate({ tool: toolName }, () => checkToolDefinition(`${where}, tool "${toolName}"`, definition));
+        add(Object.freeze({ ...definition, kind: "tool", name: toolName }));
+      },
+      description: (text: string) => {
+        if (typeof text !== "string") fail(where, "description must be a string");
+        onDescription(text);
+      },
+      prompt: surface.prompt,
+      resource: surface.resource,
+      resourceTemplate: surface.resourceTemplate,
+    } satisfies ToolsetBuilder);
+  } else if (Array.isArray(build)) {
+    build.forEach((decl: unknown, i) => {
+      if (!isPlainObject(decl) || decl.kind !== "tool") fail(where, `tools[${i}] must be made with tool(name, {...}); got ${show(decl)}`);
+      add(decl as unknown as ToolDecl);
+    });
+  } else if (build !== undefined) {
+    fail(where, `the third argument must be a build function or an array of tool(...); got ${show(build)}`);
+  }
+  return tools;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { design, fromExternalMCP, fromMCP, type ToolsetDecl, tool, toolset } from "./design.js";
+import { design, fromExternalMCP, fromMCP, tool, toolset } from "./design.js";
 import { agent, use } from "./design-agent.js";
 import { externalServer, mcpServer } from "./design-server.js";
+import type { ToolsetDecl } from "./design-types.js";
 import { toMilliseconds } from "./duration.js";
 import { DslError } from "./errors.js";
 import { object } from "./schema-composite.js";

@@ -2,23 +2,11 @@
  * @toolwright/dsl: declare MCP toolsets as plain data. No runtime dependencies.
  * @packageDocumentation
  */
-export type {
-  DesignDecl,
-  ExternalMcpProvider,
-  McpProvider,
-  PayloadOf,
-  ToolAnnotations,
-  ToolDecl,
-  ToolDefinition,
-  ToolsetBuilder,
-  ToolsetDecl,
-  ToolsetProvider,
-  TypedToolDefinition,
-} from "./design.js";
+export type { DesignDecl } from "./design.js";
 export { design, fromExternalMCP, fromMCP, tool, toolset } from "./design.js";
-export type { AgentDecl, RunPolicyDecl, RunPolicyInput, ToolsetUse } from "./design-agent.js";
+export type { RunPolicyInput } from "./design-agent.js";
 export { agent, use } from "./design-agent.js";
-export type { ConnectionDecl, ExternalServerDecl, McpJsonConnectionDecl, McpServerDecl, McpServerInfo } from "./design-server.js";
+export type { McpServerInfo } from "./design-server.js";
 export { externalServer, mcpJson, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
 export type {
   PromptArgumentDecl,
@@ -29,6 +17,25 @@ export type {
   ResourceTemplateDecl,
   SurfaceDecls,
 } from "./design-surface.js";
+export type {
+  AgentDecl,
+  ConnectionDecl,
+  ExternalMcpProvider,
+  ExternalServerDecl,
+  McpJsonConnectionDecl,
+  McpProvider,
+  McpServerDecl,
+  PayloadOf,
+  RunPolicyDecl,
+  ToolAnnotations,
+  ToolDecl,
+  ToolDefinition,
+  ToolsetBuilder,
+  ToolsetDecl,
+  ToolsetProvider,
+  ToolsetUse,
+  TypedToolDefinition,
+} from "./design-types.js";
 export type { Duration } from "./duration.js";
 export { toMilliseconds } from "./duration.js";
 export type { DslLocation, Problem } from "./errors.js";
