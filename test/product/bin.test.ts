@@ -49,6 +49,24 @@ describe("toolwright bin", () => {
     expect(r).toMatchObject({ code: 0, stdout: version });
   });
 
+  it("--version and --help load only the command definitions: no generator, runtime, tsx, ajv or TypeScript", () => {
+    // A module hook that names every module the process loads (on stderr).
+    const hook = "export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }";
+    const hooks = `data:text/javascript,${encodeURIComponent(hook)}`;
+    const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hooks)});`)}`;
+    for (const flag of ["--version", "--help"]) {
+      const r = run(process.execPath, ["--import", register, bin, flag], repo);
+      expect(r.code).toBe(0);
+      const loaded = r.stderr
+        .split("\n")
+        .filter((line) => line.startsWith("LOADED "))
+        .map((line) => line.slice(7));
+      expect(loaded.some((url) => url.endsWith("/codegen/dist/cli.js"))).toBe(true);
+      const heavy = /\/packages\/runtime\/|\/run-gen\.js$|\/node_modules\/(ajv|typescript|json-schema-to-typescript|tsx)\//;
+      expect(loaded.filter((url) => heavy.test(url))).toEqual([]);
+    }
+  });
+
   it("a usage error exits 2 with the reason on stderr", () => {
     const r = run(process.execPath, [bin, "frobnicate"], repo);
     expect(r.code).toBe(2);

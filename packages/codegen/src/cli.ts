@@ -16,7 +16,6 @@ import { checkLoadTimeout, loadTimeoutOption } from "./load/load-timeout.js";
 import { createProgress, type Progress, type ProgressStream } from "./progress.js";
 import { pullCommand } from "./pull/pull-command.js";
 import { reportCommand } from "./report/report-command.js";
-import { lockPathFor } from "./resolve/lock.js";
 import type { GenProgress, GenSummary } from "./run-gen.js";
 
 /** Where the CLI prints, and how a `--watch` session is stopped (tests pass a signal). */
@@ -124,6 +123,8 @@ function genProgress(progress: Progress, out: string): (event: GenProgress) => v
 async function genWatch(args: GenArgs, io: CliIo): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const designPath = resolve(cwd, args.design);
+  // Loaded here, not at the top: the lock module reaches the runtime's catalogue code.
+  const { lockPathFor } = await import("./resolve/lock.js");
   const watched = new Set<string>([designPath, lockPathFor(designPath)]);
   const watchers = new Map<string, FSWatcher>();
   let timer: ReturnType<typeof setTimeout> | undefined;
