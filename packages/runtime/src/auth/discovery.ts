@@ -39,6 +39,11 @@ export interface AuthorizationServerMetadata {
 const strings = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
 
+/**
+ * One metadata document, or undefined when this candidate URL has none (network error, non-2xx,
+ * not a JSON object): discovery then tries the next candidate. Redirects are refused: the document
+ * must come from the well-known URL itself, not from wherever that URL points.
+ */
 async function getJson(
   fetchFn: FetchLike,
   url: string,
@@ -53,6 +58,7 @@ async function getJson(
     return undefined;
   }
   if (!response.ok) {
+    // Cancelled, not left unread: an unread body holds the connection until it is collected.
     await response.body?.cancel().catch(() => {});
     return undefined;
   }
@@ -69,6 +75,7 @@ export function protectedResourceMetadataUrls(serverUrl: string, fromChallenge?:
   const url = new URL(serverUrl);
   const path = url.pathname.replace(/\/+$/, "");
   const out: string[] = [];
+  // RFC 9728 §3.1: the well-known suffix is inserted between the origin and the resource's path.
   if (fromChallenge) out.push(new URL(fromChallenge, url).href);
   if (path) out.push(`${url.origin}/.well-known/oauth-protected-resource${path}`);
   out.push(`${url.origin}/.well-known/oauth-protected-resource`);
@@ -85,6 +92,8 @@ export function resourceCovers(resource: string, serverUrl: string): boolean {
   } catch {
     return false;
   }
+  // RFC 9728 §3.3: the metadata must be for this resource; otherwise a server could point us at
+  // another resource's authorization server and collect a token meant for it.
   if (r.origin !== s.origin) return false;
   const rp = r.pathname.replace(/\/+$/, "");
   const sp = s.pathname.replace(/\/+$/, "");
@@ -101,6 +110,8 @@ export async function discoverProtectedResource(
   for (const url of protectedResourceMetadataUrls(serverUrl, fromChallenge)) {
     const body = await getJson(fetchFn, url, headers);
     if (!body) continue;
+    // A document that exists but is wrong ends discovery: falling through to the next URL would
+    // let a broken or hostile document be silently replaced by another.
     const servers = strings(body.authorization_servers);
     if (typeof body.resource !== "string" || !servers || servers.length === 0) {
       throw new OAuthError("discovery_failed", `protected resource metadata at ${url} has no resource or authorization_servers`);
@@ -126,6 +137,7 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
   ];
 }
 
+/** Issuer identifiers compare exactly (RFC 8414 §3.3), except for a trailing slash many servers add or drop. */
 const sameIssuer = (a: string, b: string) => a === b || a.replace(/\/$/, "") === b.replace(/\/$/, "");
 
 /**
@@ -175,6 +187,7 @@ export async function discoverAuthorizationServer(
   if (!options.allowFallback) {
     throw new OAuthError("discovery_failed", `no authorization server metadata found for ${issuer}`);
   }
+  // The 2025-03-26 spec's defaults for a server without metadata: /authorize, /token, /register at its origin.
   const origin = new URL(issuer).origin;
   return {
     issuer: origin,

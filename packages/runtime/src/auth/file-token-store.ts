@@ -7,6 +7,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { OAuthClientInfo, OAuthTokens, TokenStore } from "./token-store.js";
 
+/** The file: tokens by resource (the MCP server URL), registered clients by issuer (client ids are per AS). */
 interface FileShape {
   tokens: { [resource: string]: OAuthTokens };
   clients: { [issuer: string]: OAuthClientInfo };
@@ -50,7 +51,10 @@ export function createFileTokenStore(path: string): TokenStore {
         await mkdir(dirname(path), { recursive: true, mode: 0o700 });
         const temp = `${path}.${process.pid}.tmp`;
         await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+        // writeFile's mode applies only when it creates the file (and the umask still applies): a
+        // temp file left by a crashed run keeps its old mode, so it is set again explicitly.
         await chmod(temp, 0o600);
+        // rename is atomic on one file system: a reader sees the old tokens or the new ones.
         await rename(temp, path);
       });
     return writing;
@@ -62,6 +66,7 @@ export function createFileTokenStore(path: string): TokenStore {
     },
     async saveTokens(resource, tokens) {
       const state = await read();
+      // A DPoP token without its in-memory key is useless to the next process: not written at all.
       if (tokens && tokens.tokenType !== "DPoP") state.tokens[resource] = tokens;
       else delete state.tokens[resource];
       await persist(state);

@@ -35,12 +35,18 @@ export interface InMemoryDurableEngine {
 }
 
 interface RunState {
+  /** Indexed by step order; a slot stays empty while its step runs (parallel steps fill out of order). */
   readonly journal: (JournalEntry | undefined)[];
+  /** Bumped by `crash()`: an execution started under an older epoch is dead and may record nothing. */
   epoch: number;
   done?: { readonly value: unknown };
   readonly crashers: Set<(error: Error) => void>;
 }
 
+/**
+ * Values pass through JSON on the way in and out, as a real engine's database would pass them: a
+ * step result that does not survive serialization fails in tests here, not in production there.
+ */
 const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 /** Creates an in-memory durable engine. `executorId` names this process in evidence. */
@@ -81,22 +87,29 @@ export function createInMemoryDurableEngine(options: { readonly executorId?: str
         const slot = cursor++; // taken synchronously, so parallel steps keep their order on replay
         const recorded = state.journal[slot];
         if (recorded) {
+          // Replay must take the same path: a different step at this position means the run depends
+          // on something not journaled (time, randomness) and its recorded results no longer apply.
           if (recorded.name !== name)
             throw new Error(`run ${runId}: step ${slot} was "${recorded.name}" when recorded and is "${name}" now (non-deterministic run)`);
           return copy(recorded.value) as T;
         }
         const value = await guarded(fn());
+        // A step that finished after its execution was crashed must not be recorded: the successor
+        // runs it again, as it would after a real process death.
         live();
         state.journal[slot] = { name, value: copy(value) };
         return copy(value);
       },
       async sleep(ms) {
+        // The wake-up time is journaled, not the duration: a resumed run sleeps only what is left.
         const until = await ctx.step(`sleep ${ms}`, async () => Date.now() + ms);
         const left = until - Date.now();
         if (left > 0) await guarded(new Promise((resolve) => setTimeout(resolve, left)));
         live();
       },
       async recv<T>(topic: string, timeoutMs: number): Promise<T | undefined> {
+        // A step: a received message is journaled, so a replay gets the same message and the queue
+        // is not read twice. `null` stands for "none" (undefined does not survive JSON).
         const got = await ctx.step(`recv ${topic}`, async () => {
           const key = `${runId}\u0000${topic}`;
           const deadline = Date.now() + timeoutMs;
@@ -129,6 +142,7 @@ export function createInMemoryDurableEngine(options: { readonly executorId?: str
   return {
     async run<T>(runId: string, body: (ctx: DurableContext) => Promise<T>): Promise<T> {
       const state = stateOf(runId);
+      // Runs are idempotent by id: a finished run answers with its recorded result and runs nothing.
       if (state.done) return copy(state.done.value) as T;
       const value = await body(contextFor(runId, state));
       state.done = { value: copy(value) };

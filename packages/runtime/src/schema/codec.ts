@@ -24,6 +24,10 @@ export interface ValidateFunction {
   errors?: readonly ValidatorError[] | null;
 }
 
+/**
+ * The failing JSON Schema keyword as the constraint a model is told about. A keyword not listed
+ * (type, oneOf, not, ...) is "invalid_field_type": the value has the wrong shape altogether.
+ */
 const KEYWORD_CONSTRAINT: { readonly [keyword: string]: IssueConstraint } = {
   required: "missing_field",
   dependentRequired: "missing_field",
@@ -52,6 +56,8 @@ export function fieldPath(instancePath: string): string {
   if (instancePath === "") return "";
   let out = "";
   for (const raw of instancePath.slice(1).split("/")) {
+    // RFC 6901 unescaping (~1 before ~0). A numeric segment is shown as an index; an object key
+    // that is all digits reads the same, which is acceptable in a message.
     const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (/^\d+$/.test(part)) out += `[${part}]`;
     else out += out === "" ? part : `.${part}`;
@@ -63,6 +69,7 @@ function join(base: string, key: string): string {
   return base === "" ? key : `${base}.${key}`;
 }
 
+/** The value an error points at, to show the model what it sent (an inherited member it may reach is never `small`). */
 function valueAt(root: unknown, instancePath: string): unknown {
   let node = root;
   if (instancePath === "") return node;
@@ -73,6 +80,7 @@ function valueAt(root: unknown, instancePath: string): unknown {
   return node;
 }
 
+/** Whether `actual` is worth echoing: a whole 1 MB document in every failure would drown the message. */
 function small(value: unknown): boolean {
   if (value === undefined) return false;
   try {
@@ -82,6 +90,7 @@ function small(value: unknown): boolean {
   }
 }
 
+/** What the keyword wanted, in words a model can act on ("at least 1", "match ^[a-z]+$"); else ajv's message. */
 function expectedFor(error: ValidatorError): string | undefined {
   const p = error.params;
   switch (error.keyword) {
@@ -121,6 +130,7 @@ export function issuesFromErrors(errors: readonly ValidatorError[], input: unkno
     const base = fieldPath(error.instancePath);
     let field = base;
     let issue: FieldIssue;
+    // ajv reports these at the parent object; the issue belongs to the missing or extra field itself.
     if (error.keyword === "required" || error.keyword === "dependentRequired") {
       field = join(base, String(error.params.missingProperty));
       issue = { field, constraint: "missing_field" };
@@ -142,6 +152,8 @@ export function issuesFromErrors(errors: readonly ValidatorError[], input: unkno
         ...(small(actual) ? { actual } : {}),
       };
     }
+    // allErrors reports one field several times (each anyOf branch, say); one issue per field and
+    // constraint is what a model can fix.
     const key = `${issue.field}\u0000${issue.constraint}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -71,6 +71,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             method: "GET",
             url: options.url,
             headers: { ...(await authHeaders("GET")), accept: "text/event-stream" },
+            // A dedicated socket: the stream stays open for the session and would be lost to the pool.
             agent: false,
             signal: life.signal,
             redirect: options.redirect,
@@ -82,6 +83,8 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
           res.body.resume();
           throw new WireFaultError({ type: "http", status: res.status, message: "the SSE endpoint did not answer with text/event-stream" });
         }
+        // The endpoint may be relative (often a path with a session query); it resolves against the
+        // stream's final URL, after redirects, as a browser's EventSource would.
         const streamUrl = res.url;
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(() => {
@@ -90,6 +93,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
           }, timeoutMs);
           const parser = createSseParser((event) => {
             if (event.event === "endpoint") {
+              // Only the first one counts: a later event must not move where our POSTs go mid-session.
               if (endpoint !== undefined) return;
               let url: URL;
               try {
@@ -100,6 +104,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
                 res.body.destroy();
                 return;
               }
+              // Our POSTs carry credentials: a server must not send them, and our requests, to another origin.
               if (url.origin !== options.url.origin) {
                 clearTimeout(timer);
                 reject(
@@ -125,6 +130,7 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
           });
           res.body.setEncoding("utf8");
           res.body.on("data", (chunk: string) => parser.push(chunk));
+          // "close" follows every error: the fault is reported once, there.
           res.body.on("error", () => {});
           res.body.once("close", () => {
             clearTimeout(timer);
@@ -162,12 +168,14 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
           }),
         );
         if (res.status < 200 || res.status >= 300) throw new WireFaultError(await fail(res));
+        // 202 Accepted, usually: the answer comes as a message event on the stream, not in this body.
         res.body.resume();
       } finally {
         posts.delete(controller);
       }
     },
     async close() {
+      // No DELETE in this era: closing the stream ends the session.
       closed = true;
       life.abort();
       for (const controller of posts) controller.abort();
