@@ -53,8 +53,10 @@ export interface LintOptions {
   readonly maxDescriptionLength?: number;
 }
 
+/** A zero-width joiner between two pictographs: how family and profession emoji are written. */
 const EMOJI_ZWJ = /(\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})/gu;
 const SEVERITY_ORDER: { readonly [s in LintSeverity]: number } = { high: 0, medium: 1, low: 2 };
+/** Entries come from servers: a hostile 100,000-level `_meta` must not overflow the walk. */
 const MAX_DEPTH = 32;
 
 /** Every string of an entry with its path; object keys are yielded too (a key is text the model reads). */
@@ -66,6 +68,7 @@ function* strings(value: unknown, path: string, depth = 0): Generator<{ field: s
     return;
   }
   for (const key of Object.keys(value)) {
+    // Icons are URLs and data URIs the model never reads as text; base64 would only make noise.
     if (key === "icons" && depth === 0) continue;
     const child = path === "" ? key : `${path}.${key}`;
     yield { field: child, text: key, key: true };
@@ -73,6 +76,7 @@ function* strings(value: unknown, path: string, depth = 0): Generator<{ field: s
   }
 }
 
+/** The match with 30 characters of context each side: enough for a reviewer to judge it, short enough for a log line. */
 function excerptAt(text: string, index: number, length: number): string {
   const start = Math.max(0, index - 30);
   return quoteExcerpt(text.slice(start, index + length + 30), 120);
@@ -84,6 +88,8 @@ function readable(text: string): string {
 }
 
 /** A name is distinctive enough to count as a reference when it has a separator, mixed case, or 8+ characters. */
+// Short common words ("read", "list") appear in any description; only names like `send_email`
+// or `readFile` are likely to mean a tool.
 function distinctive(name: string): boolean {
   return name.length >= 4 && (/[_\-.]/.test(name) || /[a-z][A-Z]/.test(name) || name.length >= 8);
 }
@@ -99,10 +105,13 @@ function escapeRegex(text: string): string {
 export function lintCatalogue(servers: readonly LintServer[], options: LintOptions = {}): LintFinding[] {
   const maxLength = options.maxDescriptionLength ?? 2000;
   const findings: LintFinding[] = [];
+  // Which servers list each tool name: a description that names another server's tool is how
+  // "tool shadowing" steers the model to misuse that tool (the classic poisoning example).
   const owners = new Map<string, Set<string>>();
   for (const s of servers) for (const t of s.tools) owners.set(t.name, (owners.get(t.name) ?? new Set()).add(s.name));
   const foreign = (server: string) =>
     [...owners].filter(([name, by]) => !by.has(server) && distinctive(name)).map(([name, by]) => ({ name, by: [...by] }));
+  // Plain ASCII names by server: a look-alike name is worse when it imitates a real tool next to it.
   const bySkeleton = new Map<string, string[]>();
   for (const s of servers)
     for (const t of s.tools) if (/^[\x20-\x7e]*$/.test(t.name)) bySkeleton.set(t.name, [...(bySkeleton.get(t.name) ?? []), s.name]);
@@ -151,7 +160,11 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
           excerpt: excerptAt(scan, hidden, 1),
         });
       }
+      // Keys are checked for hidden characters only: phrase rules on a property name would flag
+      // ordinary names ("password", "token") that are no instruction to anyone.
       if (isKey) return;
+      // Phrases are matched in the text as the model reads it, so zero-width characters cannot
+      // split "ignore previous instructions" into something no pattern sees.
       const plain = readable(text);
       for (const rule of PHRASE_RULES) {
         for (const pattern of rule.patterns) {
@@ -163,9 +176,10 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
             message: `${rule.message}: ${JSON.stringify(m[0])}`,
             excerpt: excerptAt(plain, m.index, m[0].length),
           });
-          break;
+          break; // one finding per rule and field is enough to send a reviewer there
         }
       }
+      // Markup is matched in the raw text: hiding it inside invisible characters is part of the trick.
       for (const pattern of HIDDEN_MARKUP) {
         const m = pattern.exec(text);
         if (!m) continue;
@@ -206,6 +220,7 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
     for (const p of server.prompts ?? []) for (const s of strings(p, "")) checkText("prompt", p.name, s.field, s.text, s.key);
     for (const r of server.resources ?? []) for (const s of strings(r, "")) checkText("resource", r.uri, s.field, s.text, s.key);
   }
+  // A stable order (severity first) so a CI log and `pull --check` diff the same way every time.
   return findings.sort(
     (a, b) =>
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
@@ -233,8 +248,11 @@ function checkName(name: string, add: (f: NameFinding) => void, asciiNames: Read
     (c) => CONFUSABLES.has(c) || ((c.codePointAt(0) as number) > 0x7e && c.search(BIDI) < 0 && c.search(INVISIBLE) < 0),
   );
   if (odd.length === 0) return;
+  // The skeleton (UTS #39 style): what the name looks like once look-alikes are mapped to ASCII.
   const look = skeleton(name.replace(INVISIBLE, "").replace(BIDI, ""));
   const imitated = asciiNames.get(look)?.filter((s) => s !== server || look !== name);
+  // Listed look-alikes and fullwidth forms (U+FF01 on) are high: they exist to pass for ASCII. Other
+  // non-ASCII letters (a name in another script) are only worth a look.
   const confusable = odd.filter((c) => CONFUSABLES.has(c) || (c.codePointAt(0) as number) >= 0xff01);
   const codes = odd.map((c) => `U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`).join(", ");
   add({

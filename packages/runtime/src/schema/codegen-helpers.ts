@@ -20,7 +20,11 @@ export function ucs2length(value: string): number {
   return length;
 }
 
-/** Structural equality of JSON values (for `const`, `enum` and `uniqueItems`). */
+/**
+ * Structural equality of JSON values (for `const`, `enum` and `uniqueItems`). Key order does not
+ * matter and keys are compared as own properties, so `{}` never equals an object that merely
+ * inherits a key; only JSON values reach it, so no Date, Map or cycle handling is needed.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
@@ -40,6 +44,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+// RFC 3339 §5.6 grammar, checked as ajv-formats' "full" mode checks it, so a value valid at
+// generation stays valid at run time.
 const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
 const TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
@@ -58,6 +64,7 @@ function isDate(value: string): boolean {
   return day <= (month === 2 && isLeapYear(year) ? 29 : (DAYS[month] ?? 0));
 }
 
+/** `time` needs a zone (RFC 3339 full-time); ajv-formats' `iso-time` does not, hence `strictZone`. */
 function timeChecker(strictZone: boolean): (value: string) => boolean {
   return (value) => {
     const m = TIME.exec(value);
@@ -86,11 +93,13 @@ function dateTimeChecker(strictZone: boolean, separator: RegExp): (value: string
   };
 }
 
+/** formatMinimum/formatMaximum: same-zone RFC 3339 values of equal precision sort as strings. */
 function compareStrings(a: string, b: string): number | undefined {
   if (a === b) return 0;
   return a < b ? -1 : 1;
 }
 
+// `byte` is base64 (OpenAPI); `uri` is ajv-formats' fast check (a scheme, then no whitespace).
 const BYTE = /^(?:[a-z0-9+/]{4})*(?:[a-z0-9+/]{2}==|[a-z0-9+/]{3}=)?$/i;
 const URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i;
 const MIN_INT32 = -(2 ** 31);
@@ -123,6 +132,7 @@ export const formats: { readonly [name: string]: FormatEntry } = Object.assign(O
   float: { type: "number", validate: () => true },
   double: { type: "number", validate: () => true },
   regex: (value: string) => {
+    // ajv-formats' own \Z check, kept so a pattern judged at generation is judged the same at run time.
     if (/[^\\]\\Z/.test(value)) return false;
     try {
       new RegExp(value, "u");
@@ -131,6 +141,7 @@ export const formats: { readonly [name: string]: FormatEntry } = Object.assign(O
       return false;
     }
   },
+  // Annotations only (OpenAPI): any string passes.
   password: true,
   binary: true,
 }) as { readonly [name: string]: FormatEntry }; // prototype-free: a format named "constructor" is not a function
