@@ -84,10 +84,13 @@ export interface ToolRegistry {
   remove(server: string): readonly string[];
 }
 
+/** Descriptors as the server sent them: the same JSON text means no change worth telling a listener. */
 const same = (a: ToolDescriptor, b: ToolDescriptor) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Creates an empty registry. */
 export function createToolRegistry(): ToolRegistry {
+  // Two indexes over one set: ids (`server.tool`, what code calls) and exposed names (what a model
+  // calls). Both are Maps: names come from servers, and "__proto__" is a name like any other.
   const byId = new Map<string, ManagedTool>();
   const byName = new Map<string, ManagedTool>();
 
@@ -100,6 +103,8 @@ export function createToolRegistry(): ToolRegistry {
     ofServer,
     lookup: (key) => byId.get(key) ?? byName.get(key),
     replace(server, tools, policy, strict) {
+      // Computed against the other servers' names first, committed at the end: a strict failure
+      // (collision policy "error") returns before the registry changed at all.
       const before = new Map(ofServer(server).map((t) => [t.name, t]));
       const visible = tools.filter((t) => isToolVisible(t.name, policy));
       const owners = new Map<string, string>();
@@ -123,6 +128,8 @@ export function createToolRegistry(): ToolRegistry {
         const kept = before.get(descriptor.name);
         const shared = !exact(descriptor) && (wants.get(wanted(descriptor)) ?? 0) > 1;
         const holder = exact(descriptor) ? others.get(descriptor.name) : undefined;
+        // Only a sanitized holder moves; a real name held by another server is a collision, which
+        // the policy below decides (prefix, error).
         if (holder && holder.exposedName !== holder.name && !moves.some((m) => m.tool === holder)) {
           const to = uniqueName(holder.exposedName, holder.id, (n) => n === holder.exposedName || names.has(n));
           moves.push({ tool: holder, to });
@@ -141,6 +148,7 @@ export function createToolRegistry(): ToolRegistry {
             shared,
           );
           if (!choice.ok) {
+            // A fresh connect refuses the server; a refresh skips this tool and keeps the server up.
             if (strict) return { ok: false, message: choice.message };
             warnings.push(choice.message);
             continue;
@@ -178,6 +186,7 @@ export function createToolRegistry(): ToolRegistry {
           })
           .map((t) => t.name),
       };
+      // The servers whose tools were renamed must re-sync their runtime mirrors and listeners.
       const moved = moves.map((m) => ({ server: m.tool.server, name: m.tool.name }));
       return { ok: true, diff, hidden: tools.length - visible.length, warnings, moved };
     },
@@ -213,6 +222,7 @@ export function runtimeSpecOf(
     // `_meta` travels as the spec's meta: MCP Apps visibility (app-only tools) is read from it.
     ...(d._meta ? { meta: d._meta } : {}),
     annotations: { readOnly: t.risk.readOnly, destructive: t.risk.destructive, idempotent: t.risk.idempotent, openWorld: t.risk.openWorld },
+    // The object check first: MCP arguments are an object, whether or not a validator is loaded.
     decodePayload: (value: unknown) => {
       if (typeof value !== "object" || value === null || Array.isArray(value))
         return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] };

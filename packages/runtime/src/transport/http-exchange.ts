@@ -94,6 +94,7 @@ function target(url: URL) {
     const host = url.hostname;
     t = {
       protocol: url.protocol,
+      // URL keeps IPv6 literals bracketed ("[::1]"); node:http wants the bare address.
       hostname: host.startsWith("[") ? host.slice(1, -1) : host,
       port: url.port,
       path: `${url.pathname}${url.search}`,
@@ -153,7 +154,10 @@ function once(
       headers,
     };
     if (agent !== undefined) requestOptions.agent = agent;
+    // The policy's lookup checks the resolved addresses, so a name that resolves to a private
+    // address is refused at connect time, not only by its spelling (DNS rebinding).
     if (options.outbound) requestOptions.lookup = options.outbound.lookup;
+    // Userinfo in the URL becomes Basic auth, as fetch would send it; URL keeps it percent-encoded.
     if (url.username) requestOptions.auth = decodeURIComponent(`${url.username}:${url.password}`);
     const req = mod.request(requestOptions);
     let idleMs = 0;
@@ -168,6 +172,7 @@ function once(
       signal?.removeEventListener("abort", onAbort);
       handle?.watch(undefined);
     };
+    // Once any response arrived the server has read the request: no resend, whatever fails later.
     let responded = false;
     req.once("response", (res) => {
       responded = true;
@@ -221,15 +226,17 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
   let headers = options.headers;
   let agent = options.agent;
   for (let hop = 0; ; hop++) {
+    // Every hop is checked, not only the first: a redirect is the usual way around an SSRF filter.
     const refused = options.outbound?.check(url);
     if (refused) throw new WireFaultError(hop === 0 ? refused : { ...refused, message: `redirect refused: ${refused.message}` });
     const res = await once(options, url, headers, agent);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
+    // 304 is a 3xx that is not a redirect; with policy "error" the caller gets the 3xx itself.
     if (status < 300 || status >= 400 || status === 304 || location === undefined || policy === "error") {
       return { status, headers: res.headers, url, body: res };
     }
-    res.resume();
+    res.resume(); // drained, so its socket goes back to the pool
     if (hop >= max) throw new WireFaultError({ type: "http", status, message: `more than ${max} redirects` });
     let next: URL;
     try {
@@ -248,6 +255,7 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
       for (const name of CREDENTIAL_HEADERS) delete headers[name];
       // Custom credentials (X-Api-Key, X-Auth-Token...) must not follow to another origin either.
       for (const name of Object.keys(headers)) if (SECRET_HEADER_NAME.test(name)) delete headers[name];
+      // The pooled agent belongs to the original origin; another origin gets Node's default.
       agent = undefined;
     }
     url = next;
@@ -256,6 +264,8 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
 
 /** Reads a body as UTF-8 text, keeping at most `limit` characters. */
 export function readBody(body: IncomingMessage, limit = 16 * 1024 * 1024): Promise<string> {
+  // Bounded: a server that streams forever must fail the call, not exhaust our memory. Chunks are
+  // decoded once at the end, so a multi-byte character split across chunks stays whole.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -275,6 +285,7 @@ export function readBody(body: IncomingMessage, limit = 16 * 1024 * 1024): Promi
     body.on("error", (error: NodeJS.ErrnoException) => {
       if (!truncated) reject(new WireFaultError(faultFromError(error, new URL("http://peer"))));
     });
+    // A connection cut mid-body emits "close" without "end": the answer is incomplete, not short.
     body.once("close", () => {
       if (!body.complete && !truncated)
         reject(new WireFaultError({ type: "transport", code: "ECONNRESET", message: "response ended early" }));

@@ -45,6 +45,10 @@ export interface StdioProcess {
   close(): Promise<void>;
 }
 
+/**
+ * The last `limit` bytes of stderr: what a failure shows of why a server died. Bounded, because a
+ * chatty server would otherwise grow it for as long as it runs.
+ */
 function createRing(limit: number) {
   let chunks: Buffer[] = [];
   let size = 0;
@@ -63,6 +67,7 @@ function createRing(limit: number) {
   };
 }
 
+/** Signals the child's whole process group (a negative pid), falling back to the child alone when there is no group. */
 function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
   try {
     if (child.pid !== undefined) process.kill(-child.pid, signal);
@@ -83,7 +88,10 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
     env: buildChildEnv(options.env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ["pipe", "pipe", "pipe"],
+    // No shell: arguments from a config file are never parsed as shell syntax.
     shell: false,
+    // Its own process group, so close() can signal the server and everything it started at once
+    // (npx and uvx wrappers start the real server as a grandchild).
     detached: true,
     windowsHide: true,
   });
@@ -175,6 +183,7 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
       // Helpers the server started in their own session escape the group kill: note them now,
       // while they are still its descendants, and again at each step (they may start late).
       collectDescendants(child.pid, tree);
+      // The MCP lifecycle's stdio shutdown: close its stdin and let it exit, then SIGTERM, then SIGKILL.
       flush();
       child.stdin.end();
       const step = (signal: NodeJS.Signals) => {
