@@ -9,7 +9,9 @@ import { TASKS_EXTENSION } from "./task-call.js";
 
 /** Methods a server may ask the client to run as a task. */
 const TASKABLE = ["sampling/createMessage", "elicitation/create"] as const;
+/** A server cannot make us hold unbounded work: beyond this many live tasks a new one is refused. */
 const MAX_TASKS = 256;
+/** Kept this long when the server asks for no ttl (five minutes: a poller has time to come back). */
 const DEFAULT_TTL_MS = 300_000;
 
 interface ClientTask {
@@ -30,6 +32,8 @@ export function withTaskCapabilities(
   capabilities: { readonly [key: string]: unknown },
   handlers: ReadonlyMap<string, RequestHandler> | undefined,
 ): { [key: string]: unknown } {
+  // Both announcements: a 2025-11-25 server reads `tasks`, a 2026-07-28 one the extension entry.
+  // What the caller already declared is kept as it is.
   const out: { [key: string]: unknown } = { ...capabilities };
   const extensions = (capabilities.extensions ?? {}) as { readonly [key: string]: unknown };
   if (extensions[TASKS_EXTENSION] === undefined) out.extensions = { ...extensions, [TASKS_EXTENSION]: {} };
@@ -41,6 +45,7 @@ export function withTaskCapabilities(
   return out;
 }
 
+/** The task as `tasks/get` and `CreateTaskResult` show it (never its result or error: those come from `tasks/result`). */
 function view(task: ClientTask) {
   return {
     taskId: task.taskId,
@@ -69,17 +74,21 @@ export function withClientTasks(
     const handler = handlers.get(method);
     if (!handler) continue;
     out.set(method, (params, request) => {
+      // Without `task` the request is an ordinary one: answered inline by the same handler.
       const asked = params?.task as { ttl?: unknown } | undefined;
       if (asked === undefined) return handler(params, request);
       if (tasks.size >= MAX_TASKS) throw new RpcHandlerError(-32603, `too many client tasks (${MAX_TASKS})`);
       const { task: _, ...rest } = params as { [key: string]: unknown };
       const now = new Date().toISOString();
+      // The server proposes a ttl, the receiver decides: at most an hour here.
       const ttl = typeof asked.ttl === "number" && asked.ttl > 0 ? Math.min(asked.ttl, 3_600_000) : DEFAULT_TTL_MS;
+      // Unguessable: another party on the session must not poll or cancel our task by counting.
       const taskId = globalThis.crypto.randomUUID();
       const done = Promise.resolve()
         .then(() => handler(rest, request))
         .then(
           (result) => {
+            // A cancelled task stays cancelled: a late result is dropped, not resurrected.
             if (entry.status !== "working") return;
             entry.result = result ?? {};
             entry.status = "completed";
@@ -97,6 +106,7 @@ export function withClientTasks(
           },
         );
       const entry: ClientTask = { taskId, status: "working", createdAt: now, lastUpdatedAt: now, ttl, done };
+      // Forgotten after its ttl, finished or not; unref'd so a pending task never keeps the process up.
       entry.timer = setTimeout(() => tasks.delete(taskId), ttl);
       entry.timer.unref?.();
       tasks.set(taskId, entry);
@@ -104,6 +114,8 @@ export function withClientTasks(
     });
   }
   out.set("tasks/get", (params) => view(find(params)));
+  // tasks/result waits until the task ends, so a server can wait on it in one request, then answers
+  // as the original request would have.
   out.set("tasks/result", async (params) => {
     const task = find(params);
     await task.done;

@@ -13,6 +13,7 @@ interface Expression {
 type Part = string | Expression;
 
 const OPERATORS = new Set(["+", "#", ".", "/", ";", "?", "&"]);
+/** RFC 6570 §2.3 varname characters (pct-encoded triplets allowed); ":" and "*" are level 4, refused here. */
 const NAME = /^[A-Za-z0-9_.%]+$/;
 
 /** Splits a template into literal text and expressions; throws a `TypeError` naming a bad expression. */
@@ -46,11 +47,17 @@ export function templateVariables(template: string): string[] {
   return out;
 }
 
+/**
+ * "+" and "#" keep reserved characters and existing %XX escapes (encodeURI, with its re-encoded %25
+ * undone); every other operator encodes all but unreserved characters, which encodeURIComponent
+ * does except for !'()*.
+ */
 const encode = (value: string, reserved: boolean) =>
   reserved
     ? encodeURI(value).replace(/%25([0-9A-Fa-f]{2})/g, "%$1")
     : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
+/** Per operator, what starts the expansion and what joins its items (RFC 6570 Appendix A's table). */
 const PREFIX: { readonly [op: string]: string } = { "": "", "+": "", "#": "#", ".": ".", "/": "/", ";": ";", "?": "?", "&": "&" };
 const SEPARATOR: { readonly [op: string]: string } = { "": ",", "+": ",", "#": ",", ".": ".", "/": "/", ";": ";", "?": "&", "&": "&" };
 
@@ -62,10 +69,12 @@ export function expandTemplate(template: string, values: { readonly [name: strin
       const reserved = part.op === "+" || part.op === "#";
       const named = part.op === ";" || part.op === "?" || part.op === "&";
       const items = part.names.flatMap((name) => {
+        // Own keys only: a variable named "constructor" must not expand to Object's constructor.
         const value = Object.hasOwn(values, name) ? values[name] : undefined;
         if (value === undefined) return [];
         const encoded = encode(value, reserved);
         if (!named) return [encoded];
+        // ";" drops the "=" for an empty value (";x"), "?" and "&" keep it ("?x="), per §3.2.8-9.
         return [part.op === ";" && value === "" ? name : `${name}=${encoded}`];
       });
       return items.length === 0 ? "" : `${PREFIX[part.op]}${items.join(SEPARATOR[part.op])}`;
@@ -88,6 +97,8 @@ export function matchTemplate(template: string, uri: string): { [name: string]: 
       continue;
     }
     const named = part.op === ";" || part.op === "?" || part.op === "&";
+    // What one value may contain, per operator: lazy for "+"/"#" so a literal after the expression
+    // still matches; the others stop at their own separators.
     const value = part.op === "+" || part.op === "#" ? "[^?#]*?" : named ? "[^&;#]*" : "[^/?#.,&;]*";
     const items = part.names.map((name) => {
       names.push(name);
@@ -97,6 +108,7 @@ export function matchTemplate(template: string, uri: string): { [name: string]: 
   }
   const m = new RegExp(`${pattern}$`).exec(uri);
   if (!m) return undefined;
+  // Names come from a server's template: a prototype-free map keeps "__proto__" an ordinary variable.
   const out: { [name: string]: string } = Object.create(null);
   for (const [i, name] of names.entries()) {
     const raw = m[i + 1];
@@ -104,6 +116,7 @@ export function matchTemplate(template: string, uri: string): { [name: string]: 
     try {
       out[name] = decodeURIComponent(raw);
     } catch {
+      // A malformed escape ("%zz") cannot be a value this template produced: no match.
       return undefined;
     }
   }
