@@ -25,6 +25,10 @@ export interface ToolRisk {
  * explicit destructiveHint makes a tool high risk, only readOnly plus idempotent makes it concurrent.
  */
 export function riskOf(annotations: ToolDescriptor["annotations"], trusted: boolean): ToolRisk {
+  // The MCP spec defaults destructiveHint to true when absent; taking that literally would make
+  // every unannotated tool high risk, so a missing hint is medium. destructiveHint is meaningful
+  // only when readOnlyHint is false (spec), hence `!readOnly`. openWorldHint keeps the spec
+  // default (true).
   const readOnly = annotations?.readOnlyHint === true;
   const destructive = !readOnly && annotations?.destructiveHint === true;
   const idempotent = annotations?.idempotentHint === true;

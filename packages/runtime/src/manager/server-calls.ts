@@ -101,6 +101,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     // The idle reaper never closes a connection with a call in flight.
     slot.inFlight++;
     slot.lastUsed = Date.now();
+    // The caller's deadline wins; the server's configured one applies when the caller gives none.
     const timeout = callOptions.timeoutMs ?? slot.config.requestTimeoutMs;
     try {
       const response = await client.callTool(request, { ...callOptions, facts, ...(timeout === undefined ? {} : { timeoutMs: timeout }) });

@@ -61,6 +61,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     (name) => probe(name),
     () => reapIdle(),
   );
+  // A server's own requestTimeoutMs bounds its listings too: a hung tools/list must not hold a connect forever.
   const listOptions = (slot: ServerSlot) => (slot.config.requestTimeoutMs ? { timeoutMs: slot.config.requestTimeoutMs } : {});
 
   /** `list_changed` from the current client: one refresh after a quiet period, however many notices arrive. */
@@ -96,7 +97,9 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     slot.connecting = (async (): Promise<ServerStatus> => {
       if (context.stopped()) return status(slot);
       slot.state = "connecting";
+      // A connect is an attempt again, whoever started it; the accounting decides anew on failure.
       slot.gaveUp = false;
+      // An evicted slot has none; a stdio slot keeps its client across a crash (the client respawns).
       if (!slot.client) {
         const generation = ++slot.generation;
         try {
@@ -121,6 +124,8 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       const listedAt = performance.now();
       if (slot.client !== client) return status(slot);
       if (!listed.ok) return fail(`tools/list failed: ${messageWithoutServer(listed.failure)}`);
+      // I/O ran in parallel; registration waits for the servers before this one in config order,
+      // so prefix-on-collision gives the same names on every start.
       if (registerAfter) await registerAfter;
       if (slot.client !== client || context.stopped()) return status(slot);
       const admitted = listing.admit(slot, listed.tools);
@@ -150,6 +155,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
 
   async function refresh(slot: ServerSlot): Promise<RefreshOutcome> {
     const client = slot.client;
+    // Not connected: a connect lists the tools anyway; the diff is computed from the names.
     if (!client || slot.state !== "connected") {
       const before = new Set(registry.ofServer(slot.name).map((t) => t.name));
       const after = await connect(slot);
@@ -170,6 +176,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
         await evict(slot, messageWithoutServer(listed.failure), "failed");
       return listed;
     }
+    // Replaced while listing: the new client's connect registers its own listing.
     if (slot.client !== client) return { ok: true, diff: { added: [], removed: [], changed: [] } };
     return { ok: true, diff: listing.refilter(slot, listed.tools) };
   }
@@ -181,6 +188,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     // Evict first: a connect still under way sees its client replaced and registers nothing.
     await evict(slot, undefined, state);
     if (pending) await pending;
+    // Set again after the pending connect settled: its failure path may have written "failed".
     slot.state = state;
     slot.error = undefined;
     listing.remove(slot);
