@@ -18,6 +18,7 @@ import {
   typesOf,
 } from "./schema-walk.js";
 
+/** Keywords Gemini's function-declaration schema (an OpenAPI 3.0 subset) accepts, copied as they are. */
 const KEPT = new Set([
   "type",
   "description",
@@ -33,7 +34,9 @@ const KEPT = new Set([
   "default",
   "propertyOrdering",
 ]);
+/** String and number formats Gemini accepts; others are dropped with a warning. */
 const FORMATS = new Set(["date-time", "date", "time", "enum", "int32", "int64", "float", "double"]);
+/** Annotations that carry no constraint: dropping them loses nothing the model needs (an info note only). */
 const HARMLESS = new Set([
   "$schema",
   "$id",
@@ -48,6 +51,7 @@ const HARMLESS = new Set([
   "contentEncoding",
   "contentMediaType",
 ]);
+/** Keywords the converter rewrites itself, so the keyword loop skips them. */
 const HANDLED = new Set(["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "$ref", "const", "format"]);
 const MAX_NAME = 64;
 /** Schema nodes one variant may hold: inlining `$ref` can grow a hostile schema exponentially. */
@@ -58,6 +62,8 @@ const MAX_DEPTH = 64;
 /** Gemini-safe names for `keys`, in order: `[A-Za-z_][A-Za-z0-9_]{0,63}`, unique among siblings. */
 export function geminiPropertyNames(keys: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
+  // Names that are already safe are reserved first and keep their spelling, so a renamed sibling
+  // ("a-b" to "a_b") can never take the name of a real "a_b" whatever their order.
   const used = new Set(keys.filter((k) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k)));
   for (const key of keys) {
     if (used.has(key) && !out.has(key) && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(key)) {
@@ -67,6 +73,7 @@ export function geminiPropertyNames(keys: readonly string[]): Map<string, string
     let base = key.replace(/[^A-Za-z0-9_]/g, "_");
     if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
     base = base.slice(0, MAX_NAME);
+    // Collisions get _2, _3...; deterministic, so the mapping back is the same on every call.
     let name = base;
     for (let i = 2; used.has(name); i++) name = `${base.slice(0, MAX_NAME - String(i).length - 1)}_${i}`;
     used.add(name);

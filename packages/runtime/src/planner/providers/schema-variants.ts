@@ -34,6 +34,8 @@ export function toAnthropicSchema(input: JsonSchema): SchemaVariant {
   return { provider: "anthropic", schema, notes: sink.notes };
 }
 
+// Keyed by the schema object (generated specs hold one object per tool): converting on every
+// model turn would cost more than the call. Weak, so a dropped catalogue frees its variants.
 const cache = new WeakMap<object, Map<SchemaProvider, SchemaVariant>>();
 
 /** The variant of `schema` for `provider` (OpenAI: strict mode). Cached per schema object. */
@@ -51,8 +53,14 @@ export function providerSchema(schema: JsonSchema, provider: SchemaProvider): Sc
   return variant;
 }
 
+/** As deep as the variants keep (gemini-schema.ts); a model's deeper output is left as it came. */
 const MAX_DEPTH = 64;
 
+/**
+ * The object schema `value` was produced from: the schema itself, or for a union the first object
+ * branch whose property names cover every key of the value (under Gemini's renames), since the
+ * branch decides which renames and null rules apply.
+ */
 function objectShape(
   schema: JsonSchema,
   value: { readonly [key: string]: unknown },
@@ -80,6 +88,7 @@ function objectShape(
  * not accept null is dropped (it stands for "omitted"). Never throws; unknown parts are kept.
  */
 export function restoreArguments(value: unknown, original: JsonSchema, provider: SchemaProvider): unknown {
+  // Anthropic's variant is the original schema: nothing to map.
   if (provider === "anthropic") return value;
   const defs = definitionsOf(original);
   const walk = (v: unknown, schema: unknown, depth: number): unknown => {
@@ -93,6 +102,7 @@ export function restoreArguments(value: unknown, original: JsonSchema, provider:
     const back = new Map<string, string>();
     if (provider === "gemini") for (const [orig, renamed] of geminiPropertyNames([...props.keys()])) back.set(renamed, orig);
     const required = requiredSet(shape);
+    // Unknown keys are copied as they are: the validator that runs next names them, with this field path.
     const out: { [key: string]: unknown } = {};
     for (const key of Object.keys(obj)) {
       const name = back.get(key) ?? key;
