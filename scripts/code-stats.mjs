@@ -9,6 +9,7 @@
 //   --functions N   also list every function of N lines or more, longest first
 //   --files N       also list every file of N lines or more, largest first
 //   --ratios P      also list every file whose comment-line ratio is under P percent, lowest first
+//   --folders       also print the comment-line ratio of each src/ folder
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createScanner, getLeadingCommentRanges, LanguageVariant, SyntaxKind } from "typescript/unstable/ast";
@@ -22,6 +23,7 @@ const flag = (name) => {
 const listFunctions = flag("--functions");
 const listFiles = flag("--files");
 const listRatios = flag("--ratios");
+const listFolders = process.argv.includes("--folders");
 
 const FUNCTION_KINDS = new Set([
   SyntaxKind.FunctionDeclaration,
@@ -144,7 +146,7 @@ for (const pkg of packages) {
     const rel = relative(root, file);
     const lines = sf.getLineStarts().length - (sf.text.endsWith("\n") ? 1 : 0);
     const counts = commentLines(sf);
-    allFiles.push({ file: rel, lines, ratio: counts.comment / counts.nonBlank });
+    allFiles.push({ file: rel, lines, ratio: counts.comment / counts.nonBlank, ...counts });
     if (lines > largest.lines) largest = { file: rel, lines };
     for (const fn of functionsOf(sf)) {
       allFunctions.push({ ...fn, file: rel });
@@ -188,6 +190,21 @@ if (listFiles !== undefined) {
   for (const f of allFiles.filter((x) => x.lines >= listFiles).sort((a, b) => b.lines - a.lines)) {
     console.log(`  ${String(f.lines).padStart(4)}  ${f.file}`);
   }
+}
+if (listFolders) {
+  console.log("\ncomment lines per folder");
+  const folders = new Map();
+  for (const f of allFiles) {
+    const parts = f.file.split("/");
+    // packages/<pkg>/src/<folder>/...; files at src/ count as "(root)".
+    const key = `${parts[1]}/${parts.length > 4 ? parts[3] : "(root)"}`;
+    const sum = folders.get(key) ?? { comment: 0, nonBlank: 0 };
+    sum.comment += f.comment;
+    sum.nonBlank += f.nonBlank;
+    folders.set(key, sum);
+  }
+  for (const [key, sum] of [...folders].sort())
+    console.log(`  ${key.padEnd(28)} ${pct(sum.comment, sum.nonBlank).padStart(6)}  (${sum.comment} / ${sum.nonBlank})`);
 }
 if (listRatios !== undefined) {
   console.log(`\nfiles under ${listRatios}% comment lines`);
