@@ -52,6 +52,7 @@ export interface Pkce {
 
 /** Creates a PKCE verifier (43+ chars) and its S256 challenge. */
 export async function createPkce(): Promise<Pkce> {
+  // 48 random bytes are 64 base64url characters: inside RFC 7636's 43..128, with 384 bits of entropy.
   const verifier = randomString(48);
   const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
   return { verifier, challenge: base64url(new Uint8Array(digest)), method: "S256" };
@@ -69,11 +70,14 @@ export function parseWwwAuthenticate(header: string | null | undefined): WwwAuth
   if (!header) return out;
   let i = 0;
   const n = header.length;
+  // A small scanner rather than a regex: challenges and their params share commas
+  // (`Bearer realm="a, b", error="x", DPoP algs="ES256"`), and quoted strings may hold commas.
   const skip = () => {
     while (i < n && (header[i] === " " || header[i] === "\t" || header[i] === ",")) i++;
   };
   const token = () => {
     const start = i;
+    // RFC 9110 §5.6.2 tchar.
     while (i < n && /[!#$%&'*+\-.^_`|~0-9A-Za-z]/.test(header[i] as string)) i++;
     return header.slice(start, i);
   };
@@ -81,11 +85,13 @@ export function parseWwwAuthenticate(header: string | null | undefined): WwwAuth
     skip();
     const word = token();
     if (!word) {
+      // Not a token (a stray quote or "="): skipped, so a malformed header cannot stall the loop.
       i++;
       continue;
     }
     let j = i;
     while (j < n && header[j] === " ") j++;
+    // token "=" means an auth-param; a token alone starts the next challenge (its scheme).
     if (header[j] === "=" && out.length > 0) {
       // An auth-param of the current challenge.
       i = j + 1;
@@ -94,6 +100,7 @@ export function parseWwwAuthenticate(header: string | null | undefined): WwwAuth
       if (header[i] === '"') {
         i++;
         while (i < n && header[i] !== '"') {
+          // quoted-pair: a backslash escapes the next character.
           if (header[i] === "\\" && i + 1 < n) i++;
           value += header[i];
           i++;
@@ -114,6 +121,7 @@ export function parseWwwAuthenticate(header: string | null | undefined): WwwAuth
 
 /** The Bearer (or DPoP, RFC 9449) challenge of a header, if any. */
 export function bearerChallenge(header: string | null | undefined): WwwAuthenticateChallenge | undefined {
+  // Scheme names are case-insensitive (RFC 9110 §11.1); a server may offer both, the first wins.
   return parseWwwAuthenticate(header).find((c) => c.scheme.toLowerCase() === "bearer" || c.scheme.toLowerCase() === "dpop");
 }
 
@@ -126,5 +134,6 @@ export function formBody(fields: { readonly [key: string]: string | undefined })
 
 /** Splits a space-separated scope string into a de-duplicated list. */
 export function scopeList(scope: string | undefined | null): string[] {
+  // RFC 6749 §3.3: scope tokens are space-delimited and their order carries no meaning.
   return [...new Set((scope ?? "").split(/\s+/).filter(Boolean))];
 }

@@ -18,6 +18,7 @@ function shown(value: unknown): unknown {
   return `[${typeof value}]`;
 }
 
+/** A wrong-type issue; `actual` is shown small (a server's bad result can be megabytes). */
 function typeIssue(field: string, expected: string, actual: unknown): FieldIssue {
   return { field, constraint: "invalid_field_type", expected, actual: shown(actual) };
 }
@@ -30,6 +31,7 @@ const BLOCK_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ["resource_link", ["uri"]],
 ]);
 
+/** One content block: an object with a string `type`, and the fields its known type requires. */
 function blockIssues(block: unknown, at: string, issues: FieldIssue[]): void {
   if (!isRecord(block)) {
     issues.push(typeIssue(at, "a content block object", block));
@@ -61,6 +63,7 @@ export function callResultIssues(result: unknown): FieldIssue[] {
   const content = result.content;
   if (content !== undefined) {
     if (!Array.isArray(content)) issues.push(typeIssue("content", "array", content));
+    // At most 20 issues: a 10,000-block result that is wrong throughout needs no 10,000-line failure.
     else for (let i = 0; i < content.length && issues.length < 20; i++) blockIssues(content[i], `content[${i}]`, issues);
   }
   if (result.structuredContent !== undefined && !isRecord(result.structuredContent))
@@ -71,6 +74,7 @@ export function callResultIssues(result: unknown): FieldIssue[] {
 
 /** The wire fault for a result with `issues`; its content is kept when it is an array. */
 export function malformedResultFault(result: unknown, issues: readonly FieldIssue[]): WireFault {
+  // The content is kept as evidence even when broken: a model (or person) can often still read it.
   const content = isRecord(result) && Array.isArray(result.content) ? result.content : undefined;
   const summary = issues
     .slice(0, 3)
@@ -88,6 +92,8 @@ export function malformedResultFault(result: unknown, issues: readonly FieldIssu
 export function shapedCallResult(result: unknown): Outcome<CallToolResult> {
   const issues = callResultIssues(result);
   if (issues.length > 0) return { ok: false, fault: malformedResultFault(result, issues) };
+  // Missing content is tolerated (servers that answer with structuredContent only); readers then
+  // get `[]` and never need to check.
   const shaped = result as Partial<CallToolResult>;
   return { ok: true, value: Array.isArray(shaped.content) ? (shaped as CallToolResult) : { ...shaped, content: [] } };
 }
