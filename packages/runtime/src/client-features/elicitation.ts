@@ -68,6 +68,8 @@ export function applySchemaDefaults(
   for (const [field, property] of Object.entries(schema.properties ?? {})) {
     if (Object.hasOwn(out, field) || property === null || typeof property !== "object") continue;
     const value = property.default;
+    // Only defaults that are valid elicitation values: a server's odd default (an object, NaN) is
+    // not passed off as the user's answer.
     if (
       typeof value === "string" ||
       typeof value === "boolean" ||
@@ -80,10 +82,15 @@ export function applySchemaDefaults(
   return out;
 }
 
+/** -32602: the server's request is wrong (a mode we did not declare, missing params); its fault, not ours. */
 function invalid(message: string): RpcHandlerError {
   return new RpcHandlerError(-32602, message);
 }
 
+/**
+ * The application handler's answer, checked before it goes back to the server: a bad answer is
+ * our bug, so -32603 (internal), and only `accept` in form mode may carry content.
+ */
 function checkResult(result: unknown, mode: "form" | "url"): ElicitResult {
   const r = result as Partial<ElicitResult> | null | undefined;
   if (typeof r !== "object" || r === null || typeof r.action !== "string" || !ACTIONS.includes(r.action)) {
@@ -102,6 +109,7 @@ export function createElicitationHandler(
 ): (params: { readonly [key: string]: unknown } | undefined) => Promise<ElicitResult> {
   return async (params) => {
     const p = params ?? {};
+    // No mode means form: the 2025-06-18 requests predate URL mode and carry none.
     const mode = p.mode === undefined ? "form" : p.mode;
     if (mode !== "form" && mode !== "url") throw invalid(`elicitation mode ${JSON.stringify(mode)} is not supported`);
     const message = typeof p.message === "string" ? p.message : "";
@@ -121,6 +129,7 @@ export function createElicitationHandler(
     }
     const request: FormElicitation = { mode: "form", message, requestedSchema: schema, ...meta };
     const result = checkResult(await options.form(request, {}), "form");
+    // Defaults fill only what the user left out, and only on accept (a decline carries no content).
     if (result.action !== "accept" || options.applyDefaults === false) return result;
     return { action: "accept", content: applySchemaDefaults(schema, result.content) };
   };
@@ -136,6 +145,7 @@ export function urlElicitationsRequired(failure: {
   if (failure.rpc?.code !== URL_ELICITATION_REQUIRED) return [];
   const list = (failure.rpc.data as { elicitations?: unknown } | undefined)?.elicitations;
   if (!Array.isArray(list)) return [];
+  // Entries that are not URL elicitations are skipped, not fatal: the rest can still be shown.
   return list.flatMap((item: unknown) => {
     const e = item as { mode?: unknown; url?: unknown; elicitationId?: unknown; message?: unknown };
     if (typeof e?.url !== "string" || typeof e.elicitationId !== "string" || (e.mode !== undefined && e.mode !== "url")) return [];
