@@ -138,7 +138,7 @@ function connectCaller(): HttpCaller {
   return createHttpCaller({
     url: serverUrl,
     name: "conformance",
-    era: modern ? "modern" : "legacy",
+    era: modern ? "2026-07-28" : "legacy",
     ...(version ? { protocolVersion: version } : {}),
     clientInfo: { name: "toolwright-conformance", version: "0.1.0" },
     capabilities: features.capabilities,

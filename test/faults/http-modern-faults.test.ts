@@ -36,8 +36,8 @@ afterAll(async () => {
 });
 
 async function setup() {
-  server = await startScriptedHttpServer({ era: "modern", tools });
-  caller = createHttpCaller({ name: "modern", url: server.url, era: "modern", timeoutMs: 10_000 });
+  server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+  caller = createHttpCaller({ name: "2026-07-28", url: server.url, era: "2026-07-28", timeoutMs: 10_000 });
   const first = await caller.callTool({ name: "echo", arguments: { tag: "first" } });
   expect(first.ok && first.result.structuredContent).toEqual({ tag: "first" });
   return { server, caller };

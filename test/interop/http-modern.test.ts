@@ -78,11 +78,11 @@ const tools: { [name: string]: ScriptedTool } = {
 
 describe("HTTP, 2026-07-28 era", () => {
   it("probes with server/discover, then sends _meta and routing headers on every request", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     caller = createHttpCaller({ url: server.url, clientInfo: { name: "tw-test", version: "9.9.9" } });
     const listed = await caller.listTools();
     expect(listed.ok).toBe(true);
-    expect(caller.era).toBe("modern");
+    expect(caller.era).toBe("2026-07-28");
     expect(caller.sessionId).toBeUndefined();
     const out = await caller.callTool({
       name: "query",
@@ -116,17 +116,17 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("ignores a session id a modern server echoes on the probe", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     server.next({ rpc: "server/discover" }, { headers: { "mcp-session-id": "should-be-ignored" } });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     expect((await caller.listTools()).ok).toBe(true);
     expect(caller.sessionId).toBeUndefined();
     expect(server.rpc("tools/list")[0]?.headers["mcp-session-id"]).toBeUndefined();
   });
 
   it("sends other requests (prompts/get, resources/read) with _meta and Mcp-Name", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     const prompt = await caller.request("prompts/get", { name: "greet" });
     expect(prompt).toMatchObject({ ok: true, result: { messages: [{ content: { text: "prompt greet" } }] } });
     const resource = await caller.request("resources/read", { uri: "file:///tmp/ü.txt" });
@@ -142,9 +142,9 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("drops tools whose x-mcp-header declarations are invalid, with a warning", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     const warnings: string[] = [];
-    caller = createHttpCaller({ url: server.url, era: "modern", onWarning: (w) => warnings.push(w) });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28", onWarning: (w) => warnings.push(w) });
     const listed = await caller.listTools();
     expect(listed.ok && listed.tools.map((t) => t.name).sort()).toEqual(["confirm", "forever", "query", "wait"]);
     expect(warnings.join("\n")).toMatch(/"broken" dropped: .*list\.items/);
@@ -167,8 +167,8 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("retries once with a version from data.supported after -32022", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     await caller.listTools();
     server.next(
       { rpc: "tools/call" },
@@ -189,8 +189,8 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("on -32020 header mismatch re-lists tools and retries once", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     await caller.listTools();
     server.next(
       { rpc: "tools/call" },
@@ -203,8 +203,8 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("keeps the HTTP status and the JSON-RPC code of a modern 404 (unknown method)", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     await caller.listTools();
     server.next(
       { rpc: "tools/call" },
@@ -215,8 +215,8 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("re-issues a request once, with a new id, when its response stream breaks (no resumption in 2026)", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools, response: "sse" });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools, response: "sse" });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     await caller.listTools();
     server.next({ rpc: "tools/call" }, { dropMidStream: true });
     const out = await caller.callTool({ name: "query", arguments: { region: "eu" } });
@@ -232,7 +232,7 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("runs the input_required loop: handler answers, requestState echoed, new JSON-RPC id", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     const asked: unknown[] = [];
     const handlers = new Map([
       [
@@ -243,7 +243,7 @@ describe("HTTP, 2026-07-28 era", () => {
         },
       ],
     ]);
-    caller = createHttpCaller({ url: server.url, era: "modern", handlers, notificationStream: false });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28", handlers, notificationStream: false });
     const out = await caller.callTool({ name: "confirm", arguments: {} });
     expect(out).toMatchObject({ ok: true, result: { content: [{ text: "accept:opaque-state-1" }] } });
     expect(asked).toEqual([{ message: "sure?", requestedSchema: { type: "object", properties: {} } }]);
@@ -260,8 +260,8 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("bounds the input_required loop", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern", maxInputRounds: 3 });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28", maxInputRounds: 3 });
     const out = await caller.callTool({ name: "forever", arguments: {} });
     expect(out).toMatchObject({ ok: false, failure: { kind: "internal" } });
     if (!out.ok) expect(out.failure.message).toContain("after 3 rounds");
@@ -269,7 +269,7 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("the maximum total timeout covers every input_required round, not each one", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     const handlers = new Map([
       [
         "elicitation/create",
@@ -279,23 +279,23 @@ describe("HTTP, 2026-07-28 era", () => {
         },
       ],
     ]);
-    caller = createHttpCaller({ url: server.url, era: "modern", handlers, notificationStream: false });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28", handlers, notificationStream: false });
     const out = await caller.callTool({ name: "confirm", arguments: {} }, { timeoutMs: 5000, maxTotalTimeoutMs: 100 });
     expect(out).toMatchObject({ ok: false, failure: { kind: "timeout" } });
     expect(server.rpc("tools/call")).toHaveLength(1);
   });
 
   it("fails clearly when the server asks for input the client has no handler for", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     const out = await caller.callTool({ name: "confirm", arguments: {} });
     expect(out).toMatchObject({ ok: false, failure: { rpc: { code: -32601 } } });
     if (!out.ok) expect(out.failure.message).toContain("elicitation/create");
   });
 
   it("cancels by closing the stream, without notifications/cancelled", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools, response: "sse" });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools, response: "sse" });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     await caller.listTools();
     const controller = new AbortController();
     const pending = caller.callTool({ name: "wait", arguments: {} }, { signal: controller.signal });
@@ -309,7 +309,7 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("opens subscriptions/listen and delivers list-change notices from it", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     const seen: string[] = [];
     caller = createHttpCaller({ url: server.url, onNotification: (n) => seen.push(n.method) });
     await caller.connect();
@@ -323,7 +323,7 @@ describe("HTTP, 2026-07-28 era", () => {
   });
 
   it("opens subscriptions/listen again after the listen stream drops", async () => {
-    server = await startScriptedHttpServer({ era: "modern", tools });
+    server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     caller = createHttpCaller({ url: server.url, onNotification: () => {} });
     server.next({ rpc: "subscriptions/listen" }, { destroy: true });
     server.next({ rpc: "subscriptions/listen" }, { destroy: true });
@@ -363,7 +363,7 @@ describe("HTTP, 2026-07-28 era", () => {
 
   it("pinned to modern, a legacy server is a clear failure", async () => {
     server = await startScriptedHttpServer({ era: "legacy", tools });
-    caller = createHttpCaller({ url: server.url, era: "modern" });
+    caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     const out = await caller.callTool({ name: "query", arguments: {} });
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.failure.message).toContain("does not speak 2026-07-28");

@@ -40,7 +40,7 @@ function modernServer(extraEnv: string[] = []) {
 describe("stdio eras", () => {
   it("modern: discover, then _meta on every request and trace context on calls", async () => {
     const s = modernServer();
-    caller = createStdioCaller({ ...s, era: "modern", clientInfo: { name: "tw", version: "1.2.3" } });
+    caller = createStdioCaller({ ...s, era: "2026-07-28", clientInfo: { name: "tw", version: "1.2.3" } });
     const hs = await caller.connect();
     expect(hs).toMatchObject({ ok: true, value: { protocolVersion: "2026-07-28", serverInfo: { name: "modern-stdio" } } });
     const out = await caller.callTool({ name: "meta", arguments: { a: 1 }, meta: { "com.example/k": "v" } });
@@ -63,7 +63,7 @@ describe("stdio eras", () => {
   it("modern: the MRTR loop calls the roots handler and echoes requestState", async () => {
     const s = modernServer();
     const handlers = new Map([["roots/list", () => ({ roots: [{ uri: "file:///tmp" }] })]]);
-    caller = createStdioCaller({ ...s, era: "modern", handlers });
+    caller = createStdioCaller({ ...s, era: "2026-07-28", handlers });
     const out = await caller.callTool({ name: "confirm", arguments: {} });
     expect(out).toMatchObject({ ok: true, result: { content: [{ text: JSON.stringify({ roots: [{ uri: "file:///tmp" }] }) }] } });
     const calls = s.wire().filter((m: { method?: string }) => m.method === "tools/call");
@@ -74,7 +74,7 @@ describe("stdio eras", () => {
 
   it("modern on stdio still cancels with notifications/cancelled", async () => {
     const s = modernServer();
-    caller = createStdioCaller({ ...s, era: "modern" });
+    caller = createStdioCaller({ ...s, era: "2026-07-28" });
     const out = await caller.callTool({ name: "wait", arguments: {} }, { timeoutMs: 100 });
     expect(out).toMatchObject({ ok: false, failure: { kind: "timeout" } });
     await expect.poll(() => s.wire().filter((m: { method?: string }) => m.method === "notifications/cancelled").length).toBe(1);
@@ -83,7 +83,7 @@ describe("stdio eras", () => {
   it("modern: opens subscriptions/listen for list changes and cancels it on close", async () => {
     const s = modernServer(["MODERN_LISTEN=1"]);
     const seen: string[] = [];
-    caller = createStdioCaller({ ...s, era: "modern", onNotification: (n) => seen.push(n.method) });
+    caller = createStdioCaller({ ...s, era: "2026-07-28", onNotification: (n) => seen.push(n.method) });
     await caller.connect();
     await expect.poll(() => seen).toContain("notifications/subscriptions/acknowledged");
     await caller.callTool({ name: "change", arguments: {} });
@@ -136,7 +136,7 @@ describe("stdio eras", () => {
   it("modern pinned against a legacy server fails clearly without initialize", async () => {
     const s = scriptedServer();
     cleanups.push(() => s.dispose());
-    caller = createStdioCaller({ command: s.command, args: s.args, env: s.env, era: "modern" });
+    caller = createStdioCaller({ command: s.command, args: s.args, env: s.env, era: "2026-07-28" });
     const out = await caller.callTool({ name: "echo", arguments: {} });
     expect(out.ok).toBe(false);
     if (!out.ok) expect(out.failure.message).toContain("does not speak 2026-07-28");

@@ -41,8 +41,8 @@ function pagedResults(modern: boolean, ttlMs: number) {
 
 const capabilities = { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true, subscribe: true } };
 
-async function setup(era: "legacy" | "modern", ttlMs = 60_000) {
-  const server = await startScriptedHttpServer({ era, capabilities, results: pagedResults(era === "modern", ttlMs) });
+async function setup(era: "legacy" | "2026-07-28", ttlMs = 60_000) {
+  const server = await startScriptedHttpServer({ era, capabilities, results: pagedResults(era === "2026-07-28", ttlMs) });
   servers.push(server);
   const changed: string[] = [];
   const caller = createHttpCaller({ url: server.url, name: "scripted", era, onListChanged: (list) => changed.push(list) });
@@ -50,7 +50,7 @@ async function setup(era: "legacy" | "modern", ttlMs = 60_000) {
   return { server, caller, changed };
 }
 
-describe.each(["legacy", "modern"] as const)("surface lists, %s era", (era) => {
+describe.each(["legacy", "2026-07-28"] as const)("surface lists, %s era", (era) => {
   it("pages prompts, resources and templates through every page", async () => {
     const { caller } = await setup(era);
     const prompts = await caller.listPrompts();
@@ -81,7 +81,7 @@ describe.each(["legacy", "modern"] as const)("surface lists, %s era", (era) => {
 
 describe("2026-07-28 list caching", () => {
   it("a list is served from the cache for its ttlMs; fresh bypasses it", async () => {
-    const { server, caller } = await setup("modern", 60_000);
+    const { server, caller } = await setup("2026-07-28", 60_000);
     await caller.listPrompts();
     expect(server.rpc("prompts/list")).toHaveLength(3);
     const again = await caller.listPrompts();
@@ -92,7 +92,7 @@ describe("2026-07-28 list caching", () => {
   });
 
   it("ttlMs 0 means no caching", async () => {
-    const { server, caller } = await setup("modern", 0);
+    const { server, caller } = await setup("2026-07-28", 0);
     await caller.listResources();
     await caller.listResources();
     expect(server.rpc("resources/list")).toHaveLength(6);
@@ -108,7 +108,7 @@ describe("2026-07-28 list caching", () => {
 
 describe("resource subscriptions", () => {
   it("2026-07-28: subscribe re-opens subscriptions/listen with resourceSubscriptions; updates reach the callback", async () => {
-    const { server, caller } = await setup("modern");
+    const { server, caller } = await setup("2026-07-28");
     const updates: string[] = [];
     expect(await caller.subscribe("test://r/1", (uri) => updates.push(uri))).toEqual({ ok: true, value: undefined });
     await until(

@@ -22,7 +22,7 @@ afterEach(async () => {
 async function setup(script: readonly object[]) {
   let polls = 0;
   const server = await startScriptedHttpServer({
-    era: "modern",
+    era: "2026-07-28",
     capabilities: { tools: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
     tools: { job: { run: () => ({ resultType: "task", taskId: "t-1", status: "working", ttlMs: 60_000, pollIntervalMs: 20 }) } },
     results: (method, params) => {
@@ -40,7 +40,7 @@ async function setup(script: readonly object[]) {
   const caller = createHttpCaller({
     url: server.url,
     name: "tasks",
-    era: "modern",
+    era: "2026-07-28",
     handlers: features.handlers,
     capabilities: features.capabilities,
   });

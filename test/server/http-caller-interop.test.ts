@@ -34,7 +34,7 @@ describe("createHttpCaller against serveHttp", () => {
     const c = caller();
     const hello = await c.connect();
     expect(hello.ok).toBe(true);
-    expect(c.era).toBe("modern");
+    expect(c.era).toBe("2026-07-28");
     expect(c.sessionId).toBeUndefined();
     const sum = await c.callTool({ name: "add", arguments: { a: 20, b: 22 } });
     expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 42 });

@@ -57,10 +57,10 @@ const transports: [string, () => SessionCaller][] = [
         args: [tsxCli, script],
         cwd: repo,
         connectTimeoutMs: 30_000,
-        era: "modern",
+        era: "2026-07-28",
       }),
   ],
-  ["streamable HTTP, stateless 2026-07-28", () => createHttpCaller({ name: "calc", url: http?.url as string, era: "modern" })],
+  ["streamable HTTP, stateless 2026-07-28", () => createHttpCaller({ name: "calc", url: http?.url as string, era: "2026-07-28" })],
 ];
 
 describe.each(transports)("generated calc server over %s, called by its generated client", (label, make) => {

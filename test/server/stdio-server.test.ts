@@ -148,7 +148,7 @@ describe("serveStdio in the stateless 2026-07-28 era (createStdioCaller era: mod
       command: process.execPath,
       args: [tsxCli, script],
       cwd: root,
-      era: "modern",
+      era: "2026-07-28",
       handlers,
       connectTimeoutMs: 20_000,
     });

@@ -42,14 +42,14 @@ afterAll(async () => {
   await http.close();
 });
 
-function caller(era: "legacy" | "modern"): HttpCaller {
+function caller(era: "legacy" | "2026-07-28"): HttpCaller {
   clearHttpEraCache();
   const c = createHttpCaller({ name: "surface", url: http.url, era });
   callers.push(c);
   return c;
 }
 
-describe.each(["legacy", "modern"] as const)("surface server, %s era", (era) => {
+describe.each(["legacy", "2026-07-28"] as const)("surface server, %s era", (era) => {
   it("lists and reads fixed resources (text and blob) and template instances", async () => {
     const c = caller(era);
     const listed = await c.listResources();
@@ -102,7 +102,7 @@ describe("subscriptions and caching", () => {
   });
 
   it("modern: lists and reads carry the configured ttlMs, so a second list is served from the client cache", async () => {
-    const c = caller("modern");
+    const c = caller("2026-07-28");
     const raw = await c.request("prompts/list");
     expect(raw.ok && raw.result).toMatchObject({ ttlMs: 30_000, cacheScope: "public" });
     const read = await c.request("resources/read", { uri: "notes://readme" });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   caller = createHttpCaller({
     url: http.url,
     name: "tasks",
-    era: "modern",
+    era: "2026-07-28",
     handlers: features.handlers,
     capabilities: features.capabilities,
   });
@@ -70,7 +70,7 @@ describe("tasks extension, Toolwright client against Toolwright server", () => {
   });
 
   it("without the extension a required-task tool is -32021 (invalid_call, replan)", async () => {
-    const plain = createHttpCaller({ url: http.url, name: "tasks", era: "modern", tasks: false });
+    const plain = createHttpCaller({ url: http.url, name: "tasks", era: "2026-07-28", tasks: false });
     const r = await plain.callTool({ name: "report", arguments: { topic: "x" } });
     await plain.close();
     expect(r).toMatchObject({ ok: false, failure: { kind: "invalid_call", recovery: { action: "replan" }, rpc: { code: -32021 } } });

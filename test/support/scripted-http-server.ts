@@ -75,7 +75,7 @@ export interface ScriptedTool {
 /** Options for `startScriptedHttpServer`. */
 export interface ScriptedHttpOptions {
   /** `legacy` (default): initialize + Mcp-Session-Id. `modern`: 2026-07-28, server/discover, no sessions. */
-  readonly era?: "legacy" | "modern";
+  readonly era?: "legacy" | "2026-07-28";
   /** Default answer form for requests. Default `json`. */
   readonly response?: "json" | "sse";
   /** Legacy: mint session ids. Default true. */
@@ -136,7 +136,7 @@ interface Stream {
 /** Starts a scripted server on 127.0.0.1, port 0. */
 export async function startScriptedHttpServer(options: ScriptedHttpOptions = {}): Promise<ScriptedHttpServer> {
   const era = options.era ?? "legacy";
-  const versions = options.versions ?? (era === "modern" ? ["2026-07-28"] : ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+  const versions = options.versions ?? (era === "2026-07-28" ? ["2026-07-28"] : ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
   const tools = options.tools ?? DEFAULT_TOOLS;
   const requests: RecordedRequest[] = [];
   const queue: { match: Match; directive: Directive }[] = [];
@@ -200,7 +200,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     if (custom !== undefined) return custom;
     if (method === "tools/list") {
       const list = Object.entries(tools).map(([name, t]) => ({ name, inputSchema: { type: "object" }, ...t.descriptor }));
-      return era === "modern" ? { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: list } : { tools: list };
+      return era === "2026-07-28" ? { resultType: "complete", ttlMs: 0, cacheScope: "private", tools: list } : { tools: list };
     }
     if (method === "ping") return {};
     if (method === "prompts/get") return { messages: [{ role: "user", content: { type: "text", text: `prompt ${params?.name}` } }] };
@@ -269,7 +269,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       return;
     }
     const id = msg.id;
-    if (method === "subscriptions/listen" && era === "modern") {
+    if (method === "subscriptions/listen" && era === "2026-07-28") {
       openSse(res, {});
       const entry = { res, id };
       listeners.add(entry);
@@ -284,7 +284,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       if (value === undefined)
         return sendJson(
           res,
-          era === "modern" ? 404 : 200,
+          era === "2026-07-28" ? 404 : 200,
           { jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } },
           sessionHeaders,
         );
@@ -320,7 +320,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     res.on("close", () => {
       if (stream.res === res) stream.res = undefined;
       // Modern: a closed stream is the cancellation. Legacy: it is not (resume is possible).
-      if (era === "modern" && !res.writableFinished) controller.abort();
+      if (era === "2026-07-28" && !res.writableFinished) controller.abort();
     });
     if (directive?.drip) {
       for (let i = 0; i < directive.drip.count && !res.destroyed; i++) {
@@ -338,7 +338,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
   }
 
   function onGet(req: http.IncomingMessage, res: http.ServerResponse, directive?: Directive) {
-    if (era === "modern" || options.getStream === false) return void res.writeHead(405, { allow: "POST" }).end();
+    if (era === "2026-07-28" || options.getStream === false) return void res.writeHead(405, { allow: "POST" }).end();
     const last = req.headers["last-event-id"] as string | undefined;
     const sid = req.headers["mcp-session-id"] as string | undefined;
     if (options.sessions !== false && (sid === undefined || !sessions.has(sid))) return void res.writeHead(404).end();
@@ -464,7 +464,7 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
       else if (req.method === "GET") onGet(req, res, directive);
       else if (req.method === "DELETE") {
         const sid = req.headers["mcp-session-id"] as string | undefined;
-        if (era === "modern") return void res.writeHead(405).end();
+        if (era === "2026-07-28") return void res.writeHead(405).end();
         if (sid) sessions.delete(sid);
         res.writeHead(200).end();
       } else res.writeHead(405).end();
@@ -490,7 +490,9 @@ export async function startScriptedHttpServer(options: ScriptedHttpOptions = {})
     broadcast(message) {
       for (const l of listeners) {
         const params =
-          era === "modern" ? { ...(message.params as object), _meta: { "io.modelcontextprotocol/subscriptionId": l.id } } : message.params;
+          era === "2026-07-28"
+            ? { ...(message.params as object), _meta: { "io.modelcontextprotocol/subscriptionId": l.id } }
+            : message.params;
         l.res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: message.method, ...(params === undefined ? {} : { params }) })}\n\n`);
       }
     },

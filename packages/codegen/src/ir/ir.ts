@@ -96,7 +96,7 @@ export type IrConnection = {
   /** Env or header names whose literal values were left out of generated code (they may be secrets). */
   readonly withheld: readonly string[];
   /** Caller options an `mcp.json` entry sets (`era`, `connectTimeoutMs`, `requestTimeoutMs` as `timeoutMs`), as the manager applies them. */
-  readonly options: { readonly era?: "auto" | "legacy" | "modern"; readonly connectTimeoutMs?: number; readonly timeoutMs?: number };
+  readonly options: { readonly era?: "auto" | "legacy" | "2026-07-28"; readonly connectTimeoutMs?: number; readonly timeoutMs?: number };
 } & (
   | {
       readonly transport: "stdio";

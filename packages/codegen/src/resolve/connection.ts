@@ -78,9 +78,9 @@ export function resolveConnection(server: ExternalServerDecl, ctx: ConnectionCon
   if (isMcpJson(server)) {
     const entry = readMcpJsonEntry(server, ctx);
     const r = entry.raw;
-    // The same mapping the manager's client factory applies to an entry.
+    // The same options the manager's client factory passes on from an entry (era names are the spec's).
     const options = {
-      ...(r.era === undefined ? {} : { era: r.era === "2026-07-28" ? ("modern" as const) : r.era }),
+      ...(r.era === undefined ? {} : { era: r.era }),
       ...(r.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: r.connectTimeoutMs }),
       ...(r.requestTimeoutMs === undefined ? {} : { timeoutMs: r.requestTimeoutMs }),
     };

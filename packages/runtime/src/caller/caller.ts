@@ -95,7 +95,7 @@ export interface SessionCallerOptions {
   readonly protocolVersion?: string;
   /** Client capabilities. Default: derived from `handlers`. */
   readonly capabilities?: { readonly [key: string]: unknown };
-  /** `auto`: `server/discover` probe, then `initialize`; `legacy`: `initialize`; `modern`: 2026-07-28 only. */
+  /** `auto`: `server/discover` probe, then `initialize`; `legacy`: `initialize`; `2026-07-28`: that revision only. */
   readonly era?: EraPreference;
   /** Time allowed for the `server/discover` probe in `auto` mode. */
   readonly probeTimeoutMs?: number;

@@ -49,7 +49,8 @@ function routingHeaders(conn: HttpConnection, message: RpcMessage): { [name: str
   const params = message.params;
   // Modern messages carry the protocol version in `_meta` (the discover probe too, before a session exists).
   const modern =
-    conn.session?.era === "modern" || typeof (params?._meta as { [k: string]: unknown } | undefined)?.[META.protocolVersion] === "string";
+    conn.session?.era === "2026-07-28" ||
+    typeof (params?._meta as { [k: string]: unknown } | undefined)?.[META.protocolVersion] === "string";
   if (!modern) return undefined;
   const out = standardHeaders(message.method, params);
   if (message.method === "tools/call" && typeof params?.name === "string") {
@@ -149,10 +150,10 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     const budget = createConnectBudget(o.connectTimeoutMs);
     const key = url.href;
     const cached = eraCache.get(key);
-    if (cached === "sse" && era !== "modern" && o.legacySseFallback) return openSse(signal, budget);
+    if (cached === "sse" && era !== "2026-07-28" && o.legacySseFallback) return openSse(signal, budget);
     const conn = streamableConnection();
     const streamable = conn.streamable as StreamableHttpTransport;
-    if (era === "modern" || (era === "auto" && cached !== "legacy")) {
+    if (era === "2026-07-28" || (era === "auto" && cached !== "legacy")) {
       const probe = await probeModern(conn.peer, identity, { timeoutMs: budget.probeMs(era, o.probeTimeoutMs ?? 5000), signal });
       if (probe.kind === "modern") {
         streamable.modern = true;
@@ -162,7 +163,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
         eraCache.set(key, "modern");
         return { ok: true, value: conn };
       }
-      if (probe.kind === "fault" || era === "modern") {
+      if (probe.kind === "fault" || era === "2026-07-28") {
         await dispose(conn);
         const fault = probe.fault && budget.explain(probe.fault, "server/discover");
         return { ok: false, fault: probe.kind === "fault" ? (fault as WireFault) : notModern(fault) };
@@ -202,7 +203,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     },
     /** 2026-07-28: drops tools whose `x-mcp-header` declarations are invalid, and plans the rest. */
     planTools(conn, tools) {
-      if (conn.session?.era !== "modern") return tools;
+      if (conn.session?.era !== "2026-07-28") return tools;
       const plans = new Map<string, readonly ParamHeader[]>();
       const dropped = new Map<string, string>();
       const kept: ToolDescriptor[] = [];

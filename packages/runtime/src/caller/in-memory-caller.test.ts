@@ -146,7 +146,7 @@ describe("createHostedCaller over createToolServer", () => {
 
   it("2026-07-28 era: server/discover, then stateless requests; the surface works over it", async () => {
     const { host, methods } = recorded(options);
-    const caller = createHostedCaller({ name: "hosted", host, era: "modern" });
+    const caller = createHostedCaller({ name: "hosted", host, era: "2026-07-28" });
     expect((await caller.callTool({ name: "weather", arguments: { city: "Rome" } })).ok).toBe(true);
     const prompt = await caller.getPrompt("greet", { who: "Ada" });
     expect(prompt.ok).toBe(true);

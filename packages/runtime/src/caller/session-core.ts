@@ -149,7 +149,7 @@ export function createSessionCore<C extends SessionConnection>(
     }
     backoff?.reset();
     current = conn;
-    if (conn.session?.era === "modern" && (spec.listen || listenUris.length > 0)) listen(conn);
+    if (conn.session?.era === "2026-07-28" && (spec.listen || listenUris.length > 0)) listen(conn);
     return outcome;
   }
 
@@ -212,7 +212,7 @@ export function createSessionCore<C extends SessionConnection>(
   /** Whether a call must list tools first: header plans (2026-07-28 over HTTP), or a task-capable legacy server. */
   function needsList(conn: C): boolean {
     const session = conn.session as Session;
-    return session.era === "modern" ? connector.plansFromToolList === true : serverRunsToolTasks(session.handshake.capabilities);
+    return session.era === "2026-07-28" ? connector.plansFromToolList === true : serverRunsToolTasks(session.handshake.capabilities);
   }
 
   function listen(conn: C): void {
@@ -285,7 +285,7 @@ export function createSessionCore<C extends SessionConnection>(
       listenUris = uris;
       const conn = current;
       if (conn?.alive) {
-        if (conn.session?.era === "modern") listen(conn);
+        if (conn.session?.era === "2026-07-28") listen(conn);
         else connector.openNotificationStream?.(conn);
       }
       return { ok: true, value: undefined };
@@ -332,7 +332,7 @@ export function createSessionCore<C extends SessionConnection>(
     async ping(callOptions: CallOptions = NO_OPTIONS) {
       const outcome = await run(callOptions.signal, (conn) =>
         // 2026-07-28 has no ping; server/discover is the cheapest liveness request there.
-        conn.session?.era === "modern"
+        conn.session?.era === "2026-07-28"
           ? sendRequest(conn.peer, contextOf(conn), "server/discover", {}, peerOptions(callOptions))
           : conn.peer.request("ping", undefined, peerOptions(callOptions)),
       );

@@ -23,7 +23,7 @@ export interface StdioCallerOptions extends SessionCallerOptions {
   /** `NAME` entries pass the parent's value through; `KEY=VALUE` entries are literals. */
   readonly env?: EnvSpec;
   readonly cwd?: string;
-  /** `legacy` (default): `initialize`. `auto`: `server/discover` probe, then `initialize`. `modern`: 2026-07-28 only. */
+  /** `legacy` (default): `initialize`. `auto`: `server/discover` probe, then `initialize`. `2026-07-28`: that revision only. */
   readonly era?: EraPreference;
   /** Time allowed for the `server/discover` probe in `auto` mode. Default min(connect timeout, 3 s). */
   readonly probeTimeoutMs?: number;

@@ -185,7 +185,7 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
   async function changeSubscription(method: string, uri: string, options: CallOptions): Promise<SurfaceResult<void>> {
     const connected = await deps.connect(options);
     if (!connected.ok) return connected;
-    if (deps.era() === "modern") return deps.listenTo([...subscriptions.keys()]);
+    if (deps.era() === "2026-07-28") return deps.listenTo([...subscriptions.keys()]);
     const answer = await deps.request(method, { uri }, options);
     if (!answer.ok) return answer;
     return method === "resources/subscribe" ? deps.listenTo([...subscriptions.keys()]) : { ok: true, value: undefined };

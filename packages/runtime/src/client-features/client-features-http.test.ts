@@ -80,7 +80,7 @@ describe("client features over HTTP, 2026-07-28 input_required", () => {
     });
     const caller = createHttpCaller({
       url,
-      era: "modern",
+      era: "2026-07-28",
       capabilities: features.capabilities,
       handlers: features.handlers,
       notificationStream: false,
@@ -107,7 +107,7 @@ describe("client features over HTTP, 2026-07-28 input_required", () => {
     const features = createClientFeatures({ elicitation: { form: () => ({ action: "decline" }) }, roots: { list: [] } });
     const caller = createHttpCaller({
       url,
-      era: "modern",
+      era: "2026-07-28",
       capabilities: features.capabilities,
       handlers: features.handlers,
       notificationStream: false,

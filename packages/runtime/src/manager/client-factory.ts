@@ -7,6 +7,7 @@ import { createHttpCaller } from "../caller/http-caller.js";
 import { createStdioCaller } from "../caller/stdio-caller.js";
 import type { ToolFailure } from "../failure/failure.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
+import type { EraPreference } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
@@ -35,7 +36,7 @@ export interface HttpClientOptions {
   readonly name: string;
   readonly url: string;
   readonly headers: { readonly [key: string]: string };
-  readonly era?: "auto" | "legacy" | "2026-07-28";
+  readonly era?: EraPreference;
   readonly connectTimeoutMs?: number;
   readonly timeoutMs?: number;
   readonly outbound?: OutboundPolicy;
@@ -57,7 +58,7 @@ export interface ClientFactoryOptions {
   readonly maxRestartDelayMs?: number;
 }
 
-/** The default HTTP client: `createHttpCaller`, with our era names mapped to its own. */
+/** The default HTTP client: `createHttpCaller` (the config's era names are the callers' own). */
 const defaultHttpFactory: HttpClientFactory = (o) =>
   createHttpCaller({
     name: o.name,
@@ -65,7 +66,7 @@ const defaultHttpFactory: HttpClientFactory = (o) =>
     // Values were expanded by the config loader already; nothing is left to expand.
     headers: o.headers,
     env: {},
-    ...(o.era ? { era: o.era === "2026-07-28" ? "modern" : o.era } : {}),
+    ...(o.era ? { era: o.era } : {}),
     ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
     ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.outbound ? { outbound: o.outbound } : {}),
@@ -96,7 +97,7 @@ export function createServerClient(name: string, config: ServerConfig, options: 
     args: config.args,
     env: config.env,
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-    ...(config.era ? { era: config.era === "2026-07-28" ? "modern" : config.era } : {}),
+    ...(config.era ? { era: config.era } : {}),
     ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
     ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
     ...(options.onNotification ? { onNotification: options.onNotification } : {}),

@@ -2,13 +2,14 @@
  * The shapes of `mcp.json`: the common `mcpServers` map (Claude, Cursor) plus Toolwright's own
  * per-server fields. Raw entries are what the file says; resolved entries have variables expanded.
  */
+import type { EraPreference } from "../protocol/mcp-client.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
 
 /** How a tool's exposed (model-facing) name is chosen when two servers share a tool name. */
 export type CollisionPolicy = "error" | "prefix" | "prefix-on-collision";
 
-/** Which protocol era to speak: negotiate, force legacy `initialize`, or stateless 2026-07-28. */
-export type ProtocolEra = "auto" | "legacy" | "2026-07-28";
+/** Which protocol era to speak: negotiate, force legacy `initialize`, or stateless 2026-07-28 (the callers' `era`, same names). */
+export type ProtocolEra = EraPreference;
 
 /** Connection lifecycle: keep the connection open, or close it after this much idle time. */
 export type Lifecycle = "keep-alive" | { readonly idleTimeoutMs: number };

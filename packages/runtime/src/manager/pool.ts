@@ -22,7 +22,7 @@ export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evic
   } else {
     // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
     const era = (client as { readonly era?: string }).era;
-    const modern = era === "modern" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
+    const modern = era === "2026-07-28" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
     const outcome = modern ? await client.listTools({ timeoutMs }) : await (client.ping as NonNullable<typeof client.ping>)({ timeoutMs });
     if (!outcome.ok) failure = outcome.failure;
   }

@@ -12,11 +12,16 @@ import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
 import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
-/** Which protocol era to speak: detect, or pin one. */
-export type EraPreference = "auto" | "legacy" | "modern";
+/**
+ * Which protocol era to speak: detect, or pin one. Eras are named as `mcp.json` names them: `legacy`
+ * (the `initialize` handshake, 2024-11-05 … 2025-11-25) and the stateless `2026-07-28` revision.
+ */
+export type EraPreference = "auto" | "legacy" | "2026-07-28";
 
-/** A detected era. */
-export type Era = "legacy" | "modern";
+/** A detected era: `legacy` (`initialize`) or the stateless `2026-07-28` revision. */
+export type Era = "legacy" | "2026-07-28";
+
+const ERA_PREFERENCES: readonly string[] = ["auto", "legacy", "2026-07-28"] satisfies readonly EraPreference[];
 
 /** Who the client is and what it offers. */
 export interface ClientIdentity {
@@ -49,9 +54,13 @@ export interface ConnectTiming {
 
 /** Resolves the effective era: a pinned version implies its era unless the era is pinned too. */
 export function effectiveEra(era: EraPreference | undefined, protocolVersion: string | undefined): EraPreference {
+  // A wrong era is a programmer error in the caller's options (JavaScript callers, or "modern" from
+  // before the era took the spec's names): throw at creation rather than silently speak legacy.
+  if (era !== undefined && !ERA_PREFERENCES.includes(era))
+    throw new TypeError(`era must be "auto", "legacy" or "2026-07-28" (got ${JSON.stringify(era)})`);
   if (era !== undefined && era !== "auto") return era;
   if (protocolVersion === undefined) return era ?? "auto";
-  return MODERN_PROTOCOL_VERSIONS.includes(protocolVersion) ? "modern" : "legacy";
+  return MODERN_PROTOCOL_VERSIONS.includes(protocolVersion) ? "2026-07-28" : "legacy";
 }
 
 /** The HTTP status a fault carried, if any. */
@@ -92,7 +101,7 @@ export async function probeModern(peer: RpcPeer, identity: ClientIdentity, timin
         ...(serverInfo ? { serverInfo } : {}),
         ...(typeof r.instructions === "string" ? { instructions: r.instructions } : {}),
       };
-      return { kind: "modern", session: { era: "modern", protocolVersion: chosen, handshake } };
+      return { kind: "modern", session: { era: "2026-07-28", protocolVersion: chosen, handshake } };
     }
     const fault = outcome.fault;
     if (fault.type === "rpc" && fault.code === -32022) {
@@ -145,7 +154,7 @@ export function createConnectBudget(totalMs: number): ConnectBudget {
   return {
     totalMs,
     remaining,
-    probeMs: (era, probeTimeoutMs) => (era === "modern" ? remaining() : Math.min(remaining(), probeTimeoutMs, Math.ceil(totalMs / 2))),
+    probeMs: (era, probeTimeoutMs) => (era === "2026-07-28" ? remaining() : Math.min(remaining(), probeTimeoutMs, Math.ceil(totalMs / 2))),
     explain: (fault, step) =>
       fault.type === "timeout" && fault.phase === "connect"
         ? { ...fault, message: `${step} got no answer within the ${totalMs} ms connect budget (connectTimeoutMs)` }
@@ -165,7 +174,7 @@ export async function openSession(
     const probe = await probeModern(peer, identity, { timeoutMs: budget.probeMs(era, timing.probeTimeoutMs), signal });
     if (probe.kind === "modern") return { ok: true, value: probe.session };
     if (probe.kind === "fault") return { ok: false, fault: budget.explain(probe.fault, "server/discover") };
-    if (era === "modern") return { ok: false, fault: notModern(probe.fault && budget.explain(probe.fault, "server/discover")) };
+    if (era === "2026-07-28") return { ok: false, fault: notModern(probe.fault && budget.explain(probe.fault, "server/discover")) };
   }
   const init = await initializeLegacy(peer, identity, { timeoutMs: budget.remaining(), signal });
   return init.ok ? init : { ok: false, fault: budget.explain(init.fault, "initialize") };
@@ -237,7 +246,7 @@ export async function sendRequest(
   options: PeerRequestOptions,
 ): Promise<RpcOutcome> {
   const { session, identity } = ctx;
-  const modern = session.era === "modern";
+  const modern = session.era === "2026-07-28";
   const maxRounds = ctx.maxInputRounds ?? DEFAULT_INPUT_ROUNDS;
   let retriedVersion = false;
   let retriedHeaders = false;

@@ -106,7 +106,7 @@ export async function callToolTasked(
   support: string | undefined,
   options: TaskOptions = {},
 ): Promise<Outcome<CallToolResult>> {
-  const modern = ctx.session.era === "modern";
+  const modern = ctx.session.era === "2026-07-28";
   const augment =
     !modern &&
     (support === "required" || (support === "optional" && options.augment === true)) &&
@@ -129,7 +129,7 @@ export async function awaitTask(
   peerOptions: PeerRequestOptions,
   options: TaskOptions,
 ): Promise<Outcome<CallToolResult>> {
-  const modern = ctx.session.era === "modern";
+  const modern = ctx.session.era === "2026-07-28";
   const { taskId } = first;
   const signal = peerOptions.signal;
   // Each poll is its own request; the caller's signal cancels the task, not just the poll.
@@ -225,7 +225,7 @@ export async function startToolTask(
   support: string | undefined,
   options: TaskOptions = {},
 ): Promise<Outcome<TaskHandle>> {
-  const modern = ctx.session.era === "modern";
+  const modern = ctx.session.era === "2026-07-28";
   const augment = !modern && (support === "required" || support === "optional") && serverRunsToolTasks(ctx.session.handshake.capabilities);
   const sent = augment ? { ...request, task: { ttl: options.ttlMs ?? DEFAULT_TTL_MS } } : request;
   const outcome = await callToolInSession(peer, ctx, sent, trace, peerOptions);

@@ -75,7 +75,7 @@ export function handleStateless(server: ToolServer, req: IncomingMessage, res: S
     session?.close();
     return true;
   };
-  session = server.openSession({ send, era: "modern", httpHeaders: req.headers });
+  session = server.openSession({ send, era: "2026-07-28", httpHeaders: req.headers });
   res.once("close", () => session?.close());
   session.receive(value);
 }

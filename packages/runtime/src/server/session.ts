@@ -25,10 +25,10 @@ export interface SessionOptions {
   readonly closeStream?: (related: RpcId) => void;
   /**
    * "auto" (default): legacy after `initialize`, stateless 2026-07-28 for requests whose `_meta`
-   * names a protocol version. "modern": every request must carry the 2026-07-28 `_meta` (HTTP
+   * names a protocol version. "2026-07-28": every request must carry the 2026-07-28 `_meta` (HTTP
    * without a session).
    */
-  readonly era?: "auto" | "modern";
+  readonly era?: "auto" | "2026-07-28";
 }
 
 /** A server-to-client request waiting for its answer. */

@@ -175,7 +175,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   }
 
   function scopeFor(state: SessionState, request: RpcRequest): RequestScope {
-    const modern = state.options.era === "modern" || (state.protocolVersion === undefined && isModernRequest(request.params));
+    const modern = state.options.era === "2026-07-28" || (state.protocolVersion === undefined && isModernRequest(request.params));
     if (!modern) {
       return {
         modern: false,

@@ -12,7 +12,7 @@ export function createSearchCaller(overrides: Partial<HttpCallerOptions> = {}): 
     name: "search",
     url: expandEnv("https://search.example.com/mcp/${TENANT:-public}", process.env, "server \"search\" url"),
     headers: { "Authorization": "Bearer ${SEARCH_TOKEN}" },
-    era: "modern",
+    era: "2026-07-28",
     timeoutMs: 15000,
     outbound: {"allowedHosts":["search.example.com","*.search.example.com"]},
     ...overrides,
