@@ -193,7 +193,7 @@ async function manager() {
   try {
     await mgr.start();
     const connected = await direct.connect();
-    if (!connected.ok) throw new Error(`connect failed: ${JSON.stringify(connected.fault)}`);
+    if (!connected.ok) throw new Error(`connect failed: ${connected.failure.message}`);
     const lat = { manager: [], direct: [] };
     const block = async (fn, into, n) => {
       for (let i = 0; i < n; i++) {

@@ -17,17 +17,17 @@ async function toolwrightStdio({ command, args }) {
   return {
     async connect() {
       const out = await caller.connect();
-      if (!out.ok) throw new Error(`connect failed: ${JSON.stringify(out.fault)}`);
+      if (!out.ok) throw new Error(`connect failed: ${out.failure.message}`);
     },
     async listTools() {
       const out = await caller.listTools();
       if (!out.ok) throw new Error(out.failure.message);
-      return out.tools;
+      return out.value;
     },
     async call(args) {
       const out = await caller.callTool({ name: "echo", arguments: args });
       if (!out.ok) throw new Error(out.failure.message);
-      return out.result;
+      return out.value;
     },
     close: () => caller.close(),
   };
@@ -40,18 +40,18 @@ async function toolwrightHttp({ url }) {
     async connect() {
       if (caller.connect) {
         const out = await caller.connect();
-        if (out && out.ok === false) throw new Error(`connect failed: ${JSON.stringify(out.fault ?? out.failure)}`);
+        if (out && out.ok === false) throw new Error(`connect failed: ${out.failure.message}`);
       }
     },
     async listTools() {
       const out = await caller.listTools();
       if (!out.ok) throw new Error(out.failure.message);
-      return out.tools;
+      return out.value;
     },
     async call(args) {
       const out = await caller.callTool({ name: "echo", arguments: args });
       if (!out.ok) throw new Error(out.failure.message);
-      return out.result;
+      return out.value;
     },
     close: () => caller.close(),
   };

@@ -123,7 +123,7 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
     // Connect up front, so server start-up never counts against the tool timeout.
     for (const c of callers) {
       const connected = await c.connect();
-      if (!connected.ok) throw new Error(`cannot start ${c.server}: ${connected.fault.message}`);
+      if (!connected.ok) throw new Error(`cannot start ${c.server}: ${connected.failure.message}`);
       if (c.pid !== undefined) pids.push(c.pid);
     }
 

@@ -157,13 +157,13 @@ function connectCaller(): HttpCaller {
 
 function must(response: CallResponse, what: string): void {
   if (!response.ok) throw new Error(`${what} failed: ${response.failure.kind}: ${response.failure.message}`);
-  if (response.result.isError) log(`${what} returned isError`);
+  if (response.value.isError) log(`${what} returned isError`);
 }
 
 async function listTools(caller: HttpCaller): Promise<readonly ToolDescriptor[]> {
   const listed = await caller.listTools();
   if (!listed.ok) throw new Error(`tools/list failed: ${listed.failure.kind}: ${listed.failure.message}`);
-  return listed.tools;
+  return listed.value;
 }
 
 type Run = (caller: HttpCaller) => Promise<void>;
@@ -171,7 +171,7 @@ type Run = (caller: HttpCaller) => Promise<void>;
 const runs: { readonly [name: string]: Run } = {
   async initialize(caller) {
     const handshake = await caller.connect();
-    if (!handshake.ok) throw new Error(`connect failed: ${handshake.fault.message}`);
+    if (!handshake.ok) throw new Error(`connect failed: ${handshake.failure.message}`);
     await listTools(caller);
   },
   async tools_call(caller) {

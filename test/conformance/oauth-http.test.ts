@@ -144,7 +144,7 @@ describe("OAuth through createHttpCaller on 127.0.0.1", () => {
     const w = await world();
     const { c } = caller(w.url);
     const listed = await c.listTools();
-    expect(listed.ok && listed.tools.map((t) => t.name)).toEqual(["write"]);
+    expect(listed.ok && listed.value.map((t) => t.name)).toEqual(["write"]);
     const flow = w.seen.map((s) => s.rpc ?? `${s.method} ${s.path}`);
     const first401 = flow.indexOf("tools/list");
     expect(flow.slice(first401, first401 + 7)).toEqual([
@@ -164,7 +164,7 @@ describe("OAuth through createHttpCaller on 127.0.0.1", () => {
     const w = await world();
     const { c } = caller(w.url);
     const result = await c.callTool({ name: "write", arguments: {} });
-    expect(result.ok && result.result.content).toEqual([{ type: "text", text: "written" }]);
+    expect(result.ok && result.value.content).toEqual([{ type: "text", text: "written" }]);
     const scopes = w.seen.filter((s) => s.path === "as:/authorize").map((s) => s.form?.scope);
     const tokenCodes = w.seen.filter((s) => s.path === "as:/token").map((s) => s.form?.code);
     expect(scopes).toEqual(["mcp:read", "mcp:read mcp:write"]);
@@ -183,7 +183,7 @@ describe("OAuth through createHttpCaller on 127.0.0.1", () => {
       const c = createHttpCaller({ url: w.url, era: "legacy", auth, notificationStream: false });
       callers.push(c);
       const listed = await c.listTools();
-      expect(listed.ok && listed.tools.map((t) => t.name)).toEqual(["write"]);
+      expect(listed.ok && listed.value.map((t) => t.name)).toEqual(["write"]);
       const authorize = w.seen.find((s) => s.path === "as:/authorize");
       expect(authorize?.form?.redirect_uri).toBe(loopback.redirectUri);
       const token = w.seen.find((s) => s.path === "as:/token");

@@ -211,7 +211,7 @@ describe("run policy", () => {
     const caller = callerFunc("progressive", (_req, options) => {
       seen.push(options);
       return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve({ ok: true, result: ok("done") }), 200);
+        const timer = setTimeout(() => resolve({ ok: true, value: ok("done") }), 200);
         options.signal?.addEventListener("abort", () => clearTimeout(timer)); // no timer left behind
       });
     });

@@ -49,7 +49,7 @@ const echo = (caller: HttpCaller, tag: string, timeoutMs?: number) =>
 
 async function expectEcho(caller: HttpCaller, tag: string) {
   const r = await echo(caller, tag);
-  expect(r.ok && r.result.structuredContent).toEqual({ tag });
+  expect(r.ok && r.value.structuredContent).toEqual({ tag });
 }
 
 /** A TCP listener on 127.0.0.1 that is then closed: its port refuses connections. */

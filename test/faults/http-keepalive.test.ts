@@ -39,7 +39,7 @@ describe("keep-alive sockets closed by the server", () => {
     const { server, caller } = await idleCaller();
     server.next({ rpc: "tools/call" }, { destroy: true });
     const r = await caller.callTool({ name: "echo", arguments: { n: 2 } });
-    expect(r.ok && r.result.structuredContent).toEqual({ n: 2 });
+    expect(r.ok && r.value.structuredContent).toEqual({ n: 2 });
     expect(server.rpc("tools/call").filter((q) => q.body?.params?.arguments?.n === 2)).toHaveLength(2);
   });
 
@@ -60,7 +60,7 @@ describe("keep-alive sockets closed by the server", () => {
     expect((await caller.callTool({ name: "echo", arguments: { n: 1 } })).ok).toBe(true);
     server.next({ rpc: "tools/call" }, { reset: true });
     const r = await caller.callTool({ name: "echo", arguments: { n: 2 } });
-    expect(r.ok && r.result.structuredContent).toEqual({ n: 2 });
+    expect(r.ok && r.value.structuredContent).toEqual({ n: 2 });
     expect(server.rpc("tools/call").filter((q) => q.body?.params?.arguments?.n === 2)).toHaveLength(2);
   });
 

@@ -66,7 +66,7 @@ it.each(["legacy", "2026-07-28"] as const)(
         const r = await caller.callTool({ name: "echo", arguments: { i, attempt } });
         resolutions++;
         if (r.ok) {
-          const got = r.result.structuredContent as { i: number; attempt: number };
+          const got = r.value.structuredContent as { i: number; attempt: number };
           if (got.i !== i || got.attempt !== attempt) unexpected.push(`call ${i} got the answer for ${JSON.stringify(got)}`);
           successes[i] = (successes[i] as number) + 1;
           return;

@@ -39,13 +39,13 @@ async function setup() {
   server = await startScriptedHttpServer({ era: "2026-07-28", tools });
   caller = createHttpCaller({ name: "2026-07-28", url: server.url, era: "2026-07-28", timeoutMs: 10_000 });
   const first = await caller.callTool({ name: "echo", arguments: { tag: "first" } });
-  expect(first.ok && first.result.structuredContent).toEqual({ tag: "first" });
+  expect(first.ok && first.value.structuredContent).toEqual({ tag: "first" });
   return { server, caller };
 }
 
 async function expectEcho(c: HttpCaller, tag: string) {
   const r = await c.callTool({ name: "echo", arguments: { tag } });
-  expect(r.ok && r.result.structuredContent).toEqual({ tag });
+  expect(r.ok && r.value.structuredContent).toEqual({ tag });
 }
 
 describe("2026-07-28 era faults", () => {

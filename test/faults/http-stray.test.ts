@@ -84,7 +84,7 @@ async function start(script: Script): Promise<{ caller: HttpCaller; warnings: st
 
 const answer = (id: string | number, text: string) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
 const textOf = (r: Awaited<ReturnType<HttpCaller["callTool"]>>) =>
-  r.ok ? r.result.content.map((b) => (b.type === "text" ? b.text : "")).join("") : `failed: ${r.failure.kind}`;
+  r.ok ? r.value.content.map((b) => (b.type === "text" ? b.text : "")).join("") : `failed: ${r.failure.kind}`;
 
 it("responses for unknown ids are ignored and reported; the call gets its own answer", async () => {
   const { caller, warnings } = await start(async (id, write) => {

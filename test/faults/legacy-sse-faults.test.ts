@@ -90,7 +90,7 @@ async function start(script: Script, connectTimeoutMs = 2000): Promise<{ caller:
 }
 
 const text = (r: Awaited<ReturnType<HttpCaller["callTool"]>>) =>
-  r.ok ? r.result.content.map((b) => (b.type === "text" ? b.text : "")).join("") : r.failure.kind;
+  r.ok ? r.value.content.map((b) => (b.type === "text" ? b.text : "")).join("") : r.failure.kind;
 
 it("falls back to legacy SSE and works (the baseline the faults below break)", async () => {
   const { caller } = await start({});

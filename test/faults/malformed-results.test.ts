@@ -123,7 +123,7 @@ describe("a real server answers broken results", () => {
 });
 
 it("a third-party caller's broken result through invokeTool is malformed_result too", async () => {
-  const thirdParty = callerFunc("other", () => ({ ok: true, result: { content: "oops" } as never }));
+  const thirdParty = callerFunc("other", () => ({ ok: true, value: { content: "oops" } as never }));
   const result = await invokeTool(thirdParty, spec, {});
   expect(result).toMatchObject({
     ok: false,

@@ -77,7 +77,7 @@ it("a 64 MiB stdio answer over a 1 MiB cap fails its call without growing memory
     if (!r.ok) expect(r.failure.kind).toBe("malformed_result");
     expect(after - before).toBeLessThan(32 * MiB);
     const next = await caller.callTool({ name: "echo", arguments: { tag: "after" } });
-    expect(next.ok && next.result.structuredContent).toEqual({ tag: "after" });
+    expect(next.ok && next.value.structuredContent).toEqual({ tag: "after" });
     expect(server.pids()).toHaveLength(1);
   } finally {
     await caller.close();
@@ -101,7 +101,7 @@ it("64 MiB of stderr is kept in a bounded ring: the tail is capped and memory do
     const before = external();
     const r = await caller.callTool({ name: "stderr_flood", arguments: { mib: 64 } });
     const after = external();
-    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "flooded" }]);
+    expect(r.ok && r.value.content).toEqual([{ type: "text", text: "flooded" }]);
     const tail = caller.stderrTail();
     expect(tail.length).toBeLessThanOrEqual(4096);
     expect(tail).toContain("flood done");
@@ -174,7 +174,7 @@ it("a 128 MiB SSE line before the answer: the answer still arrives, and the heap
     }, 5);
     const r = await caller.callTool({ name: "x", arguments: {} });
     clearInterval(sampler);
-    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "made it" }]);
+    expect(r.ok && r.value.content).toEqual([{ type: "text", text: "made it" }]);
     // Keeping the line would cost 256 MiB of heap (UTF-16); the parser's cap is 16 Mi characters.
     expect(peak).toBeLessThan(128 * MiB);
   } finally {

@@ -31,7 +31,7 @@ it("stdio: 64 calls on one signal complete, then 64 hanging calls on one signal 
     const done = await Promise.all(
       Array.from({ length: CONCURRENT }, (_, i) => caller.callTool({ name: "echo", arguments: { i } }, { signal: run.signal })),
     );
-    expect(done.every((r, i) => r.ok && (r.result.structuredContent as { i: number }).i === i)).toBe(true);
+    expect(done.every((r, i) => r.ok && (r.value.structuredContent as { i: number }).i === i)).toBe(true);
     const cancel = new AbortController();
     const hanging = Array.from({ length: CONCURRENT }, () => caller.callTool({ name: "hang", arguments: {} }, { signal: cancel.signal }));
     for (let i = 0; i < 500 && server.received("tools/call").length < 2 * CONCURRENT; i++) await new Promise((r) => setTimeout(r, 10));
@@ -56,7 +56,7 @@ it("HTTP: 64 calls on one signal complete without a listener warning", async () 
     const done = await Promise.all(
       Array.from({ length: CONCURRENT }, (_, i) => caller.callTool({ name: "echo", arguments: { i } }, { signal: run.signal })),
     );
-    expect(done.every((r, i) => r.ok && (r.result.structuredContent as { i: number }).i === i)).toBe(true);
+    expect(done.every((r, i) => r.ok && (r.value.structuredContent as { i: number }).i === i)).toBe(true);
   } finally {
     await caller.close();
     await server.close();

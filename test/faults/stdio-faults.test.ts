@@ -52,7 +52,7 @@ const call = (caller: StdioCaller, name: string, args: Record<string, unknown> =
 
 async function expectEcho(caller: StdioCaller, tag: string) {
   const r = await call(caller, "echo", { tag });
-  expect(r.ok && r.result.structuredContent).toEqual({ tag });
+  expect(r.ok && r.value.structuredContent).toEqual({ tag });
 }
 
 /** The wire id of the first tools/call for `tool`. */
@@ -98,7 +98,7 @@ describe("stdio server exits mid-call", () => {
   it("keeps a process-group grandchild from outliving close", async () => {
     const { caller } = open();
     const r = await call(caller, "grandchild");
-    const pid = r.ok ? (r.result.structuredContent as { pid: number }).pid : -1;
+    const pid = r.ok ? (r.value.structuredContent as { pid: number }).pid : -1;
     expect(isAlive(pid)).toBe(true);
     await caller.close();
     for (let i = 0; i < 250 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -198,7 +198,7 @@ describe("garbage on stdout", () => {
       '{"jsonrpc":"2.0","id":{"nested":true},"result":{}}',
     ];
     const r = await call(caller, "garbage", { lines });
-    expect(r.ok && r.result.structuredContent).toEqual({ survived: true });
+    expect(r.ok && r.value.structuredContent).toEqual({ survived: true });
     expect(noise.length).toBeGreaterThanOrEqual(lines.length);
     await expectEcho(caller, "after-garbage");
     expect(server.pids()).toHaveLength(1);
@@ -207,7 +207,7 @@ describe("garbage on stdout", () => {
   it("reassembles an answer written a few bytes at a time", async () => {
     const { caller } = open();
     const r = await call(caller, "dribble", { step: 3, payload: "ü€😀".repeat(20) });
-    expect(r.ok && r.result.structuredContent).toEqual({ step: 3, payload: "ü€😀".repeat(20) });
+    expect(r.ok && r.value.structuredContent).toEqual({ step: 3, payload: "ü€😀".repeat(20) });
   });
 });
 
@@ -223,7 +223,7 @@ describe("a message over the size limit", () => {
     }
     expect(noise.some((n) => /larger than/.test(n))).toBe(true);
     const b = await concurrent;
-    expect(b.ok && b.result.structuredContent).toEqual({ ms: 100, tag: "bystander" });
+    expect(b.ok && b.value.structuredContent).toEqual({ ms: 100, tag: "bystander" });
     await expectEcho(caller, "after-oversize");
   });
 });
@@ -232,15 +232,15 @@ describe("stray responses", () => {
   it("ignores responses for unknown ids and resolves the real call with its own answer", async () => {
     const { caller, noise } = open();
     const r = await call(caller, "unknown_id", { tag: "mine" });
-    expect(r.ok && r.result.structuredContent).toEqual({ tag: "mine" });
+    expect(r.ok && r.value.structuredContent).toEqual({ tag: "mine" });
     expect(noise.filter((n) => /unknown id/.test(n))).toHaveLength(3);
   });
 
   it("takes the first of duplicate responses and never hands the second to another call", async () => {
     const { caller, noise } = open();
     const [dup, next] = await Promise.all([call(caller, "duplicate"), call(caller, "echo", { tag: "next" })]);
-    expect(dup.ok && dup.result.content).toEqual([{ type: "text", text: "first" }]);
-    expect(next.ok && next.result.structuredContent).toEqual({ tag: "next" });
+    expect(dup.ok && dup.value.content).toEqual([{ type: "text", text: "first" }]);
+    expect(next.ok && next.value.structuredContent).toEqual({ tag: "next" });
     await expectEcho(caller, "after-duplicate");
     expect(noise.filter((n) => /unknown id/.test(n))).toHaveLength(1);
   });
@@ -253,7 +253,7 @@ describe("stray responses", () => {
     for (let i = 0; i < 500 && !noise.some((n) => /unknown id/.test(n)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(noise.filter((n) => /unknown id/.test(n))).toHaveLength(1);
     const next = await call(caller, "echo", { tag: "fresh" });
-    expect(next.ok && next.result.structuredContent).toEqual({ tag: "fresh" });
+    expect(next.ok && next.value.structuredContent).toEqual({ tag: "fresh" });
     expect(server.received("notifications/cancelled")).toHaveLength(1);
   });
 });
@@ -262,7 +262,7 @@ describe("server-to-client requests", () => {
   it("answers an unknown method with -32601", async () => {
     const { caller, server } = open();
     const r = await call(caller, "ask_client", { method: "toolwright/no-such-method" });
-    const answer = r.ok ? (r.result.structuredContent as { id: string; error?: { code: number } }) : undefined;
+    const answer = r.ok ? (r.value.structuredContent as { id: string; error?: { code: number } }) : undefined;
     expect(answer?.error?.code).toBe(-32601);
     const wired = server.wire().find((e) => e.event === "in" && e.msg?.id === answer?.id && e.msg?.method === undefined);
     expect(wired?.msg).toMatchObject({ jsonrpc: "2.0", error: { code: -32601 } });

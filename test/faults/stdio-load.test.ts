@@ -54,7 +54,7 @@ it("10,000 calls with 64 in flight against a server that crashes at random: none
       const r = await caller.callTool({ name: "echo", arguments: { i, attempt } });
       resolutions[i] = (resolutions[i] as number) + 1;
       if (r.ok) {
-        const got = r.result.structuredContent as { i: number; attempt: number };
+        const got = r.value.structuredContent as { i: number; attempt: number };
         if (got.i !== i || got.attempt !== attempt) unexpected.push(`call ${i} got the answer for ${JSON.stringify(got)}`);
         successes[i] = (successes[i] as number) + 1;
         return;

@@ -22,7 +22,7 @@ function start(options: Partial<Parameters<typeof createStdioCaller>[0]> = {}): 
 
 function resultOf(response: CallResponse) {
   if (!response.ok) throw new Error(`call failed: ${response.failure.kind} ${response.failure.message}`);
-  return response.result;
+  return response.value;
 }
 const texts = (content: readonly ContentBlock[]) => content.flatMap((b) => (b.type === "text" ? [b.text] : []));
 const types = (content: readonly ContentBlock[]) => content.map((b) => b.type);
@@ -72,7 +72,7 @@ beforeAll(async () => {
   });
   const listed = await full.listTools();
   if (!listed.ok) throw new Error(listed.failure.message);
-  toolNames = listed.tools.map((t) => t.name);
+  toolNames = listed.value.map((t) => t.name);
 });
 afterAll(async () => {
   await full.close();
@@ -263,7 +263,7 @@ describe("server-everything over stdio: capability-conditional behaviour", () =>
     const bare = start();
     const listed = await bare.listTools();
     if (!listed.ok) throw new Error(listed.failure.message);
-    const names = listed.tools.map((t) => t.name);
+    const names = listed.value.map((t) => t.name);
     expect(names).toContain("echo");
     for (const name of ["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request", "get-roots-list"]) {
       expect(names).not.toContain(name);
@@ -354,6 +354,6 @@ describe("list_changed before the initialize result (scripted stdio server)", ()
     expect(handshake.ok).toBe(true);
     expect(events).toEqual(["notifications/tools/list_changed", "log:early log", "connected"]);
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.map((t) => t.name)).toEqual(["late"]);
+    expect(listed.ok && listed.value.map((t) => t.name)).toEqual(["late"]);
   });
 });

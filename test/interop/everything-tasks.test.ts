@@ -67,7 +67,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
     let names: string[] = [];
     for (let i = 0; i < 100 && !names.includes("trigger-sampling-request-async"); i++) {
       const listed = await caller.listTools();
-      names = listed.ok ? listed.tools.map((t) => t.name) : [];
+      names = listed.ok ? listed.value.map((t) => t.name) : [];
       if (!names.includes("trigger-sampling-request-async")) await new Promise((r) => setTimeout(r, 50));
     }
     expect(names).toEqual(
@@ -86,7 +86,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
       { timeoutMs: 30_000, task: { onStatus: (s) => statuses.push(s.status) } },
     );
     if (!r.ok) throw new Error(r.failure.message);
-    expect(texts(r.result.content).join("\n")).toContain("Research Report: tides");
+    expect(texts(r.value.content).join("\n")).toContain("Research Report: tides");
     expect(statuses[0]).toBe("working");
     expect(statuses.length).toBeGreaterThan(1);
   }, 40_000);
@@ -99,17 +99,17 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
     );
     if (!r.ok) throw new Error(r.failure.message);
     expect(elicited.length).toBe(before + 1);
-    expect(texts(r.result.content).join("\n")).toContain("Clarification");
+    expect(texts(r.value.content).join("\n")).toContain("Clarification");
   }, 40_000);
 
   it("handle mode: startToolTask hands back the task; the planner polls and fetches the report later", async () => {
     const started = await caller.startToolTask({ name: "simulate-research-query", arguments: { topic: "handles" } }, { timeoutMs: 30_000 });
     if (!started.ok) throw new Error(started.failure.message);
-    expect(started.task.taskId).toEqual(expect.any(String));
-    const status = await started.task.status();
-    expect(status.ok && status.status.status).toBe("working");
-    const result = await started.task.result();
-    expect(result.ok && texts(result.result.content).join("\n")).toContain("Research Report: handles");
+    expect(started.value.taskId).toEqual(expect.any(String));
+    const status = await started.value.status();
+    expect(status.ok && status.value.status).toBe("working");
+    const result = await started.value.result();
+    expect(result.ok && texts(result.value.content).join("\n")).toContain("Research Report: handles");
   }, 40_000);
 
   it("an abort while the task runs cancels it: canceled, finish", async () => {
@@ -123,7 +123,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
   it("trigger-sampling-request-async: the server runs sampling as a client task and polls it to completion", async () => {
     const r = await caller.callTool({ name: "trigger-sampling-request-async", arguments: { prompt: "hello" } }, { timeoutMs: 30_000 });
     if (!r.ok) throw new Error(r.failure.message);
-    const text = texts(r.result.content).join("\n");
+    const text = texts(r.value.content).join("\n");
     expect(text).toContain("sampled as a task");
     expect(text).not.toContain("[SYNC]");
     expect(sampled.length).toBeGreaterThan(0);
@@ -133,7 +133,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
     const before = elicited.length;
     const r = await caller.callTool({ name: "trigger-elicitation-request-async", arguments: {} }, { timeoutMs: 30_000 });
     if (!r.ok) throw new Error(r.failure.message);
-    expect(texts(r.result.content).join("\n")).not.toContain("[SYNC]");
+    expect(texts(r.value.content).join("\n")).not.toContain("[SYNC]");
     expect(elicited.length).toBe(before + 1);
   }, 40_000);
 });

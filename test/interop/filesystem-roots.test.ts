@@ -48,7 +48,7 @@ function start(options: Partial<Parameters<typeof createStdioCaller>[0]> = {}): 
 }
 function result(response: CallResponse) {
   if (!response.ok) throw new Error(`call failed: ${response.failure.kind} ${response.failure.message}`);
-  return response.result;
+  return response.value;
 }
 const text = (r: { content: readonly { type: string; text?: string }[] }) => r.content.map((b) => b.text ?? "").join("");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,8 +72,8 @@ describe("server-filesystem over stdio", () => {
     const caller = start();
     const listed = await caller.listTools();
     if (!listed.ok) throw new Error(listed.failure.message);
-    expect(listed.tools).toHaveLength(14);
-    expect(listed.tools.every((t) => t.outputSchema !== undefined)).toBe(true);
+    expect(listed.value).toHaveLength(14);
+    expect(listed.value.every((t) => t.outputSchema !== undefined)).toBe(true);
     expect(await allowed(caller)).toContain(dirA);
 
     const inside = result(await caller.callTool({ name: "read_text_file", arguments: { path: join(dirA, "a.txt") } }));

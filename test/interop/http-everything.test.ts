@@ -45,7 +45,7 @@ describe("server-everything over Streamable HTTP", () => {
     expect(caller.transport).toBe("streamable-http");
     expect(caller.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.map((t) => t.name)).toEqual(
+    expect(listed.ok && listed.value.map((t) => t.name)).toEqual(
       expect.arrayContaining(["echo", "get-sum", "get-tiny-image", "trigger-long-running-operation"]),
     );
   });
@@ -53,15 +53,15 @@ describe("server-everything over Streamable HTTP", () => {
   it("returns every content block type and structured content", async () => {
     caller = createHttpCaller({ url, era: "legacy" });
     const echo = await caller.callTool({ name: "echo", arguments: { message: "hi" } });
-    expect(echo).toMatchObject({ ok: true, result: { content: [{ type: "text", text: "Echo: hi" }] } });
+    expect(echo).toMatchObject({ ok: true, value: { content: [{ type: "text", text: "Echo: hi" }] } });
     const image = await caller.callTool({ name: "get-tiny-image", arguments: {} });
-    expect(image.ok && image.result.content.map((b) => b.type)).toEqual(["text", "image", "text"]);
+    expect(image.ok && image.value.content.map((b) => b.type)).toEqual(["text", "image", "text"]);
     const links = await caller.callTool({ name: "get-resource-links", arguments: { count: 2 } });
-    expect(links.ok && links.result.content.filter((b) => b.type === "resource_link")).toHaveLength(2);
+    expect(links.ok && links.value.content.filter((b) => b.type === "resource_link")).toHaveLength(2);
     const ref = await caller.callTool({ name: "get-resource-reference", arguments: { resourceType: "Text", resourceId: 1 } });
-    expect(ref.ok && ref.result.content.some((b) => b.type === "resource")).toBe(true);
+    expect(ref.ok && ref.value.content.some((b) => b.type === "resource")).toBe(true);
     const structured = await caller.callTool({ name: "get-structured-content", arguments: { location: "New York" } });
-    expect(structured.ok && structured.result.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+    expect(structured.ok && structured.value.structuredContent).toMatchObject({ temperature: expect.any(Number) });
   });
 
   it("streams progress on the POST's SSE answer", async () => {
@@ -86,7 +86,7 @@ describe("server-everything over Streamable HTTP", () => {
     expect(await pending).toMatchObject({ ok: false, failure: { kind: "canceled" } });
     expect(await caller.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } })).toMatchObject({
       ok: true,
-      result: { content: [{ text: expect.stringContaining("5") }] },
+      value: { content: [{ text: expect.stringContaining("5") }] },
     });
   });
 
@@ -103,11 +103,11 @@ describe("server-everything over Streamable HTTP", () => {
     ]);
     caller = createHttpCaller({ url, era: "legacy", handlers, capabilities: { elicitation: {} } });
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.some((t) => t.name === "trigger-elicitation-request")).toBe(true);
+    expect(listed.ok && listed.value.some((t) => t.name === "trigger-elicitation-request")).toBe(true);
     const out = await caller.callTool({ name: "trigger-elicitation-request", arguments: {} });
     expect(out.ok).toBe(true);
     expect(asked).toHaveLength(1);
-    expect(JSON.stringify(out.ok && out.result.content)).toContain("Ada");
+    expect(JSON.stringify(out.ok && out.value.content)).toContain("Ada");
   });
 
   it("answers roots/list and sampling/createMessage requests from the server over HTTP", async () => {
@@ -130,21 +130,21 @@ describe("server-everything over Streamable HTTP", () => {
     ]);
     caller = createHttpCaller({ url, era: "legacy", handlers, capabilities: { roots: {}, sampling: {} } });
     const listed = await caller.listTools();
-    const names = listed.ok ? listed.tools.map((t) => t.name) : [];
+    const names = listed.ok ? listed.value.map((t) => t.name) : [];
     expect(names).toEqual(expect.arrayContaining(["get-roots-list", "trigger-sampling-request"]));
     const roots = await caller.callTool({ name: "get-roots-list", arguments: {} });
-    expect(JSON.stringify(roots.ok && roots.result.content)).toContain("file:///tmp/tw-root");
+    expect(JSON.stringify(roots.ok && roots.value.content)).toContain("file:///tmp/tw-root");
     const sampled = await caller.callTool({ name: "trigger-sampling-request", arguments: { prompt: "hi", maxTokens: 10 } });
-    expect(JSON.stringify(sampled.ok && sampled.result.content)).toContain("sampled!");
+    expect(JSON.stringify(sampled.ok && sampled.value.content)).toContain("sampled!");
     expect(asked).toEqual(expect.arrayContaining(["roots", "sampling"]));
   });
 
   it("reads a resource and gets a prompt through request()", async () => {
     caller = createHttpCaller({ url, era: "legacy" });
     const prompt = await caller.request("prompts/get", { name: "simple-prompt" });
-    expect(prompt.ok && JSON.stringify(prompt.result)).toContain("messages");
+    expect(prompt.ok && JSON.stringify(prompt.value)).toContain("messages");
     const resource = await caller.request("resources/read", { uri: "demo://resource/static/document/architecture.md" });
-    expect(resource.ok && JSON.stringify(resource.result)).toContain("contents");
+    expect(resource.ok && JSON.stringify(resource.value)).toContain("contents");
   });
 
   it("a second caller to the same endpoint reuses the cached era (no probe) and works", async () => {
@@ -176,7 +176,7 @@ describe("server-everything over legacy HTTP+SSE", () => {
     expect(caller.transport).toBe("legacy-sse");
     expect(await caller.callTool({ name: "echo", arguments: { message: "sse" } })).toMatchObject({
       ok: true,
-      result: { content: [{ text: "Echo: sse" }] },
+      value: { content: [{ text: "Echo: sse" }] },
     });
     const seen: number[] = [];
     const out = await caller.callTool(
@@ -186,7 +186,7 @@ describe("server-everything over legacy HTTP+SSE", () => {
     expect(out.ok).toBe(true);
     expect(seen).toEqual([1, 2]);
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.length).toBeGreaterThan(10);
+    expect(listed.ok && listed.value.length).toBeGreaterThan(10);
   });
 
   it("with the fallback off, the 404 surfaces as a failure", async () => {

@@ -89,7 +89,7 @@ describe("HTTP, 2026-07-28 era", () => {
       arguments: { region: "Hello, 世界", priority: 42, verbose: null, scope: { tenant: " padded " }, sql: "SELECT 1" },
       meta: { "com.example/tag": "t1" },
     });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "ok" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "ok" }] } });
     const [discover, list, call] = server.rpc();
     expect(discover?.body?.method).toBe("server/discover");
     expect(server.rpc("initialize")).toHaveLength(0);
@@ -128,9 +128,9 @@ describe("HTTP, 2026-07-28 era", () => {
     server = await startScriptedHttpServer({ era: "2026-07-28", tools });
     caller = createHttpCaller({ url: server.url, era: "2026-07-28" });
     const prompt = await caller.request("prompts/get", { name: "greet" });
-    expect(prompt).toMatchObject({ ok: true, result: { messages: [{ content: { text: "prompt greet" } }] } });
+    expect(prompt).toMatchObject({ ok: true, value: { messages: [{ content: { text: "prompt greet" } }] } });
     const resource = await caller.request("resources/read", { uri: "file:///tmp/ü.txt" });
-    expect(resource).toMatchObject({ ok: true, result: { contents: [{ text: "scripted resource" }] } });
+    expect(resource).toMatchObject({ ok: true, value: { contents: [{ text: "scripted resource" }] } });
     const [get] = server.rpc("prompts/get");
     const [read] = server.rpc("resources/read");
     expect(get?.headers["mcp-name"]).toBe("greet");
@@ -146,7 +146,7 @@ describe("HTTP, 2026-07-28 era", () => {
     const warnings: string[] = [];
     caller = createHttpCaller({ url: server.url, era: "2026-07-28", onWarning: (w) => warnings.push(w) });
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.map((t) => t.name).sort()).toEqual(["confirm", "forever", "query", "wait"]);
+    expect(listed.ok && listed.value.map((t) => t.name).sort()).toEqual(["confirm", "forever", "query", "wait"]);
     expect(warnings.join("\n")).toMatch(/"broken" dropped: .*list\.items/);
     const refused = await caller.callTool({ name: "broken", arguments: { list: ["a"] } });
     // No arguments can make it callable: a local reason, and the planner must replan, not correct.
@@ -220,7 +220,7 @@ describe("HTTP, 2026-07-28 era", () => {
     await caller.listTools();
     server.next({ rpc: "tools/call" }, { dropMidStream: true });
     const out = await caller.callTool({ name: "query", arguments: { region: "eu" } });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "ok" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "ok" }] } });
     const calls = server.rpc("tools/call");
     expect(calls).toHaveLength(2);
     expect(calls[1]?.body?.id).not.toBe(calls[0]?.body?.id);
@@ -245,7 +245,7 @@ describe("HTTP, 2026-07-28 era", () => {
     ]);
     caller = createHttpCaller({ url: server.url, era: "2026-07-28", handlers, notificationStream: false });
     const out = await caller.callTool({ name: "confirm", arguments: {} });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "accept:opaque-state-1" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "accept:opaque-state-1" }] } });
     expect(asked).toEqual([{ message: "sure?", requestedSchema: { type: "object", properties: {} } }]);
     const [first, retry] = server.rpc("tools/call");
     expect(first?.body?.params?.requestState).toBeUndefined();

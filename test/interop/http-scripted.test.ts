@@ -54,7 +54,7 @@ describe("streamable HTTP, legacy era", () => {
     server = await startScriptedHttpServer({ tools: slowTools });
     caller = createHttpCaller({ url: server.url, era: "legacy", headers: { "X-Team": "${TEAM:-blue}" }, env: {} });
     const out = await caller.callTool({ name: "echo", arguments: { message: "hi" } });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ type: "text", text: "Echo: hi" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ type: "text", text: "Echo: hi" }] } });
     const sid = caller.sessionId;
     expect(sid).toMatch(/^s-/);
     await caller.close();
@@ -81,7 +81,7 @@ describe("streamable HTTP, legacy era", () => {
     const first = caller.sessionId;
     server.next({ rpc: "tools/call" }, { expireSession: true });
     const out = await caller.callTool({ name: "echo", arguments: { message: "b" } });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "Echo: b" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "Echo: b" }] } });
     const inits = server.rpc("initialize");
     expect(inits).toHaveLength(2);
     expect(inits[1]?.headers["mcp-session-id"]).toBeUndefined();
@@ -95,7 +95,7 @@ describe("streamable HTTP, legacy era", () => {
     server.next({ rpc: "tools/call" }, { drip: { intervalMs: 10, count: 3 } });
     const seen: number[] = [];
     const out = await caller.callTool({ name: "steps", arguments: { n: 3 } }, { onProgress: (p) => seen.push(p.progress) });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "done" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "done" }] } });
     expect(seen).toEqual([1, 2, 3]);
     const call = server.rpc("tools/call")[0];
     expect(call?.body?.params?._meta?.progressToken).toBeDefined();
@@ -107,7 +107,7 @@ describe("streamable HTTP, legacy era", () => {
     await caller.connect();
     server.next({ rpc: "tools/call" }, { dropAfterPriming: { retryMs: 150 } });
     const out = await caller.callTool({ name: "echo", arguments: { message: "again" } });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "Echo: again" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "Echo: again" }] } });
     const resume = server.requests.find((r) => r.method === "GET" && r.headers["last-event-id"] !== undefined);
     expect(resume?.headers["last-event-id"]).toBe("st1-0");
     expect(resume?.headers["mcp-session-id"]).toBe(caller.sessionId);
@@ -216,7 +216,7 @@ describe("streamable HTTP, legacy era", () => {
     expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(0);
     server.next({ rpc: "tools/call" }, { answerOnGet: true });
     const out = await caller.callTool({ name: "echo", arguments: { message: "via get" } }, { timeoutMs: 5000 });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "Echo: via get" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "Echo: via get" }] } });
     expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(1);
   });
 
@@ -251,7 +251,7 @@ describe("timeouts, versions and trace context", () => {
       { name: "tick", arguments: { n: 6, every: 100 } },
       { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: () => {} },
     );
-    expect(reset).toMatchObject({ ok: true, result: { content: [{ text: "ticked" }] } });
+    expect(reset).toMatchObject({ ok: true, value: { content: [{ text: "ticked" }] } });
     const capped = await caller.callTool(
       { name: "tick", arguments: { n: 6, every: 100 } },
       { timeoutMs: 400, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 450, onProgress: () => {} },
@@ -271,7 +271,7 @@ describe("timeouts, versions and trace context", () => {
     await waitFor(() => server?.rpc("initialize").length === 1);
     impatient.abort();
     expect(await first).toMatchObject({ ok: false, failure: { kind: "canceled" } });
-    expect(await second).toMatchObject({ ok: true, result: { content: [{ text: "Echo: b" }] } });
+    expect(await second).toMatchObject({ ok: true, value: { content: [{ text: "Echo: b" }] } });
     expect(server.rpc("initialize")).toHaveLength(1);
     expect(server.rpc("tools/call").map((r) => r.body?.params?.arguments?.message)).toEqual(["b"]);
   });
@@ -300,7 +300,7 @@ describe("timeouts, versions and trace context", () => {
     caller = createHttpCaller({ url: server.url, era: "legacy" });
     const out = await caller.connect();
     expect(out.ok).toBe(false);
-    if (!out.ok) expect(out.fault.message).toContain("unsupported protocol version");
+    if (!out.ok) expect(out.failure.message).toContain("unsupported protocol version");
   });
 
   it("takes trace context from a function, or sends none when off", async () => {
@@ -331,7 +331,7 @@ describe("legacy HTTP+SSE transport", () => {
     };
     caller = createHttpCaller({ url: server.sseUrl, auth });
     const out = await caller.callTool({ name: "echo", arguments: { message: "over sse" } });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "Echo: over sse" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "Echo: over sse" }] } });
     expect(caller.transport).toBe("legacy-sse");
     expect(challenges).toEqual(['401 Bearer realm="scripted"']);
     const methods = server.requests.map((r) => `${r.method} ${r.url.split("?")[0]} ${r.body?.method ?? ""}`.trim());
@@ -355,7 +355,7 @@ describe("legacy HTTP+SSE transport", () => {
     const before = server.requests.length;
     expect(await caller.callTool({ name: "echo", arguments: { message: "2" } })).toMatchObject({
       ok: true,
-      result: { content: [{ text: "Echo: 2" }] },
+      value: { content: [{ text: "Echo: 2" }] },
     });
     // The era cache sends the reconnect straight to GET /sse: no Streamable HTTP attempt first.
     expect(server.requests[before]?.method).toBe("GET");
@@ -376,7 +376,7 @@ describe("legacy HTTP+SSE transport", () => {
       caller = createHttpCaller({ url, era: "legacy", connectTimeoutMs: 2000 });
       const out = await caller.connect();
       expect(out.ok).toBe(false);
-      if (!out.ok) expect(out.fault.message).toContain("another origin");
+      if (!out.ok) expect(out.failure.message).toContain("another origin");
     } finally {
       await caller?.close();
       caller = undefined;
@@ -439,7 +439,7 @@ describe("fallback and auth", () => {
       caller = createHttpCaller({ url: from, era: "legacy", headers: { Authorization: "Bearer secret" } });
       const refused = await caller.connect();
       expect(refused.ok).toBe(false);
-      if (!refused.ok) expect(refused.fault.message).toContain("another origin");
+      if (!refused.ok) expect(refused.failure.message).toContain("another origin");
       expect(server.requests).toHaveLength(0);
       await caller.close();
       caller = createHttpCaller({ url: from, era: "legacy", headers: { Authorization: "Bearer secret" }, redirect: "follow" });

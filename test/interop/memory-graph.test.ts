@@ -33,15 +33,15 @@ function start(): StdioCaller {
 }
 function structured(response: CallResponse): unknown {
   if (!response.ok) throw new Error(`call failed: ${response.failure.kind} ${response.failure.message}`);
-  expect(response.result.isError).not.toBe(true);
-  return response.result.structuredContent;
+  expect(response.value.isError).not.toBe(true);
+  return response.value.structuredContent;
 }
 
 describe("server-memory over stdio", () => {
   it("lists 9 tools, each with an outputSchema and annotations", async () => {
     const listed = await start().listTools();
     if (!listed.ok) throw new Error(listed.failure.message);
-    expect(listed.tools.map((t) => t.name).sort()).toEqual([
+    expect(listed.value.map((t) => t.name).sort()).toEqual([
       "add_observations",
       "create_entities",
       "create_relations",
@@ -52,8 +52,8 @@ describe("server-memory over stdio", () => {
       "read_graph",
       "search_nodes",
     ]);
-    expect(listed.tools.every((t) => t.outputSchema && t.annotations)).toBe(true);
-    expect(listed.tools.find((t) => t.name === "read_graph")?.annotations?.readOnlyHint).toBe(true);
+    expect(listed.value.every((t) => t.outputSchema && t.annotations)).toBe(true);
+    expect(listed.value.find((t) => t.name === "read_graph")?.annotations?.readOnlyHint).toBe(true);
   });
 
   it("builds a graph in the temp file, and the graph survives a server restart", async () => {
@@ -108,7 +108,7 @@ describe("server-memory over stdio", () => {
   it("bad arguments come back as a tool error value, not a crash", async () => {
     const caller = start();
     const response = await caller.callTool({ name: "create_entities", arguments: { entities: "not-an-array" } });
-    const isErr = response.ok ? response.result.isError === true : response.failure.kind === "invalid_call";
+    const isErr = response.ok ? response.value.isError === true : response.failure.kind === "invalid_call";
     expect(isErr).toBe(true);
     expect(structured(await caller.callTool({ name: "read_graph", arguments: {} }))).toEqual({ entities: [], relations: [] });
   });

@@ -127,11 +127,11 @@ describe.each(["json", "sse"] as const)("SDK McpServer, %s response mode", (mode
     const hs = await caller.connect();
     expect(hs).toMatchObject({ ok: true, value: { protocolVersion: "2025-11-25", serverInfo: { name: "sdk-test" } } });
     const out = await caller.callTool({ name: "add", arguments: { a: 2, b: 40 } });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ type: "text", text: "42" }], structuredContent: { sum: 42 } } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ type: "text", text: "42" }], structuredContent: { sum: 42 } } });
     const bad = await caller.callTool({ name: "add", arguments: { a: "x" } });
-    expect(bad.ok === false || (bad.ok && bad.result.isError === true)).toBe(true);
+    expect(bad.ok === false || (bad.ok && bad.value.isError === true)).toBe(true);
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.map((t) => t.name).sort()).toEqual(["add", "block", "count"]);
+    expect(listed.ok && listed.value.map((t) => t.name).sort()).toEqual(["add", "block", "count"]);
     const sid = caller.sessionId;
     await caller.close();
     const call = harness.seen.find((s) => s.rpc === "tools/call");
@@ -161,7 +161,7 @@ describe("SDK McpServer, SSE mode only", () => {
     caller = createHttpCaller({ url: harness.url, era: "legacy" });
     const seen: number[] = [];
     const out = await caller.callTool({ name: "count", arguments: { n: 4 } }, { onProgress: (p) => seen.push(p.progress) });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: "counted 4" }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: "counted 4" }] } });
     expect(seen).toEqual([1, 2, 3, 4]);
   });
 
@@ -169,7 +169,7 @@ describe("SDK McpServer, SSE mode only", () => {
     harness = await startSdkServer("sse");
     caller = createHttpCaller({ url: harness.url, era: "legacy" });
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => caller?.callTool({ name: "add", arguments: { a: i, b: 1 } })));
-    expect(results.map((r) => (r?.ok ? (r.result.structuredContent as { sum: number }).sum : -1))).toEqual(
+    expect(results.map((r) => (r?.ok ? (r.value.structuredContent as { sum: number }).sum : -1))).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1),
     );
   });

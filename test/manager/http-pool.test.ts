@@ -35,11 +35,10 @@ describe("HTTP eviction and rebuild", () => {
     manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { remote: { url: first.url, probeTimeoutMs: 2000 } } })));
     await manager.start();
     expect(status("remote")?.connected).toBe(true);
-    expect(await manager.probe("remote")).toEqual({ ok: true });
+    expect(await manager.probe("remote")).toEqual({ ok: true, value: undefined });
     await first.stop();
     const probe = await manager.probe("remote");
-    expect(probe.ok).toBe(false);
-    expect(probe.failure?.kind).toBe("unavailable");
+    expect(probe).toMatchObject({ ok: false, failure: { kind: "unavailable" } });
     expect(status("remote")?.state).toBe("failed");
     // While it is down, a call fails as a value and nothing throws.
     const down = await manager.callTool("remote.echo", { message: "x" });
@@ -88,10 +87,10 @@ describe("startup races", () => {
     });
     await manager.start();
     const same = await manager.refreshTools("dyn");
-    expect(same).toEqual({ ok: true, diff: { added: [], removed: [], changed: [] } });
+    expect(same).toEqual({ ok: true, value: { added: [], removed: [], changed: [] } });
     await manager.callTool("dyn.add-tools");
     const diff = await manager.refreshTools("dyn");
-    expect(diff.ok && [...diff.diff.added].sort()).toEqual(["beta", "secret-two"]);
+    expect(diff.ok && [...diff.value.added].sort()).toEqual(["beta", "secret-two"]);
     const missing = await manager.refreshTools("nope");
     expect(missing.ok).toBe(false);
   });

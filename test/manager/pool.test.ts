@@ -3,8 +3,10 @@
  * own timeout (ping on legacy, tools/list on 2026), eviction and transparent rebuild, clean stop.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ServerClient } from "../../packages/runtime/src/manager.js";
-import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { createHttpCaller } from "../../packages/runtime/src/http.js";
+import type { CallOptions } from "../../packages/runtime/src/index.js";
+import { createMcpManager, type HttpClientFactory, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { createToolServer, serveHttp } from "../../packages/runtime/src/server.js";
 import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { alive, DYNAMIC, NODE } from "./helpers.js";
 
@@ -99,13 +101,12 @@ describe("health probe", () => {
   it("pings a live legacy server; a hung one times out on the probe budget, is evicted and rebuilt", async () => {
     manager = createMcpManager(config({ dyn: dyn({ probeTimeoutMs: 100 }) }), { client: { closeGraceMs: 30 } });
     await manager.start();
-    expect(await manager.probe("dyn")).toEqual({ ok: true });
+    expect(await manager.probe("dyn")).toEqual({ ok: true, value: undefined });
     const hung = status()?.pid as number;
     process.kill(hung, "SIGSTOP");
     stopped.push(hung);
     const probe = await manager.probe("dyn");
-    expect(probe.ok).toBe(false);
-    expect(probe.failure?.kind).toBe("timeout");
+    expect(probe).toMatchObject({ ok: false, failure: { kind: "timeout" } });
     expect(status()?.state).toBe("failed");
     expect(status()?.error).toMatch(/health probe failed/);
     await vi.waitFor(() => expect(alive(hung)).toBe(false), { timeout: 10_000 });
@@ -114,28 +115,36 @@ describe("health probe", () => {
     expect(status()?.pid).not.toBe(hung);
   });
 
-  it("uses tools/list, not ping, on a 2026-07-28 server", async () => {
-    const used: string[] = [];
-    const fake: ServerClient = {
-      server: "modern",
-      handshake: { protocolVersion: "2026-07-28", capabilities: { tools: {} } },
-      connect: async () => ({ ok: true, value: { protocolVersion: "2026-07-28", capabilities: {} } }),
-      listTools: async () => {
-        used.push("tools/list");
-        return { ok: true, tools: [{ name: "t", inputSchema: { type: "object" } }] };
-      },
-      ping: async () => {
-        used.push("ping");
-        return { ok: true };
-      },
-      callTool: async () => ({ ok: true, result: { content: [] } }),
-      close: async () => {},
-    };
-    manager = createMcpManager(config({ modern: { url: "http://127.0.0.1:9/mcp" } }), { client: { createHttpClient: () => fake } });
-    await manager.start();
-    used.length = 0;
-    expect(await manager.probe("modern")).toEqual({ ok: true });
-    expect(used).toEqual(["tools/list"]);
+  it("uses tools/list, not ping, on a 2026-07-28 server (the client is a real HTTP caller on a real server)", async () => {
+    const http = await serveHttp(
+      createToolServer({
+        name: "modern",
+        version: "1.0.0",
+        tools: [{ name: "t", inputSchema: { type: "object" }, handler: () => ({ content: [] }) }],
+      }),
+    );
+    try {
+      const used: string[] = [];
+      // The manager's client is the same SessionCaller type every caller is: observe it, do not fake it.
+      const createHttpClient: HttpClientFactory = (o) => {
+        const real = createHttpCaller({ ...o, env: {} });
+        const { listTools, ping } = real;
+        return Object.assign(real, {
+          listTools: (options?: CallOptions) => (used.push("tools/list"), listTools(options)),
+          ping: (options?: CallOptions) => (used.push("ping"), ping(options)),
+        });
+      };
+      manager = createMcpManager(config({ modern: { url: http.url } }), { client: { createHttpClient } });
+      await manager.start();
+      expect(status("modern")?.state).toBe("connected");
+      used.length = 0;
+      expect(await manager.probe("modern")).toEqual({ ok: true, value: undefined });
+      expect(used).toEqual(["tools/list"]);
+    } finally {
+      await manager?.stop();
+      manager = undefined;
+      await http.close();
+    }
   });
 });
 

@@ -211,12 +211,12 @@ describe("embedders", () => {
     const outcome = await connectFromConfig(everything?.config as NonNullable<typeof everything>["config"]);
     expect(outcome.ok).toBe(true);
     if (outcome.ok) {
-      const pid = outcome.client.pid as number;
-      const tools = await outcome.client.listTools();
-      expect(tools.ok && tools.tools.some((t) => t.name === "echo")).toBe(true);
-      const echo = await outcome.client.callTool({ name: "echo", arguments: { message: "plain" } });
-      expect(echo.ok && echo.result.content[0]).toEqual({ type: "text", text: "Echo: plain" });
-      await outcome.client.close();
+      const pid = outcome.value.pid as number;
+      const tools = await outcome.value.listTools();
+      expect(tools.ok && tools.value.some((t) => t.name === "echo")).toBe(true);
+      const echo = await outcome.value.callTool({ name: "echo", arguments: { message: "plain" } });
+      expect(echo.ok && echo.value.content[0]).toEqual({ type: "text", text: "Echo: plain" });
+      await outcome.value.close();
       expect(alive(pid)).toBe(false);
     }
     const broken = found.find((s) => s.name === "broken");

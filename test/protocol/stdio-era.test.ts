@@ -45,7 +45,7 @@ describe("stdio eras", () => {
     expect(hs).toMatchObject({ ok: true, value: { protocolVersion: "2026-07-28", serverInfo: { name: "modern-stdio" } } });
     const out = await caller.callTool({ name: "meta", arguments: { a: 1 }, meta: { "com.example/k": "v" } });
     expect(out.ok).toBe(true);
-    const params = out.ok ? JSON.parse((out.result.content[0] as { text: string }).text) : {};
+    const params = out.ok ? JSON.parse((out.value.content[0] as { text: string }).text) : {};
     expect(params._meta["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
     expect(params._meta["io.modelcontextprotocol/clientInfo"]).toEqual({ name: "tw", version: "1.2.3" });
     // Nothing declared but the tasks extension, which callers declare and serve unless `tasks: false`.
@@ -55,7 +55,7 @@ describe("stdio eras", () => {
     expect(s.wire().map((m: { method?: string }) => m.method)).toEqual(["server/discover", "tools/call"]);
     expect((await caller.ping()).ok).toBe(true);
     const discover = await caller.request("server/discover");
-    expect(discover).toMatchObject({ ok: true, result: { supportedVersions: ["2026-07-28"] } });
+    expect(discover).toMatchObject({ ok: true, value: { supportedVersions: ["2026-07-28"] } });
     const unknown = await caller.request("nope/nothing", { x: 1 });
     expect(unknown).toMatchObject({ ok: false, failure: { rpc: { code: -32601 }, tool: "nope/nothing" } });
   });
@@ -65,7 +65,7 @@ describe("stdio eras", () => {
     const handlers = new Map([["roots/list", () => ({ roots: [{ uri: "file:///tmp" }] })]]);
     caller = createStdioCaller({ ...s, era: "2026-07-28", handlers });
     const out = await caller.callTool({ name: "confirm", arguments: {} });
-    expect(out).toMatchObject({ ok: true, result: { content: [{ text: JSON.stringify({ roots: [{ uri: "file:///tmp" }] }) }] } });
+    expect(out).toMatchObject({ ok: true, value: { content: [{ text: JSON.stringify({ roots: [{ uri: "file:///tmp" }] }) }] } });
     const calls = s.wire().filter((m: { method?: string }) => m.method === "tools/call");
     expect(calls).toHaveLength(2);
     expect(calls[1].params.requestState).toBe("st");

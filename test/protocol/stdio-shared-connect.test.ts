@@ -28,7 +28,7 @@ it("a call aborted while connecting is canceled; a call sharing that connect sti
   controller.abort();
   const [a, b] = await Promise.all([aborted, other]);
   expect(a).toMatchObject({ ok: false, failure: { kind: "canceled" } });
-  expect(b).toMatchObject({ ok: true, result: { content: [{ type: "text", text: "Echo: b" }] } });
+  expect(b).toMatchObject({ ok: true, value: { content: [{ type: "text", text: "Echo: b" }] } });
 });
 
 it("close() during a connect stops it: the waiting call is a canceled value and the child is gone", async () => {

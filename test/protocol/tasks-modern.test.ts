@@ -55,7 +55,7 @@ it("declares the extension, polls to completion and returns the inlined result",
   ]);
   const statuses: string[] = [];
   const r = await caller.callTool({ name: "job", arguments: {} }, { task: { onStatus: (s) => statuses.push(s.status) } });
-  expect(r.ok && r.result.content).toEqual([{ type: "text", text: "done" }]);
+  expect(r.ok && r.value.content).toEqual([{ type: "text", text: "done" }]);
   expect(statuses).toEqual(["working", "working"]);
   const call = server.rpc("tools/call")[0];
   expect(call?.body?.params?._meta?.["io.modelcontextprotocol/clientCapabilities"]?.extensions).toHaveProperty([
@@ -76,7 +76,7 @@ it("input_required: inputRequests are answered by the handlers through tasks/upd
     { status: "completed", result: { content: [{ type: "text", text: "confirmed" }] } },
   ]);
   const r = await caller.callTool({ name: "job", arguments: {} });
-  expect(r.ok && r.result.content[0]).toEqual({ type: "text", text: "confirmed" });
+  expect(r.ok && r.value.content[0]).toEqual({ type: "text", text: "confirmed" });
   const update = server.rpc("tasks/update")[0]?.body?.params;
   expect(update?.taskId).toBe("t-1");
   expect(update?.inputResponses?.["in-1"]).toMatchObject({ action: "accept" });

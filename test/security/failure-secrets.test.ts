@@ -58,7 +58,7 @@ describe("the server really echoes the secret it was given", () => {
   it("the env tool shows MY_TOKEN reached the child, so the checks below are not vacuous", async () => {
     const caller = openCaller();
     const env = await caller.callTool({ name: "env", arguments: {} });
-    expect(env.ok && JSON.stringify(env.result)).toContain(SECRET);
+    expect(env.ok && JSON.stringify(env.value)).toContain(SECRET);
   });
 });
 

@@ -69,7 +69,7 @@ function scripted(env: readonly string[] = [], args: readonly string[] = []) {
 async function childEnv(caller: StdioCaller): Promise<Record<string, string>> {
   const r = await caller.callTool({ name: "env", arguments: {} });
   if (!r.ok) throw new Error(r.failure.message);
-  return (r.result.structuredContent as { env: Record<string, string> }).env;
+  return (r.value.structuredContent as { env: Record<string, string> }).env;
 }
 
 async function everythingEnv(env?: readonly string[]): Promise<string> {
@@ -78,7 +78,7 @@ async function everythingEnv(env?: readonly string[]): Promise<string> {
   );
   const r = await caller.callTool({ name: "get-env", arguments: {} });
   if (!r.ok) throw new Error(r.failure.message);
-  return r.result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  return r.value.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
 describe("child environment is an allowlist", () => {
@@ -132,7 +132,7 @@ describe("no shell", () => {
     const args = hostile(marker);
     const { caller } = scripted([], args);
     const r = await caller.callTool({ name: "argv", arguments: {} });
-    expect(r.ok && (r.result.structuredContent as { argv: string[] }).argv).toEqual(args);
+    expect(r.ok && (r.value.structuredContent as { argv: string[] }).argv).toEqual(args);
     for (let n = 1; n <= 6; n++) expect(existsSync(marker(n))).toBe(false);
   });
 

@@ -37,7 +37,7 @@ describe("createHttpCaller against serveHttp", () => {
     expect(c.era).toBe("2026-07-28");
     expect(c.sessionId).toBeUndefined();
     const sum = await c.callTool({ name: "add", arguments: { a: 20, b: 22 } });
-    expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 42 });
+    expect(sum.ok && sum.value.structuredContent).toEqual({ sum: 42 });
     const progress: number[] = [];
     const slow = await c.callTool({ name: "slow", arguments: { steps: 2 } }, { onProgress: (p) => progress.push(p.progress) });
     expect(slow.ok).toBe(true);
@@ -59,13 +59,13 @@ describe("createHttpCaller against serveHttp", () => {
   it("calls, lists, and maps failures to ToolFailure values", async () => {
     const c = caller({ era: "legacy" });
     const listed = await c.listTools();
-    expect(listed.ok && listed.tools).toHaveLength(9);
+    expect(listed.ok && listed.value).toHaveLength(9);
     const sum = await c.callTool({ name: "add", arguments: { a: 2, b: 2 } });
-    expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 4 });
+    expect(sum.ok && sum.value.structuredContent).toEqual({ sum: 4 });
     const unknown = await c.callTool({ name: "nope", arguments: {} });
     expect(!unknown.ok && unknown.failure).toMatchObject({ kind: "invalid_call", rpc: { code: -32602 } });
     const bad = await c.callTool({ name: "add", arguments: { a: "2" } });
-    expect(bad.ok && bad.result.isError).toBe(true);
+    expect(bad.ok && bad.value.isError).toBe(true);
   });
 
   it("progress and a mid-call elicitation travel on the call's SSE stream", async () => {
@@ -76,7 +76,7 @@ describe("createHttpCaller against serveHttp", () => {
     expect(slow.ok).toBe(true);
     expect(progress).toEqual([1, 2, 3]);
     const ask = await c.callTool({ name: "ask", arguments: { message: "Name?" } });
-    expect(ask.ok && ask.result.content).toEqual([{ type: "text", text: "accept: Lin" }]);
+    expect(ask.ok && ask.value.content).toEqual([{ type: "text", text: "accept: Lin" }]);
   });
 
   it("serves 4 sessions x 25 concurrent calls, every call answered correctly", async () => {
@@ -86,7 +86,7 @@ describe("createHttpCaller against serveHttp", () => {
         Array.from({ length: 25 }, (_, j) => c.callTool({ name: "add", arguments: { a: i, b: j } }).then((r) => [i + j, r] as const)),
       ),
     );
-    for (const [expected, r] of results) expect(r.ok && r.result.structuredContent).toEqual({ sum: expected });
+    for (const [expected, r] of results) expect(r.ok && r.value.structuredContent).toEqual({ sum: expected });
     expect(http.sessions).toBeGreaterThanOrEqual(4);
   });
 });

@@ -51,7 +51,7 @@ describe.each(["stdio", "http"])("2025-11-25 tasks over %s, Toolwright client ag
   it("declares the tasks capability and lists taskSupport", async () => {
     expect(caller().handshake?.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const listed = await caller().listTools();
-    expect(listed.ok && listed.tools.find((t) => t.name === "report")?.execution).toEqual({ taskSupport: "required" });
+    expect(listed.ok && listed.value.find((t) => t.name === "report")?.execution).toEqual({ taskSupport: "required" });
   });
 
   it("a required-task tool runs as a task; its elicitation arrives through tasks/result; the result comes back", async () => {
@@ -60,27 +60,27 @@ describe.each(["stdio", "http"])("2025-11-25 tasks over %s, Toolwright client ag
       { name: "report", arguments: { topic: "tides" } },
       { task: { onStatus: (s) => statuses.push(s.status), pollIntervalMs: 50 } },
     );
-    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "report on tides (deep)" }]);
+    expect(r.ok && r.value.content).toEqual([{ type: "text", text: "report on tides (deep)" }]);
     expect(statuses[0]).toBe("working");
   });
 
   it("handle mode: status, then the awaited result of an optional-task tool", async () => {
     const started = await caller().startToolTask({ name: "slow", arguments: { ms: 200 } });
     if (!started.ok) throw new Error(started.failure.message);
-    expect(started.task.taskId).toEqual(expect.any(String));
-    const status = await started.task.status();
-    expect(status.ok && ["working", "completed"].includes(status.status.status)).toBe(true);
-    const done = await started.task.result();
-    expect(done.ok && done.result.content).toEqual([{ type: "text", text: "slow done" }]);
+    expect(started.value.taskId).toEqual(expect.any(String));
+    const status = await started.value.status();
+    expect(status.ok && ["working", "completed"].includes(status.value.status)).toBe(true);
+    const done = await started.value.result();
+    expect(done.ok && done.value.content).toEqual([{ type: "text", text: "slow done" }]);
   });
 
   it("cancel stops the handler on the server", async () => {
     const before = cancels;
     const started = await caller().startToolTask({ name: "slow", arguments: {} });
     if (!started.ok) throw new Error(started.failure.message);
-    expect((await started.task.cancel()).ok).toBe(true);
-    const status = await started.task.status();
-    expect(status.ok && status.status.status).toBe("cancelled");
+    expect((await started.value.cancel()).ok).toBe(true);
+    const status = await started.value.status();
+    expect(status.ok && status.value.status).toBe("cancelled");
     if (transport === "http") expect(cancels).toBe(before + 1); // the in-process server counts its cancels
   });
 

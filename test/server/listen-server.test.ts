@@ -136,7 +136,7 @@ describe("subscriptions/listen over stateless HTTP", () => {
 
   it("Toolwright's HTTP caller (2026-07-28) gets list changes through its own listen", async () => {
     const seen: string[] = [];
-    const caller = createHttpCaller({ url: http.url, name: "listen", era: "modern", onNotification: (n) => void seen.push(n.method) });
+    const caller = createHttpCaller({ url: http.url, name: "listen", era: "2026-07-28", onNotification: (n) => void seen.push(n.method) });
     expect((await caller.connect()).ok).toBe(true);
     const deadline = Date.now() + 5000;
     while (!seen.includes("notifications/tools/list_changed") && Date.now() < deadline) {

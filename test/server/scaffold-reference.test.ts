@@ -25,13 +25,13 @@ describe("reference scaffold", () => {
     const caller = createHttpCaller({ name: "calc", url: handle.url as string, era: "legacy" });
     try {
       const sum = await caller.callTool({ name: "add", arguments: { a: 1.5, b: 2 } });
-      expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 3.5 });
+      expect(sum.ok && sum.value.structuredContent).toEqual({ sum: 3.5 });
       const zero = await caller.callTool({ name: "divide", arguments: { a: 1, b: 0 } });
-      expect(zero.ok && zero.result).toEqual({ content: [{ type: "text", text: "Cannot divide by zero" }], isError: true });
+      expect(zero.ok && zero.value).toEqual({ content: [{ type: "text", text: "Cannot divide by zero" }], isError: true });
       const bad = await caller.callTool({ name: "divide", arguments: { a: 1 } });
-      expect(bad.ok && bad.result._meta).toEqual({ "io.toolwright/issues": [{ field: "b", constraint: "missing_field" }] });
+      expect(bad.ok && bad.value._meta).toEqual({ "io.toolwright/issues": [{ field: "b", constraint: "missing_field" }] });
       const typed = await caller.callTool({ name: "add", arguments: { a: "1", b: 2 } });
-      expect(typed.ok && typed.result._meta).toEqual({
+      expect(typed.ok && typed.value._meta).toEqual({
         "io.toolwright/issues": [{ field: "a", constraint: "invalid_field_type", expected: "number", actual: "1" }],
       });
     } finally {

@@ -73,15 +73,15 @@ describe.each(transports)("generated calc server over %s, called by its generate
   it("lists exactly the declared tools with their schemas and annotations", async () => {
     const listed = await caller.listTools?.({ timeoutMs: 30_000 });
     if (!listed?.ok) throw new Error(`list failed: ${listed?.failure.message}`);
-    expect(listed.tools.map((t) => t.name)).toEqual(calcSpecs.map((s) => s.name));
+    expect(listed.value.map((t) => t.name)).toEqual(calcSpecs.map((s) => s.name));
     for (const spec of calcSpecs) {
-      const t = listed.tools.find((x) => x.name === spec.name);
+      const t = listed.value.find((x) => x.name === spec.name);
       const dialect = "https://json-schema.org/draft/2020-12/schema";
       expect(t?.inputSchema).toEqual({ $schema: dialect, ...spec.inputSchema });
       expect(t?.outputSchema).toEqual(spec.outputSchema && { $schema: dialect, ...spec.outputSchema });
     }
-    expect(listed.tools[0]?.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
-    expect(listed.tools[2]?._meta).toEqual({ "example.com/category": "text" });
+    expect(listed.value[0]?.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+    expect(listed.value[2]?._meta).toEqual({ "example.com/category": "text" });
   });
 
   it("typed calls round-trip: structured results decode, text results join", async () => {
@@ -102,8 +102,8 @@ describe.each(transports)("generated calc server over %s, called by its generate
     const raw = await caller.callTool({ name: "split-words", arguments: { text: "", limit: 500 } });
     // In-process (HTTP) the handler's own log shows it never ran.
     if (label.startsWith("streamable HTTP")) expect(handlerCalls.length).toBe(before);
-    expect(raw.ok && raw.result.isError).toBe(true);
-    const issues = (raw.ok && (raw.result._meta?.["io.toolwright/issues"] as { field: string; constraint: string }[])) || [];
+    expect(raw.ok && raw.value.isError).toBe(true);
+    const issues = (raw.ok && (raw.value._meta?.["io.toolwright/issues"] as { field: string; constraint: string }[])) || [];
     expect(issues.map((i) => `${i.field}:${i.constraint}`).sort()).toEqual(["limit:invalid_range", "text:invalid_length"]);
   });
 
@@ -168,8 +168,8 @@ describe.each(transports)("generated calc server over %s, called by its generate
 
   it("the server validates structured output against the output schema", async () => {
     const raw = await caller.callTool({ name: "split-words", arguments: { text: "BAD" } });
-    expect(raw.ok && raw.result.isError).toBe(true);
-    expect(raw.ok && raw.result.structuredContent).toBeUndefined();
+    expect(raw.ok && raw.value.isError).toBe(true);
+    expect(raw.ok && raw.value.structuredContent).toBeUndefined();
     if (label.startsWith("streamable HTTP")) expect(handlerCalls.at(-1)).toBe("split-words");
   });
 });

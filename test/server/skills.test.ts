@@ -26,13 +26,13 @@ const callers: { [transport: string]: StdioCaller | HttpCaller } = {};
 beforeAll(async () => {
   http = await serveHttp(createSkillsServer());
   clearHttpEraCache();
-  callers.http = createHttpCaller({ url: http.url, name: "skills", era: "modern" });
+  callers.http = createHttpCaller({ url: http.url, name: "skills", era: "2026-07-28" });
   callers.stdio = createStdioCaller({
     name: "skills",
     command: process.execPath,
     args: [tsxCli, script],
     cwd: root,
-    era: "modern",
+    era: "2026-07-28",
     connectTimeoutMs: 20_000,
   });
 });
@@ -134,7 +134,7 @@ describe("a tampering intermediary", () => {
   async function loadThrough(fn: typeof rewrite) {
     rewrite = fn;
     reads.length = 0;
-    const caller = createHttpCaller({ url: proxyUrl, name: "tampered", era: "modern" });
+    const caller = createHttpCaller({ url: proxyUrl, name: "tampered", era: "2026-07-28" });
     const listed = await caller.listSkills();
     if (!listed.ok) throw new Error(listed.failure.message);
     const entry = listed.value[0];

@@ -47,7 +47,7 @@ describe("serveStdio through createStdioCaller", () => {
 
   it("lists every tool through three pages", async () => {
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools.map((t) => t.name)).toEqual([
+    expect(listed.ok && listed.value.map((t) => t.name)).toEqual([
       "add",
       "echo",
       "fail",
@@ -62,20 +62,20 @@ describe("serveStdio through createStdioCaller", () => {
 
   it("calls a tool with structured output", async () => {
     const r = await caller.callTool({ name: "add", arguments: { a: 40, b: 2 } });
-    expect(r.ok && r.result.structuredContent).toEqual({ sum: 42 });
+    expect(r.ok && r.value.structuredContent).toEqual({ sum: 42 });
   });
 
   it("bad arguments and handler throws come back as isError results", async () => {
     const bad = await caller.callTool({ name: "add", arguments: { a: "forty" } });
-    expect(bad.ok && bad.result.isError).toBe(true);
-    expect(bad.ok && bad.result._meta).toEqual({
+    expect(bad.ok && bad.value.isError).toBe(true);
+    expect(bad.ok && bad.value._meta).toEqual({
       "io.toolwright/issues": [
         { field: "a", constraint: "invalid_field_type", expected: "number", actual: "forty" },
         { field: "b", constraint: "missing_field" },
       ],
     });
     const thrown = await caller.callTool({ name: "fail", arguments: {} });
-    expect(thrown.ok && thrown.result).toEqual({ content: [{ type: "text", text: "the database is on fire" }], isError: true });
+    expect(thrown.ok && thrown.value).toEqual({ content: [{ type: "text", text: "the database is on fire" }], isError: true });
   });
 
   it("an unknown tool is a -32602 failure value", async () => {
@@ -87,7 +87,7 @@ describe("serveStdio through createStdioCaller", () => {
   it("streams progress to the caller", async () => {
     const seen: number[] = [];
     const r = await caller.callTool({ name: "slow", arguments: { steps: 4 } }, { onProgress: (p) => seen.push(p.progress) });
-    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "done after 4 steps" }]);
+    expect(r.ok && r.value.content).toEqual([{ type: "text", text: "done after 4 steps" }]);
     expect(seen).toEqual([1, 2, 3, 4]);
   });
 
@@ -103,13 +103,13 @@ describe("serveStdio through createStdioCaller", () => {
     let aborted: string[] = [];
     for (let i = 0; i < 50 && !aborted.includes("stdio-cancel"); i++) {
       const seen = await caller.callTool({ name: "observations", arguments: {} });
-      aborted = seen.ok ? (seen.result.structuredContent as { aborted: string[] }).aborted : [];
+      aborted = seen.ok ? (seen.value.structuredContent as { aborted: string[] }).aborted : [];
     }
     expect(aborted).toContain("stdio-cancel");
   });
 
   it("answers ping", async () => {
-    expect(await caller.ping()).toEqual({ ok: true });
+    expect(await caller.ping()).toEqual({ ok: true, value: undefined });
   });
 });
 
@@ -159,10 +159,10 @@ describe("serveStdio in the stateless 2026-07-28 era (createStdioCaller era: mod
 
   it("calls tools without initialize, and answers input_required rounds through the caller's handlers", async () => {
     const sum = await caller.callTool({ name: "add", arguments: { a: 5, b: 6 } });
-    expect(sum.ok && sum.result.structuredContent).toEqual({ sum: 11 });
+    expect(sum.ok && sum.value.structuredContent).toEqual({ sum: 11 });
     const ask = await caller.callTool({ name: "ask", arguments: { message: "Who?" } });
-    expect(ask.ok && ask.result.content).toEqual([{ type: "text", text: "accept: Grace" }]);
+    expect(ask.ok && ask.value.content).toEqual([{ type: "text", text: "accept: Grace" }]);
     const listed = await caller.listTools();
-    expect(listed.ok && listed.tools).toHaveLength(9);
+    expect(listed.ok && listed.value).toHaveLength(9);
   });
 });

@@ -104,8 +104,8 @@ describe("subscriptions and caching", () => {
   it("modern: lists and reads carry the configured ttlMs, so a second list is served from the client cache", async () => {
     const c = caller("2026-07-28");
     const raw = await c.request("prompts/list");
-    expect(raw.ok && raw.result).toMatchObject({ ttlMs: 30_000, cacheScope: "public" });
+    expect(raw.ok && raw.value).toMatchObject({ ttlMs: 30_000, cacheScope: "public" });
     const read = await c.request("resources/read", { uri: "notes://readme" });
-    expect(read.ok && read.result).toMatchObject({ ttlMs: 30_000, cacheScope: "public" });
+    expect(read.ok && read.value).toMatchObject({ ttlMs: 30_000, cacheScope: "public" });
   });
 });

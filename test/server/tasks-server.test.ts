@@ -65,7 +65,7 @@ describe("tasks extension, Toolwright client against Toolwright server", () => {
       { name: "report", arguments: { topic: "tides" } },
       { task: { onStatus: (s) => statuses.push(s.status) } },
     );
-    expect(r.ok && r.result.content).toEqual([{ type: "text", text: "report on tides (deep)" }]);
+    expect(r.ok && r.value.content).toEqual([{ type: "text", text: "report on tides (deep)" }]);
     expect(statuses).toContain("input_required");
   });
 
@@ -79,15 +79,15 @@ describe("tasks extension, Toolwright client against Toolwright server", () => {
   it("handle mode: startToolTask answers at once with the task; status, result and cancel come later", async () => {
     const started = await caller.startToolTask({ name: "report", arguments: { topic: "later" } });
     if (!started.ok) throw new Error(started.failure.message);
-    expect(started.task.taskId).toEqual(expect.any(String));
-    const status = await started.task.status();
-    expect(status.ok && ["working", "input_required"]).toContain(status.ok && status.status.status);
-    const result = await started.task.result();
-    expect(result.ok && result.result.content).toEqual([{ type: "text", text: "report on later (deep)" }]);
+    expect(started.value.taskId).toEqual(expect.any(String));
+    const status = await started.value.status();
+    expect(status.ok && ["working", "input_required"]).toContain(status.ok && status.value.status);
+    const result = await started.value.result();
+    expect(result.ok && result.value.content).toEqual([{ type: "text", text: "report on later (deep)" }]);
     const long = await caller.startToolTask({ name: "forever", arguments: {} });
     if (!long.ok) throw new Error(long.failure.message);
     const before = cancelled;
-    expect(await long.task.cancel()).toEqual({ ok: true });
+    expect(await long.value.cancel()).toEqual({ ok: true, value: undefined });
     for (let i = 0; i < 100 && cancelled === before; i++) await new Promise((res) => setTimeout(res, 10));
     expect(cancelled).toBe(before + 1);
   });

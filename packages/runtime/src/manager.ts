@@ -10,7 +10,6 @@ export type {
   ClientFactoryOptions,
   HttpClientFactory,
   HttpClientOptions,
-  ListToolsOutcome,
   ServerClient,
 } from "./manager/client-factory.js";
 export { createServerClient } from "./manager/client-factory.js";

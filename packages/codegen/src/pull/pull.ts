@@ -181,7 +181,7 @@ export async function pullServer(
     const instructions = typeof handshake?.instructions === "string" ? handshake.instructions : null;
     const surface = await listSurfaceOf(server.name, caller, started + timeoutMs, timeoutMs);
     try {
-      entry = lockEntryFromListing(listed.tools, instructions, surface);
+      entry = lockEntryFromListing(listed.value, instructions, surface);
     } catch (error) {
       const problem = error instanceof Error ? error.message : String(error);
       const list = /^(prompts|resources|resourceTemplates)\b/.exec(problem)?.[1];

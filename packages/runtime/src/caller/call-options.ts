@@ -1,10 +1,5 @@
-/**
- * The options every request takes, and the answer shapes the surface shares. They sit apart from
- * the caller contract because the MCP surface (`surface.ts`, `skills.ts`) takes them too, and the
- * contract in turn names the surface's methods.
- */
-import type { ToolFailure } from "../failure/failure.js";
 import type { CallFacts } from "../failure/failure-mapping.js";
+import type { Result } from "../failure/result.js";
 import type { Progress } from "../protocol/rpc-peer.js";
 import type { TaskOptions } from "../protocol/task-call.js";
 
@@ -30,4 +25,4 @@ export type SurfaceRequest = (
   method: string,
   params: { readonly [key: string]: unknown },
   options: CallOptions,
-) => Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
+) => Promise<Result<unknown>>;

@@ -2,10 +2,9 @@
  * The `Caller` contract: anything that can run one `tools/call` and answer with a result or a
  * failure value. Stdio, HTTP and in-memory callers all implement it (over `session-core.ts`).
  */
-import type { ToolFailure } from "../failure/failure.js";
+import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference, TraceContextOption } from "../protocol/mcp-client.js";
-import type { Outcome } from "../protocol/mcp-session.js";
 import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import type { RequestHandler } from "../protocol/rpc-peer.js";
 import type { TaskStatus } from "../protocol/task-call.js";
@@ -23,17 +22,17 @@ export interface CallRequest {
   readonly meta?: { readonly [key: string]: unknown };
 }
 
-/** The raw answer to a call: the server's result (maybe `isError`), or a failure. */
-export type CallResponse = { readonly ok: true; readonly result: CallToolResult } | { readonly ok: false; readonly failure: ToolFailure };
+/** The raw answer to a call: a `Result` whose value is the server's result (maybe `isError`). */
+export type CallResponse = Result<CallToolResult>;
 
 /** A started task-augmented call. */
 export interface ToolTask {
   /** The task id; undefined when the server answered at once (then `result()` is that answer). */
   readonly taskId: string | undefined;
-  status(): Promise<{ readonly ok: true; readonly status: TaskStatus } | { readonly ok: false; readonly failure: ToolFailure }>;
+  status(): Promise<Result<TaskStatus>>;
   /** Follows the task to its end: the tool's result, or a failure. */
   result(): Promise<CallResponse>;
-  cancel(): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  cancel(): Promise<Result<void>>;
 }
 
 /** Anything that can call tools on one server. */
@@ -42,9 +41,7 @@ export interface Caller {
   readonly server: string;
   callTool(request: CallRequest, options?: CallOptions): Promise<CallResponse>;
   /** Lists the server's tools, every page. */
-  listTools?(
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
+  listTools?(options?: CallOptions): Promise<Result<readonly ToolDescriptor[]>>;
   /** Releases connections and child processes. */
   close?(): Promise<void>;
 }
@@ -120,28 +117,19 @@ export interface SessionCallerOptions {
 /** A caller with a live MCP session: what the stdio and HTTP callers share (tools, and the surface beyond them). */
 export interface SessionCaller extends Caller, McpSurface {
   /** Connects now (otherwise the first call connects). */
-  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
-  listTools(
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly tools: readonly ToolDescriptor[] } | { readonly ok: false; readonly failure: ToolFailure }>;
-  ping(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
+  connect(options?: { readonly signal?: AbortSignal }): Promise<Result<ServerHandshake>>;
+  listTools(options?: CallOptions): Promise<Result<readonly ToolDescriptor[]>>;
+  ping(options?: CallOptions): Promise<Result<void>>;
   /**
    * Any other request (resources/read, prompts/get, completion/complete...) in the session's era:
    * modern `_meta` and routing headers, -32022 retry and the MRTR loop included.
    */
-  request(
-    method: string,
-    params?: { readonly [key: string]: unknown },
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly failure: ToolFailure }>;
+  request(method: string, params?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<Result<unknown>>;
   /**
    * Starts a call as a task and answers at once with a handle ("handle" mode; `callTool` awaits the
    * task instead). Tools that allow or require a task get one; others answer at once.
    */
-  startToolTask(
-    request: CallRequest,
-    options?: CallOptions,
-  ): Promise<{ readonly ok: true; readonly task: ToolTask } | { readonly ok: false; readonly failure: ToolFailure }>;
+  startToolTask(request: CallRequest, options?: CallOptions): Promise<Result<ToolTask>>;
   /** Sends a notification on the live connection (e.g. roots/list_changed); false when not connected. */
   notify(method: string, params?: { readonly [key: string]: unknown }): Promise<boolean>;
   /** The handshake of the live connection, if any. */

@@ -50,11 +50,11 @@ describe("createInMemoryCaller", () => {
       add: (args) => ({ content: [{ type: "text", text: String(Number(args.a) + Number(args.b)) }] }),
     });
     const r = await caller.callTool({ name: "add", arguments: { a: 2, b: 3 } });
-    expect(r).toEqual({ ok: true, result: { content: [{ type: "text", text: "5" }] } });
+    expect(r).toEqual({ ok: true, value: { content: [{ type: "text", text: "5" }] } });
     expect(caller.calls).toEqual([{ name: "add", arguments: { a: 2, b: 3 } }]);
     // The initialize handshake ran: the server named itself after the caller's server.
     expect(caller.handshake).toMatchObject({ serverInfo: { name: "mem" }, capabilities: { tools: {} } });
-    expect(await caller.listTools()).toEqual({ ok: true, tools: [{ name: "add", inputSchema: { type: "object" } }] });
+    expect(await caller.listTools()).toEqual({ ok: true, value: [{ name: "add", inputSchema: { type: "object" } }] });
     await caller.close();
   });
 
@@ -83,7 +83,7 @@ describe("createInMemoryCaller", () => {
       expect(boom.failure).toMatchObject({ kind: "internal", rpc: { code: -32603 }, message: expect.stringContaining("disk on fire") });
     expect(await caller.callTool({ name: "refuse", arguments: {} })).toEqual({
       ok: true,
-      result: { content: [{ type: "text", text: "no" }], isError: true },
+      value: { content: [{ type: "text", text: "no" }], isError: true },
     });
   });
 
@@ -137,9 +137,9 @@ describe("createHostedCaller over createToolServer", () => {
     const { host, methods } = recorded(options);
     const caller = createHostedCaller({ name: "hosted", host });
     const r = await caller.callTool({ name: "weather", arguments: { city: "Oslo" } });
-    expect(r).toMatchObject({ ok: true, result: { structuredContent: { c: 4 } } });
+    expect(r).toMatchObject({ ok: true, value: { structuredContent: { c: 4 } } });
     const missing = await caller.callTool({ name: "weather", arguments: {} });
-    expect(missing).toMatchObject({ ok: true, result: { isError: true } });
+    expect(missing).toMatchObject({ ok: true, value: { isError: true } });
     expect(methods()).toEqual(["initialize", "notifications/initialized", "tools/call", "tools/call"]);
     await caller.close();
   });

@@ -110,8 +110,8 @@ describe("session core: the shared connect", () => {
     const b = h.caller.listTools();
     release();
     const [ra, rb] = await Promise.all([a, b]);
-    expect(ra).toMatchObject({ ok: true, result: { content: [{ type: "text", text: "hi" }] } });
-    expect(rb).toMatchObject({ ok: true, tools: [{ name: "echo" }] });
+    expect(ra).toMatchObject({ ok: true, value: { content: [{ type: "text", text: "hi" }] } });
+    expect(rb).toMatchObject({ ok: true, value: [{ name: "echo" }] });
     expect((await h.caller.callTool(call)).ok).toBe(true);
     expect(h.opens).toHaveLength(1);
     expect(h.caller.handshake?.serverInfo?.name).toBe("srv");

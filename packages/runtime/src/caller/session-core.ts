@@ -25,7 +25,6 @@ import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import { type PeerRequestOptions, watchAbort } from "../protocol/rpc-peer.js";
 import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "../protocol/task-call.js";
 import type { WireFault } from "../protocol/wire-fault.js";
-import { redactFaultValues } from "../transport/environment.js";
 import { createRestartBackoff } from "./backoff.js";
 import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
 import type { ConnectorLink, SessionConnection, SessionConnector, SessionCoreSpec } from "./connector.js";
@@ -254,7 +253,7 @@ export function createSessionCore<C extends SessionConnection>(
         conn.taskSupport?.get(request.name),
         callOptions.task,
       );
-      if (outcome.ok) return { ok: true, result: outcome.value };
+      if (outcome.ok) return { ok: true, value: outcome.value };
       if (attempt === 0 && connector.sessionLost?.(conn, outcome.fault)) {
         drop(conn);
         conn = undefined;
@@ -269,7 +268,7 @@ export function createSessionCore<C extends SessionConnection>(
       const result = await sendRequest(conn.peer, contextOf(conn), method, params, peerOptions(callOptions));
       return result.ok ? { ok: true as const, value: result.result } : result;
     });
-    return outcome.ok ? ({ ok: true, result: outcome.value } as const) : fail(outcome.fault, method);
+    return outcome.ok ? ({ ok: true, value: outcome.value } as const) : fail(outcome.fault, method);
   }
 
   const handle = createSurface({
@@ -301,9 +300,7 @@ export function createSessionCore<C extends SessionConnection>(
     },
     async connect(connectOptions = {}) {
       const outcome = await ensure(connectOptions.signal);
-      return outcome.ok
-        ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake }
-        : { ok: false, fault: redactFaultValues(outcome.fault, secrets) };
+      return outcome.ok ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake } : fail(outcome.fault, "initialize");
     },
     callTool,
     async startToolTask(call: CallRequest, callOptions: CallOptions = NO_OPTIONS) {
@@ -322,11 +319,11 @@ export function createSessionCore<C extends SessionConnection>(
       });
       const at = callAt(call, callOptions);
       if (!outcome.ok) return fail(outcome.fault, at);
-      return { ok: true as const, task: toolTask(outcome.value, (fault) => fail(fault, at)) };
+      return { ok: true as const, value: toolTask(outcome.value, (fault) => fail(fault, at)) };
     },
     async listTools(callOptions: CallOptions = NO_OPTIONS) {
       const outcome = await run(callOptions.signal, (conn) => listInto(conn, callOptions));
-      return outcome.ok ? { ok: true, tools: outcome.value } : fail(outcome.fault, "tools/list");
+      return outcome.ok ? { ok: true, value: outcome.value } : fail(outcome.fault, "tools/list");
     },
     request,
     async ping(callOptions: CallOptions = NO_OPTIONS) {
@@ -336,7 +333,7 @@ export function createSessionCore<C extends SessionConnection>(
           ? sendRequest(conn.peer, contextOf(conn), "server/discover", {}, peerOptions(callOptions))
           : conn.peer.request("ping", undefined, peerOptions(callOptions)),
       );
-      return outcome.ok ? { ok: true } : fail(outcome.fault, "ping");
+      return outcome.ok ? { ok: true, value: undefined } : fail(outcome.fault, "ping");
     },
     async notify(method, params) {
       const conn = current;

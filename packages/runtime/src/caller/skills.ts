@@ -96,7 +96,7 @@ export function createSkills(deps: SkillsDeps): SkillsSurface {
     if (!ok.ok) return ok;
     const answer = await deps.request("skills/get", { uri }, options);
     if (!answer.ok) return answer;
-    const skill = (answer.result as { skill?: unknown } | undefined)?.skill as SkillEntry | undefined;
+    const skill = (answer.value as { skill?: unknown } | undefined)?.skill as SkillEntry | undefined;
     if (typeof skill !== "object" || skill === null) return unverified("skills/get", "skills/get answered no skill", []);
     return { ok: true, value: skill };
   }
@@ -111,7 +111,7 @@ export function createSkills(deps: SkillsDeps): SkillsSurface {
       for (let page = 0; page < MAX_PAGES; page++) {
         const answer = await deps.request("skills/list", cursor === undefined ? {} : { cursor }, options);
         if (!answer.ok) return answer;
-        const result = answer.result as { skills?: unknown; nextCursor?: unknown } | undefined;
+        const result = answer.value as { skills?: unknown; nextCursor?: unknown } | undefined;
         if (!Array.isArray(result?.skills)) return unverified("skills/list", "skills/list result has no skills array", []);
         skills.push(...(result.skills as SkillEntry[]));
         const next = result.nextCursor;

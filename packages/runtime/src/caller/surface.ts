@@ -110,7 +110,7 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await deps.request(method, cursor === undefined ? {} : { cursor }, options);
       if (!answer.ok) return answer;
-      const result = answer.result as { [k: string]: unknown } | undefined;
+      const result = answer.value as { [k: string]: unknown } | undefined;
       const list = result?.[key];
       if (!Array.isArray(list)) return malformed(method, `result has no ${key} array`);
       items.push(...(list as T[]));
@@ -133,7 +133,7 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
   ) {
     const answer = await deps.request(method, params, options);
     if (!answer.ok) return answer;
-    const value = pick((answer.result ?? {}) as { readonly [key: string]: unknown });
+    const value = pick((answer.value ?? {}) as { readonly [key: string]: unknown });
     return value === undefined ? malformed(method, "result has an unexpected shape") : ({ ok: true, value } as const);
   }
 

@@ -15,15 +15,15 @@ export function toolTask(handle: TaskHandle, fail: (fault: WireFault) => { reado
     taskId: handle.taskId,
     async status() {
       const s = await handle.status();
-      return s.ok ? { ok: true, status: s.value } : fail(s.fault);
+      return s.ok ? { ok: true, value: s.value } : fail(s.fault);
     },
     async result() {
       const r = await handle.result();
-      return r.ok ? { ok: true, result: r.value } : fail(r.fault);
+      return r.ok ? { ok: true, value: r.value } : fail(r.fault);
     },
     async cancel() {
       const c = await handle.cancel();
-      return c.ok ? { ok: true } : fail(c.fault);
+      return c.ok ? { ok: true, value: undefined } : fail(c.fault);
     },
   };
 }

@@ -87,7 +87,7 @@ describe("client features over HTTP, 2026-07-28 input_required", () => {
     });
     callers.push(caller);
     const result = await caller.callTool({ name: "ask", arguments: { q: 1 } });
-    expect(result.ok && result.result.content).toEqual([{ type: "text", text: "done" }]);
+    expect(result.ok && result.value.content).toEqual([{ type: "text", text: "done" }]);
     expect(calls).toHaveLength(2);
     expect(calls[0]?.inputResponses).toBeUndefined();
     expect(calls[1]).toMatchObject({

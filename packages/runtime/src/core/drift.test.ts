@@ -15,10 +15,10 @@ const sum = { name: "sum", inputSchema: { type: "object" }, outputSchema: { type
 function listing(tools: readonly object[], ok = true): Caller {
   return {
     server: "demo",
-    callTool: async () => ({ ok: true, result: { content: [] } }),
+    callTool: async () => ({ ok: true, value: { content: [] } }),
     listTools: async () =>
       ok
-        ? { ok: true, tools: tools as never }
+        ? { ok: true, value: tools as never }
         : {
             ok: false,
             failure: {

@@ -151,7 +151,7 @@ export async function checkDrift(caller: Caller, expected: ExpectedCatalogue, op
       failure: listed.failure,
     };
   }
-  const live = listed.tools as readonly FingerprintedTool[];
+  const live = listed.value as readonly FingerprintedTool[];
   const drift = withFieldChanges(compareCatalogues(expected.tools, fingerprintCatalogue(live).tools, only), expected.snapshots, live);
   const instructions = instructionsChange(caller, expected);
   let surface: SurfaceDrift[] = [];

@@ -196,7 +196,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
       advance(clock + delay);
     }
     const final = response as CallResponse;
-    const ok = final.ok && final.result.isError !== true;
+    const ok = final.ok && final.value.isError !== true;
     ledger.recordOutcome(ok);
     // Built with the facts (repeatable, example): a non-repeatable tool's failure already says replan.
     return final;

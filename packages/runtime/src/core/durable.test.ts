@@ -45,7 +45,7 @@ function setup(policy: Parameters<typeof createRuntime>[0] = {}) {
       hold.entered();
       await new Promise(() => undefined); // the worker "dies" while the call is open
     }
-    return { ok: true, result: { content: [{ type: "text", text: `${request.name}:${String(request.arguments.text)}` }] } };
+    return { ok: true, value: { content: [{ type: "text", text: `${request.name}:${String(request.arguments.text)}` }] } };
   });
   const runtime = createRuntime(policy);
   runtime.registerToolset({ toolset: "ledger", specs: [append, read, put, wipe], caller });
@@ -231,7 +231,7 @@ describe("durable run on the in-memory engine", () => {
     const calls: CallRequest[] = [];
     const caller = callerFunc("echo-server", async (request) => {
       calls.push(request);
-      return { ok: true, result: { content: [{ type: "text", text: "echoed" }] } };
+      return { ok: true, value: { content: [{ type: "text", text: "echoed" }] } };
     });
     const runtime = createRuntime();
     // Two specs over one wire name (as a bench does): the id decides the annotations, not the name.

@@ -122,5 +122,5 @@ export async function invokeValidated<P, R>(
     const failure = response.failure.tool === spec.id ? response.failure : { ...response.failure, tool: spec.id };
     return { ok: false, failure: redactFailure(failure) };
   }
-  return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.result, payload);
+  return resultFromCall(spec as ToolSpec<unknown, R>, caller.server, response.value, payload);
 }

@@ -17,8 +17,8 @@ function caller(capabilities: { [key: string]: unknown }, lists: { prompts?: obj
     value ? { ok: true, value } : { ok: false, failure: { kind: "unavailable", message: "down", retryable: true } };
   return {
     server: "docs",
-    callTool: async () => ({ ok: true, result: { content: [] } }),
-    listTools: async () => ({ ok: true, tools: [] }),
+    callTool: async () => ({ ok: true, value: { content: [] } }),
+    listTools: async () => ({ ok: true, value: [] }),
     handshake: { protocolVersion: "2025-11-25", capabilities },
     listPrompts: answer(lists.prompts),
     listResources: answer(lists.resources),

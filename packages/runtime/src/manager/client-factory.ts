@@ -1,35 +1,20 @@
 /**
- * Builds one plain client (a `Caller` with connect, list, ping and close) from a resolved server
+ * Builds one client (a `SessionCaller`, the same type every caller is) from a resolved server
  * entry. The manager and `connectFromConfig` both use it; it holds no manager state.
  */
-import type { Caller, CallOptions } from "../caller/caller.js";
+import type { SessionCaller } from "../caller/caller.js";
 import { createHttpCaller } from "../caller/http-caller.js";
 import { createStdioCaller } from "../caller/stdio-caller.js";
-import type { ToolFailure } from "../failure/failure.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference } from "../protocol/mcp-client.js";
-import type { Outcome } from "../protocol/mcp-session.js";
-import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
 import type { HttpServerConfig, ServerConfig } from "./config-types.js";
 
-/** Outcome of listing tools. */
-export type ListToolsOutcome =
-  | { readonly ok: true; readonly tools: readonly ToolDescriptor[] }
-  | { readonly ok: false; readonly failure: ToolFailure };
-
-/** What the manager needs from a client, whatever its transport. */
-export interface ServerClient extends Caller {
-  connect(options?: { readonly signal?: AbortSignal }): Promise<Outcome<ServerHandshake>>;
-  listTools(options?: CallOptions): Promise<ListToolsOutcome>;
-  ping?(options?: CallOptions): Promise<{ readonly ok: true } | { readonly ok: false; readonly failure: ToolFailure }>;
-  /** The handshake of the live connection, if any. */
-  readonly handshake?: ServerHandshake | undefined;
-  /** pid of the live child (stdio only). */
-  readonly pid?: number | undefined;
-  stderrTail?(): string;
-  close(): Promise<void>;
-}
+/**
+ * The client the manager holds for one server: a `SessionCaller` like every caller (stdio, HTTP, or
+ * a custom transport's), with the child's pid and stderr tail when there is a child.
+ */
+export type ServerClient = SessionCaller & { readonly pid?: number | undefined; stderrTail?(): string };
 
 /** Options an HTTP caller factory receives (the shape of `createHttpCaller`). */
 export interface HttpClientOptions {

@@ -1,15 +1,11 @@
-/**
- * For embedders who want MCP access without the manager: connect one configured server and get a
- * plain client, or list what the config files declare. Neither touches a manager.
- */
-import type { ToolFailure } from "../failure/failure.js";
-import { failureFrom, failureFromFault } from "../failure/failure-mapping.js";
+import { failureFrom } from "../failure/failure-mapping.js";
+import type { Result } from "../failure/result.js";
 import { type ClientFactoryOptions, createServerClient, type ServerClient } from "./client-factory.js";
 import { type LoadMcpConfigOptions, loadMcpConfig } from "./config-load.js";
 import type { ServerConfig } from "./config-types.js";
 
 /** A connected client, or why it could not connect (the client is closed then). */
-export type ConnectOutcome = { readonly ok: true; readonly client: ServerClient } | { readonly ok: false; readonly failure: ToolFailure };
+export type ConnectOutcome = Result<ServerClient>;
 
 /** Creates and connects the client for one resolved server entry. Never throws. */
 export async function connectFromConfig(
@@ -25,10 +21,9 @@ export async function connectFromConfig(
     return { ok: false, failure: failureFrom(error, { tool: "initialize", server: name }, "config_rejected", "cannot create its client") };
   }
   const handshake = await client.connect();
-  if (handshake.ok) return { ok: true, client };
-  const failure = failureFromFault(handshake.fault, { tool: "initialize", server: name });
+  if (handshake.ok) return { ok: true, value: client };
   await client.close().catch(() => undefined);
-  return { ok: false, failure };
+  return handshake;
 }
 
 /** One server found in the config files. */

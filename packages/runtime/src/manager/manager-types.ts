@@ -1,11 +1,12 @@
 /**
  * The manager's public shapes: options, the approval hook, the apply summary and the manager itself.
  */
+
 import type { Caller, CallOptions } from "../caller/caller.js";
 import type { LintFinding, LintOptions } from "../catalogue/catalogue-lint.js";
 import type { Runtime } from "../core/runtime.js";
 import type { ToolResult } from "../core/tool-spec.js";
-import type { ToolFailure } from "../failure/failure.js";
+import type { Result } from "../failure/result.js";
 import type { ApprovalStore, HeldTool } from "./approval-store.js";
 import type { ClientFactoryOptions } from "./client-factory.js";
 import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
@@ -86,9 +87,7 @@ export interface McpManager extends ManagerSurface {
   listServers(): readonly ServerStatus[];
   /** A client for one server that goes through the pool (lazy connect, filters, approval). */
   getClient(name: string): Caller | undefined;
-  refreshTools(
-    name: string,
-  ): Promise<{ readonly ok: true; readonly diff: ToolsDiff } | { readonly ok: false; readonly failure: ToolFailure }>;
+  refreshTools(name: string): Promise<Result<ToolsDiff>>;
   /** Every exposed tool. */
   tools(): readonly ManagedTool[];
   /** Runs the poisoning lint on every connected server's live catalogue (held tools included) and its instructions. */
@@ -103,7 +102,7 @@ export interface McpManager extends ManagerSurface {
   /** Calls a tool by id (`server.tool`) or exposed name. Never throws. */
   callTool(tool: string, args?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
   /** Health-checks one server (ping on legacy, `tools/list` on 2026); a dead connection is evicted. */
-  probe(name: string): Promise<{ readonly ok: boolean; readonly failure?: ToolFailure }>;
+  probe(name: string): Promise<Result<void>>;
   /** Closes connections idle longer than their `idleTimeoutMs`; returns the server names. */
   reapIdle(): Promise<readonly string[]>;
   /** Applies a new config; reconnects only servers whose connection fields changed and returns them. */

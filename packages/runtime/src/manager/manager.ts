@@ -1,21 +1,13 @@
-/**
- * `createMcpManager`: many MCP servers behind one registry. Connects in parallel with per-server
- * isolation, refreshes on `list_changed`, applies config changes selectively, and runs a small pool
- * (lazy connect, health probe, idle reaper, crash restart with a cap). This file wires the parts:
- * the slot controller (connections), the crash accounting, the approvals and the call path.
- */
-import type { McpSurface } from "../caller/surface.js";
 import { failureFromFault } from "../failure/failure-mapping.js";
 import { prototypeFree } from "../schema/prototype-free.js";
 import { approveTools, createCallApproval } from "./approval-flow.js";
-import type { ServerClient } from "./client-factory.js";
 import { applyConfigToSlots } from "./config-apply.js";
 import type { McpConfig, ServerConfig } from "./config-types.js";
 import { createCrashAccounting } from "./crash-accounting.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
-import { createServerCalls, notConfigured } from "./server-calls.js";
+import { createServerCalls } from "./server-calls.js";
 import { createSlot, type ServerSlot } from "./server-slot.js";
-import { createSlotController } from "./slot-controller.js";
+import { createSlotController, notConfigured } from "./slot-controller.js";
 import { createManagerSurface } from "./surface.js";
 import { createToolRegistry, runtimeSpecOf } from "./tool-registry.js";
 import { lintSlots } from "./trust.js";
@@ -124,10 +116,9 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         });
         if (!slot) return { ok: false as const, failure: notConfigured(name, { tool: name, server: name }) };
         if (slot.state !== "connected") await controller.connect(slot);
-        const client = slot.client as (ServerClient & Partial<McpSurface>) | undefined;
+        const client = slot.client;
         if (!client || slot.state !== "connected") return failed(slot.error ?? `server "${name}" is not connected`);
-        if (typeof client.listPrompts !== "function") return failed(`the client of server "${name}" has no resources or prompts`);
-        return { ok: true, value: client as McpSurface };
+        return { ok: true, value: client };
       },
     }),
     listServers: () => [...slots.values()].map(status),

@@ -223,7 +223,7 @@ export function createMcpRegisterTool(options: McpRegisterToolOptions): McpRegis
       }
       const result = await call(request.arguments);
       if (!result.ok) return result;
-      return { ok: true, result: { content: result.content, structuredContent: result.structured } };
+      return { ok: true, value: { content: result.content, structuredContent: result.structured } };
     }),
   };
 }

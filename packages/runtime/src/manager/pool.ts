@@ -2,8 +2,10 @@
  * Pool checks over the manager's slots: a health probe with its own timeout (ping on legacy
  * servers, `tools/list` on 2026 ones, which have no ping) and the idle reaper.
  */
+
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromFault, messageWithoutServer } from "../failure/failure-mapping.js";
+import type { Result } from "../failure/result.js";
 import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
 import { idleTimeoutOf, type ServerSlot, type ServerState } from "./server-slot.js";
 
@@ -11,10 +13,14 @@ import { idleTimeoutOf, type ServerSlot, type ServerState } from "./server-slot.
 export type Evict = (slot: ServerSlot, error: string | undefined, state: ServerState) => Promise<void>;
 
 /** Probes one connected slot; a failure evicts the connection (tools stay, the next call rebuilds). */
-export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evict: Evict): Promise<{ ok: boolean; failure?: ToolFailure }> {
+export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evict: Evict): Promise<Result<void>> {
   const client = slot.client;
-  if (!client || slot.state !== "connected") return { ok: false };
   const context = { tool: "probe", server: slot.name };
+  if (!client || slot.state !== "connected")
+    return {
+      ok: false,
+      failure: failureFromFault({ type: "transport", code: "ECLOSED", message: `not connected (${slot.state})` }, context),
+    };
   const timeoutMs = slot.config.probeTimeoutMs ?? defaultTimeoutMs;
   let failure: ToolFailure | undefined;
   if (slot.config.transport === "stdio" && client.pid === undefined) {
@@ -22,11 +28,11 @@ export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evic
   } else {
     // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
     const era = (client as { readonly era?: string }).era;
-    const modern = era === "2026-07-28" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION || !client.ping;
-    const outcome = modern ? await client.listTools({ timeoutMs }) : await (client.ping as NonNullable<typeof client.ping>)({ timeoutMs });
+    const modern = era === "2026-07-28" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION;
+    const outcome = modern ? await client.listTools({ timeoutMs }) : await client.ping({ timeoutMs });
     if (!outcome.ok) failure = outcome.failure;
   }
-  if (!failure) return { ok: true };
+  if (!failure) return { ok: true, value: undefined };
   if (slot.client === client) await evict(slot, `health probe failed: ${messageWithoutServer(failure)}`, "failed");
   return { ok: false, failure };
 }

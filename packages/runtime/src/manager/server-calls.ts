@@ -20,14 +20,10 @@ import type { WireFault } from "../protocol/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
 import type { CrashAccounting } from "./crash-accounting.js";
 import type { ServerSlot } from "./server-slot.js";
-import type { SlotController } from "./slot-controller.js";
+import { notConfigured, type SlotController } from "./slot-controller.js";
 import { runtimeSpecOf, type ToolRegistry } from "./tool-registry.js";
 import { heldMessage } from "./trust.js";
 import type { ArgumentValidator } from "./validation.js";
-
-/** A server name the config does not hold: a local reason, no server was asked. */
-export const notConfigured = (name: string, context: FailureContext) =>
-  failureFromLocal("server_not_configured", `${name}: server "${name}" is not configured`, context);
 
 /** What calls need from the manager. */
 export interface ServerCallsContext {
@@ -132,7 +128,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       tool = registry.lookup(`${slot.name}.${name}`);
       // The same result mapping as every typed call: isError, malformed shapes, redaction.
       if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
-      return resultFromCall({ id: tool?.id ?? `${slot.name}.${name}` }, slot.name, response.result, args);
+      return resultFromCall({ id: tool?.id ?? `${slot.name}.${name}` }, slot.name, response.value, args);
     },
     callerFor(name) {
       let caller = callers.get(name);
@@ -152,7 +148,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
             const fault: WireFault = { type: "transport", code: "ECLOSED", message: slot?.error ?? "not connected" };
             return { ok: false, failure: failureFromFault(fault, { tool: "tools/list", server: name }) };
           }
-          return { ok: true, tools: registry.ofServer(name).map((t) => t.descriptor) };
+          return { ok: true, value: registry.ofServer(name).map((t) => t.descriptor) };
         },
       };
       callers.set(name, caller);

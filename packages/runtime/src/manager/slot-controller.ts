@@ -6,8 +6,9 @@
  * that makes the rest safe: a slot's client changes only here, each change bumps
  * `slot.generation`, and so an answer or event from a replaced client is ignored.
  */
-import type { ToolFailure } from "../failure/failure.js";
-import { failureFromFault, messageWithoutServer } from "../failure/failure-mapping.js";
+
+import { type FailureContext, failureFromFault, failureFromLocal, messageWithoutServer } from "../failure/failure-mapping.js";
+import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import { createServerClient } from "./client-factory.js";
@@ -19,7 +20,11 @@ import { createToolListing, type ToolListingContext } from "./tool-listing.js";
 import type { ToolsDiff } from "./tool-registry.js";
 
 /** The outcome of a refresh: what changed, or why the listing failed. */
-export type RefreshOutcome = { ok: true; diff: ToolsDiff } | { ok: false; failure: ToolFailure };
+/** A server name the config does not hold: a local reason, no server was asked. */
+export const notConfigured = (name: string, context: FailureContext) =>
+  failureFromLocal("server_not_configured", `${name}: server "${name}" is not configured`, context);
+
+export type RefreshOutcome = Result<ToolsDiff>;
 
 /** What the controller needs from its manager. */
 export interface SlotControllerContext extends ToolListingContext {
@@ -40,7 +45,7 @@ export interface SlotController {
   disconnect(slot: ServerSlot, state: ServerSlot["state"]): Promise<void>;
   readonly evict: Evict;
   status(slot: ServerSlot): ServerStatus;
-  probe(name: string): Promise<{ ok: boolean; failure?: ToolFailure }>;
+  probe(name: string): Promise<Result<void>>;
   reapIdle(): Promise<string[]>;
   /** Starts the reaper and prober when some config asks for them (idempotent). */
   ensureTimers(): void;
@@ -115,10 +120,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       const handshake = await client.connect();
       // After every await: a disconnect or eviction meanwhile replaced the client, and this connect is void.
       if (slot.client !== client) return status(slot);
-      if (!handshake.ok) {
-        const failure = failureFromFault(handshake.fault, { tool: "initialize", server: slot.name });
-        return fail(messageWithoutServer(failure), failure.stderrTail);
-      }
+      if (!handshake.ok) return fail(messageWithoutServer(handshake.failure), handshake.failure.stderrTail);
       connected = performance.now();
       const listed = await client.listTools(listOptions(slot));
       const listedAt = performance.now();
@@ -128,10 +130,10 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       // so prefix-on-collision gives the same names on every start.
       if (registerAfter) await registerAfter;
       if (slot.client !== client || context.stopped()) return status(slot);
-      const admitted = listing.admit(slot, listed.tools);
+      const admitted = listing.admit(slot, listed.value);
       if (!admitted.ok) return fail(admitted.message);
       Object.assign(slot, {
-        allTools: listed.tools,
+        allTools: listed.value,
         hidden: admitted.hidden,
         warnings: admitted.warnings,
         state: "connected",
@@ -166,7 +168,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       const now = registry.ofServer(slot.name).map((t) => t.name);
       return {
         ok: true,
-        diff: { added: now.filter((n) => !before.has(n)), removed: [...before].filter((n) => !now.includes(n)), changed: [] },
+        value: { added: now.filter((n) => !before.has(n)), removed: [...before].filter((n) => !now.includes(n)), changed: [] },
       };
     }
     const listed = await client.listTools(listOptions(slot));
@@ -177,8 +179,8 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       return listed;
     }
     // Replaced while listing: the new client's connect registers its own listing.
-    if (slot.client !== client) return { ok: true, diff: { added: [], removed: [], changed: [] } };
-    return { ok: true, diff: listing.refilter(slot, listed.tools) };
+    if (slot.client !== client) return { ok: true, value: { added: [], removed: [], changed: [] } };
+    return { ok: true, value: listing.refilter(slot, listed.value) };
   }
 
   async function disconnect(slot: ServerSlot, state: ServerSlot["state"]): Promise<void> {
@@ -197,9 +199,10 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     slot.held = [];
   }
 
-  async function probe(name: string): Promise<{ ok: boolean; failure?: ToolFailure }> {
+  async function probe(name: string): Promise<Result<void>> {
     const slot = slots.get(name);
-    return slot ? probeSlot(slot, options.probeTimeoutMs ?? 5000, evict) : { ok: false };
+    if (!slot) return { ok: false, failure: notConfigured(name, { tool: "probe", server: name }) };
+    return probeSlot(slot, options.probeTimeoutMs ?? 5000, evict);
   }
 
   const reapIdle = () => reapIdleSlots([...slots.values()], evict);
