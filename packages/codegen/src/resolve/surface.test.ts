@@ -80,7 +80,7 @@ describe("prompts, resources and templates in a design", () => {
   });
 
   it("a caller that offers no surface at all: the local tool_unavailable reason, no invented JSON-RPC code", async () => {
-    const caller = callerFunc("fn", () => ({ ok: true, result: { content: [] } }));
+    const caller = callerFunc("fn", () => ({ ok: true, value: { content: [] } }));
     const got = await getPromptVia(caller, "p", {});
     expect(got).toMatchObject({
       ok: false,
