@@ -21,6 +21,8 @@ interface Route {
   readonly done: () => void;
 }
 
+// One session: its protocol state, the open POST routes by request id, the POST streams kept for
+// a Last-Event-ID resume, and the single standalone GET stream (spec: each message goes on one stream only).
 interface HttpSession {
   readonly session: ServerSession;
   readonly routes: Map<RpcId, Route>;
@@ -51,6 +53,7 @@ export interface SessionTable {
   closeAll(): void;
 }
 
+// Bounds the memory one session can pin with streams a client never resumes.
 const MAX_KEPT_STREAMS = 32;
 /** Methods answered on an SSE stream in "auto" mode: long calls, and task results whose questions ride on them. */
 const STREAMED = new Set(["tools/call", "tasks/result"]);
@@ -68,6 +71,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
   function open(): HttpSession {
     const id = randomUUID();
     const entry: HttpSession = {
+      // Filled in below: openSession needs `route`, and `route` needs this entry.
       session: undefined as unknown as ServerSession,
       routes: new Map(),
       streams: new Map(),
@@ -82,11 +86,15 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
       else if (entry.standalone)
         entry.standalone.write(message); // unrelated, or a JSON-mode notification
       else delivered = false;
+      // The response to a request closes its route; when the last request of the POST is answered the
+      // POST ends (SSE stream finished, or the collected JSON written), as the spec asks after the response.
       if (r && isResponse(message) && message.id === related) {
         entry.routes.delete(related);
         r.pending.delete(related);
         if (r.pending.size === 0) r.done();
       }
+      // false: the session fails a server-to-client request at once instead of waiting for a reply
+      // that cannot come (no POST stream for it and no GET stream opened yet).
       return delivered;
     };
     const closeStream = (related: RpcId) => entry.routes.get(related)?.stream?.detach();
@@ -95,6 +103,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
     return entry;
   }
 
+  // Finishing every route answers any POST still waiting, so no HTTP response is left hanging.
   function end(id: string, entry: HttpSession): void {
     sessions.delete(id);
     entry.session.close();
@@ -107,14 +116,17 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
   function find(req: IncomingMessage, res: ServerResponse): [string, HttpSession] | undefined {
     const id = req.headers["mcp-session-id"];
     if (typeof id !== "string" || id === "") {
+      // Spec: requests after initialize without the session id SHOULD get 400.
       sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
       return undefined;
     }
     const entry = sessions.get(id);
     if (!entry) {
+      // 404 is what tells a spec client its session is gone and it must initialize again.
       sendError(res, 404, -32001, "Session not found");
       return undefined;
     }
+    // An absent header is allowed (clients before 2025-06-18 send none); an unsupported one MUST get 400.
     const version = req.headers["mcp-protocol-version"];
     if (typeof version === "string" && !server.protocolVersions.includes(version)) {
       const supported = server.protocolVersions.join(", ");
@@ -140,6 +152,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
   function post(req: IncomingMessage, res: ServerResponse, value: unknown, canSse: boolean, canJson: boolean): void {
     const messages: unknown[] = Array.isArray(value) ? value : [value];
     const isInit = messages.some((m) => (m as { method?: unknown } | null)?.method === "initialize");
+    // 2025-03-26: initialize MUST NOT be part of a batch; nothing else is valid before it completes.
     if (isInit && messages.length > 1) {
       sendError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
       return;
@@ -161,12 +174,14 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
       const r = m as { id?: unknown; method?: unknown } | null;
       return typeof r?.method === "string" && (typeof r.id === "string" || typeof r.id === "number");
     });
+    // Only notifications and responses: the spec answers 202 with no body.
     if (requests.length === 0) {
       res.writeHead(202, sessionHeaders(id)).end();
       for (const m of messages) entry.session.receive(m);
       return;
     }
     const streamed = requests.some((r) => STREAMED.has(r.method));
+    // A client that accepts only text/event-stream gets SSE even in "json" mode rather than a 406.
     const useSse = canSse && (o.mode === "sse" || (o.mode === "auto" && streamed) || !canJson);
     const stream = useSse ? new SseStream(sessionHeaders(id), o.retryMs, priming(entry)) : undefined;
     const collected: RpcMessage[] = [];
@@ -176,8 +191,10 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
       collected,
       done: () => {
         if (stream) {
+          // Kept for a resume only while some of it may not have reached the client.
           if (stream.finish()) entry.streams.delete(stream.id);
         } else if (!res.writableEnded) {
+          // A batch is answered with an array, a single request with one object (JSON-RPC 2.0).
           const payload = Array.isArray(value) ? collected : collected[0];
           res.writeHead(200, { "Content-Type": "application/json", ...sessionHeaders(id) }).end(JSON.stringify(payload));
         }
@@ -192,6 +209,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
   }
 
   function get(req: IncomingMessage, res: ServerResponse): void {
+    // Spec: a server that offers no GET stream MUST answer 405.
     if (!o.getStream) {
       res.writeHead(405, { Allow: "POST, DELETE" }).end();
       return;
@@ -205,6 +223,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
     if (!found) return;
     const [id, entry] = found;
     const last = req.headers["last-event-id"];
+    // A resume replays only the stream the event id names, never messages of another stream (spec).
     if (typeof last === "string") {
       const parsed = parseEventId(last);
       const stream = parsed ? entry.streams.get(parsed.stream) : undefined;
@@ -213,13 +232,16 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
         return;
       }
       stream.attach(res, parsed.seq);
+      // A finished stream has now been replayed to its end: nothing is left to resume.
       if (stream.finished) entry.streams.delete(stream.id);
       return;
     }
+    // One standalone stream per session, so a server request has one place to go.
     if (entry.standalone?.attached) {
       sendError(res, 409, -32000, "Conflict: a GET stream is already open for this session");
       return;
     }
+    // After a GET closes, the next GET reuses the same stream object, so its event ids keep counting up.
     const stream = entry.standalone ?? new SseStream(sessionHeaders(id), o.retryMs, priming(entry));
     entry.standalone = stream;
     stream.attach(res);

@@ -82,6 +82,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   const start = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).indexOf(newest);
   if (start < 0)
     throw new TypeError(`createToolServer: protocolVersion ${newest} is not supported (${LEGACY_PROTOCOL_VERSIONS.join(", ")})`);
+  // Pinning a newest version keeps every older one: a client asking for an older version still connects.
   const versions: readonly string[] = LEGACY_PROTOCOL_VERSIONS.slice(start);
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
     throw new TypeError("createToolServer: pageSize must be a positive integer");
@@ -137,11 +138,15 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   };
 
   function initialize(state: SessionState, params: RpcRequest["params"]): unknown {
+    // A second initialize would renegotiate a live session under its in-flight calls.
     if (state.protocolVersion !== undefined) throw new RpcHandlerError(-32600, "Session already initialized");
     const requested = params?.protocolVersion;
+    // Lifecycle spec: answer the requested version when supported, else another one (SHOULD be the latest);
+    // the client then decides whether it can go on.
     const version = typeof requested === "string" && versions.includes(requested) ? requested : newest;
     state.protocolVersion = version;
     const client = params?.clientInfo as Implementation | undefined;
+    // Client-sent: kept only when it is an object, so later capability checks cannot throw on a bad initialize.
     state.clientInfo = client && typeof client === "object" ? client : undefined;
     const caps = params?.capabilities;
     state.clientCapabilities = caps && typeof caps === "object" ? (caps as { [key: string]: unknown }) : {};
@@ -156,6 +161,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
 
   function listTools(params: RpcRequest["params"], scope: RequestScope): unknown {
     const size = options.pageSize ?? list.length;
+    // A cursor this server did not issue is -32602 (spec: invalid cursors are invalid params).
     const offset = params?.cursor === undefined ? 0 : decodeCursor(params.cursor, list.length);
     const page = list.slice(offset, offset + size);
     const next = offset + size < list.length ? { nextCursor: encodeCursor(offset + size) } : {};
@@ -175,6 +181,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   }
 
   function scopeFor(state: SessionState, request: RpcRequest): RequestScope {
+    // A session that ran initialize stays legacy for good; only an uninitialized one can take per-request _meta.
     const modern = state.options.era === "2026-07-28" || (state.protocolVersion === undefined && isModernRequest(request.params));
     if (!modern) {
       return {
@@ -208,6 +215,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       if (handled !== NOT_SURFACE) return handled;
     } else if (LEGACY_TASK_METHODS.has(request.method)) {
       const store = legacyTasks(state, scope);
+      // No tasks in this version, or no tool offers them: the methods do not exist for this session.
       if (!store) throw new RpcHandlerError(-32601, `Method not found: ${request.method}`);
       const params = request.params ?? {};
       if (request.method === "tasks/result") return store.result(params, request.id);
@@ -252,10 +260,13 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     const answer = (body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }) =>
       sendTo(state, { jsonrpc: "2.0", id: request.id, ...body }, request.id);
     const fail = (error: unknown) => {
+      // An aborted call gets no response: the client cancelled it (the spec says no response SHOULD
+      // follow notifications/cancelled), or the session is closing.
       if (error === CANCELLED) return;
       if (error instanceof RpcHandlerError) {
         answer({ error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
       } else {
+        // An unexpected throw is reported to onError only; its message may carry internals or secrets.
         report(error, request.method);
         answer({ error: { code: -32603, message: "Internal error" } });
       }
@@ -291,6 +302,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     else if (c.type === "response") settleResponse(state, c.message);
     else {
       const id = (value as { id?: unknown } | null)?.id;
+      // JSON-RPC 2.0: the error echoes the id when it can be read, else id null.
       const related = typeof id === "string" || typeof id === "number" ? id : null;
       const error = { code: -32600, message: `Invalid request: ${c.reason}` };
       sendTo(state, { jsonrpc: "2.0", id: related, error }, related ?? undefined);
@@ -300,6 +312,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   /** Fans a change out to legacy sessions (after `initialize`) and to the listens that asked for it. */
   function notify(event: ListenEvent): void {
     for (const state of sessions) {
+      // Not initialized: no version is negotiated, and the lifecycle spec allows only pings and logging before it.
       if (state.protocolVersion === undefined) continue;
       if (event.kind === "resourceUpdated") {
         if (state.subscriptions.has(event.uri))
@@ -333,6 +346,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         receive(value) {
           if (state.closed) return;
           if (!Array.isArray(value)) return receiveOne(state, value);
+          // JSON-RPC 2.0: an empty batch is one Invalid Request error, not an empty answer.
           if (value.length === 0)
             sendTo(state, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: empty batch" } }, undefined);
           for (const item of value) receiveOne(state, item);
