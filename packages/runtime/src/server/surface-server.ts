@@ -40,6 +40,7 @@ export interface SurfaceServer {
 /** Returned by `dispatch` for methods the surface does not own. */
 export const NOT_SURFACE = Symbol("not a surface method");
 const INPUT_REQUIRED = Symbol("input required");
+// The completion spec caps `values` at 100 items; `total` and `hasMore` tell the client about the rest.
 const MAX_COMPLETIONS = 100;
 
 function indexBy<T>(items: readonly T[], key: (item: T) => string, what: string): Map<string, T> {
@@ -93,6 +94,8 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       clientCapabilities: scope.capabilities,
       input(inputKey, method, body) {
         const capability = CAPABILITY_FOR[method];
+        // Refused before anything is sent: a client that never declared the capability cannot answer.
+        // The legacy era has no missing-capability code, so it gets -32601.
         if (capability !== undefined && scope.capabilities[capability] === undefined) {
           const data = { requiredCapabilities: { [capability]: {} } };
           const code = scope.modern ? MISSING_CAPABILITY : -32601;
@@ -102,10 +105,13 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
         return round.ask(inputKey, { method, ...(body ? { params: body } : {}) });
       },
     };
+    // Inside a promise even when the handler throws synchronously, so it can be raced against the round.
     const result = Promise.resolve().then(() => run(ctx));
     if (!round) return result;
     return Promise.race([result, round.blocked.then(() => INPUT_REQUIRED)]).then((value) => {
       if (value !== INPUT_REQUIRED) return value;
+      // The handler waits for input this round cannot give: abort it and answer input_required; the
+      // client sends the request again with the answers, and the handler runs again from the start.
       controller.abort();
       return round.result();
     });
@@ -131,6 +137,7 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
     if (typeof raw !== "object" || raw === null || Array.isArray(raw))
       throw new RpcHandlerError(-32602, "prompts/get arguments must be an object");
     const args: { [name: string]: string } = Object.create(null);
+    // Prompt arguments are strings in the spec; a client that sends numbers gets them as text.
     for (const [k, v] of Object.entries(raw)) args[k] = String(v);
     const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
     if (missing.length > 0)
@@ -185,6 +192,7 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       case "resources/subscribe":
       case "resources/unsubscribe": {
         if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, `${method} needs a uri`);
+        // Per session: notifyResourceUpdated writes only to sessions holding the uri.
         if (method === "resources/subscribe") scope.subscriptions.add(params.uri);
         else scope.subscriptions.delete(params.uri);
         return {};

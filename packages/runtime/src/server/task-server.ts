@@ -13,6 +13,7 @@ import { MISSING_CAPABILITY } from "./modern.js";
 
 const DEFAULT_TTL_MS = 600_000;
 const POLL_INTERVAL_MS = 250;
+// Bounds what a client can pin in memory by starting tasks it never reads; each lives at most its ttl.
 const MAX_TASKS = 1000;
 
 /** True when the request's client capabilities declare the tasks extension. */
@@ -116,12 +117,15 @@ export function createTaskStore(
         controller: new AbortController(),
       };
       tasks.set(task.taskId, task);
+      // At the ttl the task is aborted and forgotten: its result is gone, and tasks/get answers unknown task.
       const expiry = setTimeout(() => {
         task.controller.abort();
         tasks.delete(task.taskId);
       }, task.ttlMs);
+      // A pending expiry must not keep the process alive after the server closes.
       expiry.unref?.();
       const ask = (key: string, request: InputRequest) => {
+        // A key already answered resolves at once, so a handler that asks again does not wait forever.
         if (task.answers.has(key)) return Promise.resolve(task.answers.get(key));
         return new Promise((resolve) => {
           task.pending.set(key, { request, resolve });
@@ -131,6 +135,7 @@ export function createTaskStore(
       };
       void run({ signal: task.controller.signal, ask }).then(
         (result) => {
+          // Cancelled is terminal: a handler that finishes anyway must not flip it to completed.
           if (task.status === "cancelled") return;
           // The v1 related-task key must not ride on the inlined result.
           const { _meta, ...rest } = result;
@@ -143,6 +148,8 @@ export function createTaskStore(
         },
         (error: unknown) => {
           if (task.status === "cancelled") return;
+          // Only deliberate RpcHandlerErrors reach the client; anything else is reported and answered -32603,
+          // so a handler's internal message (paths, secrets) stays on the server.
           if (!(error instanceof RpcHandlerError)) onError(error);
           task.error =
             error instanceof RpcHandlerError
@@ -170,12 +177,14 @@ export function createTaskStore(
         task.answers.set(key, value);
         waiting.resolve(value);
       }
+      // Back to working only once every open question is answered; a partial update stays input_required.
       if (task.status === "input_required" && task.pending.size === 0) task.status = "working";
       touch(task);
       return {};
     },
     cancel(params) {
       const task = find(params);
+      // Cancelling a terminal task changes nothing: its result or error stays readable until the ttl.
       if (task.status === "working" || task.status === "input_required") {
         task.status = "cancelled";
         task.pending.clear();
