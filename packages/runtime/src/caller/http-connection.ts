@@ -105,6 +105,8 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
       ...endpoint,
       receive: (value) => peer.receive(value),
       onClose: (fault) => {
+        // The legacy SSE GET carries every server message: when it closes, the session is gone and
+        // every request still waiting fails now instead of at its timeout.
         if (!conn) return;
         link.lost(conn);
         peer.failAll(fault);
@@ -129,6 +131,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     conn.listen?.abort();
     if (conn.streamable) await conn.streamable.close();
     if (conn.sse) await conn.sse.close();
+    // Last: calls still waiting get a transport failure instead of hanging on a closed connection.
     conn.peer.failAll(closedFault);
   }
 
@@ -150,6 +153,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     const budget = createConnectBudget(o.connectTimeoutMs);
     const key = url.href;
     const cached = eraCache.get(key);
+    // A cached "sse" skips the POST that would only get 404/405 again; honoured only while fallback is allowed.
     if (cached === "sse" && era !== "2026-07-28" && o.legacySseFallback) return openSse(signal, budget);
     const conn = streamableConnection();
     const streamable = conn.streamable as StreamableHttpTransport;
@@ -163,6 +167,8 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
         eraCache.set(key, "modern");
         return { ok: true, value: conn };
       }
+      // A fault (transport, canceled, 401/403) is the answer, not a sign of an older server; and a
+      // caller pinned to the modern era never falls back to initialize.
       if (probe.kind === "fault" || era === "2026-07-28") {
         await dispose(conn);
         const fault = probe.fault && budget.explain(probe.fault, "server/discover");
@@ -173,12 +179,14 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     if (!init.ok) {
       await dispose(conn);
       const status = statusOf(init.fault);
+      // A 400 carrying a 2026-07-28 error code means the server is modern, not that it lacks Streamable HTTP.
       const modernError = init.fault.type === "rpc" && MODERN_ERROR_CODES.has(init.fault.code);
       // Only 400/404/405 mean "no Streamable HTTP here"; a 401/403 is an auth answer and must surface.
       if (o.legacySseFallback && (status === 400 || status === 404 || status === 405) && !modernError) return openSse(signal, budget);
       return { ok: false, fault: budget.explain(init.fault, "initialize") };
     }
     conn.session = init.value;
+    // Sent as MCP-Protocol-Version on every later request (required from 2025-06-18 on).
     streamable.protocolVersion = init.value.protocolVersion;
     eraCache.set(key, "legacy");
     if (o.notificationStream) streamable.openNotificationStream();
@@ -197,6 +205,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     openNotificationStream: (conn) => conn.streamable?.openNotificationStream(),
     /** A 404 on a request that carried the session id: the server forgot the session. */
     sessionLost(conn, fault) {
+      // A 404 without a session id is a wrong URL, not a lost session: reconnecting would not help.
       if (statusOf(fault) !== 404 || !conn.streamable?.sessionExpired) return false;
       conn.streamable.resetSession();
       return true;

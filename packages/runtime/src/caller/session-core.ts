@@ -81,6 +81,8 @@ export function createSessionCore<C extends SessionConnection>(
     handlers,
     notification(conn, notification) {
       if (notification.method === "notifications/tools/list_changed") {
+        // Forget what the old list said, so the next call lists again and sees changed task support
+        // or a tool that came back.
         conn.taskSupport = undefined;
         conn.dropped = undefined;
       }
@@ -142,12 +144,15 @@ export function createSessionCore<C extends SessionConnection>(
       return outcome;
     }
     const conn = outcome.value;
+    // close() ran while this connect was in flight: dispose it now, or its child process would outlive the caller.
     if (closed) {
       await connector.dispose(conn);
       return { ok: false, fault: closedFault };
     }
+    // A server that came up again starts from the first restart delay next time it fails.
     backoff?.reset();
     current = conn;
+    // A listen lives on one connection; a new connection opens it again with the subscribed URIs.
     if (conn.session?.era === "2026-07-28" && (spec.listen || listenUris.length > 0)) listen(conn);
     return outcome;
   }
@@ -192,6 +197,7 @@ export function createSessionCore<C extends SessionConnection>(
       const opened = await ensure(signal);
       if (!opened.ok) return opened;
       const outcome = await fn(opened.value);
+      // Only the first attempt retries: a server that forgets every new session fails instead of looping.
       if (!outcome.ok && attempt === 0 && connector.sessionLost?.(opened.value, outcome.fault)) {
         drop(opened.value);
         continue;
@@ -220,6 +226,7 @@ export function createSessionCore<C extends SessionConnection>(
       conn.peer,
       contextOf(conn),
       (fault) => {
+        // A listen that ends with its connection is expected; only one lost on a live connection is worth a warning.
         if (conn.alive) spec.warn(`subscriptions/listen ended: ${fault.message}`);
       },
       {},
@@ -254,6 +261,7 @@ export function createSessionCore<C extends SessionConnection>(
         callOptions.task,
       );
       if (outcome.ok) return { ok: true, value: outcome.value };
+      // The same one retry as run(), inlined here to keep the hot path free of closures.
       if (attempt === 0 && connector.sessionLost?.(conn, outcome.fault)) {
         drop(conn);
         conn = undefined;
@@ -305,6 +313,7 @@ export function createSessionCore<C extends SessionConnection>(
     callTool,
     async startToolTask(call: CallRequest, callOptions: CallOptions = NO_OPTIONS) {
       const outcome = await run(callOptions.signal, async (conn) => {
+        // Always lists first (not only when needsList): whether the tool may run as a task decides the request.
         if (conn.taskSupport === undefined) await listInto(conn, callOptions);
         const support = conn.taskSupport?.get(call.name);
         return startToolTask(
@@ -336,6 +345,7 @@ export function createSessionCore<C extends SessionConnection>(
       return outcome.ok ? { ok: true, value: undefined } : fail(outcome.fault, "ping");
     },
     async notify(method, params) {
+      // A notification never opens a connection: sent before any session, it has nothing to belong to.
       const conn = current;
       if (!conn?.alive) return false;
       return conn.peer.notify(method, params).then(
@@ -356,6 +366,7 @@ export function createSessionCore<C extends SessionConnection>(
         current = undefined;
         if (conn) await connector.dispose(conn);
         await connector.close?.();
+        // Released last, so failures built while disposing are still scrubbed of this caller's secrets.
         releaseSecrets();
       })();
       return closing;
