@@ -81,6 +81,7 @@ function issuesFromData(data: unknown): FieldIssue[] | undefined {
   const issues = (data as { issues?: unknown } | null | undefined)?.issues;
   if (!Array.isArray(issues) || issues.length === 0) return undefined;
   const valid = issues.filter((i): i is FieldIssue => typeof i === "object" && i !== null && typeof (i as FieldIssue).field === "string");
+  // All or nothing: issues from a server are evidence for correct_call, so a half-valid list is not trusted.
   return valid.length === issues.length ? (toJsonValue(valid) as FieldIssue[]) : undefined;
 }
 
@@ -106,6 +107,7 @@ function build(
     );
   let recovery: ToolFailure["recovery"] = { action: map.action };
   if (map.action === "correct_call") {
+    // correct_call without the sent arguments or the issues gives the planner nothing to correct.
     if (context.input === undefined && !issues) recovery = { action: "replan" };
     else
       recovery = {
@@ -115,6 +117,7 @@ function build(
         ...(context.exampleJson === undefined ? {} : { exampleJson: context.exampleJson }),
       };
   }
+  // Only a timeout with no reason of its own is tagged: an explicit reason from the caller wins.
   const tagged =
     map.kind === "timeout" && context.deadline === "tool_timeout" && extra.reason === undefined ? { reason: "tool_timeout" as const } : {};
   let failure: ToolFailure = {
@@ -130,6 +133,7 @@ function build(
   };
   // Unsafe to repeat: a failure after which a tool not declared read-only or idempotent may have run.
   if (context.repeatable === false && failure.recovery.action === "retry" && mayHaveRun(failure)) {
+    // retryAfterMs only makes sense for retry, which this failure no longer offers.
     const { retryAfterMs: _ignored, ...rest } = failure;
     const why = `not safe to repeat as is: ${context.tool} is not declared read-only or idempotent and may have run`;
     failure = { ...rest, message: `${failure.message}; ${why}`, recovery: { action: "replan" }, retryable: false };
@@ -170,12 +174,14 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
     }
     case "http": {
       const map = mapHttpStatus(fault.status, fault.retryAfterMs);
+      // Retry-After is kept only when the row retries (429, 503...); a negative value never reaches the planner.
       const wait = map.retryable && fault.retryAfterMs !== undefined ? { retryAfterMs: Math.max(0, fault.retryAfterMs) } : {};
       return build(map, `${at}: HTTP ${fault.status} ${fault.message}`, context, "http", { httpStatus: fault.status, ...wait });
     }
     case "transport":
       return build(mapTransportCode(fault.code), `${at}: ${fault.message}`, context, "transport", {
         ...(fault.exitCode === undefined ? {} : { exitCode: fault.exitCode }),
+        // A crashed child's stderr may print tokens or env values: redacted before it is kept.
         ...(fault.stderrTail ? { stderrTail: redactText(fault.stderrTail) } : {}),
       });
     case "timeout":
@@ -211,6 +217,7 @@ export function failureFromMalformedResult(
     content === undefined ? {} : { content: toJsonValue(content) as unknown[] },
   );
   const kept = toJsonValue(issues) as FieldIssue[];
+  // The issues ride on replan, not correct_call: new arguments cannot fix what the server sends back.
   return kept.length > 0 ? { ...failure, recovery: { action: "replan", issues: kept } } : failure;
 }
 
@@ -235,6 +242,7 @@ export function failureFromInvalidInput(
   context: FailureContext,
 ): ToolFailure {
   const summary = issues.map((i) => `${i.field || "(root)"}: ${i.constraint}`).join("; ") || "rejected by the validator";
+  // A missing payload becomes null, so correct_call still carries a priorInput the planner can see.
   const ctx = { ...context, input: input === undefined ? null : input, ...(exampleJson === undefined ? {} : { exampleJson }) };
   return build(
     m("invalid_call", "correct_call"),
@@ -253,6 +261,7 @@ export function failureFromUnparsableArguments(
   exampleJson: string | undefined,
   context: FailureContext,
 ): ToolFailure {
+  // The raw text goes back to the model as evidence; capped so a huge bad payload does not flood its context.
   const shown = typeof raw === "string" && raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
   const issue: FieldIssue = {
     field: "",
@@ -302,6 +311,7 @@ export function failureFrom(
   as: FailureReason = "caller_failed",
   what = "the caller threw",
 ): ToolFailure {
+  // Already a failure (a caller returned one by throwing it): mapping it again would lose its kind and evidence.
   if (isToolFailure(thrown)) return thrown;
   const at = context.server === "" ? "" : `${context.server}: `;
   if (thrown instanceof Error) {
@@ -312,6 +322,7 @@ export function failureFrom(
     if (thrown.name === "TimeoutError") return failureFromFault({ type: "timeout", phase: "request", message: thrown.message }, context);
     return failureFromLocal(as, `${at}${what}: ${thrown.message || thrown.name}`, context);
   }
+  // String() can throw (a null-prototype object, a throwing toString); the failure must still be built.
   let text: string;
   try {
     text = String(thrown);

@@ -200,6 +200,8 @@ const ACTIONS_BY_KIND: { readonly [K in FailureKind]: readonly RecoveryAction[] 
 
 const isObject = (v: unknown): v is { readonly [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
 
+// A failure must round-trip through JSON unchanged: NaN, a Date, a Map or a class instance would
+// be lost or altered on the way to a planner, a log or a store.
 function jsonProblem(value: unknown, path: string, depth = 0): string | undefined {
   if (depth > 64) return `${path} is nested too deeply`;
   if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
@@ -232,11 +234,14 @@ export function validateFailure(f: unknown): string[] {
   if (typeof f.tool !== "string") problems.push("tool must be a string");
   if (typeof f.server !== "string") problems.push("server must be a string");
   if (typeof f.retryable !== "boolean") problems.push("retryable must be a boolean");
+  // The checks below all read recovery: stop here rather than report its absence many times over.
   if (!isObject(recovery)) return [...problems, "recovery must be an object"];
   const action = recovery.action as RecoveryAction;
   if (!(RECOVERY_ACTIONS as readonly unknown[]).includes(action)) problems.push(`unknown action ${JSON.stringify(recovery.action)}`);
   const allowed = ACTIONS_BY_KIND[kind];
   if (allowed && RECOVERY_ACTIONS.includes(action) && !allowed.includes(action)) problems.push(`kind ${kind} cannot take action ${action}`);
+  // retryable mirrors action === "retry"; two fields that could disagree would let a retry loop and a
+  // planner act differently on the same failure.
   if (typeof f.retryable === "boolean" && f.retryable !== (action === "retry"))
     problems.push(f.retryable ? `retryable failure must have action retry, not ${action}` : "action retry requires retryable: true");
   const issues = recovery.issues;
@@ -248,12 +253,14 @@ export function validateFailure(f: unknown): string[] {
           problems.push(`recovery.issues[${i}] is not a field issue`);
       });
   }
+  // Presence, not value: the rejected input may itself be null or false.
   const hasInput = Object.hasOwn(recovery, "priorInput");
   const hasExample = recovery.exampleJson !== undefined;
   if (action === "correct_call" && !hasInput && issues === undefined)
     problems.push("correct_call needs evidence: issues or the rejected priorInput");
   if (action !== "correct_call" && (hasInput || hasExample))
     problems.push(`${action} carries no correction data (priorInput, exampleJson)`);
+  // malformed_result keeps its issues on replan: they describe what the server sent, not what to correct.
   if (action !== "correct_call" && issues !== undefined && kind !== "malformed_result")
     problems.push(`${action} carries no issues (only correct_call and malformed_result do)`);
   if (action === "finish" && issues !== undefined) problems.push("finish carries no evidence");
@@ -296,6 +303,8 @@ export function isToolFailure(value: unknown): value is ToolFailure {
   return validateFailure(value).length === 0;
 }
 
+// One parallel failure that says finish must stop the run; retry is the weakest because any other
+// answer already covers trying again differently.
 const STRENGTH: { readonly [A in RecoveryAction]: number } = { retry: 0, replan: 1, correct_call: 2, finish: 3 };
 
 /** The strongest of several actions: finish > correct_call > replan > retry. */
