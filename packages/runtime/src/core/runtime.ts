@@ -73,6 +73,7 @@ function checked(result: ToolResult<unknown>, context: FailureContext): ToolResu
   if (result.ok) return result;
   const problems = validateFailure(result.failure);
   if (problems.length === 0) return result;
+  // The bad failure's own message is kept (capped) so the author can tell which caller path produced it.
   const original = typeof result.failure?.message === "string" ? ` (${result.failure.message.slice(0, 200)})` : "";
   const message = `${context.server}: the caller returned an invalid failure${original}: ${problems.join("; ")}`;
   return { ok: false, failure: failureFromLocal("invalid_failure", message, context) };
@@ -102,6 +103,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         wire.set(spec.name, [...(wire.get(spec.name) ?? []), entry]);
       }
     }
+    // A wire name shared by two toolsets would pick one silently: it is indexed only when unique, and
+    // never over an id or provider name.
     for (const [name, entries] of wire) if (entries.length === 1 && !index.has(name)) index.set(name, entries[0] as Entry);
   }
 
@@ -112,11 +115,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   }
 
   async function confirmed(spec: ToolSpec, payload: unknown): Promise<boolean> {
+    // No hook: annotations alone (destructive) do not block, but an explicit requiresConfirmation cannot
+    // be confirmed by anyone, so it is denied.
     if (!options.confirm) return spec.requiresConfirmation !== true;
     const resume = ledger.pause(); // waiting on a person does not spend the time budget
     try {
       return (await options.confirm(spec, payload)) === true;
     } catch {
+      // A hook that throws has not said yes: fail closed.
       return false;
     } finally {
       resume();
@@ -142,6 +148,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     const outer = callOptions.signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
+    // The race below answers on abort or backstop even when a caller ignores its signal and never
+    // settles; the user's deadline holds either way.
     const stop = new Promise<ToolResult<unknown>>((resolve) => {
       onAbort = () => {
         controller.abort(outer?.reason);
@@ -158,7 +166,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
             ok: false,
             failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${backstop} ms` }, context),
           });
-        }, backstop + 50);
+        }, backstop + 50); // after the caller's own timeout, so its more precise failure normally wins
     });
     try {
       const call = invokeValidated(entry.caller, entry.spec, payload, {
@@ -180,6 +188,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     callOptions: CallOptions,
   ): Promise<{ result: ToolResult<unknown>; sent: boolean; counts: boolean }> {
     const entry = request.rejection ? undefined : index.get(request.tool);
+    // A policy stop does not count toward the failure streak (counts: false): it is the run ending, not a tool failing.
     const stop = ledger.check();
     if (stop) {
       const at = { tool: entry?.spec.id ?? request.rejection?.tool ?? request.tool, server: entry?.caller.server ?? "" };
@@ -201,6 +210,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     }
     const late = ledger.check(); // the confirmation hook may have awaited while parallel calls ran
     if (late) return { result: { ok: false, failure: failureFromLocal(late.reason, late.message, context) }, sent: false, counts: false };
+    // Counted as sent before the await, so parallel calls see the call budget already spent.
     ledger.recordSent();
     return { result: await send(entry, request.arguments, callOptions), sent: true, counts: true };
   }
@@ -216,6 +226,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     usage: () => ledger.usage(),
     resetRun: () => ledger.reset(),
     async execute(request, callOptions = {}) {
+      // Starts the time budget clock on the first call of a run.
       ledger.touch();
       const entry = request.rejection ? undefined : index.get(request.tool);
       const tool = entry?.spec.id ?? request.rejection?.tool ?? request.tool;
