@@ -118,7 +118,9 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
 
   async function approved(index: number, spec: ToolSpec, server: string, args: unknown): Promise<boolean> {
     if (options.confirmation?.autoApprove?.(spec) === true) return true;
+    // One topic per call index: a late decision for an earlier call cannot approve this one.
     const topic = `toolwright.approval.${index}`;
+    // A step, so onRequest (a notification to a person) runs once, not again on every replay.
     const request = await recorded(`approval ${index} requested`, async () => {
       const req: ApprovalRequest = {
         runId: ctx.runId,
@@ -135,6 +137,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     const resume = ledger.pause(); // waiting on a person does not spend the time budget
     await ctx.setEvent(APPROVAL_EVENT, request);
     const decision = await ctx.recv<ApprovalDecision>(topic, approvalTimeoutMs);
+    // Records when the decision came, so the clock (and the time budget) moves the same way on replay.
     await recorded(`approval ${index} decided`, async () => null);
     resume();
     await ctx.setEvent(APPROVAL_EVENT, null);
@@ -148,6 +151,8 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     args: { readonly [key: string]: unknown },
     timeoutMs?: number,
   ): Promise<CallResponse> {
+    // Taken before any await: replays hand out the same indexes in the same order, which keeps step
+    // names and idempotency keys stable.
     const index = calls++;
     const context = { tool: spec.id, server: caller.server };
     await start();
@@ -166,6 +171,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     let response: CallResponse | undefined;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const late = ledger.check();
+      // A stop after an attempt failed ends that failing call (it counts); a stop before any attempt does not.
       if (late) return refuse(failureFromLocal(late.reason, late.message, context), attempt > 0);
       ledger.recordSent();
       const budget = ledger.callTimeout(timeoutMs);
@@ -177,6 +183,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         tool: spec.id,
         name: spec.name,
         arguments: args,
+        // The same key on every attempt: a server that dedupes sees one logical call.
         idempotencyKey: `${ctx.runId}/${index}`,
         repeatable: repeatable(spec),
         ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
@@ -187,15 +194,18 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         : await runCallSteps(ctx, durableCall, (c) => sendCall(caller, c));
       advance(record.endedAt);
       response = record.response;
+      // Only read-only or idempotent tools are retried here: another attempt of any other tool could run it twice.
       if (response.ok || !response.failure.retryable || !repeatable(spec) || attempt === maxAttempts - 1) break;
       const delay = Math.min(maxDelayMs, Math.max(response.failure.retryAfterMs ?? 0, baseDelayMs * 2 ** attempt));
       const left =
         runtime.policy.timeBudgetMs === undefined ? Number.POSITIVE_INFINITY : runtime.policy.timeBudgetMs - ledger.usage().elapsedMs;
+      // A backoff that would outlast the time budget is not slept: the last failure is the answer.
       if (delay >= left) break;
       await ctx.sleep(delay);
       advance(clock + delay);
     }
     const final = response as CallResponse;
+    // An isError result is a failed call for the failure streak, though it came back as a result.
     const ok = final.ok && final.value.isError !== true;
     ledger.recordOutcome(ok);
     // Built with the facts (repeatable, example): a non-repeatable tool's failure already says replan.
@@ -262,6 +272,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     caller: callerFor,
     step: recorded,
     async ask<T>(topic: string, prompt: unknown, timeoutMs: number, event = ASK_EVENT) {
+      // Published before waiting, so whoever answers can find the topic; cleared (null) once answered.
       await ctx.setEvent(event, { topic, prompt });
       const resume = ledger.pause();
       const answer = await ctx.recv<T>(topic, timeoutMs);
