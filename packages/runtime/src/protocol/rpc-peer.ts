@@ -98,6 +98,7 @@ export function watchAbort(signal: AbortSignal, callback: () => void): () => voi
     const callbacks = new Set<() => void>();
     const handler = () => {
       abortWatchers.delete(signal);
+      // A copy: each callback unsubscribes itself while the set is walked.
       for (const fn of [...callbacks]) fn();
     };
     watch = { callbacks, handler };
@@ -136,7 +137,10 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   function abandon(id: RpcId, fault: WireFault): void {
     const entry = pending.get(id);
     if (!entry) return;
+    // Settled first, so a late response to this id is reported as noise instead of resolving twice.
     settle(id, { ok: false, fault });
+    // Spec: the requester SHOULD send notifications/cancelled for a request it stops waiting for, so the
+    // server can stop its work. Connect requests opt out: initialize MUST NOT be cancelled (spec).
     if (entry.options.cancellable !== false) {
       // Best effort: the peer may already be gone.
       Promise.resolve()
@@ -152,6 +156,8 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     const { timeoutMs, maxTotalTimeoutMs } = entry.options;
     if (timeoutMs === undefined || timeoutMs <= 0 || !Number.isFinite(timeoutMs)) return;
     let wait = timeoutMs;
+    // Progress may reset the timer, but never past the hard cap measured from the start (spec: a
+    // maximum timeout SHOULD hold regardless of progress).
     if (maxTotalTimeoutMs !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + maxTotalTimeoutMs - Date.now()));
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = setTimeout(() => {
@@ -190,6 +196,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       handlers.set(method, handler);
     },
     request(method, params, requestOptions = {}) {
+      // Ids are numbers counting up per peer; never reused, so a late answer cannot match a newer request.
       const id = nextId++;
       const signal = requestOptions.signal;
       if (signal?.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before sending" } });
@@ -207,10 +214,12 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
         if (requestOptions.onProgress) {
           progressTokens.set(id, entry);
           const meta = (params?._meta as { [key: string]: unknown } | undefined) ?? {};
+          // The request id doubles as the progress token: unique among this peer's active requests, as the spec asks.
           body = { ...params, _meta: { ...meta, progressToken: id } };
         }
         armTimer(id, entry);
         const message: RpcRequest = body === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: body };
+        // Sent a microtask later so a send that throws synchronously still settles as a transport fault.
         Promise.resolve()
           .then(() => options.send(message, { requestId: id }))
           .catch((error: unknown) => {
