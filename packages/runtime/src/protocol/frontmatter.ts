@@ -27,19 +27,22 @@ const fail = (line: Line | undefined, what: string): never => {
 
 /** Splits `---` frontmatter from the body; the frontmatter must open the document. */
 export function parseFrontmatter(document: string): FrontmatterResult {
+  // Editors on Windows may save a byte-order mark, which would hide the opening ---.
   const text = document.startsWith("\uFEFF") ? document.slice(1) : document;
   const lines = text.split(/\r?\n/);
   if (lines[0]?.trimEnd() !== "---") return { ok: false, message: "SKILL.md does not begin with YAML frontmatter (---)" };
+  // YAML ends a document with --- (a new one) or ... (end marker); both close the frontmatter.
   const end = lines.findIndex((l, i) => i > 0 && (l.trimEnd() === "---" || l.trimEnd() === "..."));
   if (end < 0) return { ok: false, message: "the frontmatter has no closing ---" };
   try {
+    // 2: the first frontmatter line is line 2 of the file, so errors name the line an author sees.
     const value = parseBlock(lines.slice(1, end), 2);
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return { ok: false, message: "the frontmatter is not a mapping" };
     return { ok: true, value: value as { [key: string]: unknown }, body: lines.slice(end + 1).join("\n") };
   } catch (error) {
     if (error instanceof YamlError) return { ok: false, message: `frontmatter ${error.message}` };
-    throw error;
+    throw error; // not a YAML problem: a bug here, which must not pass as a bad frontmatter
   }
 }
 
@@ -48,6 +51,7 @@ function parseBlock(raw: readonly string[], firstNo: number): unknown {
   const lines: Line[] = [];
   for (const [i, text] of raw.entries()) {
     if (/^\s*(#.*)?$/.test(text)) continue;
+    // YAML forbids tabs in indentation; guessing their width would change the structure.
     if (text.includes("\t") && /^\s*\t/.test(text)) fail({ no: firstNo + i, indent: 0, text }, "tabs cannot indent YAML");
     const indent = text.length - text.trimStart().length;
     lines.push({ no: firstNo + i, indent, text: text.slice(indent) });
@@ -88,6 +92,7 @@ function sequence(lines: readonly Line[], c: Cursor, indent: number): unknown[] 
 }
 
 function mapping(lines: readonly Line[], c: Cursor, indent: number): { [key: string]: unknown } {
+  // Prototype-free: a "__proto__" key in a user's file stays a key.
   const out: { [key: string]: unknown } = Object.create(null);
   while (c.at < lines.length) {
     const line = lines[c.at] as Line;
@@ -97,6 +102,7 @@ function mapping(lines: readonly Line[], c: Cursor, indent: number): { [key: str
     if (!m) fail(line, `expected "key: value", got ${JSON.stringify(line.text)}`);
     const [, rawKey, rest = ""] = m as unknown as [string, string, string | undefined];
     const key = rawKey.startsWith('"') || rawKey.startsWith("'") ? (quoted(rawKey, line) as string) : rawKey.trim();
+    // YAML requires unique keys; which one wins differs between parsers, so the host and the author could disagree.
     if (Object.hasOwn(out, key)) fail(line, `duplicate key ${JSON.stringify(key)}`);
     c.at++;
     const value = stripComment(rest);
@@ -115,7 +121,9 @@ function child(lines: readonly Line[], c: Cursor, indent: number): unknown {
 }
 
 function stripComment(text: string): string {
+  // In a quoted scalar a # is text; the quote parser rejects anything after the closing quote.
   if (text.startsWith('"') || text.startsWith("'")) return text.trim();
+  // A comment needs whitespace before its #: "a#b" is one scalar.
   const hash = text.search(/\s#/);
   return (hash < 0 ? text : text.slice(0, hash)).trim();
 }
@@ -211,6 +219,7 @@ function quoted(text: string, line: Line): string {
   }
   if (!/^"(?:[^"\\]|\\.)*"$/.test(text)) fail(line, "unterminated double-quoted string");
   return text.slice(1, -1).replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, esc: string) => {
+    // \uXXXX and \xXX name one character by its hex code.
     if (esc.length > 1) return String.fromCharCode(Number.parseInt(esc.slice(1), 16));
     const out = ESCAPES[esc];
     if (out === undefined) fail(line, `unknown escape \\${esc}`);
