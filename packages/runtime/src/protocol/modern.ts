@@ -39,10 +39,12 @@ const SENTINEL = /^=\?base64\?.*\?=$/s;
 
 /** Encodes a header value: plain when it is safe visible ASCII, else `=?base64?…?=` of its UTF-8. */
 export function encodeHeaderValue(value: string): string {
+  // A plain value that looks like the sentinel is encoded too, or the server would decode it; edge
+  // whitespace is encoded because HTTP drops it from field values (RFC 9110).
   let safe = !SENTINEL.test(value) && value === value.trim();
   for (let i = 0; safe && i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e) safe = false;
+    if (c < 0x20 || c > 0x7e) safe = false; // control characters and non-ASCII cannot travel raw in a header
   }
   return safe ? value : `=?base64?${toBase64(value)}?=`;
 }
@@ -74,6 +76,7 @@ export type ToolHeaderPlan =
   | { readonly ok: true; readonly params: readonly ParamHeader[] }
   | { readonly ok: false; readonly reason: string };
 
+// RFC 9110 token characters: all a header field name may contain.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE = new Set(["string", "integer", "boolean"]);
 /** Keywords whose values are data, not subschemas; `x-mcp-header` inside them is not a declaration. */
@@ -120,10 +123,13 @@ export function planToolHeaders(inputSchema: unknown): ToolHeaderPlan {
     if (Object.hasOwn(schema, "x-mcp-header")) {
       const where = path.length === 0 ? "(root)" : path.join(".");
       const name = schema["x-mcp-header"];
+      // Only properties/<name>/properties/<name>...: a header mirrors a value at one fixed path of the
+      // arguments, never one inside an array, a $def or a branch of anyOf.
       const reachable = path.length >= 2 && path.every((key, i) => i % 2 === 1 || key === "properties") && path.length % 2 === 0;
       if (!reachable) problem = `x-mcp-header at ${where} is not reachable through properties only`;
       else if (typeof name !== "string" || name === "") problem = `x-mcp-header at ${where} is empty or not a string`;
       else if (!TOKEN.test(name)) problem = `x-mcp-header ${JSON.stringify(name)} at ${where} is not a valid header token`;
+      // Header names are case-insensitive, so names differing only in case are the same header.
       else if (seen.has(name.toLowerCase())) problem = `x-mcp-header ${JSON.stringify(name)} is declared twice`;
       else if (!primitiveType(schema)) problem = `x-mcp-header ${JSON.stringify(name)} at ${where} is not on a string, integer or boolean`;
       else {
@@ -156,6 +162,7 @@ export function paramHeaders(plan: readonly ParamHeader[], args: unknown): { [na
     else if (typeof value === "boolean") text = value ? "true" : "false";
     else if (typeof value === "number" && Number.isFinite(value)) text = String(value);
     else continue; // not a primitive: the server's own validation will reject the call
+    // Lower-case, like every header name here, so merging never yields two spellings of one header.
     out[p.header.toLowerCase()] = encodeHeaderValue(text);
   }
   return out;
