@@ -68,6 +68,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
     },
     (link) =>
       createStdioConnector(options, link, (tail) => {
+        // Kept across connections: after a crash there is no live process, and stderrTail() must still say why.
         if (tail) lastStderr = tail;
         return lastStderr;
       }),
@@ -111,6 +112,7 @@ function createStdioConnector(
         onOversizeEnd: ({ bytes, id }) => {
           const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
           const message = `answer of ${bytes} bytes exceeds the ${limit}-byte message size limit`;
+          // Only the request it answered fails; the session goes on. An oversize notification has no one to tell.
           if (id !== undefined) peer.fail(id, { type: "transport", code: "EOVERSIZE", message });
         },
         onExit: (fault: WireFault) => {
@@ -119,7 +121,7 @@ function createStdioConnector(
             conn.listen?.abort();
             link.lost(conn);
           }
-          link.crashed();
+          link.crashed(); // counts toward the restart backoff, so a crash-looping server is not respawned at once
           peer.failAll(fault);
         },
       },
@@ -160,12 +162,14 @@ function createStdioConnector(
         stopInBackground(conn);
         const tail = keepStderr(conn.process.stderrTail());
         const fault = outcome.fault;
+        // Crashes and hangs are what stderr explains; a server that answered with an error was running.
         if (fault.type === "transport" || fault.type === "timeout") {
           return { ok: false, fault: { ...fault, ...(tail ? { stderrTail: tail } : {}) } as WireFault };
         }
         return outcome;
       }
       conn.session = outcome.value;
+      // The process exited right after answering initialize: the session is dead on arrival.
       if (!conn.alive)
         return {
           ok: false,
@@ -182,6 +186,7 @@ function createStdioConnector(
       await conn.process.close();
     },
     async close() {
+      // A loop: a connect failing during close() may start one more stop while the others are awaited.
       while (stopping.size > 0) await Promise.all([...stopping]);
     },
   };
