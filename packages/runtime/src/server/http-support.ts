@@ -14,6 +14,8 @@ export interface HostPolicy {
 
 /** The default policy: loopback-only names when bound to loopback, else only what was configured. */
 export function hostPolicy(bind: string, hosts?: readonly string[], origins?: readonly string[]): HostPolicy {
+  // DNS rebinding: a web page reaches a loopback server under the attacker's host name. Accepting only
+  // loopback Host names stops it; the spec requires servers to validate Origin for the same reason.
   const loopback = LOOPBACK.includes(bind) || bind.startsWith("127.");
   return {
     hosts: hosts ?? (loopback ? [...LOOPBACK, bind] : undefined),
@@ -22,6 +24,7 @@ export function hostPolicy(bind: string, hosts?: readonly string[], origins?: re
 }
 
 function hostName(hostHeader: string): string {
+  // An IPv6 literal keeps its brackets, and its colons are not the port separator.
   if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
   const colon = hostHeader.lastIndexOf(":");
   return (colon === -1 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase();
@@ -34,11 +37,13 @@ export function checkHostAndOrigin(req: IncomingMessage, policy: HostPolicy): st
     if (typeof host !== "string" || !policy.hosts.includes(hostName(host)))
       return `Forbidden: Host ${JSON.stringify(host ?? "")} is not allowed`;
   }
+  // No Origin: not a cross-site browser request (SDKs, CLIs), so only the Host check applies.
   const origin = req.headers.origin;
   if (typeof origin === "string") {
     if (policy.origins) {
       if (!policy.origins.includes(origin)) return `Forbidden: Origin ${JSON.stringify(origin)} is not allowed`;
     } else if (policy.hosts) {
+      // No configured origins: an Origin must name an allowed host, so a page on another site is refused.
       let name: string | undefined;
       try {
         name = new URL(origin).hostname;
@@ -53,6 +58,7 @@ export function checkHostAndOrigin(req: IncomingMessage, policy: HostPolicy): st
 
 /** Writes a JSON-RPC error body with an HTTP status. */
 export function sendError(res: ServerResponse, status: number, code: number, message: string): void {
+  // Headers already sent (an SSE stream is open): no status can be written any more, only the end.
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
@@ -71,6 +77,7 @@ export function readBody(
     let over = false;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
+      // Past the limit bytes are read and dropped: memory stays bounded and the client still gets its 413.
       if (size > limit) over = true;
       else chunks.push(chunk);
     });
