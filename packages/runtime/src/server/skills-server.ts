@@ -42,6 +42,7 @@ export function createSkillsServer(skills: readonly ServerSkill[]): SkillsServer
   for (const skill of skills) {
     const where = `createToolServer: skill "${skill.path}"`;
     const segments = skill.path.split("/");
+    // "." and ".." would let two URIs name one skill, or a skill name a file outside its own folder.
     if (segments.some((s) => s === "" || s === "." || s === "..")) throw new TypeError(`${where}: the path must be "/"-separated names`);
     const skillMd = skill.files["SKILL.md"];
     if (typeof skillMd !== "string") throw new TypeError(`${where}: needs a SKILL.md text file`);
@@ -57,6 +58,7 @@ export function createSkillsServer(skills: readonly ServerSkill[]): SkillsServer
     const manifest = Object.entries(skill.files).map(([file, body]) => {
       if (file.startsWith("/") || file.split("/").some((s) => s === "" || s === "." || s === ".."))
         throw new TypeError(`${where}: file "${file}" must be a relative path inside the skill`);
+      // Digest and size over the bytes a client receives (UTF-8 for text), so its own check can match.
       const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body);
       const uri = `${root}/${file}`;
       files.set(uri, { body, mimeType: mimeOf(file) });
@@ -64,6 +66,7 @@ export function createSkillsServer(skills: readonly ServerSkill[]): SkillsServer
     });
     const uri = `${root}/SKILL.md`;
     if (entries.has(uri)) throw new TypeError(`${where}: declared twice`);
+    // The entry carries the frontmatter as parsed from SKILL.md, so a host can verify one against the other.
     entries.set(uri, { uri, frontmatter: { ...front.value, name, description }, resources: manifest });
   }
   const all = [...entries.values()];
@@ -90,6 +93,7 @@ export function createSkillsServer(skills: readonly ServerSkill[]): SkillsServer
     read(uri) {
       const file = files.get(uri);
       if (!file) return undefined;
+      // Binary files travel base64 as blob contents; their type is unknown, so octet-stream.
       return typeof file.body === "string"
         ? [{ uri, mimeType: file.mimeType, text: file.body }]
         : [{ uri, mimeType: "application/octet-stream", blob: Buffer.from(file.body).toString("base64") }];
