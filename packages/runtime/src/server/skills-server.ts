@@ -93,7 +93,7 @@ export function createSkillsServer(skills: readonly ServerSkill[]): SkillsServer
     read(uri) {
       const file = files.get(uri);
       if (!file) return undefined;
-      // Binary files travel base64 as blob contents; their type is unknown, so octet-stream.
+      // Binary files travel base64 as blob contents, typed octet-stream whatever their name.
       return typeof file.body === "string"
         ? [{ uri, mimeType: file.mimeType, text: file.body }]
         : [{ uri, mimeType: "application/octet-stream", blob: Buffer.from(file.body).toString("base64") }];
