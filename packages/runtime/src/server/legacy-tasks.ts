@@ -97,6 +97,7 @@ export function createLegacyTaskStore(state: SessionState, capabilities: () => {
     task.lastUpdatedAt = new Date().toISOString();
   };
   /** The id of an open `tasks/result` request for `taskId` (any task's will do), newest first. */
+  // Any task's stream will do: every tasks/result response of this session reaches the same client.
   const streamFor = (taskId: string) => ([...streams].reverse().find((s) => s.taskId === taskId) ?? streams[streams.length - 1])?.id;
 
   return {
@@ -109,6 +110,7 @@ export function createLegacyTaskStore(state: SessionState, capabilities: () => {
         status: "working",
         createdAt: now,
         lastUpdatedAt: now,
+        // The receiver may override the requested ttl (spec); capped so a client cannot pin a task and its result for good.
         ttl: typeof ttl === "number" && ttl > 0 ? Math.min(Math.floor(ttl), MAX_TTL_MS) : DEFAULT_TTL_MS,
         controller: new AbortController(),
         done: new Promise<void>((resolve) => {
@@ -134,10 +136,12 @@ export function createLegacyTaskStore(state: SessionState, capabilities: () => {
             if (task.controller.signal.aborted) throw new RpcHandlerError(-32800, "Task cancelled");
             related = streamFor(task.taskId);
           }
+          // related-task tells the client which task is asking.
           const meta = { ...((params?._meta as object | undefined) ?? {}), [RELATED_TASK]: { taskId: task.taskId } };
           return await requestClient(state, capabilities(), related, task.controller.signal, method, { ...params, _meta: meta }, timeoutMs);
         } finally {
           task.asks--;
+          // Back to working only when no other question is open; set() leaves a terminal status alone.
           if (task.asks === 0 && task.status === "input_required") set(task, "working");
         }
       };
@@ -157,6 +161,7 @@ export function createLegacyTaskStore(state: SessionState, capabilities: () => {
           },
         )
         .finally(() => {
+          // A question still waiting for a stream wakes and sees the task ended, instead of waiting forever.
           for (const wake of task.waiting.splice(0)) wake();
           settle();
         });
@@ -172,15 +177,18 @@ export function createLegacyTaskStore(state: SessionState, capabilities: () => {
       try {
         await task.done;
       } finally {
+        // Removed however the wait ends, so no question is sent on a response that already finished.
         streams.splice(streams.indexOf(stream), 1);
       }
       if (task.status === "cancelled") throw new RpcHandlerError(-32603, `Task ${task.taskId} was cancelled`);
       if (task.error) throw task.error;
       const result = task.result as CallToolResult;
+      // The tool result itself names no task: related-task in _meta ties it to the one asked for (spec).
       return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId: task.taskId } } };
     },
     cancel(params) {
       const task = find(params);
+      // 2025-11-25: cancelling a task already in a terminal status MUST be rejected with -32602.
       if (terminal(task.status)) throw new RpcHandlerError(-32602, `Cannot cancel task ${task.taskId}: it is already ${task.status}`);
       set(task, "cancelled", "The task was cancelled by request.");
       task.controller.abort(new Error("task cancelled"));
