@@ -88,9 +88,11 @@ export function agreedFilter(requested: unknown, offer: ListenOffer, capabilitie
   // Tasks extension: asking for task notifications without declaring the extension is -32021.
   if (taskIds !== undefined && !declaresTasks(capabilities)) throw tasksExtensionRequired("subscriptions/listen with taskIds");
   return {
+    // Tool list changes are always on offer: this server declares tools.listChanged unconditionally.
     ...(r.toolsListChanged === true ? { toolsListChanged: true } : {}),
     ...(r.promptsListChanged === true && offer.prompts ? { promptsListChanged: true } : {}),
     ...(r.resourcesListChanged === true && offer.resources ? { resourcesListChanged: true } : {}),
+    // Deduplicated, so the acknowledgement states each URI once.
     ...(uris !== undefined && offer.resources ? { resourceSubscriptions: [...new Set(uris)] } : {}),
     ...(taskIds !== undefined && offer.tasks ? { taskIds: [...new Set(taskIds)] } : {}),
   };
@@ -125,6 +127,7 @@ export function createListenHub(offer: ListenOffer): ListenHub {
     open(state, id, params, capabilities, cancelled) {
       const filter = agreedFilter(params.notifications, offer, capabilities);
       const controller = new AbortController();
+      // Kept with the session's in-flight calls, so cancellation and session close reach it the same way.
       state.calls.set(id, controller);
       return new Promise((resolve, reject) => {
         const listen: Listen = {
