@@ -37,7 +37,7 @@ export function createHostedCaller(options: HostedCallerOptions): SessionCaller 
       options,
       // As over stdio: a probe would cost a round trip per connect, and the host speaks both eras.
       era: effectiveEra(options.era ?? (options.protocolVersion ? "auto" : "legacy"), options.protocolVersion),
-      secrets: [],
+      secrets: [], // no env or headers cross a process boundary here, so nothing is configured as secret
       listen: options.onNotification !== undefined || options.onListChanged !== undefined,
       warn: () => {},
     },
@@ -51,6 +51,7 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
   return {
     async open(signal): Promise<Outcome<HostedConnection>> {
       const made = options.host;
+      // Made once and kept for reconnects, so a lazily loaded host loads once.
       host ??= Promise.resolve(typeof made === "function" ? made() : made);
       let target: MessageHost;
       try {
@@ -86,6 +87,7 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
     async dispose(conn) {
       conn.alive = false;
       conn.listen?.abort();
+      // The pipe first, then the waiting calls fail: nothing the host sends afterwards can settle them.
       conn.pipe.close();
       conn.peer.failAll(closedFault);
     },
@@ -126,11 +128,13 @@ export function createInMemoryCallerOn(
     if (name === "") throw new TypeError(`createInMemoryCaller: server ${server} has a tool with an empty name`);
     return {
       name,
+      // Any object: the handlers are plain test functions with no declared schema.
       inputSchema: { type: "object" },
       async handler(args, context) {
         try {
           return await tool(args, context);
         } catch (error) {
+          // Wrapped, or the server would answer a bare "Internal error": the test sees the message it threw.
           throw error instanceof RpcHandlerError
             ? error
             : new RpcHandlerError(-32603, error instanceof Error ? error.message : String(error));
