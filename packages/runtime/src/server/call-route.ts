@@ -60,6 +60,8 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   const tool = findTool(deps, params);
   const plan = deps.headerPlans.get(tool.name);
   if (scope.modern && plan && state.options.httpHeaders) {
+    // Intermediaries route on the Mcp-Param-* headers: a body that says otherwise would run one value
+    // where the headers promised another, so the call is refused.
     const mismatch = checkParamHeaders(plan, params.arguments, state.options.httpHeaders);
     if (mismatch) throw new RpcHandlerError(HEADER_MISMATCH, mismatch);
   }
@@ -94,6 +96,7 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     }
     return round.ask(key, { method, ...(body ? { params: body } : {}) });
   };
+  // Registered by request id, so notifications/cancelled and session close can abort it.
   state.calls.set(request.id, controller);
   const ctx = createToolContext({
     signal: controller.signal,
@@ -108,6 +111,7 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   const run = runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `tool ${tool.name}`));
   // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
   // An "after-input" task tool: once no input is missing and it still runs, the call becomes a task.
+  // Not a task: a promise that never settles, so it never wins the race below.
   const running = asTask ? twoTicks().then(() => RUNNING) : new Promise<never>(() => {});
   const outcome: Promise<unknown> = round
     ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED), running]).then((value) => {
