@@ -15,6 +15,7 @@ export const REDACTED = "[redacted]";
 
 /** Copies a JSON-like value, replacing the values of secret-looking keys (token, password, apiKey...). */
 export function redactSecrets(value: unknown, depth = 0): unknown {
+  // Too deep to inspect is not shown: it cannot be proven free of secrets (and recursion stays bounded).
   if (depth > 64) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
   if (!isObject(value)) return value;
@@ -45,6 +46,7 @@ export function toJsonValue(value: unknown): unknown {
     text = JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
   } catch {
     try {
+      // A cycle (or a throwing toJSON): keep what String() says rather than lose the value.
       text = JSON.stringify(String(value));
     } catch {
       text = JSON.stringify(`[unserializable ${typeof value}]`);
@@ -88,6 +90,7 @@ function redactValuesDeep(value: unknown, values: readonly string[], depth: numb
 const secretCounts = new Map<string, number>();
 let secretList: readonly string[] = [];
 
+// Longest first: a secret that contains another registered one is replaced whole, no tail left showing.
 function resort(): void {
   secretList = [...secretCounts.keys()].sort((a, b) => b.length - a.length);
 }
