@@ -82,6 +82,7 @@ export interface SurfaceHandle {
   observe(notification: RpcNotification): void;
 }
 
+// Bounds a server whose cursors never end; together with the repeated-cursor check below no list loops forever.
 const MAX_PAGES = 1000;
 const LIST_CHANGED: { readonly [method: string]: ListName } = {
   "notifications/tools/list_changed": "tools",
@@ -114,6 +115,7 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
       const list = result?.[key];
       if (!Array.isArray(list)) return malformed(method, `result has no ${key} array`);
       items.push(...(list as T[]));
+      // One page without a ttl (legacy servers send none) makes the whole list uncached.
       ttl = typeof result?.ttlMs === "number" && result.ttlMs >= 0 ? Math.min(ttl, result.ttlMs) : 0;
       const next = result?.nextCursor;
       if (typeof next !== "string" || next === "" || seen.has(next)) break;
@@ -170,8 +172,10 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
     async subscribe(uri, onUpdated, options = {}) {
       const had = subscriptions.has(uri);
       subscriptions.set(uri, onUpdated);
+      // Subscribing again only swaps the callback; before any connection the request still has to go out.
       if (had && deps.era() !== undefined) return { ok: true, value: undefined };
       const answer = await changeSubscription("resources/subscribe", uri, options);
+      // A refused subscription is forgotten, so a later listen does not carry it.
       if (!answer.ok) subscriptions.delete(uri);
       return answer;
     },
@@ -194,6 +198,7 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
   function observe(notification: RpcNotification): void {
     const list = LIST_CHANGED[notification.method];
     if (list !== undefined) {
+      // The cached list is stale now whatever its ttl said. Tools are not cached here (the core lists them).
       if (list === "prompts") cache.delete("prompts/list");
       if (list === "resources") {
         cache.delete("resources/list");
