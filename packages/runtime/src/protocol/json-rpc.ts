@@ -47,6 +47,7 @@ export type Classified =
   | { readonly type: "invalid"; readonly reason: string };
 
 function isId(value: unknown): value is RpcId {
+  // NaN or Infinity cannot come from JSON text, and as map keys they would never match an answer.
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
 
@@ -57,6 +58,7 @@ export function classify(value: unknown): Classified {
   }
   const m = value as { [key: string]: unknown };
   if (typeof m.method === "string") {
+    // Tolerant: an id of null is read as a notification (MCP forbids null request ids) rather than dropped.
     if ("id" in m && m.id !== undefined && m.id !== null) {
       if (!isId(m.id)) return { type: "invalid", reason: "request id is not a string or number" };
       return { type: "request", message: m as unknown as RpcRequest };
@@ -64,7 +66,9 @@ export function classify(value: unknown): Classified {
     return { type: "notification", message: m as unknown as RpcNotification };
   }
   if ("result" in m || "error" in m) {
+    // id null is allowed here: JSON-RPC answers an unreadable request with an error whose id is null.
     if (m.id !== null && !isId(m.id)) return { type: "invalid", reason: "response id is not a string or number" };
+    // The error code decides the mapping to a failure; without one there is nothing to map.
     if ("error" in m) {
       const e = m.error as { code?: unknown; message?: unknown } | null;
       if (typeof e !== "object" || e === null || typeof e.code !== "number") {
