@@ -55,8 +55,10 @@ export function normalizeResult(tool: ServerTool<unknown>, value: unknown): Call
   if (value.content !== undefined && !isContentArray(value.content)) {
     return errorResult(`Tool "${tool.name}" returned content that is not an array of content blocks.`);
   }
+  // An error result is passed on as the handler wrote it: output-schema checks apply to successes only.
   if (value.isError === true)
     return { ...(value as unknown as CallToolResult), content: (value.content as ContentBlock[] | undefined) ?? [] };
+  // Spec: a tool with an outputSchema MUST return structuredContent that conforms to it.
   if (tool.outputSchema && !hasStructured) {
     return errorResult(`Tool "${tool.name}" declares an outputSchema but returned no structuredContent.`);
   }
@@ -86,6 +88,7 @@ export async function runToolCall(
   ctx: ToolContext,
   onError: (error: unknown) => void,
 ): Promise<CallToolResult> {
+  // Clients may omit arguments for a tool that takes none; that is an empty object, not an error.
   const args = rawArgs === undefined ? {} : rawArgs;
   if (!isPlainObject(args)) return invalidArgumentsResult(tool.name, [{ field: "", constraint: "invalid_field_type", expected: "object" }]);
   let payload: unknown = args;
@@ -102,6 +105,7 @@ export async function runToolCall(
     value = await tool.handler(payload, ctx);
   } catch (error) {
     if (error instanceof RpcHandlerError) throw error;
+    // Reported to the author too: an isError result alone would hide a bug behind a model-facing message.
     onError(error);
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(message === "" ? `Tool "${tool.name}" failed.` : message);
