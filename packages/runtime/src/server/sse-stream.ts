@@ -7,10 +7,12 @@ import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 
+// Bounds the replay buffer of a stream whose client never comes back; older events are dropped first.
 const MAX_KEPT_EVENTS = 1000;
 
 /** One logical SSE stream, which may outlive the HTTP connection that carries it. */
 export class SseStream {
+  // Random, so a Last-Event-ID from another session cannot name this stream by guessing a counter.
   readonly id = randomBytes(6).toString("hex");
   private seq = 0;
   private readonly events: { readonly seq: number; readonly text: string }[] = [];
@@ -84,6 +86,7 @@ export class SseStream {
 
 /** Splits a `Last-Event-ID` into stream id and sequence number. */
 export function parseEventId(value: string): { readonly stream: string; readonly seq: number } | undefined {
+  // The last "_": the sequence never contains one, the stream id is whatever comes before it.
   const cut = value.lastIndexOf("_");
   if (cut <= 0) return undefined;
   const seq = Number(value.slice(cut + 1));
