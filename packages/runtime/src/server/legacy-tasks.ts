@@ -72,7 +72,11 @@ export interface LegacyTaskStore {
 const terminal = (status: Task["status"]) => status === "completed" || status === "failed" || status === "cancelled";
 
 /** Creates the task store of `state`'s session; `capabilities` are the client's, for its questions. */
-export function createLegacyTaskStore(state: SessionState, capabilities: () => { readonly [key: string]: unknown }): LegacyTaskStore {
+export function createLegacyTaskStore(
+  state: SessionState,
+  capabilities: () => { readonly [key: string]: unknown },
+  report: (error: unknown) => void,
+): LegacyTaskStore {
   const tasks = new Map<string, Task>();
   /** Open `tasks/result` requests, newest last: where a task's questions go. */
   const streams: { readonly taskId: string; readonly id: RpcId }[] = [];
@@ -153,10 +157,10 @@ export function createLegacyTaskStore(state: SessionState, capabilities: () => {
             set(task, result.isError === true ? "failed" : "completed", result.isError === true ? "The tool reported an error" : undefined);
           },
           (error: unknown) => {
-            task.error =
-              error instanceof RpcHandlerError
-                ? error
-                : new RpcHandlerError(-32603, error instanceof Error ? error.message : "Internal error");
+            // As for a plain tools/call: only a deliberate RpcHandlerError reaches the client. Anything
+            // else goes to onError, because its message may carry internals or secrets.
+            if (!(error instanceof RpcHandlerError)) report(error);
+            task.error = error instanceof RpcHandlerError ? error : new RpcHandlerError(-32603, "Internal error");
             set(task, "failed", task.error.message);
           },
         )

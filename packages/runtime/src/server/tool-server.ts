@@ -123,7 +123,11 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     if (!offersTasks || scope.modern || !versionHasTasks(scope.version)) return undefined;
     let store = legacyStores.get(state);
     if (!store) {
-      store = createLegacyTaskStore(state, () => state.clientCapabilities);
+      store = createLegacyTaskStore(
+        state,
+        () => state.clientCapabilities,
+        (error) => report(error, "task"),
+      );
       legacyStores.set(state, store);
     }
     return store;
