@@ -1,194 +1,35 @@
 /**
- * The era-aware client core shared by the stdio and HTTP callers: era detection (`server/discover`
- * probe, then legacy `initialize`), per-request `_meta`, the -32022 version retry, the bounded
- * `input_required` (MRTR) loop, tools/list paging and trace context.
+ * The request half of the client core shared by the stdio and HTTP callers: per-request `_meta`,
+ * the -32022 version retry, the bounded `input_required` (MRTR) loop, tools/list paging, trace
+ * context and `subscriptions/listen`. The handshake (eras, identity, the session) is in
+ * `mcp-handshake.ts`, re-exported here so callers import one module.
  */
 
-import { initializeSession, type Outcome } from "./mcp-session.js";
-import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "./mcp-types.js";
-import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
-import { META, MODERN_ERROR_CODES, MODERN_PROTOCOL_VERSIONS, pickVersion, protocolMeta } from "./modern.js";
+import {
+  type ClientIdentity,
+  type ConnectBudget,
+  type ConnectTiming,
+  createConnectBudget,
+  type Era,
+  type EraPreference,
+  effectiveEra,
+  initializeLegacy,
+  notModern,
+  openSession,
+  type ProbeResult,
+  probeModern,
+  type Session,
+  statusOf,
+} from "./mcp-handshake.js";
+import type { Outcome } from "./mcp-session.js";
+import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
+import { MODERN_PROTOCOL_VERSIONS, pickVersion, protocolMeta } from "./modern.js";
 import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
 import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
-/**
- * Which protocol era to speak: detect, or pin one. Eras are named as `mcp.json` names them: `legacy`
- * (the `initialize` handshake, 2024-11-05 … 2025-11-25) and the stateless `2026-07-28` revision.
- */
-export type EraPreference = "auto" | "legacy" | "2026-07-28";
-
-/** A detected era: `legacy` (`initialize`) or the stateless `2026-07-28` revision. */
-export type Era = "legacy" | "2026-07-28";
-
-const ERA_PREFERENCES: readonly string[] = ["auto", "legacy", "2026-07-28"] satisfies readonly EraPreference[];
-
-/** Who the client is and what it offers. */
-export interface ClientIdentity {
-  readonly clientInfo: Implementation;
-  readonly capabilities: { readonly [key: string]: unknown };
-  /** A pinned protocol version (legacy or modern). */
-  readonly protocolVersion?: string | undefined;
-}
-
-/** A live protocol session. `protocolVersion` may change after a -32022 renegotiation. */
-export interface Session {
-  readonly era: Era;
-  protocolVersion: string;
-  readonly handshake: ServerHandshake;
-}
-
-/** What a `server/discover` probe found. */
-export type ProbeResult =
-  | { readonly kind: "modern"; readonly session: Session }
-  /** Not a modern server (or no mutual modern version): fall back to `initialize`. */
-  | { readonly kind: "legacy"; readonly fault?: WireFault }
-  /** A failure that must not trigger a fallback (connection refused, auth, abort, modern rejection). */
-  | { readonly kind: "fault"; readonly fault: WireFault };
-
-/** Timing for connect-phase requests. */
-export interface ConnectTiming {
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal | undefined;
-}
-
-/** Resolves the effective era: a pinned version implies its era unless the era is pinned too. */
-export function effectiveEra(era: EraPreference | undefined, protocolVersion: string | undefined): EraPreference {
-  // A wrong era is a programmer error in the caller's options (JavaScript callers, or "modern" from
-  // before the era took the spec's names): throw at creation rather than silently speak legacy.
-  if (era !== undefined && !ERA_PREFERENCES.includes(era))
-    throw new TypeError(`era must be "auto", "legacy" or "2026-07-28" (got ${JSON.stringify(era)})`);
-  if (era !== undefined && era !== "auto") return era;
-  if (protocolVersion === undefined) return era ?? "auto";
-  return MODERN_PROTOCOL_VERSIONS.includes(protocolVersion) ? "2026-07-28" : "legacy";
-}
-
-/** The HTTP status a fault carried, if any. */
-export function statusOf(fault: WireFault): number | undefined {
-  if (fault.type === "http") return fault.status;
-  if (fault.type === "rpc") return fault.httpStatus;
-  return undefined;
-}
-
-function noFallback(fault: WireFault): boolean {
-  if (fault.type === "transport" || fault.type === "canceled") return true;
-  const status = statusOf(fault);
-  return status === 401 || status === 403;
-}
-
-/** Probes with `server/discover`. Retries once on -32022 when the server lists a modern version we speak. */
-export async function probeModern(peer: RpcPeer, identity: ClientIdentity, timing: ConnectTiming): Promise<ProbeResult> {
-  const ours =
-    identity.protocolVersion && MODERN_PROTOCOL_VERSIONS.includes(identity.protocolVersion)
-      ? [identity.protocolVersion]
-      : MODERN_PROTOCOL_VERSIONS;
-  let version = ours[0] as string;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const outcome = await peer.request(
-      "server/discover",
-      { _meta: protocolMeta(version, identity.capabilities, identity.clientInfo) },
-      { timeoutMs: timing.timeoutMs, signal: timing.signal, cancellable: false, timeoutPhase: "connect" },
-    );
-    if (outcome.ok) {
-      const r = (outcome.result ?? {}) as { [key: string]: unknown };
-      const chosen = pickVersion(r.supportedVersions, ours);
-      if (chosen === undefined) return { kind: "legacy" };
-      const meta = r._meta as { [key: string]: unknown } | undefined;
-      const serverInfo = (r.serverInfo ?? meta?.[META.serverInfo]) as Implementation | undefined;
-      const handshake: ServerHandshake = {
-        protocolVersion: chosen,
-        capabilities: (r.capabilities as ServerHandshake["capabilities"]) ?? {},
-        ...(serverInfo ? { serverInfo } : {}),
-        ...(typeof r.instructions === "string" ? { instructions: r.instructions } : {}),
-      };
-      return { kind: "modern", session: { era: "2026-07-28", protocolVersion: chosen, handshake } };
-    }
-    const fault = outcome.fault;
-    if (fault.type === "rpc" && fault.code === -32022) {
-      const next = pickVersion((fault.data as { supported?: unknown } | undefined)?.supported, ours);
-      if (next !== undefined && attempt === 0) {
-        version = next;
-        continue;
-      }
-      return { kind: "legacy", fault };
-    }
-    if (fault.type === "rpc" && MODERN_ERROR_CODES.has(fault.code)) return { kind: "fault", fault };
-    if (noFallback(fault)) return { kind: "fault", fault };
-    return { kind: "legacy", fault };
-  }
-  return { kind: "legacy" };
-}
-
-/** Runs the legacy `initialize` handshake. */
-export async function initializeLegacy(peer: RpcPeer, identity: ClientIdentity, timing: ConnectTiming): Promise<Outcome<Session>> {
-  const pinned = identity.protocolVersion;
-  const outcome = await initializeSession(peer, {
-    clientInfo: identity.clientInfo,
-    capabilities: identity.capabilities,
-    timeoutMs: timing.timeoutMs,
-    ...(pinned && (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(pinned) ? { protocolVersion: pinned } : {}),
-    ...(timing.signal ? { signal: timing.signal } : {}),
-  });
-  if (!outcome.ok) return outcome;
-  return { ok: true, value: { era: "legacy", protocolVersion: outcome.value.protocolVersion, handshake: outcome.value } };
-}
-
-/** One connect deadline (era detection, handshake, SSE endpoint) shared by every step, as the user set it. */
-export interface ConnectBudget {
-  readonly totalMs: number;
-  /** Time left, at least 1 ms. */
-  remaining(): number;
-  /**
-   * Time for the `server/discover` probe: everything when pinned to the modern era; otherwise at
-   * most `probeTimeoutMs` and at most half the budget, so `initialize` keeps time to answer.
-   */
-  probeMs(era: EraPreference, probeTimeoutMs: number): number;
-  /** A connect-phase timeout restated with the budget the user set (not the few ms that were left). */
-  explain(fault: WireFault, step: string): WireFault;
-}
-
-/** Starts a connect budget of `totalMs` now. */
-export function createConnectBudget(totalMs: number): ConnectBudget {
-  const started = Date.now();
-  const remaining = () => Math.max(1, totalMs - (Date.now() - started));
-  return {
-    totalMs,
-    remaining,
-    probeMs: (era, probeTimeoutMs) => (era === "2026-07-28" ? remaining() : Math.min(remaining(), probeTimeoutMs, Math.ceil(totalMs / 2))),
-    explain: (fault, step) =>
-      fault.type === "timeout" && fault.phase === "connect"
-        ? { ...fault, message: `${step} got no answer within the ${totalMs} ms connect budget (connectTimeoutMs)` }
-        : fault,
-  };
-}
-
-/** Opens a session on a transport that needs no fallback decisions (stdio), within one connect budget. */
-export async function openSession(
-  peer: RpcPeer,
-  identity: ClientIdentity,
-  era: EraPreference,
-  timing: { readonly budget: ConnectBudget; readonly probeTimeoutMs: number; readonly signal?: AbortSignal | undefined },
-): Promise<Outcome<Session>> {
-  const { budget, signal } = timing;
-  if (era !== "legacy") {
-    const probe = await probeModern(peer, identity, { timeoutMs: budget.probeMs(era, timing.probeTimeoutMs), signal });
-    if (probe.kind === "modern") return { ok: true, value: probe.session };
-    if (probe.kind === "fault") return { ok: false, fault: budget.explain(probe.fault, "server/discover") };
-    if (era === "2026-07-28") return { ok: false, fault: notModern(probe.fault && budget.explain(probe.fault, "server/discover")) };
-  }
-  const init = await initializeLegacy(peer, identity, { timeoutMs: budget.remaining(), signal });
-  return init.ok ? init : { ok: false, fault: budget.explain(init.fault, "initialize") };
-}
-
-/** The fault for "pinned to the modern era, but the server is not modern". */
-export function notModern(cause: WireFault | undefined): WireFault {
-  return {
-    type: "rpc",
-    code: -32022,
-    message: `server does not speak ${MODERN_PROTOCOL_VERSIONS.join(", ")}${cause ? ` (${cause.message})` : ""}`,
-    ...(cause?.type === "rpc" && cause.data !== undefined ? { data: cause.data } : {}),
-  };
-}
+export type { ClientIdentity, ConnectBudget, ConnectTiming, Era, EraPreference, ProbeResult, Session };
+export { createConnectBudget, effectiveEra, initializeLegacy, notModern, openSession, probeModern, statusOf };
 
 /** Everything a request needs besides the peer. */
 export interface RequestContext {
