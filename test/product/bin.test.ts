@@ -50,10 +50,17 @@ describe("toolwright bin", () => {
   });
 
   it("--version and --help load only the command definitions: no generator, runtime, tsx, ajv or TypeScript", () => {
-    // A module hook that names every module the process loads (on stderr).
+    // A module hook that names every module the process loads (on stderr). Where Node has the
+    // in-thread `registerHooks` (22.15+, 24) it is used, and it sees require() too: on Node 24 the
+    // off-thread `register` hooks' writes are lost when a quick command such as --version exits.
     const hook = "export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }";
     const hooks = `data:text/javascript,${encodeURIComponent(hook)}`;
-    const register = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(hooks)});`)}`;
+    const setup = [
+      'import * as m from "node:module";',
+      "const load = (url, context, next) => { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); };",
+      `if (typeof m.registerHooks === "function") m.registerHooks({ load }); else m.register(${JSON.stringify(hooks)});`,
+    ].join("\n");
+    const register = `data:text/javascript,${encodeURIComponent(setup)}`;
     for (const flag of ["--version", "--help"]) {
       const r = run(process.execPath, ["--import", register, bin, flag], repo);
       expect(r.code).toBe(0);
