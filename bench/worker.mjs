@@ -13,6 +13,9 @@ const SERVERS = {
   "raw-http": { script: here("./servers/raw-echo-http.mjs"), args: [] },
   "sdk-http-json": { script: here("./servers/sdk-echo-http.mjs"), args: ["json"] },
   "sdk-http-sse": { script: here("./servers/sdk-echo-http.mjs"), args: ["sse"] },
+  // SDK v2's McpServer (@modelcontextprotocol/server 2.x), for the server section's v2 column.
+  "sdk2-stdio": { script: here("./servers/sdk2-echo-stdio.mjs"), args: [] },
+  "sdk2-http-json": { script: here("./servers/sdk2-echo-http.mjs"), args: [] },
   // The generated scaffold, built by bench/sections/server.ts.
   "scaffold-stdio": { script: here("./.cache/scaffold/serve.mjs"), args: [] },
   "scaffold-http": { script: here("./.cache/scaffold/serve.mjs"), args: ["--http"] },

@@ -16,12 +16,20 @@ const HERE = fileURLToPath(new URL("..", import.meta.url));
 const CLI = `${ROOT}packages/codegen/dist/bin.js`;
 const OUT = `${HERE}.cache/scaffold`;
 
-/** Which server plays which column: the scaffold is "toolwright", McpServer "sdk", the hand-written server the floor. */
-const SERVERS: Record<"stdio" | "http", Record<"toolwright" | "sdk" | "raw", string>> = {
-  stdio: { toolwright: "scaffold-stdio", sdk: "sdk-stdio", raw: "raw-stdio" },
-  http: { toolwright: "scaffold-http", sdk: "sdk-http-json", raw: "raw-http" },
+/**
+ * Which server plays which column: the scaffold is "toolwright", McpServer 1.32.2 "sdk", SDK v2's
+ * McpServer (@modelcontextprotocol/server) "sdk2", the hand-written server the floor.
+ */
+const SERVERS: Record<"stdio" | "http", Record<"toolwright" | "sdk" | "sdk2" | "raw", string>> = {
+  stdio: { toolwright: "scaffold-stdio", sdk: "sdk-stdio", sdk2: "sdk2-stdio", raw: "raw-stdio" },
+  http: { toolwright: "scaffold-http", sdk: "sdk-http-json", sdk2: "sdk2-http-json", raw: "raw-http" },
 };
-const LABELS = { toolwright: "generated scaffold", sdk: "SDK McpServer 1.32.2", raw: "hand-written server" } as const;
+const LABELS = {
+  toolwright: "generated scaffold",
+  sdk: "SDK McpServer 1.32.2",
+  sdk2: "SDK v2 McpServer 2.4.0",
+  raw: "hand-written server",
+} as const;
 
 /** Generates the scaffold and bundles its server script to bench/.cache/scaffold/serve.mjs. */
 async function buildScaffold(): Promise<void> {
@@ -71,7 +79,7 @@ export async function measureServer(config: BenchConfig, log: (line: string) => 
       pinned: false,
     },
   ] as const;
-  const kinds = ["toolwright", "sdk", "raw"] as const;
+  const kinds = ["toolwright", "sdk", "sdk2", "raw"] as const;
   const results = new Map<string, LatencyResult[]>();
   for (let rep = 0; rep < config.reps; rep++) {
     for (const s of scenarios) {
@@ -109,7 +117,7 @@ export async function measureServer(config: BenchConfig, log: (line: string) => 
   return {
     rows,
     notes: [
-      "Server section: the floor client against the generated scaffold (`toolwright gen` of bench/scaffold/design.ts, bundled by esbuild), the SDK's McpServer 1.32.2 and the hand-written echo server; the `server` column is the transport. There `×floor` is the server's figure over the hand-written server's, `×SDK` over McpServer's.",
+      "Server section: the floor client against the generated scaffold (`toolwright gen` of bench/scaffold/design.ts, bundled by esbuild), the SDK's McpServer 1.32.2, SDK v2's McpServer (@modelcontextprotocol/server 2.4.0, Streamable HTTP through @modelcontextprotocol/node) and the hand-written echo server; the `server` column is the transport. There `×floor` is the server's figure over the hand-written server's, `×SDK` over McpServer 1.32.2's, `×SDK v2` over v2's.",
     ],
   };
 }
