@@ -25,8 +25,11 @@ export interface CrashAccounting {
    * failed server's backoff has not run out. Undefined when the call may connect.
    */
   refusal(slot: ServerSlot): WireFault | undefined;
-  /** Accounts one call's outcome on `client` (the slot's client when the call started). */
-  callEnded(slot: ServerSlot, client: ServerClient, failure: ToolFailure | undefined): Promise<void>;
+  /**
+   * Accounts one call's outcome on `client` (the slot's client when the call started). Synchronous
+   * (undefined) unless a failure evicts the client; then the promise settles once it is evicted.
+   */
+  callEnded(slot: ServerSlot, client: ServerClient, failure: ToolFailure | undefined): Promise<void> | undefined;
   /** A manual `connect()`: every counter starts over, and the server gets another `maxRestarts`. */
   reset(slot: ServerSlot): void;
 }
@@ -66,21 +69,20 @@ export function createCrashAccounting(options: McpManagerOptions, evict: Evict):
         return exitFault(slot, `${slot.error ?? "connect failed"} (next attempt in ${wait} ms)`);
       return undefined;
     },
-    async callEnded(slot, client, failure) {
+    callEnded(slot, client, failure) {
       if (!failure) {
         slot.crashes = 0;
-        return;
+        return undefined;
       }
-      if (failure.source !== "transport") return;
+      if (failure.source !== "transport") return undefined;
       if (failure.kind === "unavailable" && slot.config.transport === "http") {
         // The HTTP connection itself broke (refused, reset): drop it so the next call builds a new one.
-        if (slot.client === client) await evict(slot, messageWithoutServer(failure), "failed");
-        return;
+        return slot.client === client ? evict(slot, messageWithoutServer(failure), "failed") : undefined;
       }
-      if (failure.exitCode === undefined || slot.client !== client) return;
+      if (failure.exitCode === undefined || slot.client !== client) return undefined;
       // The process died under this call; the stdio client restarts it (with backoff) on the next one.
       // Every call in flight fails in the same turn of the event loop: count the crash once.
-      if (slot.crashCounted) return;
+      if (slot.crashCounted) return undefined;
       slot.crashCounted = true;
       setImmediate(() => {
         slot.crashCounted = false;
@@ -88,8 +90,9 @@ export function createCrashAccounting(options: McpManagerOptions, evict: Evict):
       slot.crashes++;
       if (slot.crashes > maxRestarts) {
         slot.gaveUp = true;
-        await evict(slot, `crashed ${slot.crashes} times in a row; not restarting until connect()`, "failed");
+        return evict(slot, `crashed ${slot.crashes} times in a row; not restarting until connect()`, "failed");
       }
+      return undefined;
     },
     reset(slot) {
       slot.crashes = 0;

@@ -143,7 +143,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         server,
         tool,
       ),
-    callTool: (key, args = {}, callOptions = {}) => calls.callTool(key, args, callOptions),
+    callTool: (key, args = {}, callOptions) => calls.callTool(key, args, callOptions),
     probe: controller.probe,
     reapIdle: controller.reapIdle,
     applyConfig: (next) => serialized(() => apply(next)).then((s) => s.changed),

@@ -9,13 +9,7 @@ import { resultFromCall } from "../core/invoke.js";
 import { toolUnavailable } from "../core/tool-request.js";
 import type { ToolResult } from "../core/tool-spec.js";
 import { type FailureReason, redactFailure } from "../failure/failure.js";
-import {
-  callContext,
-  type FailureContext,
-  failureFromFault,
-  failureFromInvalidInput,
-  failureFromLocal,
-} from "../failure/failure-mapping.js";
+import { type CallFacts, callContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
 import type { CrashAccounting } from "./crash-accounting.js";
@@ -24,6 +18,9 @@ import { notConfigured, type SlotController } from "./slot-controller.js";
 import { runtimeSpecOf, type ToolRegistry } from "./tool-registry.js";
 import { heldMessage } from "./trust.js";
 import type { ArgumentValidator } from "./validation.js";
+
+/** No options given: one shared object, not one per call. */
+const NO_OPTIONS: CallOptions = Object.freeze({});
 
 /** What calls need from the manager. */
 export interface ServerCallsContext {
@@ -41,7 +38,7 @@ export interface ServerCalls {
   /** Calls `request.name` on one server (a wire name); the failure names `server.tool`. */
   callOnServer(slot: ServerSlot, request: CallRequest, options?: CallOptions): Promise<CallResponse>;
   /** The manager's `callTool`: by id or exposed name, arguments checked against the live schema, the result mapped. */
-  callTool(key: string, args: { readonly [key: string]: unknown }, options: CallOptions): Promise<ToolResult<unknown>>;
+  callTool(key: string, args: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
   /** The `Caller` for one server, made once: the runtime registry keeps it across reconnects. */
   callerFor(name: string): Caller;
   /** Forgets a removed server's `Caller`. */
@@ -51,6 +48,15 @@ export interface ServerCalls {
 /** Creates the call path over the manager's slots. */
 export function createServerCalls(context: ServerCallsContext): ServerCalls {
   const { slots, registry, controller } = context;
+  // Failures are built on the failure path only: a call that succeeds builds no failure context.
+  const fail = (slot: ServerSlot, request: CallRequest, facts: CallFacts, fault: WireFault): CallResponse => ({
+    ok: false,
+    failure: failureFromFault(fault, callContext(slot.name, request, facts)),
+  });
+  const refuse = (slot: ServerSlot, request: CallRequest, facts: CallFacts, reason: FailureReason, message: string): CallResponse => ({
+    ok: false,
+    failure: failureFromLocal(reason, `${slot.name}: ${message}`, callContext(slot.name, request, facts)),
+  });
   const callers = new Map<string, Caller>();
   const unknownTool = (key: string) =>
     toolUnavailable(
@@ -59,49 +65,57 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       registry.all().map((t) => runtimeSpecOf(t)),
     );
 
-  async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = {}): Promise<CallResponse> {
+  async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = NO_OPTIONS): Promise<CallResponse> {
     const key = `${slot.name}.${request.name}`;
     // The manager's id names the tool unless the typed path handed down its own; the client builds with the same facts.
-    const facts = { ...callOptions.facts, tool: callOptions.facts?.tool ?? key };
-    const failureContext = callContext(slot.name, request, facts);
-    const fail = (f: WireFault): CallResponse => ({ ok: false, failure: failureFromFault(f, failureContext) });
-    const refuse = (reason: FailureReason, message: string): CallResponse => ({
-      ok: false,
-      failure: failureFromLocal(reason, `${slot.name}: ${message}`, failureContext),
-    });
-    if (context.stopped()) return refuse("manager_stopped", "the manager is stopped");
-    if (slot.config.enabled === false) return refuse("server_disabled", `server "${slot.name}" is disabled`);
+    const given = callOptions.facts;
+    const facts: CallFacts & { readonly tool: string } = given === undefined ? { tool: key } : { ...given, tool: given.tool ?? key };
+    if (context.stopped()) return refuse(slot, request, facts, "manager_stopped", "the manager is stopped");
+    if (slot.config.enabled === false) return refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`);
     const refusal = context.crash.refusal(slot);
-    if (refusal) return fail(refusal);
+    if (refusal) return fail(slot, request, facts, refusal);
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
       if (!after.connected) {
         const message = after.error ?? "not connected";
-        return fail({ type: "transport", code: "EXIT", message, ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}) });
+        const fault: WireFault = {
+          type: "transport",
+          code: "EXIT",
+          message,
+          ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
+        };
+        return fail(slot, request, facts, fault);
       }
     }
     const tool = registry.lookup(key);
     if (!tool) {
       const held = heldMessage(slot, request.name);
-      if (held) return refuse("tool_held", held);
+      if (held) return refuse(slot, request, facts, "tool_held", held);
       if (slot.allTools.some((t) => t.name === request.name)) {
-        return refuse("tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
+        return refuse(slot, request, facts, "tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
       }
       return { ok: false, failure: unknownTool(key) };
     }
     if (!context.approval.autoApproved(slot, tool) && !(await context.approval.ask(slot, tool, request.arguments)))
-      return refuse("not_approved", `call to ${tool.id} was not approved`);
+      return refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`);
     // The approval may have taken long (a human): the server can be gone by now.
     const client = slot.client;
-    if (!client) return fail({ type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` });
-    // The idle reaper never closes a connection with a call in flight.
+    if (!client)
+      return fail(slot, request, facts, { type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` });
+    // The idle reaper never closes a connection with a call in flight, and reads lastUsed only once none is.
     slot.inFlight++;
-    slot.lastUsed = Date.now();
     // The caller's deadline wins; the server's configured one applies when the caller gives none.
     const timeout = callOptions.timeoutMs ?? slot.config.requestTimeoutMs;
     try {
-      const response = await client.callTool(request, { ...callOptions, facts, ...(timeout === undefined ? {} : { timeoutMs: timeout }) });
-      await context.crash.callEnded(slot, client, response.ok ? undefined : response.failure);
+      const response = await client.callTool(
+        request,
+        timeout === undefined || timeout === callOptions.timeoutMs
+          ? { ...callOptions, facts }
+          : { ...callOptions, facts, timeoutMs: timeout },
+      );
+      // Only a failure needs accounting that waits (an eviction); a success just resets the crash count.
+      const accounting = context.crash.callEnded(slot, client, response.ok ? undefined : response.failure);
+      if (accounting) await accounting;
       // A client from a custom factory may ignore the facts: the failure still names the tool's id.
       if (!response.ok && response.failure.tool !== facts.tool) return { ok: false, failure: { ...response.failure, tool: facts.tool } };
       return response;
@@ -113,22 +127,25 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
 
   return {
     callOnServer,
-    async callTool(key, args, callOptions) {
+    async callTool(key, args, callOptions = NO_OPTIONS) {
       let tool = registry.lookup(key);
       const dot = key.indexOf(".");
       const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
       if (!slot) return { ok: false, failure: unknownTool(key) };
       const name = tool ? tool.name : key.slice(dot + 1);
       if (tool) {
-        const issues = await context.validation.check(tool.descriptor.inputSchema, args);
+        // Synchronous once the library is loaded: no await hop per call for the check.
+        let issues = context.validation.checkNow(tool.descriptor.inputSchema, args);
+        if (issues === false) issues = await context.validation.check(tool.descriptor.inputSchema, args);
         if (issues) return { ok: false, failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }) };
       }
       const response = await callOnServer(slot, { name, arguments: args }, callOptions);
       // Looked up again: a list_changed during the call may have renamed or dropped the tool.
-      tool = registry.lookup(`${slot.name}.${name}`);
+      const id = `${slot.name}.${name}`;
+      tool = registry.lookup(id);
       // The same result mapping as every typed call: isError, malformed shapes, redaction.
       if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
-      return resultFromCall({ id: tool?.id ?? `${slot.name}.${name}` }, slot.name, response.value, args);
+      return resultFromCall({ id: tool?.id ?? id }, slot.name, response.value, args);
     },
     callerFor(name) {
       let caller = callers.get(name);

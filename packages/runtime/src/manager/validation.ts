@@ -23,6 +23,8 @@ export interface ArgumentValidator {
   ready(): Promise<ValidationMode>;
   /** The decoder for a schema, once `ready()` has resolved; undefined when validation is off or the schema did not compile. */
   decoderFor(schema: { readonly [key: string]: unknown }): Decoder<unknown> | undefined;
+  /** `check` without the promise: issues or undefined once the library is loaded, `false` while it is not (then use `check`). */
+  checkNow(schema: { readonly [key: string]: unknown }, args: unknown): readonly FieldIssue[] | undefined | false;
   /** Issues for `args`, or undefined when they pass (or cannot be checked). */
   check(schema: { readonly [key: string]: unknown }, args: unknown): Promise<readonly FieldIssue[] | undefined>;
 }
@@ -95,11 +97,14 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
       decoders.set(schema, decoder);
       return decoder ?? undefined;
     },
-    check(schema, args) {
-      // Once the library is loaded the check is synchronous: no extra await hops on every call.
-      if (mode === undefined) return validator.ready().then(() => validator.check(schema, args));
+    checkNow(schema, args) {
+      if (mode === undefined) return false;
       const decoded = validator.decoderFor(schema)?.(args);
-      return Promise.resolve(decoded && !decoded.ok ? decoded.issues : undefined);
+      return decoded && !decoded.ok ? decoded.issues : undefined;
+    },
+    check(schema, args) {
+      if (mode === undefined) return validator.ready().then(() => validator.check(schema, args));
+      return Promise.resolve(validator.checkNow(schema, args) || undefined);
     },
   };
   return validator;
