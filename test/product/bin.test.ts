@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHILD_ENV, REPO } from "./support.js";
+import { CHILD_ENV, LOAD_HOOK_IMPORT, REPO } from "./support.js";
 
 const repo = REPO;
 const codegen = join(repo, "packages", "codegen");
@@ -50,17 +50,7 @@ describe("toolwright bin", () => {
   });
 
   it("--version and --help load only the command definitions: no generator, runtime, tsx, ajv or TypeScript", () => {
-    // A module hook that names every module the process loads (on stderr). Where Node has the
-    // in-thread `registerHooks` (22.15+, 24) it is used, and it sees require() too: on Node 24 the
-    // off-thread `register` hooks' writes are lost when a quick command such as --version exits.
-    const hook = "export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }";
-    const hooks = `data:text/javascript,${encodeURIComponent(hook)}`;
-    const setup = [
-      'import * as m from "node:module";',
-      "const load = (url, context, next) => { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); };",
-      `if (typeof m.registerHooks === "function") m.registerHooks({ load }); else m.register(${JSON.stringify(hooks)});`,
-    ].join("\n");
-    const register = `data:text/javascript,${encodeURIComponent(setup)}`;
+    const register = LOAD_HOOK_IMPORT;
     for (const flag of ["--version", "--help"]) {
       const r = run(process.execPath, ["--import", register, bin, flag], repo);
       expect(r.code).toBe(0);

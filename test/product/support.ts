@@ -20,6 +20,21 @@ export const CHILD_ENV: { readonly [name: string]: string } = Object.fromEntries
   ["PATH", `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`],
 ]);
 
+/**
+ * A `--import` URL that names every module the process loads on stderr (`LOADED <url>`). Where Node
+ * has the in-thread `registerHooks` (22.15+, 24) it is used, and it sees require() too: on Node 24 the
+ * off-thread `register` hooks' writes are lost when a quick command such as --version exits.
+ */
+export const LOAD_HOOK_IMPORT = (() => {
+  const hook = "export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }";
+  const setup = [
+    'import * as m from "node:module";',
+    "const load = (url, context, next) => { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); };",
+    `if (typeof m.registerHooks === "function") m.registerHooks({ load }); else m.register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`,
+  ].join("\n");
+  return `data:text/javascript,${encodeURIComponent(setup)}`;
+})();
+
 /** What a finished child printed and how it ended. */
 export interface RunResult {
   readonly code: number | null;

@@ -5,13 +5,13 @@
  * failures as values. The session itself is the core's; this file sets up the endpoint.
  */
 import http from "node:http";
-import https from "node:https";
 import { redactValues } from "../failure/failure.js";
 import { type Era, type EraPreference, effectiveEra } from "../protocol/mcp-client.js";
 import type { AuthProvider } from "../transport/auth-provider.js";
 import { secretFragments } from "../transport/environment.js";
 import type { RedirectPolicy } from "../transport/http-exchange.js";
 import { prepareHeaders } from "../transport/http-headers.js";
+import { nodeHttps } from "../transport/lazy-builtins.js";
 import { createOutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
 import type { SessionCaller, SessionCallerOptions } from "./caller.js";
 import { createHttpConnector, type HttpConnection } from "./http-connection.js";
@@ -78,7 +78,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   // Configured header values (tokens, keys, cookies) are secrets: a hostile server may reflect them.
   const secrets = secretFragments(Object.values(headers));
   const warn = (message: string) => options.onWarning?.(redactValues(message, secrets));
-  const AgentClass = url.protocol === "https:" ? https.Agent : http.Agent;
+  const AgentClass = url.protocol === "https:" ? nodeHttps().Agent : http.Agent;
   // An idle timeout is what makes Node honour a server's `Keep-Alive: timeout=N` hint (closing
   // idle sockets 1 s before the server does); without one, idle sockets are kept until reset.
   const agent = new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256, timeout: IDLE_SOCKET_MS });

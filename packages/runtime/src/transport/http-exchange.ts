@@ -4,9 +4,9 @@
  * per-request overhead and explicit control of sockets (see README design notes).
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
-import https from "node:https";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { AuthProvider } from "./auth-provider.js";
+import { nodeHttps } from "./lazy-builtins.js";
 import type { OutboundGuard } from "./outbound.js";
 
 /** How redirects are handled. `same-origin` follows only same-origin hops; `follow` follows any hop but drops credentials when the origin changes. */
@@ -140,7 +140,7 @@ function once(
       reject(new WireFaultError({ type: "canceled", message: "aborted before sending" }));
       return;
     }
-    const mod = url.protocol === "https:" ? https : http;
+    const mod = url.protocol === "https:" ? nodeHttps() : http;
     const body = options.body;
     // `headers` is this exchange's own object (see httpExchange): set the length in place.
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));

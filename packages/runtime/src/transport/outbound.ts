@@ -5,9 +5,10 @@
  * (SSRF), unless the policy allows them. Loopback is allowed by default: local servers and tests
  * listen there, and reaching it needs a process on this machine already.
  */
-import dns from "node:dns";
+import type { LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import type { WireFault } from "../protocol/wire-fault.js";
+import { nodeDns } from "./lazy-builtins.js";
 
 /** The policy, as `mcp.json` (`outbound`) and `createHttpCaller({ outbound })` take it. */
 export interface OutboundPolicy {
@@ -139,12 +140,12 @@ export function createOutboundGuard(policy: OutboundPolicy = {}): OutboundGuard 
   }
 
   const lookup: LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    nodeDns().lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) {
         callback(error, "", 0);
         return;
       }
-      const list = addresses as dns.LookupAddress[];
+      const list = addresses as LookupAddress[];
       const bad = list.find((a) => !allowed(addressClass(a.address)));
       if (bad) {
         const refused = Object.assign(new Error(`${hostname} resolves to ${bad.address}, ${why(addressClass(bad.address))}`), {
@@ -154,7 +155,7 @@ export function createOutboundGuard(policy: OutboundPolicy = {}): OutboundGuard 
         return;
       }
       if (options.all) callback(null, list);
-      else callback(null, (list[0] as dns.LookupAddress).address, (list[0] as dns.LookupAddress).family);
+      else callback(null, (list[0] as LookupAddress).address, (list[0] as LookupAddress).family);
     });
   };
   return { check, lookup };
