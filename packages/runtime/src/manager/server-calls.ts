@@ -8,14 +8,14 @@ import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/c
 import { resultFromCall } from "../core/invoke.js";
 import { toolUnavailable } from "../core/tool-request.js";
 import type { ToolResult } from "../core/tool-spec.js";
-import { type FailureReason, redactFailure } from "../failure/failure.js";
+import { type FailureReason, type FieldIssue, redactFailure } from "../failure/failure.js";
 import { type CallFacts, callContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
 import type { CrashAccounting } from "./crash-accounting.js";
 import type { ServerSlot } from "./server-slot.js";
 import { notConfigured, type SlotController } from "./slot-controller.js";
-import { runtimeSpecOf, type ToolRegistry } from "./tool-registry.js";
+import { type ManagedTool, runtimeSpecOf, type ToolRegistry } from "./tool-registry.js";
 import { heldMessage } from "./trust.js";
 import type { ArgumentValidator } from "./validation.js";
 
@@ -65,15 +65,37 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       registry.all().map((t) => runtimeSpecOf(t)),
     );
 
-  async function callOnServer(slot: ServerSlot, request: CallRequest, callOptions: CallOptions = NO_OPTIONS): Promise<CallResponse> {
-    const key = `${slot.name}.${request.name}`;
+  /** What a call answers with: the response as is (a server's `Caller`), or mapped (`callTool`). */
+  type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string) => T;
+  const asResponse: Finish<CallResponse> = (_slot, _request, response) => response;
+  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key) => {
+    // The same result mapping as every typed call: isError, malformed shapes, redaction.
+    if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
+    // Looked up again (`key` is `server.tool`): a list_changed during the call may have renamed or dropped the tool.
+    return resultFromCall({ id: registry.lookup(key)?.id ?? key }, slot.name, response.value, request.arguments);
+  };
+
+  /**
+   * One call on one server, answered through `finish`. `known` is the registry's entry for the
+   * tool, looked up in this same turn by the caller (saves looking it up again).
+   */
+  async function send<T>(
+    slot: ServerSlot,
+    request: CallRequest,
+    callOptions: CallOptions,
+    known: ManagedTool | undefined,
+    finish: Finish<T>,
+  ): Promise<T> {
+    const key = known ? known.id : `${slot.name}.${request.name}`;
     // The manager's id names the tool unless the typed path handed down its own; the client builds with the same facts.
     const given = callOptions.facts;
     const facts: CallFacts & { readonly tool: string } = given === undefined ? { tool: key } : { ...given, tool: given.tool ?? key };
-    if (context.stopped()) return refuse(slot, request, facts, "manager_stopped", "the manager is stopped");
-    if (slot.config.enabled === false) return refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`);
+    if (context.stopped()) return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key);
+    if (slot.config.enabled === false)
+      return finish(slot, request, refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`), key);
     const refusal = context.crash.refusal(slot);
-    if (refusal) return fail(slot, request, facts, refusal);
+    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key);
+    let tool = known;
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
       if (!after.connected) {
@@ -84,24 +106,23 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
           message,
           ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
         };
-        return fail(slot, request, facts, fault);
+        return finish(slot, request, fail(slot, request, facts, fault), key);
       }
+      tool = undefined; // the connect listed the tools anew
     }
-    const tool = registry.lookup(key);
-    if (!tool) {
-      const held = heldMessage(slot, request.name);
-      if (held) return refuse(slot, request, facts, "tool_held", held);
-      if (slot.allTools.some((t) => t.name === request.name)) {
-        return refuse(slot, request, facts, "tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
-      }
-      return { ok: false, failure: unknownTool(key) };
-    }
+    tool ??= registry.lookup(key);
+    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key);
     if (!context.approval.autoApproved(slot, tool) && !(await context.approval.ask(slot, tool, request.arguments)))
-      return refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`);
+      return finish(slot, request, refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`), key);
     // The approval may have taken long (a human): the server can be gone by now.
     const client = slot.client;
     if (!client)
-      return fail(slot, request, facts, { type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` });
+      return finish(
+        slot,
+        request,
+        fail(slot, request, facts, { type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` }),
+        key,
+      );
     // The idle reaper never closes a connection with a call in flight, and reads lastUsed only once none is.
     slot.inFlight++;
     // The caller's deadline wins; the server's configured one applies when the caller gives none.
@@ -110,42 +131,66 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       const response = await client.callTool(
         request,
         timeout === undefined || timeout === callOptions.timeoutMs
-          ? { ...callOptions, facts }
+          ? callOptions === NO_OPTIONS
+            ? { facts }
+            : { ...callOptions, facts }
           : { ...callOptions, facts, timeoutMs: timeout },
       );
       // Only a failure needs accounting that waits (an eviction); a success just resets the crash count.
       const accounting = context.crash.callEnded(slot, client, response.ok ? undefined : response.failure);
       if (accounting) await accounting;
       // A client from a custom factory may ignore the facts: the failure still names the tool's id.
-      if (!response.ok && response.failure.tool !== facts.tool) return { ok: false, failure: { ...response.failure, tool: facts.tool } };
-      return response;
+      if (!response.ok && response.failure.tool !== facts.tool)
+        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key);
+      return finish(slot, request, response, key);
     } finally {
       slot.inFlight--;
       slot.lastUsed = Date.now();
     }
   }
 
+  /** Why a tool the registry does not hold cannot be called: held back, hidden, or unknown. */
+  function notListed(slot: ServerSlot, request: CallRequest, facts: CallFacts, key: string): CallResponse {
+    const held = heldMessage(slot, request.name);
+    if (held) return refuse(slot, request, facts, "tool_held", held);
+    if (slot.allTools.some((t) => t.name === request.name))
+      return refuse(slot, request, facts, "tool_hidden", `${request.name} is hidden by the allow/deny lists of server "${slot.name}"`);
+    return { ok: false, failure: unknownTool(key) };
+  }
+
+  const callOnServer = (slot: ServerSlot, request: CallRequest, callOptions: CallOptions = NO_OPTIONS) =>
+    send(slot, request, callOptions, undefined, asResponse);
+
+  /** `callTool` up to the send: not async, so a call adds one async frame over the client's, not two. */
+  function callTool(key: string, args: { readonly [key: string]: unknown }, callOptions: CallOptions): Promise<ToolResult<unknown>> {
+    const tool = registry.lookup(key);
+    const dot = key.indexOf(".");
+    const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
+    if (!slot) return Promise.resolve({ ok: false, failure: unknownTool(key) });
+    const request = { name: tool ? tool.name : key.slice(dot + 1), arguments: args };
+    if (!tool) return send(slot, request, callOptions, undefined, asToolResult);
+    const invalid = (issues: readonly FieldIssue[]): ToolResult<unknown> => ({
+      ok: false,
+      failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }),
+    });
+    // Synchronous once the library is loaded; the first call waits for it to load.
+    const issues = context.validation.checkNow(tool.descriptor.inputSchema, args);
+    if (issues === false)
+      return context.validation
+        .check(tool.descriptor.inputSchema, args)
+        .then((found) => (found ? invalid(found) : send(slot, request, callOptions, undefined, asToolResult)));
+    if (issues) return Promise.resolve(invalid(issues));
+    return send(slot, request, callOptions, tool, asToolResult);
+  }
+
   return {
     callOnServer,
-    async callTool(key, args, callOptions = NO_OPTIONS) {
-      let tool = registry.lookup(key);
-      const dot = key.indexOf(".");
-      const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
-      if (!slot) return { ok: false, failure: unknownTool(key) };
-      const name = tool ? tool.name : key.slice(dot + 1);
-      if (tool) {
-        // Synchronous once the library is loaded: no await hop per call for the check.
-        let issues = context.validation.checkNow(tool.descriptor.inputSchema, args);
-        if (issues === false) issues = await context.validation.check(tool.descriptor.inputSchema, args);
-        if (issues) return { ok: false, failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }) };
+    callTool(key, args, callOptions = NO_OPTIONS) {
+      try {
+        return callTool(key, args, callOptions);
+      } catch (error) {
+        return Promise.reject(error); // as an async function would: a promise, never a throw
       }
-      const response = await callOnServer(slot, { name, arguments: args }, callOptions);
-      // Looked up again: a list_changed during the call may have renamed or dropped the tool.
-      const id = `${slot.name}.${name}`;
-      tool = registry.lookup(id);
-      // The same result mapping as every typed call: isError, malformed shapes, redaction.
-      if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
-      return resultFromCall({ id: tool?.id ?? id }, slot.name, response.value, args);
     },
     callerFor(name) {
       let caller = callers.get(name);
@@ -153,9 +198,14 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       caller = {
         server: name,
         // The slot is looked up per call: a config reload may have replaced or removed it.
-        callTool: async (request, callOptions) => {
+        // Not async: the typed path's calls add no frame over callOnServer's.
+        callTool: (request, callOptions) => {
           const slot = slots.get(name);
-          if (!slot) return { ok: false, failure: notConfigured(name, { tool: request.name, server: name, input: request.arguments }) };
+          if (!slot)
+            return Promise.resolve({
+              ok: false,
+              failure: notConfigured(name, { tool: request.name, server: name, input: request.arguments }),
+            });
           return callOnServer(slot, request, callOptions);
         },
         listTools: async () => {
