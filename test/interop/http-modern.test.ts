@@ -79,7 +79,7 @@ const tools: { [name: string]: ScriptedTool } = {
 describe("HTTP, 2026-07-28 era", () => {
   it("probes with server/discover, then sends _meta and routing headers on every request", async () => {
     server = await startScriptedHttpServer({ era: "2026-07-28", tools });
-    caller = createHttpCaller({ url: server.url, clientInfo: { name: "tw-test", version: "9.9.9" } });
+    caller = createHttpCaller({ url: server.url, clientInfo: { name: "tw-test", version: "9.9.9" }, traceContext: true });
     const listed = await caller.listTools();
     expect(listed.ok).toBe(true);
     expect(caller.era).toBe("2026-07-28");

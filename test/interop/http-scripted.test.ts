@@ -68,7 +68,8 @@ describe("streamable HTTP, legacy era", () => {
     expect(initialized?.body?.method).toBe("notifications/initialized");
     expect(call?.headers["mcp-session-id"]).toBe(sid);
     expect(call?.headers["mcp-protocol-version"]).toBe("2025-11-25");
-    expect(call?.body?.params?._meta?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    // No trace context unless the traceContext option asks for it.
+    expect(call?.body?.params?._meta).toBeUndefined();
     const del = server.requests.find((r) => r.method === "DELETE");
     expect(del?.headers["mcp-session-id"]).toBe(sid);
     expect(server.sessions.size).toBe(0);
@@ -303,7 +304,7 @@ describe("timeouts, versions and trace context", () => {
     if (!out.ok) expect(out.failure.message).toContain("unsupported protocol version");
   });
 
-  it("takes trace context from a function, or sends none when off", async () => {
+  it("takes trace context from a function, generates one with true, or sends none when off", async () => {
     server = await startScriptedHttpServer({ tools: slowTools });
     const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
     caller = createHttpCaller({ url: server.url, era: "legacy", traceContext: () => ({ traceparent, tracestate: "k=v" }) });
@@ -313,6 +314,10 @@ describe("timeouts, versions and trace context", () => {
     caller = createHttpCaller({ url: server.url, era: "legacy", traceContext: false });
     await caller.callTool({ name: "echo", arguments: {} });
     expect(server.rpc("tools/call")[1]?.body?.params?._meta).toBeUndefined();
+    await caller.close();
+    caller = createHttpCaller({ url: server.url, era: "legacy", traceContext: true });
+    await caller.callTool({ name: "echo", arguments: {} });
+    expect(server.rpc("tools/call")[2]?.body?.params?._meta?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });
 });
 

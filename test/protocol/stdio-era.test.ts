@@ -40,7 +40,7 @@ function modernServer(extraEnv: string[] = []) {
 describe("stdio eras", () => {
   it("modern: discover, then _meta on every request and trace context on calls", async () => {
     const s = modernServer();
-    caller = createStdioCaller({ ...s, era: "2026-07-28", clientInfo: { name: "tw", version: "1.2.3" } });
+    caller = createStdioCaller({ ...s, era: "2026-07-28", clientInfo: { name: "tw", version: "1.2.3" }, traceContext: true });
     const hs = await caller.connect();
     expect(hs).toMatchObject({ ok: true, value: { protocolVersion: "2026-07-28", serverInfo: { name: "modern-stdio" } } });
     const out = await caller.callTool({ name: "meta", arguments: { a: 1 }, meta: { "com.example/k": "v" } });

@@ -96,7 +96,10 @@ export interface SessionCallerOptions {
   readonly era?: EraPreference;
   /** Time allowed for the `server/discover` probe in `auto` mode. */
   readonly probeTimeoutMs?: number;
-  /** W3C trace context in `tools/call` `_meta`: generated per call (default), supplied, or off. */
+  /**
+   * W3C trace context in `tools/call` `_meta`: none by default; a function supplies it (e.g.
+   * `createOtelTraceContext()`, the active span's), `true` generates a fresh traceparent per call.
+   */
   readonly traceContext?: TraceContextOption;
   /** Upper bound on `input_required` round trips per call (modern era). Default 8. */
   readonly maxInputRounds?: number;

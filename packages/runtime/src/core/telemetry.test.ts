@@ -1,8 +1,8 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Context, type ContextManager, context, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { context, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
+import { alsContextManager } from "../../../../test/support/otel-context.js";
 import { createInMemoryCaller } from "../index.js";
 import { createRuntime } from "./runtime.js";
 import { createOtelTraceContext, createTelemetry, type SpanLike, type TracerLike } from "./telemetry.js";
@@ -61,22 +61,6 @@ function runtimeWith(options: Parameters<typeof createRuntime>[0]) {
     }),
   });
   return runtime;
-}
-
-/** A minimal AsyncLocalStorage context manager, so `context.with` really propagates in the test. */
-function alsContextManager(): ContextManager {
-  const als = new AsyncLocalStorage<Context>();
-  const manager: ContextManager = {
-    active: () => als.getStore() ?? ROOT_CONTEXT,
-    with: (ctx, fn, thisArg, ...args) => als.run(ctx, () => fn.call(thisArg, ...args)),
-    bind: (_ctx, target) => target,
-    enable: () => manager,
-    disable: () => {
-      als.disable();
-      return manager;
-    },
-  };
-  return manager;
 }
 
 afterEach(() => {

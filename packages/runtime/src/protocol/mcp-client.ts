@@ -221,12 +221,16 @@ export function newTraceparent(): string {
   return `00-${hex(16)}-${hex(8)}-01`;
 }
 
-/** Trace-context source: `true` generates a traceparent per call, a function supplies one (or none). */
+/** Trace-context source: a function supplies one (or none), `true` generates a traceparent per call; off by default. */
 export type TraceContextOption = boolean | (() => { readonly traceparent: string; readonly tracestate?: string } | undefined);
 
-/** Resolves the trace `_meta` for one call. */
+/**
+ * Resolves the trace `_meta` for one call. Nothing unless the caller asked: like OpenTelemetry
+ * propagation (which injects only with an active span context), an id nobody records is only
+ * bytes on the wire and a parse on the server.
+ */
 export function traceMeta(option: TraceContextOption | undefined): { readonly [key: string]: unknown } | undefined {
-  if (option === false) return undefined;
+  if (option === undefined || option === false) return undefined;
   if (typeof option === "function") {
     const ctx = option();
     if (!ctx) return undefined;
