@@ -60,10 +60,13 @@ export interface RpcPeerOptions {
 interface Pending {
   readonly resolve: (outcome: RpcOutcome) => void;
   readonly options: PeerRequestOptions;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the request times out (epoch ms), or undefined for none. */
+  deadline: number | undefined;
   readonly startedAt: number;
   readonly cleanup: () => void;
 }
+
+const NOTHING_TO_CLEAN = () => {};
 
 /** A JSON-RPC peer. */
 export interface RpcPeer {
@@ -73,7 +76,7 @@ export interface RpcPeer {
   notify(method: string, params?: { readonly [key: string]: unknown }): Promise<void>;
   /** Feeds one parsed inbound message. */
   receive(value: unknown): void;
-  /** Fails every in-flight request with `fault` (the transport died). */
+  /** Fails every in-flight request with `fault` (the transport died or closed), and stops the deadline timer. */
   failAll(fault: WireFault): void;
   /** Fails one in-flight request with `fault` (e.g. its answer was too large). False if it was not pending. */
   fail(id: RpcId, fault: WireFault): boolean;
@@ -122,13 +125,19 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   const progressTokens = new Map<RpcId, Pending>();
   const handlers = new Map(options.handlers ?? []);
   let nextId = 1;
+  // One timer for every deadline of this peer, set for the earliest one, instead of a setTimeout per
+  // request: under uniform timeouts a new deadline is never earlier, so a request arms nothing. It is
+  // unref'd while no request has a deadline, so an idle peer never holds the process open.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let timed = 0;
 
   function settle(id: RpcId, outcome: RpcOutcome): boolean {
     const entry = pending.get(id);
     if (!entry) return false;
     pending.delete(id);
-    progressTokens.delete(id);
-    if (entry.timer) clearTimeout(entry.timer);
+    if (entry.options.onProgress) progressTokens.delete(id);
+    if (entry.deadline !== undefined && --timed === 0) timer?.unref();
     entry.cleanup();
     entry.resolve(outcome);
     return true;
@@ -152,18 +161,44 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     options.onAbandon?.(id);
   }
 
-  function armTimer(id: RpcId, entry: Pending): void {
+  /** Sets (or, on progress, moves) the entry's deadline; the entry must be pending already. */
+  function armTimer(entry: Pending, now: number): void {
     const { timeoutMs, maxTotalTimeoutMs } = entry.options;
     if (timeoutMs === undefined || timeoutMs <= 0 || !Number.isFinite(timeoutMs)) return;
     let wait = timeoutMs;
     // Progress may reset the timer, but never past the hard cap measured from the start (spec: a
     // maximum timeout SHOULD hold regardless of progress).
-    if (maxTotalTimeoutMs !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + maxTotalTimeoutMs - Date.now()));
-    if (entry.timer) clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => {
+    if (maxTotalTimeoutMs !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + maxTotalTimeoutMs - now));
+    if (entry.deadline === undefined && timed++ === 0) timer?.ref();
+    entry.deadline = now + wait;
+    if (timer === undefined || entry.deadline < timerAt) schedule(entry.deadline, now);
+  }
+
+  function schedule(at: number, now: number): void {
+    if (timer !== undefined) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(expire, at - now);
+    if (timed === 0) timer.unref();
+  }
+
+  /** Abandons every request past its deadline, then waits for the earliest deadline left. */
+  function expire(): void {
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    const late: [RpcId, Pending][] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, entry] of pending) {
+      if (entry.deadline === undefined) continue;
+      if (entry.deadline <= now) late.push([id, entry]);
+      else if (entry.deadline < next) next = entry.deadline;
+    }
+    for (const [id, entry] of late) {
       const phase = entry.options.timeoutPhase ?? "request";
-      abandon(id, { type: "timeout", phase, message: `no answer within ${Math.round(Date.now() - entry.startedAt)} ms` });
-    }, wait);
+      abandon(id, { type: "timeout", phase, message: `no answer within ${Math.round(now - entry.startedAt)} ms` });
+    }
+    // A request armed by a callback above may have scheduled the timer already.
+    if (next < timerAt) schedule(next, now);
   }
 
   function handleNotification(message: RpcNotification): void {
@@ -171,8 +206,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       const p = message.params as { progressToken?: RpcId; progress?: number; total?: number; message?: string } | undefined;
       const entry = p?.progressToken === undefined ? undefined : progressTokens.get(p.progressToken);
       if (entry && p && typeof p.progress === "number") {
-        const id = p.progressToken as RpcId;
-        if (entry.options.resetTimeoutOnProgress) armTimer(id, entry);
+        if (entry.options.resetTimeoutOnProgress) armTimer(entry, Date.now());
         try {
           entry.options.onProgress?.({
             progress: p.progress,
@@ -200,36 +234,43 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       const id = nextId++;
       const signal = requestOptions.signal;
       if (signal?.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before sending" } });
-      return new Promise<RpcOutcome>((resolve) => {
-        const onAbort = () => abandon(id, { type: "canceled", message: "aborted by caller" });
-        const entry: Pending = {
-          resolve,
-          options: requestOptions,
-          timer: undefined,
-          startedAt: Date.now(),
-          cleanup: signal ? watchAbort(signal, onAbort) : () => {},
-        };
-        pending.set(id, entry);
-        let body = params;
-        if (requestOptions.onProgress) {
-          progressTokens.set(id, entry);
-          const meta = (params?._meta as { [key: string]: unknown } | undefined) ?? {};
-          // The request id doubles as the progress token: unique among this peer's active requests, as the spec asks.
-          body = { ...params, _meta: { ...meta, progressToken: id } };
-        }
-        armTimer(id, entry);
-        const message: RpcRequest = body === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: body };
-        // Sent a microtask later so a send that throws synchronously still settles as a transport fault.
-        Promise.resolve()
-          .then(() => options.send(message, { requestId: id }))
-          .catch((error: unknown) => {
-            const fault = (error as { fault?: WireFault }).fault;
-            settle(id, {
-              ok: false,
-              fault: fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) },
-            });
-          });
+      let resolve!: (outcome: RpcOutcome) => void;
+      const promise = new Promise<RpcOutcome>((r) => {
+        resolve = r;
       });
+      const startedAt = Date.now();
+      const entry: Pending = {
+        resolve,
+        options: requestOptions,
+        deadline: undefined,
+        startedAt,
+        cleanup: signal ? watchAbort(signal, () => abandon(id, { type: "canceled", message: "aborted by caller" })) : NOTHING_TO_CLEAN,
+      };
+      pending.set(id, entry);
+      let body = params;
+      if (requestOptions.onProgress) {
+        progressTokens.set(id, entry);
+        const meta = (params?._meta as { [key: string]: unknown } | undefined) ?? {};
+        // The request id doubles as the progress token: unique among this peer's active requests, as the spec asks.
+        body = { ...params, _meta: { ...meta, progressToken: id } };
+      }
+      armTimer(entry, startedAt);
+      const message: RpcRequest = body === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: body };
+      // A send that throws (synchronously or by rejecting) settles the request as a transport fault.
+      const sendFailed = (error: unknown) => {
+        const fault = (error as { fault?: WireFault }).fault;
+        settle(id, {
+          ok: false,
+          fault: fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) },
+        });
+      };
+      try {
+        const sent = options.send(message, { requestId: id });
+        if (sent !== undefined && typeof sent.then === "function") sent.then(undefined, sendFailed);
+      } catch (error) {
+        sendFailed(error);
+      }
+      return promise;
     },
     async notify(method, params) {
       await options.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, {});
@@ -258,6 +299,12 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     },
     failAll(fault) {
       for (const id of [...pending.keys()]) settle(id, { ok: false, fault });
+      // The transport is gone: drop the deadline timer now instead of letting it fire for nothing.
+      if (timed === 0 && timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+        timerAt = Number.POSITIVE_INFINITY;
+      }
     },
     fail(id, fault) {
       return settle(id, { ok: false, fault });
