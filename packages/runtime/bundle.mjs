@@ -3,7 +3,7 @@
 // Node's ESM resolver hot enough to be compiled by TurboFan during the import, which alone touched
 // ~4.5 MiB of RSS. The chunks are manual so that root + stdio + http load six files: a Node-free
 // `client` chunk (what the root entry reaches), a `stdio` and an `http` chunk, and the entries.
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "rolldown";
@@ -39,7 +39,11 @@ const http = new Set([...httpReach].filter((f) => !client.has(f) && !stdio.has(f
 for (const f of client) if (importsNode(f)) throw new Error(`bundle: ${f} imports a Node built-in but the root entry must not`);
 const group = (name, files, priority) => ({ name, priority, test: (id) => files.has(id) && !entryFiles.has(id) });
 
-rmSync(resolve(dir, "dist/chunks"), { recursive: true, force: true });
+// JavaScript left in dist by an older build (the unbundled tree, earlier chunks) would be published.
+for (const entry of readdirSync(resolve(dir, "dist"), { recursive: true, withFileTypes: true })) {
+  const path = resolve(entry.parentPath, entry.name);
+  if (entry.isFile() && path.endsWith(".js") && !path.startsWith(`${js}/`)) rmSync(path);
+}
 await build({
   input,
   platform: "node",

