@@ -9,10 +9,10 @@ import { redactValues } from "../failure/failure.js";
 import { type Era, type EraPreference, effectiveEra } from "../protocol/mcp-client.js";
 import type { AuthProvider } from "../transport/auth-provider.js";
 import { secretFragments } from "../transport/environment.js";
-import type { RedirectPolicy } from "../transport/http-exchange.js";
+import { type RedirectPolicy, trackIdleSockets } from "../transport/http-exchange.js";
 import { prepareHeaders } from "../transport/http-headers.js";
 import { nodeHttps } from "../transport/lazy-builtins.js";
-import { createOutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
+import { copyOutboundPolicy, createOutboundGuard, type OutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
 import type { SessionCaller, SessionCallerOptions } from "./caller.js";
 import { createHttpConnector, type HttpConnection } from "./http-connection.js";
 import { createSessionCore } from "./session-core.js";
@@ -64,6 +64,22 @@ export interface HttpCaller extends SessionCaller {
 /** Idle keep-alive sockets are closed after this long (or 1 s before the server's hint, if shorter). */
 const IDLE_SOCKET_MS = 4000;
 
+/**
+ * The outbound guard of one caller. The policy is copied when the caller is created, so the verdict
+ * on the caller's own endpoint URL (an object nobody else holds) cannot change and is computed once:
+ * the check costs an address parse per request. Redirect hops and other URLs are checked every time.
+ */
+function endpointGuard(url: URL, policy: OutboundPolicy | undefined): OutboundGuard {
+  const guard = createOutboundGuard(policy === undefined ? undefined : copyOutboundPolicy(policy));
+  const href = url.href;
+  const verdict = guard.check(url);
+  return {
+    // A refusal is handed out as a fresh object each time, as the guard itself would.
+    check: (u) => (u === url && u.href === href ? verdict && { ...verdict } : guard.check(u)),
+    lookup: guard.lookup,
+  };
+}
+
 /** Creates a caller for an MCP server over HTTP. Nothing is sent until the first call or `connect()`. */
 export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   let url: URL;
@@ -81,7 +97,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
   const AgentClass = url.protocol === "https:" ? nodeHttps().Agent : http.Agent;
   // An idle timeout is what makes Node honour a server's `Keep-Alive: timeout=N` hint (closing
   // idle sockets 1 s before the server does); without one, idle sockets are kept until reset.
-  const agent = new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256, timeout: IDLE_SOCKET_MS });
+  const agent = trackIdleSockets(new AgentClass({ keepAlive: true, maxSockets: options.maxSockets ?? 256, timeout: IDLE_SOCKET_MS }));
   const wantsStream =
     options.notificationStream ??
     (options.onNotification !== undefined || options.onListChanged !== undefined || options.handlers !== undefined);
@@ -101,7 +117,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
           headers,
           agent,
           redirect: options.redirect ?? "same-origin",
-          outbound: createOutboundGuard(options.outbound),
+          outbound: endpointGuard(url, options.outbound),
           auth: options.auth,
           connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
           probeTimeoutMs: options.probeTimeoutMs,

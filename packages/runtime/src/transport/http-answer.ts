@@ -63,7 +63,11 @@ export function parseJsonOrUndefined(text: string): unknown {
  * error whose id is null: the server could not read our id, so that error is this request's answer.
  */
 export async function readJsonAnswer(res: HttpResponse, forRequest: boolean): Promise<unknown> {
-  const text = await readBody(res.body);
+  return jsonAnswer(res, await readBody(res.body), forRequest);
+}
+
+/** `readJsonAnswer` on a body already read (see `bufferedBody`); throws what it rejects with. */
+export function jsonAnswer(res: HttpResponse, text: string, forRequest: boolean): unknown {
   if (text.trim() === "") {
     if (!forRequest) return undefined;
     throw new WireFaultError({ type: "transport", code: "EPROTO", message: `HTTP ${res.status} with an empty body answered a request` });

@@ -4,6 +4,7 @@
  * per-request overhead and explicit control of sockets (see README design notes).
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { AuthProvider } from "./auth-provider.js";
 import { nodeHttps } from "./lazy-builtins.js";
@@ -60,11 +61,13 @@ export class WireFaultError extends Error {
 
 /**
  * A one-watcher abort flag. AbortController costs several microseconds per request in Node
- * (EventTarget listeners); an exchange only ever needs one watcher at a time.
+ * (EventTarget listeners); an exchange only ever needs one watcher at a time, and one stream (its
+ * request, then its response body) to tear down, which needs no closure.
  */
 export class AbortHandle {
   #aborted = false;
   #watcher: (() => void) | undefined;
+  #stream: { destroy(error: Error): unknown } | undefined;
   get aborted(): boolean {
     return this.#aborted;
   }
@@ -72,13 +75,25 @@ export class AbortHandle {
   watch(fn: (() => void) | undefined): void {
     this.#watcher = fn;
   }
+  /** Sets the stream an abort destroys (with an `ABORT_ERR` error); destroying a finished one is a no-op. */
+  track(stream: { destroy(error: Error): unknown } | undefined): void {
+    this.#stream = stream;
+  }
   abort(): void {
     if (this.#aborted) return;
     this.#aborted = true;
+    const stream = this.#stream;
     const fn = this.#watcher;
+    this.#stream = undefined;
     this.#watcher = undefined;
+    stream?.destroy(abortError());
     fn?.();
   }
+}
+
+/** The error an abort destroys a request or body with; `faultFromError` maps it to "canceled". */
+function abortError(): Error {
+  return Object.assign(new Error("aborted"), { code: "ABORT_ERR" });
 }
 
 /** Headers that carry credentials and never follow a redirect to another origin. */
@@ -108,6 +123,32 @@ function target(url: URL) {
 const STALE_IDLE_MS = 1000;
 /** When each pooled socket last finished a response (went idle). */
 const idleSince = new WeakMap<object, number>();
+/** Agents that record `idleSince` themselves (see `trackIdleSockets`), so their requests need no `end` listener. */
+const tracked = new WeakSet<object>();
+
+/**
+ * Makes `agent` record when each of its sockets goes back to the pool, which the stale-socket retry
+ * reads. Done in the agent's own `keepSocketAlive` (the moment a socket becomes idle) instead of a
+ * listener on every response. Returns the agent.
+ */
+export function trackIdleSockets<A extends http.Agent>(agent: A): A {
+  // Typed `void` in @types/node; node's returns whether the socket may be kept.
+  const keepSocketAlive = agent.keepSocketAlive as (this: http.Agent, socket: Duplex) => boolean;
+  agent.keepSocketAlive = function (this: http.Agent, socket: Duplex) {
+    const keep = keepSocketAlive.call(this, socket);
+    if (keep) idleSince.set(socket, Date.now());
+    return keep;
+  } as http.Agent["keepSocketAlive"];
+  tracked.add(agent);
+  return agent;
+}
+
+/** Records, for an agent that does not track its sockets, when the response's socket went idle. */
+function markIdle(this: IncomingMessage & { req: http.ClientRequest }): void {
+  // By "end" node has detached the socket from the response; the request still has it.
+  const socket = this.req.socket;
+  if (socket) idleSince.set(socket, Date.now());
+}
 
 /**
  * True when a request failed because its reused keep-alive socket had been closed by the server,
@@ -120,11 +161,18 @@ function staleSocket(error: NodeJS.ErrnoException, idleMs: number): boolean {
   return error.code === "ECONNRESET" && idleMs >= STALE_IDLE_MS;
 }
 
+/** How long the request's reused socket had been idle when the request was handed to it (`sentAt`). */
+function idleFor(req: http.ClientRequest, sentAt: number): number {
+  const since = req.socket ? idleSince.get(req.socket) : undefined;
+  return since === undefined ? 0 : sentAt - since;
+}
+
 /**
  * One request. A reused keep-alive socket can race the server closing it (its keep-alive timeout
  * passed while we were busy elsewhere, e.g. in an OAuth flow): such a request is sent once more,
  * on a fresh connection, as Node's docs advise for `request.reusedSocket`. Other resets are
- * failures: the server may have read that request.
+ * failures: the server may have read that request. Listeners are plain `on` (each event fires at
+ * most once on a per-request object): `once` wrappers were a visible share of the profile.
  */
 function once(
   options: HttpExchangeOptions,
@@ -160,43 +208,33 @@ function once(
     // Userinfo in the URL becomes Basic auth, as fetch would send it; URL keeps it percent-encoded.
     if (url.username) requestOptions.auth = decodeURIComponent(`${url.username}:${url.password}`);
     const req = mod.request(requestOptions);
-    let idleMs = 0;
-    req.once("socket", (socket) => {
-      const since = idleSince.get(socket);
-      if (req.reusedSocket && since !== undefined) idleMs = Date.now() - since;
-    });
-    const onAbort = () => req.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    handle?.watch(onAbort);
-    const cleanup = () => {
-      signal?.removeEventListener("abort", onAbort);
-      handle?.watch(undefined);
-    };
+    // The agent hands a pooled socket over synchronously, inside `request()`: now is when it stopped being idle.
+    const sentAt = req.reusedSocket ? Date.now() : 0;
+    let onAbort: (() => void) | undefined;
+    if (signal) {
+      onAbort = () => req.destroy(abortError());
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    handle?.track(req);
     // Once any response arrived the server has read the request: no resend, whatever fails later.
     let responded = false;
-    req.once("response", (res) => {
+    req.on("response", (res: IncomingMessage) => {
       responded = true;
-      res.once("end", () => {
-        if (req.socket) idleSince.set(req.socket, Date.now());
-      });
+      if (agent === undefined || (agent !== false && !tracked.has(agent))) res.on("end", markIdle);
       // The body stream outlives this function; abort still has to tear it down.
       if (signal) {
-        const onBodyAbort = () => res.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
-        cleanup();
+        signal.removeEventListener("abort", onAbort as () => void);
+        const onBodyAbort = () => res.destroy(abortError());
         signal.addEventListener("abort", onBodyAbort, { once: true });
-        res.once("close", () => signal.removeEventListener("abort", onBodyAbort));
+        res.on("close", () => signal.removeEventListener("abort", onBodyAbort));
       }
-      if (handle) {
-        const onBodyAbort = () => res.destroy(Object.assign(new Error("aborted"), { code: "ABORT_ERR" }));
-        handle.watch(onBodyAbort);
-        res.once("close", () => handle.watch(undefined));
-      }
+      handle?.track(res);
       resolve(res);
     });
     req.on("error", (error: NodeJS.ErrnoException) => {
-      cleanup();
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
       const aborted = signal?.aborted || handle?.aborted;
-      if (!retried && !responded && !aborted && req.reusedSocket && staleSocket(error, idleMs)) {
+      if (!retried && !responded && !aborted && req.reusedSocket && staleSocket(error, idleFor(req, sentAt))) {
         // A fresh connection: the pool may hold more sockets the server closed at the same time.
         resolve(once(options, url, headers, false, true));
         return;
@@ -262,8 +300,22 @@ export async function httpExchange(options: HttpExchangeOptions): Promise<HttpRe
   }
 }
 
+/** Default bound on a body read into memory. */
+const BODY_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * The whole body as UTF-8 text when node has already parsed all of it (a small JSON answer arrives
+ * with its headers), read at once without listeners; undefined otherwise (read it with `readBody`).
+ * Reading it to its end also schedules "end", which returns the socket to the pool.
+ */
+export function bufferedBody(body: IncomingMessage, limit = BODY_LIMIT): string | undefined {
+  if (!body.complete || body.readableLength > limit || body.readableFlowing !== null || body.readableEncoding !== null) return undefined;
+  const chunk = body.read() as Buffer | null;
+  return chunk === null ? "" : chunk.toString("utf8");
+}
+
 /** Reads a body as UTF-8 text, keeping at most `limit` characters. */
-export function readBody(body: IncomingMessage, limit = 16 * 1024 * 1024): Promise<string> {
+export function readBody(body: IncomingMessage, limit = BODY_LIMIT): Promise<string> {
   // Bounded: a server that streams forever must fail the call, not exhaust our memory. Chunks are
   // decoded once at the end, so a multi-byte character split across chunks stays whole.
   return new Promise((resolve, reject) => {
@@ -281,12 +333,13 @@ export function readBody(body: IncomingMessage, limit = 16 * 1024 * 1024): Promi
       }
       chunks.push(chunk);
     });
-    body.once("end", () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    // Plain `on`: "end" and "close" fire once on a body, and `once` wrappers cost per request.
+    body.on("end", () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8")));
     body.on("error", (error: NodeJS.ErrnoException) => {
       if (!truncated) reject(new WireFaultError(faultFromError(error, new URL("http://peer"))));
     });
     // A connection cut mid-body emits "close" without "end": the answer is incomplete, not short.
-    body.once("close", () => {
+    body.on("close", () => {
       if (!body.complete && !truncated)
         reject(new WireFaultError({ type: "transport", code: "ECONNRESET", message: "response ended early" }));
     });
