@@ -51,8 +51,8 @@ describe("importing @toolwright/runtime + /stdio + /http", () => {
     expect(sources).toEqual(expect.arrayContaining(["caller/session-core.js", "transport/stdio-process.js", "transport/http-exchange.js"]));
   });
 
-  it("holds no OAuth, server, manager, catalogue, provider or durable code", () => {
-    const heavy = /^(auth|server|manager|catalogue|providers|schema|client-features)\/|^core\/durable|\/uri-template\.js$/;
+  it("holds no OAuth, server, manager, catalogue, provider, durable or skills code", () => {
+    const heavy = /^(auth|server|manager|catalogue|providers|schema|client-features)\/|^core\/durable|\/(uri-template|skills|frontmatter)\.js$/;
     expect(sources.filter((source) => heavy.test(source))).toEqual([]);
   });
 

@@ -22,7 +22,7 @@ import type {
   ResourceTemplateDescriptor,
 } from "../protocol/mcp-types.js";
 import type { CallOptions, SurfaceRequest } from "./call-options.js";
-import { createSkills, type SkillsSurface } from "./skills.js";
+import type { SkillsSurface } from "./skills.js";
 
 /** A surface answer: a `Result`. The name stays because generated clients print it. */
 export type SurfaceResult<T> = Result<T>;
@@ -141,18 +141,26 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
 
   const readResource = (uri: string, options: CallOptions = {}) =>
     call("resources/read", { uri }, options, (r) => (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : undefined));
-  const skills = createSkills({
-    server: deps.server,
-    request: deps.request,
-    readResource,
-    async capabilities(options) {
-      const connected = await deps.connect(options);
-      return connected.ok ? { ok: true, value: deps.serverCapabilities() ?? {} } : connected;
-    },
-  });
+  // Skills (with their frontmatter parser) load on the first skills call, not with the runtime
+  // (docs/performance.md, "Import cost").
+  let skills: Promise<SkillsSurface> | undefined;
+  const loadSkills = () =>
+    (skills ??= import("./skills.js").then(({ createSkills }) =>
+      createSkills({
+        server: deps.server,
+        request: deps.request,
+        readResource,
+        async capabilities(options) {
+          const connected = await deps.connect(options);
+          return connected.ok ? { ok: true, value: deps.serverCapabilities() ?? {} } : connected;
+        },
+      }),
+    ));
 
   const surface: McpSurface = {
-    ...skills,
+    listSkills: async (options) => (await loadSkills()).listSkills(options),
+    getSkill: async (uri, options) => (await loadSkills()).getSkill(uri, options),
+    loadSkill: async (skill, options) => (await loadSkills()).loadSkill(skill, options),
     listResources: (options) => listAll<ResourceDescriptor>("resources/list", "resources", options),
     listResourceTemplates: (options) => listAll<ResourceTemplateDescriptor>("resources/templates/list", "resourceTemplates", options),
     listPrompts: (options) => listAll<PromptDescriptor>("prompts/list", "prompts", options),
