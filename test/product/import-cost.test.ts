@@ -52,7 +52,8 @@ describe("importing @toolwright/runtime + /stdio + /http", () => {
   });
 
   it("holds no OAuth, server, manager, catalogue, provider, durable or skills code", () => {
-    const heavy = /^(auth|server|manager|catalogue|providers|schema|client-features)\/|^core\/durable|\/(uri-template|skills|frontmatter)\.js$/;
+    const heavy =
+      /^(auth|server|manager|catalogue|providers|schema|client-features)\/|^core\/durable|\/(uri-template|skills|frontmatter)\.js$/;
     expect(sources.filter((source) => heavy.test(source))).toEqual([]);
   });
 
