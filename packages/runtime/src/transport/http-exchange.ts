@@ -100,10 +100,10 @@ function abortError(): Error {
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "cookie", "mcp-session-id"];
 const SECRET_HEADER_NAME = /key|token|secret|auth|cookie|session|passw|credential|signature/i;
 
-const targets = new WeakMap<URL, { protocol: string; hostname: string; port: string; path: string }>();
+const targets = new WeakMap<URL, { protocol: string; hostname: string; port: string; path: string; host: string }>();
 
 /** Request options for a URL, computed once per URL object (node would re-derive them per request). */
-function target(url: URL) {
+function target(url: URL): { protocol: string; hostname: string; port: string; path: string; host: string } {
   let t = targets.get(url);
   if (!t) {
     const host = url.hostname;
@@ -113,6 +113,8 @@ function target(url: URL) {
       hostname: host.startsWith("[") ? host.slice(1, -1) : host,
       port: url.port,
       path: `${url.pathname}${url.search}`,
+      // What node would send as Host: brackets kept, the port only when it is not the scheme's default.
+      host: url.host,
     };
     targets.set(url, t);
   }
@@ -193,20 +195,28 @@ function once(
     // `headers` is this exchange's own object (see httpExchange): set the length in place.
     if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
     const t = target(url);
+    // Headers as a flat [name, value, ...] list: node validates each once and writes the head at
+    // once, instead of one setHeader (validation, lower-casing, a [name, value] pair) per header and
+    // a second pass. With a list node adds neither Host nor the Basic auth of `auth`: both are here.
+    const list: string[] = [];
+    for (const name of Object.keys(headers)) list.push(name, headers[name] as string);
+    if (headers.host === undefined) list.push("Host", t.host);
+    // Userinfo in the URL becomes Basic auth, as fetch would send it; URL keeps it percent-encoded.
+    if (url.username && headers.authorization === undefined) {
+      list.push("Authorization", `Basic ${Buffer.from(decodeURIComponent(`${url.username}:${url.password}`)).toString("base64")}`);
+    }
     const requestOptions: http.RequestOptions = {
       protocol: t.protocol,
       hostname: t.hostname,
       port: t.port,
       path: t.path,
       method: options.method,
-      headers,
+      headers: list,
     };
     if (agent !== undefined) requestOptions.agent = agent;
     // The policy's lookup checks the resolved addresses, so a name that resolves to a private
     // address is refused at connect time, not only by its spelling (DNS rebinding).
     if (options.outbound) requestOptions.lookup = options.outbound.lookup;
-    // Userinfo in the URL becomes Basic auth, as fetch would send it; URL keeps it percent-encoded.
-    if (url.username) requestOptions.auth = decodeURIComponent(`${url.username}:${url.password}`);
     const req = mod.request(requestOptions);
     // The agent hands a pooled socket over synchronously, inside `request()`: now is when it stopped being idle.
     const sentAt = req.reusedSocket ? Date.now() : 0;
