@@ -234,10 +234,50 @@ export function createSessionCore<C extends SessionConnection>(
     );
   }
 
-  async function callTool(request: CallRequest, callOptions: CallOptions = NO_OPTIONS): Promise<CallResponse> {
-    // A live connection skips ensure()'s promise and its extra await: this is the hot path.
+  /** The `tools/call` of one attempt on `conn`. */
+  function callOn(conn: C, request: CallRequest, callOptions: CallOptions) {
+    return callToolTasked(
+      conn.peer,
+      contextOf(conn),
+      request,
+      traceMeta(options.traceContext),
+      peerOptions(callOptions),
+      conn.taskSupport?.get(request.name),
+      callOptions.task,
+    );
+  }
+
+  /**
+   * The hot path: a live connection that needs no tool list first and a tool it did not drop is
+   * one call, its outcome mapped once (no async frame of its own). Anything else, and the one retry
+   * of a lost session, goes through `callToolOpening`.
+   */
+  function callTool(request: CallRequest, callOptions: CallOptions = NO_OPTIONS): Promise<CallResponse> {
+    const conn = closed ? undefined : current?.alive ? current : undefined;
+    if (conn === undefined || (conn.taskSupport === undefined && needsList(conn)) || conn.dropped?.has(request.name))
+      return callToolOpening(request, callOptions, 0);
+    try {
+      return callOn(conn, request, callOptions).then((outcome) =>
+        outcome.ok ? outcome : afterFailure(conn, outcome.fault, request, callOptions),
+      );
+    } catch (error) {
+      // A throwing traceContext function fails this call's promise, as it did inside an async function.
+      return Promise.reject(error);
+    }
+  }
+
+  function afterFailure(conn: C, fault: WireFault, request: CallRequest, callOptions: CallOptions): CallResponse | Promise<CallResponse> {
+    // The same one retry as run(), inlined here to keep the hot path free of closures.
+    if (connector.sessionLost?.(conn, fault)) {
+      drop(conn);
+      return callToolOpening(request, callOptions, 1);
+    }
+    return fail(fault, callAt(request, callOptions));
+  }
+
+  async function callToolOpening(request: CallRequest, callOptions: CallOptions, first: number): Promise<CallResponse> {
     let conn = closed ? undefined : current?.alive ? current : undefined;
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = first; ; attempt++) {
       if (conn === undefined) {
         const opened = await ensure(callOptions.signal);
         if (!opened.ok) return fail(opened.fault, callAt(request, callOptions));
@@ -251,17 +291,8 @@ export function createSessionCore<C extends SessionConnection>(
         const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
         return { ok: false, failure: failureFromLocal("tool_unavailable", message, callAt(request, callOptions)) };
       }
-      const outcome = await callToolTasked(
-        conn.peer,
-        contextOf(conn),
-        request,
-        traceMeta(options.traceContext),
-        peerOptions(callOptions),
-        conn.taskSupport?.get(request.name),
-        callOptions.task,
-      );
-      if (outcome.ok) return { ok: true, value: outcome.value };
-      // The same one retry as run(), inlined here to keep the hot path free of closures.
+      const outcome = await callOn(conn, request, callOptions);
+      if (outcome.ok) return outcome;
       if (attempt === 0 && connector.sessionLost?.(conn, outcome.fault)) {
         drop(conn);
         conn = undefined;

@@ -79,12 +79,59 @@ export async function fulfilInputRequests(
  * Sends one request in the session's era: adds the modern `_meta`, retries once on -32022 with a
  * mutual version and once on -32020 after `onHeaderMismatch`, and loops on `input_required`.
  */
-export async function sendRequest(
+export function sendRequest(
   peer: RpcPeer,
   ctx: RequestContext,
   method: string,
   params: { readonly [key: string]: unknown },
   options: PeerRequestOptions,
+): Promise<RpcOutcome> {
+  if (!oneRound(ctx, options)) return requestRounds(peer, ctx, method, params, options, undefined);
+  return peer
+    .request(method, params, options)
+    .then((first) => (roundDone(first) ? first : requestRounds(peer, ctx, method, params, options, first)));
+}
+
+/** `sendRequest` with its outcome mapped by `map`, in the same step on the common path. */
+function sendMapped<T>(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  method: string,
+  params: { readonly [key: string]: unknown },
+  options: PeerRequestOptions,
+  map: (outcome: RpcOutcome) => T,
+): Promise<T> {
+  if (!oneRound(ctx, options)) return requestRounds(peer, ctx, method, params, options, undefined).then(map);
+  return peer
+    .request(method, params, options)
+    .then((first) => (roundDone(first) ? map(first) : requestRounds(peer, ctx, method, params, options, first).then(map)));
+}
+
+/**
+ * A legacy-era request without a maximum total is one peer request unless its answer asks for
+ * input: no `_meta` to add, no retry, no deadline across rounds. Such a request is the peer's
+ * promise mapped once, not an async loop per request (the `tools/call` hot path).
+ */
+function oneRound(ctx: RequestContext, options: PeerRequestOptions): boolean {
+  return ctx.session.era !== "2026-07-28" && options.maxTotalTimeoutMs === undefined;
+}
+
+/** True when a legacy round's outcome is final: a fault (nothing retries it) or a complete answer. */
+function roundDone(outcome: RpcOutcome): boolean {
+  if (!outcome.ok) return true;
+  const result = outcome.result as { resultType?: unknown } | undefined;
+  const resultType = typeof result === "object" && result !== null ? result.resultType : undefined;
+  return resultType === undefined || resultType === "complete" || resultType === "task";
+}
+
+/** The request loop; `first` is the first round's outcome when the caller already has it. */
+async function requestRounds(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  method: string,
+  params: { readonly [key: string]: unknown },
+  options: PeerRequestOptions,
+  first: RpcOutcome | undefined,
 ): Promise<RpcOutcome> {
   const { session, identity } = ctx;
   const modern = session.era === "2026-07-28";
@@ -95,6 +142,9 @@ export async function sendRequest(
   let rounds = 0;
   let extra: { inputResponses?: unknown; requestState?: string } = {};
   const started = Date.now();
+  // Handed over only for a one-round request (legacy, no maximum total), so the first round's body
+  // and options below are `params` and `options`, as they were sent.
+  let given = first;
   for (;;) {
     // The maximum total covers every round and retry of this request, not each one.
     let roundOptions = options;
@@ -118,7 +168,8 @@ export async function sendRequest(
     } else if (rounds > 0) {
       body = { ...params, ...extra };
     }
-    const outcome = await peer.request(method, body, roundOptions);
+    const outcome = given ?? (await peer.request(method, body, roundOptions));
+    given = undefined;
     if (!outcome.ok) {
       const f = outcome.fault;
       if (modern && f.type === "rpc" && f.code === -32022 && !retriedVersion) {
@@ -177,7 +228,7 @@ export async function listToolsPaged(peer: RpcPeer, ctx: RequestContext, options
 }
 
 /** Calls a tool with trace context and caller meta in `_meta`. */
-export async function callToolInSession(
+export function callToolInSession(
   peer: RpcPeer,
   ctx: RequestContext,
   request: {
@@ -196,10 +247,10 @@ export async function callToolInSession(
       ? { name: request.name, arguments: request.arguments }
       : { name: request.name, arguments: request.arguments, _meta: meta };
   if (request.task) params.task = request.task;
-  const outcome = await sendRequest(peer, ctx, "tools/call", params, options);
-  if (!outcome.ok) return outcome;
-  return shapedCallResult(outcome.result);
+  return sendMapped(peer, ctx, "tools/call", params, options, shapedOutcome);
 }
+
+const shapedOutcome = (outcome: RpcOutcome): Outcome<CallToolResult> => (outcome.ok ? shapedCallResult(outcome.result) : outcome);
 
 // getRandomValues is a native call costing microseconds; one call fills randomness for ~170 ids.
 const pool = new Uint8Array(4096);

@@ -97,23 +97,37 @@ export function serverRunsToolTasks(capabilities: { readonly [key: string]: unkn
  * 2026-07-28 server decides to make one; otherwise a plain call. `support` is the tool's
  * `execution.taskSupport`.
  */
-export async function callToolTasked(
+export function callToolTasked(
   peer: RpcPeer,
   ctx: RequestContext,
   request: Parameters<typeof callToolInSession>[2],
   trace: { readonly [key: string]: unknown } | undefined,
   peerOptions: PeerRequestOptions,
   support: string | undefined,
-  options: TaskOptions = {},
+  options: TaskOptions | undefined,
 ): Promise<Outcome<CallToolResult>> {
   const modern = ctx.session.era === "2026-07-28";
   const augment =
     !modern &&
-    (support === "required" || (support === "optional" && options.augment === true)) &&
+    (support === "required" || (support === "optional" && options?.augment === true)) &&
     serverRunsToolTasks(ctx.session.handshake.capabilities);
-  const sent = augment ? { ...request, task: { ttl: options.ttlMs ?? DEFAULT_TTL_MS } } : request;
-  const outcome = await callToolInSession(peer, ctx, sent, trace, peerOptions);
-  if (!outcome.ok || (!augment && !modern)) return outcome;
+  // No task asked for and none the server can make: the plain call, with no layer of its own.
+  if (!augment && !modern) return callToolInSession(peer, ctx, request, trace, peerOptions);
+  const taskOptions = options ?? {};
+  const sent = augment ? { ...request, task: { ttl: taskOptions.ttlMs ?? DEFAULT_TTL_MS } } : request;
+  return followTask(peer, ctx, callToolInSession(peer, ctx, sent, trace, peerOptions), peerOptions, taskOptions);
+}
+
+/** The answer of a call that may have become a task; a task is followed to its end. */
+async function followTask(
+  peer: RpcPeer,
+  ctx: RequestContext,
+  call: Promise<Outcome<CallToolResult>>,
+  peerOptions: PeerRequestOptions,
+  options: TaskOptions,
+): Promise<Outcome<CallToolResult>> {
+  const outcome = await call;
+  if (!outcome.ok) return outcome;
   const task = taskOf(outcome.value);
   return task ? awaitTask(peer, ctx, task, peerOptions, options) : outcome;
 }
