@@ -2,6 +2,8 @@
 // number of ES modules rather than the code? Bundles the built dist (root + stdio + http entry points)
 // into one ESM file with esbuild and compares fresh-process import time and RSS with the module tree
 // and with the SDK client. Run: `npm run build && node bench/import-bundle-experiment.mjs [reps]`.
+// Since the runtime ships bundled (packages/runtime/bundle.mjs) the "module tree" is its six files;
+// the TurboFan cliff that made the old 52-module tree cost ~4.5 MiB more is in docs/performance.md.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
