@@ -22,9 +22,12 @@ const HELPERS = {
 
 /** The compacted module source. */
 export function compactStandalone(code: string): string {
-  let out = code.replace(/^const (schema\d+) = .*;\n/gm, (line, name: string) =>
-    new RegExp(`\\b${name}\\b`).test(code.replace(line, "")) ? line : "",
-  );
+  // A constant is kept when its name occurs outside its own line. Counted in one pass: testing the
+  // whole module again per constant made this quadratic (a 100-tool toolset has ~130 of them).
+  const uses = new Map<string, number>();
+  for (const m of code.matchAll(/\bschema\d+\b/g)) uses.set(m[0], (uses.get(m[0]) ?? 0) + 1);
+  const inLine = (line: string, name: string) => line.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0;
+  let out = code.replace(/^const (schema\d+) = .*;\n/gm, (line, name: string) => ((uses.get(name) ?? 0) > inLine(line, name) ? line : ""));
   const used = new Set<keyof typeof HELPERS>();
   out = out.replace(PUSH, (whole, _name: string, error: string) => {
     // schemaPath is not part of the runtime's ValidatorError, and with shared sub-schemas it would
