@@ -161,4 +161,20 @@ describe("rpc-peer deadlines", () => {
     expect(await rejecting.request("x", {}, { timeoutMs: 1000 })).toMatchObject({ ok: false, fault: { type: "transport", code: "ESEND" } });
     expect(throwing.inFlight + rejecting.inFlight).toBe(0);
   });
+
+  it("answers: a result settles its request, an error wins over a result, an unknown id is noise", async () => {
+    const noise: string[] = [];
+    const sent: RpcRequest[] = [];
+    const peer = createRpcPeer({ send: (m) => void sent.push(m as RpcRequest), onProtocolNoise: (r) => noise.push(r) });
+    const a = peer.request("a", {}, {});
+    const b = peer.request("b", {}, {});
+    await Promise.resolve();
+    peer.receive({ jsonrpc: "2.0", id: sent[1]?.id, result: { x: 1 }, error: { code: -32000, message: "both" } });
+    peer.receive({ jsonrpc: "2.0", id: 999, result: {} });
+    peer.receive({ jsonrpc: "2.0", id: sent[0]?.id, result: { y: 2 } });
+    peer.receive({ jsonrpc: "2.0", id: sent[0]?.id, result: { late: true } });
+    expect(await a).toEqual({ ok: true, result: { y: 2 } });
+    expect(await b).toEqual({ ok: false, fault: { type: "rpc", code: -32000, message: "both" } });
+    expect(noise).toEqual(["response for unknown id 999", `response for unknown id ${sent[0]?.id}`]);
+  });
 });

@@ -161,6 +161,14 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     options.onAbandon?.(id);
   }
 
+  function sendFailed(id: RpcId, error: unknown): void {
+    const fault = (error as { fault?: WireFault }).fault;
+    settle(id, {
+      ok: false,
+      fault: fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) },
+    });
+  }
+
   /** Sets (or, on progress, moves) the entry's deadline; the entry must be pending already. */
   function armTimer(entry: Pending, now: number): void {
     const { timeoutMs, maxTotalTimeoutMs } = entry.options;
@@ -257,18 +265,11 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       armTimer(entry, startedAt);
       const message: RpcRequest = body === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: body };
       // A send that throws (synchronously or by rejecting) settles the request as a transport fault.
-      const sendFailed = (error: unknown) => {
-        const fault = (error as { fault?: WireFault }).fault;
-        settle(id, {
-          ok: false,
-          fault: fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) },
-        });
-      };
       try {
         const sent = options.send(message, { requestId: id });
-        if (sent !== undefined && typeof sent.then === "function") sent.then(undefined, sendFailed);
+        if (sent !== undefined && typeof sent.then === "function") sent.then(undefined, (error: unknown) => sendFailed(id, error));
       } catch (error) {
-        sendFailed(error);
+        sendFailed(id, error);
       }
       return promise;
     },
@@ -276,6 +277,16 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       await options.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, {});
     },
     receive(value) {
+      // The common message first: a result for a waiting request (what classify would call a valid
+      // response), settled without the classification object.
+      const m = value as { readonly id?: RpcId; readonly method?: unknown; readonly result?: unknown } | null;
+      if (typeof m === "object" && m !== null && m.method === undefined && "result" in m && !("error" in m)) {
+        const id = m.id as RpcId;
+        if (pending.has(id)) {
+          settle(id, { ok: true, result: m.result });
+          return;
+        }
+      }
       const c = classify(value);
       switch (c.type) {
         case "response": {
