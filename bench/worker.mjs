@@ -205,15 +205,29 @@ async function manager() {
         into?.push(performance.now() - t0);
       }
     };
+    const early = { manager: [], direct: [] };
+    const window = async (into) => {
+      const size = 100;
+      for (let done = 0; done < task.calls; done += size) {
+        await block(viaManager, into.manager, Math.min(size, task.calls - done));
+        await block(viaDirect, into.direct, Math.min(size, task.calls - done));
+      }
+    };
     await block(viaManager, undefined, task.warmup);
     await block(viaDirect, undefined, task.warmup);
-    const size = 100;
-    for (let done = 0; done < task.calls; done += size) {
-      await block(viaManager, lat.manager, Math.min(size, task.calls - done));
-      await block(viaDirect, lat.direct, Math.min(size, task.calls - done));
-    }
+    // The first window runs while V8 still tiers up both paths (the manager's code is optimised
+    // after ~1,500 calls); the steady window, after `settle` more calls each, is the per-call overhead.
+    await window(early);
+    await block(viaManager, undefined, task.settle ?? 0);
+    await block(viaDirect, undefined, task.settle ?? 0);
+    await window(lat);
     const p50 = (xs) => Float64Array.from(xs).sort()[Math.floor((xs.length - 1) / 2)] * 1000;
-    return { managerP50Us: p50(lat.manager), directP50Us: p50(lat.direct) };
+    return {
+      managerP50Us: p50(lat.manager),
+      directP50Us: p50(lat.direct),
+      earlyManagerP50Us: p50(early.manager),
+      earlyDirectP50Us: p50(early.direct),
+    };
   } finally {
     await mgr.stop();
     await direct.close();
