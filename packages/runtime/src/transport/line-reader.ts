@@ -58,7 +58,8 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
   function emitText(decoded: string): void {
     let text = decoded;
     if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (text.trim() === "") return;
+    // Blank lines are skipped silently; a line that starts with a JSON value needs no trim to know.
+    if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "")) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -74,6 +75,11 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
       // Fast path: nothing buffered and the chunk ends a line and fits the cap, so every line in it
       // fits too: decode once and split (0x0A never occurs inside a UTF-8 sequence).
       if (size === 0 && !skipping && chunk.length <= maxBytes && chunk[chunk.length - 1] === 10) {
+        // One line (every answer of a sequential caller): decoded without the split.
+        if (chunk.indexOf(10) === chunk.length - 1) {
+          if (chunk.length > 1) emitText(chunk.toString("utf8", 0, chunk.length - 1));
+          return;
+        }
         for (const line of chunk.toString("utf8").split("\n")) if (line !== "") emitText(line);
         return;
       }
