@@ -2,7 +2,10 @@
  * Section 9: the manager path (`manager.callTool` over a live registry) against a direct caller
  * on the same raw stdio echo server; sequential p50 per call, in one worker per repetition. Each
  * worker measures two windows: the first calls after a short warm-up (V8 still optimising both
- * paths) and, after `settle` more calls each, the steady state the target is read from.
+ * paths) and, after `settle` more calls each, the steady state. Workers are pinned to one CPU
+ * (client and both servers), as the stdio latency ratios are: unpinned, a sequential p50 follows
+ * where the scheduler puts each server child (a wake-up on the other, idle CPU costs 50-90 µs), and
+ * the steady window once read 0.32x because the direct caller's server had landed on the idle CPU.
  */
 import { makeRow, type Row } from "../lib/stats.ts";
 import type { BenchConfig } from "./config.ts";
@@ -15,15 +18,18 @@ export async function measureManager(config: BenchConfig, log: (line: string) =>
   const earlyManager: number[] = [];
   const earlyDirect: number[] = [];
   for (let rep = 0; rep < config.reps; rep++) {
-    const r = await worker<{ managerP50Us: number; directP50Us: number; earlyManagerP50Us: number; earlyDirectP50Us: number }>({
-      mode: "manager",
-      client: "toolwright",
-      transport: "stdio",
-      server: "raw-stdio",
-      calls: config.managerCalls,
-      warmup: Math.min(200, config.managerCalls),
-      settle: config.managerCalls,
-    });
+    const r = await worker<{ managerP50Us: number; directP50Us: number; earlyManagerP50Us: number; earlyDirectP50Us: number }>(
+      {
+        mode: "manager",
+        client: "toolwright",
+        transport: "stdio",
+        server: "raw-stdio",
+        calls: config.managerCalls,
+        warmup: Math.min(200, config.managerCalls),
+        settle: config.managerCalls,
+      },
+      { pinned: true },
+    );
     manager.push(r.managerP50Us);
     direct.push(r.directP50Us);
     earlyManager.push(r.earlyManagerP50Us);
