@@ -36,6 +36,19 @@ export interface HttpConnectorOptions extends HttpEndpointOptions {
 /** Era found per endpoint, so later callers skip the probe or go straight to SSE. */
 const eraCache = new Map<string, "modern" | "legacy" | "sse">();
 
+/** How long a connect waits for the server to answer the standalone GET before requests go out. */
+const GET_OPEN_WAIT_MS = 1000;
+
+/** Resolves when `promise` does or after `ms`, whichever is first; the timer never holds the process. */
+function untilOr(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, wait]).finally(() => clearTimeout(timer));
+}
+
 /** Forgets cached era detections (tests, or after a server upgrade). */
 export function clearHttpEraCache(): void {
   eraCache.clear();
@@ -189,7 +202,9 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     // Sent as MCP-Protocol-Version on every later request (required from 2025-06-18 on).
     streamable.protocolVersion = init.value.protocolVersion;
     eraCache.set(key, "legacy");
-    if (o.notificationStream) streamable.openNotificationStream();
+    // Requests wait until the server has answered the GET (at most GET_OPEN_WAIT_MS): a server that
+    // routes answers by stream (the conformance sse-retry scenario) must see the GET stream first.
+    if (o.notificationStream) await untilOr(streamable.openNotificationStream(), GET_OPEN_WAIT_MS);
     return { ok: true, value: conn };
   }
 
@@ -202,7 +217,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
       return outcome;
     },
     dispose,
-    openNotificationStream: (conn) => conn.streamable?.openNotificationStream(),
+    openNotificationStream: (conn) => void conn.streamable?.openNotificationStream(),
     /** A 404 on a request that carried the session id: the server forgot the session. */
     sessionLost(conn, fault) {
       // A 404 without a session id is a wrong URL, not a lost session: reconnecting would not help.

@@ -59,7 +59,15 @@ export async function resumeAnswer(
  * The standalone GET stream: reconnects after `retry` with the last event id, and gives up after
  * `maxResume` rounds without progress or on any non-SSE answer (405 means the server offers none).
  */
-export async function runNotificationStream(host: GetStreamHost, signal: AbortSignal): Promise<void> {
+export async function runNotificationStream(host: GetStreamHost, signal: AbortSignal, onFirstAnswer?: () => void): Promise<void> {
+  try {
+    await streamRounds(host, signal, onFirstAnswer);
+  } finally {
+    onFirstAnswer?.();
+  }
+}
+
+async function streamRounds(host: GetStreamHost, signal: AbortSignal, onFirstAnswer: (() => void) | undefined): Promise<void> {
   let lastEventId: string | undefined;
   let retryMs: number | undefined;
   let failures = 0;
@@ -70,10 +78,12 @@ export async function runNotificationStream(host: GetStreamHost, signal: AbortSi
       // event id (the server reset it) is not sent.
       res = await exchangeAuthorized(host.endpoint, "GET", host.headers(lastEventId || undefined), undefined, signal, false);
     } catch {
+      onFirstAnswer?.();
       failures++;
       await sleep(retryMs ?? host.defaultRetryMs, signal);
       continue;
     }
+    onFirstAnswer?.();
     if (res.status === 405 || res.status < 200 || res.status >= 300 || !isSse(res)) {
       res.body.resume();
       if (res.status !== 405) host.onNoise?.(`GET notification stream answered HTTP ${res.status}`);

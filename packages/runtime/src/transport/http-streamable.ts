@@ -48,8 +48,11 @@ export interface StreamableHttpTransport {
   readonly sessionExpired: boolean;
   /** Forgets the session (before re-initializing). */
   resetSession(): void;
-  /** Opens the standalone GET stream for server messages (legacy era). */
-  openNotificationStream(): void;
+  /**
+   * Opens the standalone GET stream for server messages (legacy era). The promise resolves once
+   * the server has answered the GET (or it failed), or at once if the stream is open already.
+   */
+  openNotificationStream(): Promise<void>;
   /** Aborts every exchange and DELETEs the session. */
   close(): Promise<void>;
 }
@@ -174,7 +177,7 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
       if (res.status === 202 || res.status === 204) {
         res.body.resume();
         // A request accepted without an answer: the answer can only come on the standalone GET stream.
-        if (id !== undefined && !transport.modern) transport.openNotificationStream();
+        if (id !== undefined && !transport.modern) void transport.openNotificationStream();
         return;
       }
       if (!isSse(res)) {
@@ -236,13 +239,15 @@ export function createStreamableHttpTransport(options: StreamableHttpOptions): S
       transport.protocolVersion = undefined;
     },
     openNotificationStream() {
-      if (getStreamOpen || closed || transport.modern) return;
+      if (getStreamOpen || closed || transport.modern) return Promise.resolve();
       getStreamOpen = true;
-      runNotificationStream(getStreams, life.signal)
-        .catch(() => {})
-        .finally(() => {
-          getStreamOpen = false;
-        });
+      return new Promise<void>((answered) => {
+        runNotificationStream(getStreams, life.signal, answered)
+          .catch(() => {})
+          .finally(() => {
+            getStreamOpen = false;
+          });
+      });
     },
     async close() {
       if (closed) return;
