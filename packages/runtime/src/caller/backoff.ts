@@ -47,15 +47,16 @@ export function createRestartBackoff(policy: BackoffPolicy = {}): RestartBackoff
     },
     async wait(signal) {
       const wait = lastFailureAt + backoffDelay(failures, policy) - Date.now();
-      if (wait > 0) await sleep(wait, signal);
+      if (wait > 0) await abortableSleep(wait, signal);
     },
   };
 }
 
-/** Waits `ms`, or less when `signal` aborts first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when `signal` aborts first; the timer never holds the process open. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
+    timer.unref?.();
     const stop = watchAbort(signal, done);
     function done() {
       clearTimeout(timer);

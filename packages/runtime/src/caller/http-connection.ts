@@ -13,6 +13,7 @@ import type { WireFault } from "../protocol/wire-fault.js";
 import type { HttpEndpointOptions, WireFaultError } from "../transport/http-exchange.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "../transport/http-streamable.js";
 import { createLegacySseTransport, type LegacySseTransport } from "../transport/legacy-sse.js";
+import { abortableSleep } from "./backoff.js";
 import { type ConnectorLink, connectionOn, type SessionConnection, type SessionConnector } from "./connector.js";
 
 /** One live connection: a peer over Streamable HTTP or legacy SSE, and its session. */
@@ -39,14 +40,20 @@ const eraCache = new Map<string, "modern" | "legacy" | "sse">();
 /** How long a connect waits for the server to answer the standalone GET before requests go out. */
 const GET_OPEN_WAIT_MS = 1000;
 
-/** Resolves when `promise` does or after `ms`, whichever is first; the timer never holds the process. */
-function untilOr(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const wait = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref?.();
-  });
-  return Promise.race([promise, wait]).finally(() => clearTimeout(timer));
+/** Waits until the standalone GET is answered, at most GET_OPEN_WAIT_MS and never past the connect budget or `signal`. */
+export async function waitForGetStream(
+  streamable: Pick<StreamableHttpTransport, "openNotificationStream">,
+  budget: Pick<ConnectBudget, "remaining">,
+  signal: AbortSignal,
+): Promise<void> {
+  const answered = new AbortController();
+  const wait = Math.min(GET_OPEN_WAIT_MS, budget.remaining());
+  try {
+    await Promise.race([streamable.openNotificationStream(), abortableSleep(wait, AbortSignal.any([signal, answered.signal]))]);
+  } finally {
+    // Ends the sleep, and its timer, when the GET answered first.
+    answered.abort();
+  }
 }
 
 /** Forgets cached era detections (tests, or after a server upgrade). */
@@ -202,9 +209,10 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     // Sent as MCP-Protocol-Version on every later request (required from 2025-06-18 on).
     streamable.protocolVersion = init.value.protocolVersion;
     eraCache.set(key, "legacy");
-    // Requests wait until the server has answered the GET (at most GET_OPEN_WAIT_MS): a server that
-    // routes answers by stream (the conformance sse-retry scenario) must see the GET stream first.
-    if (o.notificationStream) await untilOr(streamable.openNotificationStream(), GET_OPEN_WAIT_MS);
+    // Requests wait until the server has answered the GET: a server that routes answers by stream
+    // (the conformance sse-retry scenario) must see the GET stream first. The wait is capped, and
+    // it is part of the connect: it ends with the connect budget or when the connect is aborted.
+    if (o.notificationStream) await waitForGetStream(streamable, budget, signal);
     return { ok: true, value: conn };
   }
 
