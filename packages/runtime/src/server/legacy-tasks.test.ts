@@ -3,15 +3,21 @@ import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { createLegacyTaskStore } from "./legacy-tasks.js";
 import type { SessionState } from "./session.js";
 
+/** A store whose unexpected task errors land in `reported`. */
+function storeWithReports() {
+  const reported: unknown[] = [];
+  // The tasks never ask the client anything, so the session state is never read.
+  const store = createLegacyTaskStore(
+    {} as SessionState,
+    () => ({}),
+    (error) => reported.push(error),
+  );
+  return { store, reported };
+}
+
 describe("legacy task store", () => {
   it("an unexpected throw in a task goes to the report, and tasks/result and tasks/get answer only Internal error", async () => {
-    const reported: unknown[] = [];
-    // The task never asks the client anything, so the session state is never read.
-    const store = createLegacyTaskStore(
-      {} as SessionState,
-      () => ({}),
-      (error) => reported.push(error),
-    );
+    const { store, reported } = storeWithReports();
     const started = store.start(undefined, async () => {
       throw new Error("connect failed: password=hunter2");
     });
@@ -28,12 +34,7 @@ describe("legacy task store", () => {
   });
 
   it("a deliberate RpcHandlerError reaches the client as it is, and is not reported", async () => {
-    const reported: unknown[] = [];
-    const store = createLegacyTaskStore(
-      {} as SessionState,
-      () => ({}),
-      (error) => reported.push(error),
-    );
+    const { store, reported } = storeWithReports();
     const started = store.start(undefined, async () => {
       throw new RpcHandlerError(-32602, "bad depth");
     });
