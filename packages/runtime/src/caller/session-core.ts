@@ -234,31 +234,33 @@ export function createSessionCore<C extends SessionConnection>(
     );
   }
 
-  /** The `tools/call` of one attempt on `conn`. */
-  function callOn(conn: C, request: CallRequest, callOptions: CallOptions) {
-    return callToolTasked(
-      conn.peer,
-      contextOf(conn),
-      request,
-      traceMeta(options.traceContext),
-      peerOptions(callOptions),
-      conn.taskSupport?.get(request.name),
-      callOptions.task,
-    );
-  }
-
   /**
    * The hot path: a live connection that needs no tool list first and a tool it did not drop is
-   * one call, its outcome mapped once (no async frame of its own). Anything else, and the one retry
-   * of a lost session, goes through `callToolOpening`.
+   * one call. Anything else goes through `callToolOpening`, and so does the one retry of a lost session.
    */
   function callTool(request: CallRequest, callOptions: CallOptions = NO_OPTIONS): Promise<CallResponse> {
     const conn = closed ? undefined : current?.alive ? current : undefined;
     if (conn === undefined || (conn.taskSupport === undefined && needsList(conn)) || conn.dropped?.has(request.name))
       return callToolOpening(request, callOptions, 0);
+    return callOn(conn, request, callOptions, 0);
+  }
+
+  /**
+   * The `tools/call` of attempt `attempt` (0, or 1 for the retry) on `conn`, its outcome mapped in
+   * the answer's own promise step: no async frame, and no closure but the one mapping the answer.
+   */
+  function callOn(conn: C, request: CallRequest, callOptions: CallOptions, attempt: number): Promise<CallResponse> {
     try {
-      return callOn(conn, request, callOptions).then((outcome) =>
-        outcome.ok ? outcome : afterFailure(conn, outcome.fault, request, callOptions),
+      return callToolTasked(
+        conn.peer,
+        conn.context ?? contextOf(conn),
+        request,
+        options.traceContext ? traceMeta(options.traceContext) : undefined,
+        callOptions === NO_OPTIONS ? defaultPeerOptions : peerOptions(callOptions),
+        conn.taskSupport?.get(request.name),
+        callOptions.task,
+        (outcome): CallResponse | Promise<CallResponse> =>
+          outcome.ok ? outcome : afterFailure(conn, outcome.fault, request, callOptions, attempt),
       );
     } catch (error) {
       // A throwing traceContext function fails this call's promise, as it did inside an async function.
@@ -266,40 +268,31 @@ export function createSessionCore<C extends SessionConnection>(
     }
   }
 
-  function afterFailure(conn: C, fault: WireFault, request: CallRequest, callOptions: CallOptions): CallResponse | Promise<CallResponse> {
-    // The same one retry as run(), inlined here to keep the hot path free of closures.
-    if (connector.sessionLost?.(conn, fault)) {
+  function afterFailure(conn: C, fault: WireFault, request: CallRequest, callOptions: CallOptions, attempt: number) {
+    // Only the first attempt retries: a server that forgets every new session fails instead of looping.
+    if (attempt === 0 && connector.sessionLost?.(conn, fault)) {
       drop(conn);
       return callToolOpening(request, callOptions, 1);
     }
     return fail(fault, callAt(request, callOptions));
   }
 
-  async function callToolOpening(request: CallRequest, callOptions: CallOptions, first: number): Promise<CallResponse> {
+  async function callToolOpening(request: CallRequest, callOptions: CallOptions, attempt: number): Promise<CallResponse> {
     let conn = closed ? undefined : current?.alive ? current : undefined;
-    for (let attempt = first; ; attempt++) {
-      if (conn === undefined) {
-        const opened = await ensure(callOptions.signal);
-        if (!opened.ok) return fail(opened.fault, callAt(request, callOptions));
-        conn = opened.value;
-      }
-      if (conn.taskSupport === undefined && needsList(conn)) await listInto(conn, callOptions);
-      // A tool left out of the list is not callable (its parameter headers cannot be built).
-      const dropped = conn.dropped?.get(request.name);
-      if (dropped !== undefined) {
-        // Nothing was sent and no arguments can fix it: a local reason, so the planner replans.
-        const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
-        return { ok: false, failure: failureFromLocal("tool_unavailable", message, callAt(request, callOptions)) };
-      }
-      const outcome = await callOn(conn, request, callOptions);
-      if (outcome.ok) return outcome;
-      if (attempt === 0 && connector.sessionLost?.(conn, outcome.fault)) {
-        drop(conn);
-        conn = undefined;
-        continue;
-      }
-      return fail(outcome.fault, callAt(request, callOptions));
+    if (conn === undefined) {
+      const opened = await ensure(callOptions.signal);
+      if (!opened.ok) return fail(opened.fault, callAt(request, callOptions));
+      conn = opened.value;
     }
+    if (conn.taskSupport === undefined && needsList(conn)) await listInto(conn, callOptions);
+    // A tool left out of the list is not callable (its parameter headers cannot be built).
+    const dropped = conn.dropped?.get(request.name);
+    if (dropped !== undefined) {
+      // Nothing was sent and no arguments can fix it: a local reason, so the planner replans.
+      const message = `${server}: tool ${request.name} is unavailable: ${dropped}`;
+      return { ok: false, failure: failureFromLocal("tool_unavailable", message, callAt(request, callOptions)) };
+    }
+    return callOn(conn, request, callOptions, attempt);
   }
 
   async function request(method: string, params: { readonly [key: string]: unknown } = {}, callOptions: CallOptions = NO_OPTIONS) {

@@ -96,6 +96,23 @@ function createStdioConnector(
 
   function spawn(): StdioConnection {
     let conn: StdioConnection | undefined;
+    const peer = createRpcPeer({
+      send: (message) => {
+        try {
+          proc.send(message);
+        } catch (error) {
+          // stdin is gone before "close" arrived (EPIPE after a crash): the connection is dead now.
+          // Keeping it current would fail every retry at once, in microtasks that never let "close" run.
+          if (conn) link.lost(conn);
+          throw error;
+        }
+      },
+      onNotification: (notification) => {
+        if (conn) link.notification(conn, notification);
+      },
+      ...(link.handlers ? { handlers: link.handlers } : {}),
+      ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
+    });
     const proc = startStdioProcess(
       {
         command: options.command,
@@ -107,7 +124,8 @@ function createStdioConnector(
         ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
       },
       {
-        onMessage: (value) => peer.receive(value),
+        // The peer reads each message itself: no frame of ours in between.
+        onMessage: peer.receive,
         onNoise: (reason) => options.onNoise?.(reason),
         onOversizeEnd: ({ bytes, id }) => {
           const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
@@ -126,23 +144,6 @@ function createStdioConnector(
         },
       },
     );
-    const peer = createRpcPeer({
-      send: (message) => {
-        try {
-          proc.send(message);
-        } catch (error) {
-          // stdin is gone before "close" arrived (EPIPE after a crash): the connection is dead now.
-          // Keeping it current would fail every retry at once, in microtasks that never let "close" run.
-          if (conn) link.lost(conn);
-          throw error;
-        }
-      },
-      onNotification: (notification) => {
-        if (conn) link.notification(conn, notification);
-      },
-      ...(link.handlers ? { handlers: link.handlers } : {}),
-      ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
-    });
     conn = { ...connectionOn(peer), process: proc };
     return conn;
   }

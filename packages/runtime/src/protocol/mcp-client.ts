@@ -92,21 +92,6 @@ export function sendRequest(
     .then((first) => (roundDone(first) ? first : requestRounds(peer, ctx, method, params, options, first)));
 }
 
-/** `sendRequest` with its outcome mapped by `map`, in the same step on the common path. */
-function sendMapped<T>(
-  peer: RpcPeer,
-  ctx: RequestContext,
-  method: string,
-  params: { readonly [key: string]: unknown },
-  options: PeerRequestOptions,
-  map: (outcome: RpcOutcome) => T,
-): Promise<T> {
-  if (!oneRound(ctx, options)) return requestRounds(peer, ctx, method, params, options, undefined).then(map);
-  return peer
-    .request(method, params, options)
-    .then((first) => (roundDone(first) ? map(first) : requestRounds(peer, ctx, method, params, options, first).then(map)));
-}
-
 /**
  * A legacy-era request without a maximum total is one peer request unless its answer asks for
  * input: no `_meta` to add, no retry, no deadline across rounds. Such a request is the peer's
@@ -227,8 +212,12 @@ export async function listToolsPaged(peer: RpcPeer, ctx: RequestContext, options
   return { ok: true, value: tools };
 }
 
-/** Calls a tool with trace context and caller meta in `_meta`. */
-export function callToolInSession(
+/**
+ * Calls a tool with trace context and caller meta in `_meta`; `then` (optional) maps the shaped
+ * outcome. A legacy one-round call is the peer's promise and one reaction: the answer is checked,
+ * shaped and handed to `then` in the same step (the `tools/call` hot path, docs/performance.md).
+ */
+export function callToolInSession<T = Outcome<CallToolResult>>(
   peer: RpcPeer,
   ctx: RequestContext,
   request: {
@@ -240,16 +229,23 @@ export function callToolInSession(
   },
   trace: { readonly [key: string]: unknown } | undefined,
   options: PeerRequestOptions,
-): Promise<Outcome<CallToolResult>> {
+  then?: (outcome: Outcome<CallToolResult>) => T | PromiseLike<T>,
+): Promise<T> {
   const meta = request.meta === undefined ? trace : { ...trace, ...request.meta };
   const params: { [key: string]: unknown } =
     meta === undefined
       ? { name: request.name, arguments: request.arguments }
       : { name: request.name, arguments: request.arguments, _meta: meta };
   if (request.task) params.task = request.task;
-  return sendMapped(peer, ctx, "tools/call", params, options, shapedOutcome);
+  const map = then ?? (same as (outcome: Outcome<CallToolResult>) => T);
+  if (!oneRound(ctx, options)) return requestRounds(peer, ctx, "tools/call", params, options, undefined).then(shapedOutcome).then(map);
+  return peer.request("tools/call", params, options).then((first) => {
+    if (!roundDone(first)) return requestRounds(peer, ctx, "tools/call", params, options, first).then(shapedOutcome).then(map);
+    return map(first.ok ? shapedCallResult(first.result) : first);
+  });
 }
 
+const same = <T>(value: T): T => value;
 const shapedOutcome = (outcome: RpcOutcome): Outcome<CallToolResult> => (outcome.ok ? shapedCallResult(outcome.result) : outcome);
 
 // getRandomValues is a native call costing microseconds; one call fills randomness for ~170 ids.

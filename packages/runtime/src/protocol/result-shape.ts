@@ -37,6 +37,8 @@ function blockIssues(block: unknown, at: string, issues: FieldIssue[]): void {
     issues.push(typeIssue(at, "a content block object", block));
     return;
   }
+  // The common block first: text with its text (what the loop below would find nothing wrong with).
+  if (block.type === "text" && typeof block.text === "string") return;
   if (block.type === undefined) {
     issues.push({ field: `${at}.type`, constraint: "missing_field", expected: "a content block type" });
     return;
@@ -45,7 +47,9 @@ function blockIssues(block: unknown, at: string, issues: FieldIssue[]): void {
     issues.push(typeIssue(`${at}.type`, "string", block.type));
     return;
   }
-  for (const field of BLOCK_FIELDS.get(block.type) ?? []) {
+  const fields = BLOCK_FIELDS.get(block.type) ?? [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
     if (block[field] === undefined) issues.push({ field: `${at}.${field}`, constraint: "missing_field", expected: "string" });
     else if (typeof block[field] !== "string") issues.push(typeIssue(`${at}.${field}`, "string", block[field]));
   }

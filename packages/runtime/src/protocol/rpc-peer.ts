@@ -135,12 +135,16 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   function settle(id: RpcId, outcome: RpcOutcome): boolean {
     const entry = pending.get(id);
     if (!entry) return false;
+    settleEntry(id, entry, outcome);
+    return true;
+  }
+
+  function settleEntry(id: RpcId, entry: Pending, outcome: RpcOutcome): void {
     pending.delete(id);
     if (entry.options.onProgress) progressTokens.delete(id);
     if (entry.deadline !== undefined && --timed === 0) timer?.unref();
-    entry.cleanup();
+    if (entry.cleanup !== NOTHING_TO_CLEAN) entry.cleanup();
     entry.resolve(outcome);
-    return true;
   }
 
   function abandon(id: RpcId, fault: WireFault): void {
@@ -282,8 +286,9 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       const m = value as { readonly id?: RpcId; readonly method?: unknown; readonly result?: unknown } | null;
       if (typeof m === "object" && m !== null && m.method === undefined && "result" in m && !("error" in m)) {
         const id = m.id as RpcId;
-        if (pending.has(id)) {
-          settle(id, { ok: true, result: m.result });
+        const entry = pending.get(id);
+        if (entry !== undefined) {
+          settleEntry(id, entry, { ok: true, result: m.result });
           return;
         }
       }

@@ -95,9 +95,9 @@ export function serverRunsToolTasks(capabilities: { readonly [key: string]: unkn
 /**
  * `tools/call` through a task when the tool needs (or, with `augment`, allows) one, or when a
  * 2026-07-28 server decides to make one; otherwise a plain call. `support` is the tool's
- * `execution.taskSupport`.
+ * `execution.taskSupport`; `then` maps the final outcome (on a plain call, in the answer's own step).
  */
-export function callToolTasked(
+export function callToolTasked<T>(
   peer: RpcPeer,
   ctx: RequestContext,
   request: Parameters<typeof callToolInSession>[2],
@@ -105,17 +105,18 @@ export function callToolTasked(
   peerOptions: PeerRequestOptions,
   support: string | undefined,
   options: TaskOptions | undefined,
-): Promise<Outcome<CallToolResult>> {
+  then: (outcome: Outcome<CallToolResult>) => T | PromiseLike<T>,
+): Promise<T> {
   const modern = ctx.session.era === "2026-07-28";
   const augment =
     !modern &&
     (support === "required" || (support === "optional" && options?.augment === true)) &&
     serverRunsToolTasks(ctx.session.handshake.capabilities);
   // No task asked for and none the server can make: the plain call, with no layer of its own.
-  if (!augment && !modern) return callToolInSession(peer, ctx, request, trace, peerOptions);
+  if (!augment && !modern) return callToolInSession(peer, ctx, request, trace, peerOptions, then);
   const taskOptions = options ?? {};
   const sent = augment ? { ...request, task: { ttl: taskOptions.ttlMs ?? DEFAULT_TTL_MS } } : request;
-  return followTask(peer, ctx, callToolInSession(peer, ctx, sent, trace, peerOptions), peerOptions, taskOptions);
+  return followTask(peer, ctx, callToolInSession(peer, ctx, sent, trace, peerOptions), peerOptions, taskOptions).then(then);
 }
 
 /** The answer of a call that may have become a task; a task is followed to its end. */

@@ -75,12 +75,16 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
       // Fast path: nothing buffered and the chunk ends a line and fits the cap, so every line in it
       // fits too: decode once and split (0x0A never occurs inside a UTF-8 sequence).
       if (size === 0 && !skipping && chunk.length <= maxBytes && chunk[chunk.length - 1] === 10) {
-        // One line (every answer of a sequential caller): decoded without the split.
-        if (chunk.indexOf(10) === chunk.length - 1) {
-          if (chunk.length > 1) emitText(chunk.toString("utf8", 0, chunk.length - 1));
+        // Decoded whole (toString() with no arguments is the shortest way in) and searched as a string:
+        // the newlines are where the bytes had them.
+        const text = chunk.toString();
+        const nl = text.indexOf("\n");
+        // One line (every answer of a sequential caller): no split.
+        if (nl === text.length - 1) {
+          if (nl > 0) emitText(text.slice(0, nl));
           return;
         }
-        for (const line of chunk.toString("utf8").split("\n")) if (line !== "") emitText(line);
+        for (const line of text.split("\n")) if (line !== "") emitText(line);
         return;
       }
       let start = 0;

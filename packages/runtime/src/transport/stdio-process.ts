@@ -135,7 +135,8 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
     signalTree(tree, "SIGKILL");
   });
   const reader = createLineReader(options.maxMessageBytes ?? 16 * 1024 * 1024, events);
-  child.stdout.on("data", (chunk: Buffer) => reader.push(chunk));
+  // The reader is the listener itself (its push needs no `this`): one frame less per answer.
+  child.stdout.on("data", reader.push);
   // A server that closed stdout can never answer again: give it the grace period to exit on its own,
   // then stop it, so in-flight calls fail and the next call restarts it instead of timing out forever.
   let stdoutEnded = false;
