@@ -6,7 +6,7 @@
  */
 
 import { invokeTool, type ToolSpec } from "@toolwright/runtime/codegen";
-import { createMcpManager } from "@toolwright/runtime/manager";
+import { createMcpManager, type HttpClientFactory, type ServerClient } from "@toolwright/runtime/manager";
 import { callerFunc } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -120,6 +120,42 @@ describe("a real server answers broken results", () => {
       await manager.stop();
     }
   });
+});
+
+it("a custom HTTP client factory's broken result through manager.callTool is malformed_result too", async () => {
+  // The built-in callers' sessions check every result's shape, and the manager then skips its own
+  // check; a custom factory's client (here one that answers a canned result) gets the full check.
+  let answer: unknown;
+  const createHttpClient: HttpClientFactory = (o) =>
+    ({
+      server: o.name,
+      handshake: undefined,
+      connect: async () => ({
+        ok: true,
+        value: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "x", version: "1" } },
+      }),
+      listTools: async () => ({ ok: true, value: [{ name: "canned", inputSchema: { type: "object" } }] }),
+      callTool: async () => ({ ok: true, value: answer }),
+      close: async () => {},
+    }) as unknown as ServerClient;
+  const manager = createMcpManager(
+    { mcpServers: { custom: { transport: "http", url: "http://127.0.0.1:9/mcp", headers: {} } } },
+    { client: { createHttpClient } },
+  );
+  try {
+    await manager.start();
+    answer = { content: "oops, not an array" };
+    const broken = await manager.callTool("custom.canned", {});
+    expect(broken).toMatchObject({
+      ok: false,
+      failure: { kind: "malformed_result", tool: "custom.canned", recovery: { action: "replan", issues: [{ field: "content" }] } },
+    });
+    // A result with no content at all is tolerated, as the sessions tolerate it: content reads [].
+    answer = { structuredContent: { n: 1 } };
+    expect(await manager.callTool("custom.canned", {})).toEqual({ ok: true, value: "", content: [], structured: { n: 1 } });
+  } finally {
+    await manager.stop();
+  }
 });
 
 it("a third-party caller's broken result through invokeTool is malformed_result too", async () => {

@@ -7,6 +7,7 @@ import { redactFailure } from "../failure/failure.js";
 import {
   type CallFacts,
   callContext,
+  type FailureContext,
   failureFrom,
   failureFromFault,
   failureFromInvalidInput,
@@ -20,8 +21,11 @@ import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** Joins the text blocks of a result. */
 export function joinText(result: Pick<CallToolResult, "content">): string {
+  const content = result.content;
   let out = "";
-  for (const block of result.content) {
+  // An index loop, not for...of: until V8 optimises it (the first thousands of calls) an iterator costs.
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i];
     if (block?.type === "text" && typeof block.text === "string") out = out === "" ? block.text : `${out}\n${block.text}`;
   }
   return out;
@@ -42,31 +46,43 @@ function structuredOf(result: CallToolResult): unknown {
 /** What turning a result into a `ToolResult` needs from a spec. */
 export type ResultSpec<R> = Pick<ToolSpec<unknown, R>, "id" | "exampleJson" | "decodeResult">;
 
-/**
- * Turns a raw call result into a `ToolResult` for `spec`. `input` is what was sent (evidence for
- * corrections). A result that breaks the protocol's shape is `malformed_result`, whoever produced it.
- */
-export function resultFromCall<R>(spec: ResultSpec<R>, server: string, result: CallToolResult, input?: unknown): ToolResult<R> {
-  const context = {
+/** The failure context of a result: built only when the result is a failure. */
+function resultContext<R>(spec: ResultSpec<R>, server: string, input: unknown): FailureContext {
+  return {
     tool: spec.id,
     server,
     ...(input === undefined ? {} : { input }),
     ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
   };
+}
+
+/**
+ * Turns a raw call result into a `ToolResult` for `spec`. `input` is what was sent (evidence for
+ * corrections). A result that breaks the protocol's shape is `malformed_result`, whoever produced it.
+ */
+export function resultFromCall<R>(spec: ResultSpec<R>, server: string, result: CallToolResult, input?: unknown): ToolResult<R> {
   const issues = callResultIssues(result);
   if (issues.length > 0) {
     const fault = malformedResultFault(result, issues);
-    return { ok: false, failure: failureFromFault(fault, context) };
+    return { ok: false, failure: failureFromFault(fault, resultContext(spec, server, input)) };
   }
-  const content = Array.isArray(result.content) ? result.content : [];
-  if (result.isError === true) return { ok: false, failure: failureFromToolError(content, context) };
+  return resultFromShaped(spec, server, Array.isArray(result.content) ? result : { ...result, content: [] }, input);
+}
+
+/**
+ * `resultFromCall` for a result whose shape is already checked, with `content` an array: what the
+ * built-in sessions answer (`shapedCallResult` runs on every `tools/call` result they read).
+ */
+export function resultFromShaped<R>(spec: ResultSpec<R>, server: string, result: CallToolResult, input?: unknown): ToolResult<R> {
+  const content = result.content;
+  if (result.isError === true) return { ok: false, failure: failureFromToolError(content, resultContext(spec, server, input)) };
   if (spec.decodeResult) {
-    const structured = structuredOf({ ...result, content });
+    const structured = structuredOf(result);
     const decoded = spec.decodeResult(structured);
-    if (!decoded.ok) return { ok: false, failure: failureFromInvalidOutput(decoded.issues, content, context) };
+    if (!decoded.ok) return { ok: false, failure: failureFromInvalidOutput(decoded.issues, content, resultContext(spec, server, input)) };
     return { ok: true, value: decoded.value, content, structured };
   }
-  return { ok: true, value: joinText({ content }) as R, content, structured: result.structuredContent };
+  return { ok: true, value: joinText(result) as R, content, structured: result.structuredContent };
 }
 
 /** The facts the typed path hands a caller for `spec`: its id and example, plus what the run knows. */

@@ -43,20 +43,37 @@ export interface ClientFactoryOptions {
   readonly maxRestartDelayMs?: number;
 }
 
+/**
+ * The clients built here by `createStdioCaller` or `createHttpCaller`: their sessions check the
+ * shape of every `tools/call` result (`shapedCallResult`), so the manager need not check it again.
+ * A custom factory's client is not in it: its results get the full check.
+ */
+const shapingClients = new WeakSet<object>();
+
+/** True when `client`'s call results are already shape-checked (a built-in caller made by this factory). */
+export const checksResultShape = (client: object): boolean => shapingClients.has(client);
+
+const shaping = <C extends object>(client: C): C => {
+  shapingClients.add(client);
+  return client;
+};
+
 /** The default HTTP client: `createHttpCaller` (the config's era names are the callers' own). */
 const defaultHttpFactory: HttpClientFactory = (o) =>
-  createHttpCaller({
-    name: o.name,
-    url: o.url,
-    // Values were expanded by the config loader already; nothing is left to expand.
-    headers: o.headers,
-    env: {},
-    ...(o.era ? { era: o.era } : {}),
-    ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
-    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
-    ...(o.outbound ? { outbound: o.outbound } : {}),
-    ...(o.onNotification ? { onNotification: o.onNotification } : {}),
-  });
+  shaping(
+    createHttpCaller({
+      name: o.name,
+      url: o.url,
+      // Values were expanded by the config loader already; nothing is left to expand.
+      headers: o.headers,
+      env: {},
+      ...(o.era ? { era: o.era } : {}),
+      ...(o.connectTimeoutMs ? { connectTimeoutMs: o.connectTimeoutMs } : {}),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+      ...(o.outbound ? { outbound: o.outbound } : {}),
+      ...(o.onNotification ? { onNotification: o.onNotification } : {}),
+    }),
+  );
 
 function httpClient(name: string, config: HttpServerConfig, options: ClientFactoryOptions): ServerClient {
   const factory = options.createHttpClient ?? defaultHttpFactory;
@@ -76,18 +93,20 @@ function httpClient(name: string, config: HttpServerConfig, options: ClientFacto
 export function createServerClient(name: string, config: ServerConfig, options: ClientFactoryOptions = {}): ServerClient {
   if (config.transport === "http") return httpClient(name, config, options);
   // Entries name their variables explicitly; nothing else of the parent's environment leaks in.
-  return createStdioCaller({
-    name,
-    command: config.command,
-    args: config.args,
-    env: config.env,
-    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-    ...(config.era ? { era: config.era } : {}),
-    ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
-    ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
-    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
-    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
-    ...(options.restartDelayMs !== undefined ? { restartDelayMs: options.restartDelayMs } : {}),
-    ...(options.maxRestartDelayMs !== undefined ? { maxRestartDelayMs: options.maxRestartDelayMs } : {}),
-  });
+  return shaping(
+    createStdioCaller({
+      name,
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+      ...(config.era ? { era: config.era } : {}),
+      ...(config.connectTimeoutMs ? { connectTimeoutMs: config.connectTimeoutMs } : {}),
+      ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
+      ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+      ...(options.restartDelayMs !== undefined ? { restartDelayMs: options.restartDelayMs } : {}),
+      ...(options.maxRestartDelayMs !== undefined ? { maxRestartDelayMs: options.maxRestartDelayMs } : {}),
+    }),
+  );
 }

@@ -143,7 +143,8 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
         server,
         tool,
       ),
-    callTool: (key, args = {}, callOptions) => calls.callTool(key, args, callOptions),
+    // The call path itself: no wrapper frame per call (`args` defaults to `{}` there).
+    callTool: calls.callTool,
     probe: controller.probe,
     reapIdle: controller.reapIdle,
     applyConfig: (next) => serialized(() => apply(next)).then((s) => s.changed),

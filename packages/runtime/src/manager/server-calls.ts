@@ -5,13 +5,14 @@
  * its outcome. Also the per-server `Caller` the runtime registry and `getClient` hand out.
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/caller.js";
-import { resultFromCall } from "../core/invoke.js";
+import { resultFromCall, resultFromShaped } from "../core/invoke.js";
 import { toolUnavailable } from "../core/tool-request.js";
 import type { ToolResult } from "../core/tool-spec.js";
 import { type FailureReason, type FieldIssue, redactFailure } from "../failure/failure.js";
 import { type CallFacts, callContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
+import { checksResultShape } from "./client-factory.js";
 import type { CrashAccounting } from "./crash-accounting.js";
 import type { ServerSlot } from "./server-slot.js";
 import { notConfigured, type SlotController } from "./slot-controller.js";
@@ -21,6 +22,16 @@ import type { ArgumentValidator } from "./validation.js";
 
 /** No options given: one shared object, not one per call. */
 const NO_OPTIONS: CallOptions = Object.freeze({});
+
+/** The failure for arguments the live `inputSchema` rejects. */
+function invalidArguments(
+  issues: readonly FieldIssue[],
+  tool: ManagedTool,
+  slot: ServerSlot,
+  args: { readonly [key: string]: unknown },
+): ToolResult<unknown> {
+  return { ok: false, failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }) };
+}
 
 /** What calls need from the manager. */
 export interface ServerCallsContext {
@@ -37,8 +48,8 @@ export interface ServerCallsContext {
 export interface ServerCalls {
   /** Calls `request.name` on one server (a wire name); the failure names `server.tool`. */
   callOnServer(slot: ServerSlot, request: CallRequest, options?: CallOptions): Promise<CallResponse>;
-  /** The manager's `callTool`: by id or exposed name, arguments checked against the live schema, the result mapped. */
-  callTool(key: string, args: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
+  /** The manager's `callTool`: by id or exposed name, arguments checked against the live schema (none given: `{}`), the result mapped. */
+  callTool(key: string, args?: { readonly [key: string]: unknown }, options?: CallOptions): Promise<ToolResult<unknown>>;
   /** The `Caller` for one server, made once: the runtime registry keeps it across reconnects. */
   callerFor(name: string): Caller;
   /** Forgets a removed server's `Caller`. */
@@ -47,7 +58,8 @@ export interface ServerCalls {
 
 /** Creates the call path over the manager's slots. */
 export function createServerCalls(context: ServerCallsContext): ServerCalls {
-  const { slots, registry, controller } = context;
+  // Read once: each property read is one more inline cache per call until V8 optimises the path.
+  const { slots, registry, controller, crash, approval, validation } = context;
   // Failures are built on the failure path only: a call that succeeds builds no failure context.
   const fail = (slot: ServerSlot, request: CallRequest, facts: CallFacts, fault: WireFault): CallResponse => ({
     ok: false,
@@ -65,14 +77,22 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       registry.all().map((t) => runtimeSpecOf(t)),
     );
 
-  /** What a call answers with: the response as is (a server's `Caller`), or mapped (`callTool`). */
-  type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string) => T;
+  /**
+   * What a call answers with: the response as is (a server's `Caller`), or mapped (`callTool`).
+   * `shaped`: the response came from a built-in caller, whose session checked the result's shape.
+   */
+  type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string, shaped: boolean) => T;
   const asResponse: Finish<CallResponse> = (_slot, _request, response) => response;
-  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key) => {
+  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, shaped) => {
     // The same result mapping as every typed call: isError, malformed shapes, redaction.
     if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
     // Looked up again (`key` is `server.tool`): a list_changed during the call may have renamed or dropped the tool.
-    return resultFromCall({ id: registry.lookup(key)?.id ?? key }, slot.name, response.value, request.arguments);
+    // A managed tool has an id and no example or result decoder: it is the result's spec as it is.
+    const spec = registry.lookup(key) ?? { id: key };
+    // A custom factory's client gets the full shape check; a built-in one's session did it already.
+    return shaped
+      ? resultFromShaped(spec, slot.name, response.value, request.arguments)
+      : resultFromCall(spec, slot.name, response.value, request.arguments);
   };
 
   /**
@@ -90,11 +110,13 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     // The manager's id names the tool unless the typed path handed down its own; the client builds with the same facts.
     const given = callOptions.facts;
     const facts: CallFacts & { readonly tool: string } = given === undefined ? { tool: key } : { ...given, tool: given.tool ?? key };
-    if (context.stopped()) return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key);
+    if (context.stopped())
+      return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key, false);
     if (slot.config.enabled === false)
-      return finish(slot, request, refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`), key);
-    const refusal = context.crash.refusal(slot);
-    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key);
+      return finish(slot, request, refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`), key, false);
+    // A connected slot is refused only when given up on (`crash.refusal`'s first test): the common case asks nothing more.
+    const refusal = slot.state === "connected" && slot.client && !slot.gaveUp ? undefined : crash.refusal(slot);
+    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key, false);
     let tool = known;
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
@@ -106,14 +128,14 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
           message,
           ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
         };
-        return finish(slot, request, fail(slot, request, facts, fault), key);
+        return finish(slot, request, fail(slot, request, facts, fault), key, false);
       }
       tool = undefined; // the connect listed the tools anew
     }
     tool ??= registry.lookup(key);
-    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key);
-    if (!context.approval.autoApproved(slot, tool) && !(await context.approval.ask(slot, tool, request.arguments)))
-      return finish(slot, request, refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`), key);
+    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key, false);
+    if (!approval.autoApproved(slot, tool) && !(await approval.ask(slot, tool, request.arguments)))
+      return finish(slot, request, refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`), key, false);
     // The approval may have taken long (a human): the server can be gone by now.
     const client = slot.client;
     if (!client)
@@ -122,6 +144,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
         request,
         fail(slot, request, facts, { type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` }),
         key,
+        false,
       );
     // The idle reaper never closes a connection with a call in flight, and reads lastUsed only once none is.
     slot.inFlight++;
@@ -137,12 +160,12 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
           : { ...callOptions, facts, timeoutMs: timeout },
       );
       // Only a failure needs accounting that waits (an eviction); a success just resets the crash count.
-      const accounting = context.crash.callEnded(slot, client, response.ok ? undefined : response.failure);
+      const accounting = crash.callEnded(slot, client, response.ok ? undefined : response.failure);
       if (accounting) await accounting;
       // A client from a custom factory may ignore the facts: the failure still names the tool's id.
       if (!response.ok && response.failure.tool !== facts.tool)
-        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key);
-      return finish(slot, request, response, key);
+        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key, false);
+      return finish(slot, request, response, key, response.ok && checksResultShape(client));
     } finally {
       slot.inFlight--;
       slot.lastUsed = Date.now();
@@ -161,37 +184,46 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
   const callOnServer = (slot: ServerSlot, request: CallRequest, callOptions: CallOptions = NO_OPTIONS) =>
     send(slot, request, callOptions, undefined, asResponse);
 
-  /** `callTool` up to the send: not async, so a call adds one async frame over the client's, not two. */
-  function callTool(key: string, args: { readonly [key: string]: unknown }, callOptions: CallOptions): Promise<ToolResult<unknown>> {
-    const tool = registry.lookup(key);
+  /**
+   * `callTool` up to the send: not async, so a call adds one async frame over the client's, not
+   * two, and a plain function with no closure per call (its frames and allocations run interpreted
+   * for the first thousands of calls, until V8 optimises them).
+   */
+  function callTool(
+    key: string,
+    args: { readonly [key: string]: unknown } = {},
+    callOptions: CallOptions = NO_OPTIONS,
+  ): Promise<ToolResult<unknown>> {
+    try {
+      const tool = registry.lookup(key);
+      if (!tool) return callUnlisted(key, args, callOptions);
+      const slot = slots.get(tool.server);
+      if (!slot) return Promise.resolve({ ok: false, failure: unknownTool(key) });
+      const request = { name: tool.name, arguments: args };
+      // Synchronous once the library is loaded; the first call waits for it to load.
+      const issues = validation.checkNow(tool.descriptor.inputSchema, args);
+      if (issues === false)
+        return validation
+          .check(tool.descriptor.inputSchema, args)
+          .then((found) => (found ? invalidArguments(found, tool, slot, args) : send(slot, request, callOptions, undefined, asToolResult)));
+      if (issues) return Promise.resolve(invalidArguments(issues, tool, slot, args));
+      return send(slot, request, callOptions, tool, asToolResult);
+    } catch (error) {
+      return Promise.reject(error); // as an async function would: a promise, never a throw
+    }
+  }
+
+  /** A key the registry does not hold: `server.tool` of a configured server still gets the server's answer (held, hidden, unknown). */
+  function callUnlisted(key: string, args: { readonly [key: string]: unknown }, callOptions: CallOptions): Promise<ToolResult<unknown>> {
     const dot = key.indexOf(".");
-    const slot = tool ? slots.get(tool.server) : dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
+    const slot = dot > 0 ? slots.get(key.slice(0, dot)) : undefined;
     if (!slot) return Promise.resolve({ ok: false, failure: unknownTool(key) });
-    const request = { name: tool ? tool.name : key.slice(dot + 1), arguments: args };
-    if (!tool) return send(slot, request, callOptions, undefined, asToolResult);
-    const invalid = (issues: readonly FieldIssue[]): ToolResult<unknown> => ({
-      ok: false,
-      failure: failureFromInvalidInput(issues, args, undefined, { tool: tool.id, server: slot.name }),
-    });
-    // Synchronous once the library is loaded; the first call waits for it to load.
-    const issues = context.validation.checkNow(tool.descriptor.inputSchema, args);
-    if (issues === false)
-      return context.validation
-        .check(tool.descriptor.inputSchema, args)
-        .then((found) => (found ? invalid(found) : send(slot, request, callOptions, undefined, asToolResult)));
-    if (issues) return Promise.resolve(invalid(issues));
-    return send(slot, request, callOptions, tool, asToolResult);
+    return send(slot, { name: key.slice(dot + 1), arguments: args }, callOptions, undefined, asToolResult);
   }
 
   return {
     callOnServer,
-    callTool(key, args, callOptions = NO_OPTIONS) {
-      try {
-        return callTool(key, args, callOptions);
-      } catch (error) {
-        return Promise.reject(error); // as an async function would: a promise, never a throw
-      }
-    },
+    callTool,
     callerFor(name) {
       let caller = callers.get(name);
       if (caller) return caller;

@@ -1,5 +1,6 @@
 /** The manager's argument validator: the synchronous check the call path uses once ajv is loaded. */
 import { describe, expect, it } from "vitest";
+import type { ValidatorError } from "../schema/codec.js";
 import { createArgumentValidator } from "./validation.js";
 
 const schema = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
@@ -19,5 +20,54 @@ describe("createArgumentValidator", () => {
   it("checkNow checks nothing when validation is off", () => {
     const validator = createArgumentValidator("off");
     expect(validator.checkNow(schema, { text: 7 })).toBeUndefined();
+  });
+
+  it("checkNow's fast path answers as the decoder does: a pass, a non-boolean pass, a failure, a throw", async () => {
+    const validator = createArgumentValidator();
+    await validator.ready();
+    const decoder = validator.decoderFor(schema);
+    expect(decoder).toBeDefined();
+    const bad = { text: 7 };
+    const decoded = decoder?.(bad);
+    expect(decoded?.ok).toBe(false);
+    expect(validator.checkNow(schema, bad)).toEqual(decoded && !decoded.ok ? decoded.issues : "unreachable");
+    // A custom compiler whose validator answers truthy but not `true` (ajv's $async answers a promise): a pass.
+    const truthy = createArgumentValidator(() => Object.assign(() => 1 as unknown as boolean, { errors: null }));
+    expect(truthy.checkNow(schema, bad)).toBeUndefined();
+    // A validator that overflows the stack on a deep value: the decoder's issue, not a throw.
+    const deep = createArgumentValidator(() =>
+      Object.assign(
+        () => {
+          throw new RangeError("Maximum call stack size exceeded");
+        },
+        { errors: null },
+      ),
+    );
+    const issues = deep.checkNow(schema, bad);
+    expect(issues).toEqual([{ field: "", constraint: "invalid_field_type", expected: expect.stringMatching(/nested less deeply/) }]);
+  });
+
+  it("compiles each schema object once, and leaves a schema it cannot compile to the server", () => {
+    let compiles = 0;
+    const validator = createArgumentValidator((s) => {
+      compiles++;
+      if (s.type === "broken") throw new Error("cannot compile");
+      const validate = Object.assign(
+        (v: unknown) => {
+          validate.errors = typeof v === "object" ? null : [{ instancePath: "", keyword: "type", params: { type: "object" } }];
+          return typeof v === "object";
+        },
+        { errors: null as ValidatorError[] | null },
+      );
+      return validate;
+    });
+    expect(validator.checkNow(schema, {})).toBeUndefined();
+    expect(validator.checkNow(schema, 5)).toEqual([expect.objectContaining({ field: "" })]);
+    expect(compiles).toBe(1);
+    const broken = { type: "broken" };
+    expect(validator.checkNow(broken, 5)).toBeUndefined();
+    expect(validator.checkNow(broken, 5)).toBeUndefined();
+    expect(validator.decoderFor(broken)).toBeUndefined();
+    expect(compiles).toBe(2);
   });
 });

@@ -72,7 +72,22 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
   let mode: ValidationMode | undefined = setting === "off" ? "off" : typeof setting === "function" ? "custom" : undefined;
   if (typeof setting === "function") compiler = setting;
   let loading: Promise<ValidationMode> | undefined;
-  const decoders = new WeakMap<object, Decoder<unknown> | null>();
+  // Compiled once per schema object: the validate function (for the fast path) and its decoder.
+  const compiled = new WeakMap<object, { readonly validate: ValidateFunction; readonly decoder: Decoder<unknown> } | null>();
+  const compiledFor = (schema: { readonly [key: string]: unknown }) => {
+    if (!compiler) return undefined;
+    const hit = compiled.get(schema);
+    if (hit !== undefined) return hit ?? undefined;
+    let entry: { readonly validate: ValidateFunction; readonly decoder: Decoder<unknown> } | null;
+    try {
+      const validate = (compiler as SchemaCompiler)(schema);
+      entry = { validate, decoder: createDecoder(validate) };
+    } catch {
+      entry = null; // a schema the library cannot compile is left to the server
+    }
+    compiled.set(schema, entry);
+    return entry ?? undefined;
+  };
 
   const validator: ArgumentValidator = {
     ready() {
@@ -84,23 +99,22 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
       });
       return loading;
     },
-    decoderFor(schema) {
-      if (!compiler) return undefined;
-      const hit = decoders.get(schema);
-      if (hit !== undefined) return hit ?? undefined;
-      let decoder: Decoder<unknown> | null;
-      try {
-        decoder = createDecoder((compiler as SchemaCompiler)(schema));
-      } catch {
-        decoder = null; // a schema the library cannot compile is left to the server
-      }
-      decoders.set(schema, decoder);
-      return decoder ?? undefined;
-    },
+    decoderFor: (schema) => compiledFor(schema)?.decoder,
     checkNow(schema, args) {
       if (mode === undefined) return false;
-      const decoded = validator.decoderFor(schema)?.(args);
-      return decoded && !decoded.ok ? decoded.issues : undefined;
+      // A compiled schema is found in one lookup; only a new (or uncompilable) one goes on to compile.
+      const entry = compiled.get(schema) ?? compiledFor(schema);
+      if (!entry) return undefined;
+      // Arguments that pass cost one validator call and no result object. Anything else (false, a
+      // throw, a custom compiler's other answer) goes through the decoder, which validates again
+      // (a pure function) and builds the issues exactly as the typed path does.
+      try {
+        if (entry.validate(args) === true) return undefined;
+      } catch {
+        // the decoder turns the throw into its issue
+      }
+      const decoded = entry.decoder(args);
+      return decoded.ok ? undefined : decoded.issues;
     },
     check(schema, args) {
       if (mode === undefined) return validator.ready().then(() => validator.check(schema, args));
