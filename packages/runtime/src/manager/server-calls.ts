@@ -79,16 +79,24 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
 
   /**
    * What a call answers with: the response as is (a server's `Caller`), or mapped (`callTool`).
-   * `shaped`: the response came from a built-in caller, whose session checked the result's shape.
+   * `tool` is the registry's entry the call went to (undefined when it was refused before one was
+   * found); `shaped`: the response came from a built-in caller, whose session checked the result's shape.
    */
-  type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string, shaped: boolean) => T;
+  type Finish<T> = (
+    slot: ServerSlot,
+    request: CallRequest,
+    response: CallResponse,
+    key: string,
+    tool: ManagedTool | undefined,
+    shaped: boolean,
+  ) => T;
   const asResponse: Finish<CallResponse> = (_slot, _request, response) => response;
-  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, shaped) => {
+  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, tool, shaped) => {
     // The same result mapping as every typed call: isError, malformed shapes, redaction.
     if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
-    // Looked up again (`key` is `server.tool`): a list_changed during the call may have renamed or dropped the tool.
     // A managed tool has an id and no example or result decoder: it is the result's spec as it is.
-    const spec = registry.lookup(key) ?? { id: key };
+    // Its id is `key` (server.tool), which a list_changed during the call may drop but never changes.
+    const spec = tool ?? { id: key };
     // A custom factory's client gets the full shape check; a built-in one's session did it already.
     return shaped
       ? resultFromShaped(spec, slot.name, response.value, request.arguments)
@@ -111,12 +119,19 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     const given = callOptions.facts;
     const facts: CallFacts & { readonly tool: string } = given === undefined ? { tool: key } : { ...given, tool: given.tool ?? key };
     if (context.stopped())
-      return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key, false);
+      return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key, undefined, false);
     if (slot.config.enabled === false)
-      return finish(slot, request, refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`), key, false);
+      return finish(
+        slot,
+        request,
+        refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`),
+        key,
+        undefined,
+        false,
+      );
     // A connected slot is refused only when given up on (`crash.refusal`'s first test): the common case asks nothing more.
     const refusal = slot.state === "connected" && slot.client && !slot.gaveUp ? undefined : crash.refusal(slot);
-    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key, false);
+    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key, undefined, false);
     let tool = known;
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
@@ -128,14 +143,21 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
           message,
           ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
         };
-        return finish(slot, request, fail(slot, request, facts, fault), key, false);
+        return finish(slot, request, fail(slot, request, facts, fault), key, undefined, false);
       }
       tool = undefined; // the connect listed the tools anew
     }
     tool ??= registry.lookup(key);
-    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key, false);
+    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key, undefined, false);
     if (!approval.autoApproved(slot, tool) && !(await approval.ask(slot, tool, request.arguments)))
-      return finish(slot, request, refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`), key, false);
+      return finish(
+        slot,
+        request,
+        refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`),
+        key,
+        undefined,
+        false,
+      );
     // The approval may have taken long (a human): the server can be gone by now.
     const client = slot.client;
     if (!client)
@@ -144,6 +166,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
         request,
         fail(slot, request, facts, { type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` }),
         key,
+        tool,
         false,
       );
     // The idle reaper never closes a connection with a call in flight, and reads lastUsed only once none is.
@@ -164,8 +187,8 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       if (accounting) await accounting;
       // A client from a custom factory may ignore the facts: the failure still names the tool's id.
       if (!response.ok && response.failure.tool !== facts.tool)
-        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key, false);
-      return finish(slot, request, response, key, response.ok && checksResultShape(client));
+        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key, undefined, false);
+      return finish(slot, request, response, key, tool, response.ok && checksResultShape(client));
     } finally {
       slot.inFlight--;
       slot.lastUsed = Date.now();
