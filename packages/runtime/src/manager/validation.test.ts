@@ -22,7 +22,7 @@ describe("createArgumentValidator", () => {
     expect(validator.checkNow(schema, { text: 7 })).toBeUndefined();
   });
 
-  it("checkNow's fast path answers as the decoder does: a pass, a non-boolean pass, a failure, a throw", async () => {
+  it("checkNow answers as the decoder does (a pass, a non-boolean pass, a failure, a throw), calling the validator once", async () => {
     const validator = createArgumentValidator();
     await validator.ready();
     const decoder = validator.decoderFor(schema);
@@ -32,12 +32,23 @@ describe("createArgumentValidator", () => {
     expect(decoded?.ok).toBe(false);
     expect(validator.checkNow(schema, bad)).toEqual(decoded && !decoded.ok ? decoded.issues : "unreachable");
     // A custom compiler whose validator answers truthy but not `true` (ajv's $async answers a promise): a pass.
-    const truthy = createArgumentValidator(() => Object.assign(() => 1 as unknown as boolean, { errors: null }));
+    let runs = 0;
+    const truthy = createArgumentValidator(() =>
+      Object.assign(
+        () => {
+          runs++;
+          return 1 as unknown as boolean;
+        },
+        { errors: null },
+      ),
+    );
     expect(truthy.checkNow(schema, bad)).toBeUndefined();
+    expect(runs).toBe(1);
     // A validator that overflows the stack on a deep value: the decoder's issue, not a throw.
     const deep = createArgumentValidator(() =>
       Object.assign(
         () => {
+          runs++;
           throw new RangeError("Maximum call stack size exceeded");
         },
         { errors: null },
@@ -45,6 +56,9 @@ describe("createArgumentValidator", () => {
     );
     const issues = deep.checkNow(schema, bad);
     expect(issues).toEqual([{ field: "", constraint: "invalid_field_type", expected: expect.stringMatching(/nested less deeply/) }]);
+    expect(runs).toBe(2);
+    expect(deep.decoderFor(schema)?.(bad)).toEqual({ ok: false, issues });
+    expect(runs).toBe(3);
   });
 
   it("compiles each schema object once, and leaves a schema it cannot compile to the server", () => {

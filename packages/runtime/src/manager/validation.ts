@@ -6,7 +6,7 @@
  */
 
 import type { FieldIssue } from "../failure/failure.js";
-import { createDecoder, type Decoder, type ValidateFunction } from "../schema/codec.js";
+import { createDecoder, type Decoder, issuesOf, type ValidateFunction } from "../schema/codec.js";
 
 /** Compiles a JSON Schema into an ajv-style validate function (errors in ajv's shape). May throw on a schema it cannot compile. */
 export type SchemaCompiler = (schema: { readonly [key: string]: unknown }) => ValidateFunction;
@@ -105,16 +105,8 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
       // A compiled schema is found in one lookup; only a new (or uncompilable) one goes on to compile.
       const entry = compiled.get(schema) ?? compiledFor(schema);
       if (!entry) return undefined;
-      // Arguments that pass cost one validator call and no result object. Anything else (false, a
-      // throw, a custom compiler's other answer) goes through the decoder, which validates again
-      // (a pure function) and builds the issues exactly as the typed path does.
-      try {
-        if (entry.validate(args) === true) return undefined;
-      } catch {
-        // the decoder turns the throw into its issue
-      }
-      const decoded = entry.decoder(args);
-      return decoded.ok ? undefined : decoded.issues;
+      // One validator call, and no result object when the arguments pass.
+      return issuesOf(entry.validate, args);
     },
     check(schema, args) {
       if (mode === undefined) return validator.ready().then(() => validator.check(schema, args));

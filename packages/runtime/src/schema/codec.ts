@@ -162,6 +162,16 @@ export function issuesFromErrors(errors: readonly ValidatorError[], input: unkno
   return issues;
 }
 
+/**
+ * The issue for a validator that threw. A validator for a recursive schema recurses with the data:
+ * a hostile 100,000-level value overflows the stack. That value is invalid, never a thrown error.
+ */
+function thrownIssues(error: unknown): FieldIssue[] {
+  const why =
+    error instanceof RangeError ? "a value nested less deeply (validation overflowed the stack)" : "a value the validator can check";
+  return [{ field: "", constraint: "invalid_field_type", expected: why }];
+}
+
 /** Wraps a precompiled validate function as a decoder. Never throws. */
 export function createDecoder<T>(validate: ValidateFunction): Decoder<T> {
   return (value) => {
@@ -169,13 +179,23 @@ export function createDecoder<T>(validate: ValidateFunction): Decoder<T> {
     try {
       valid = validate(value);
     } catch (error) {
-      // A validator for a recursive schema recurses with the data: a hostile 100,000-level value
-      // overflows the stack. That value is invalid, never a thrown error.
-      const why =
-        error instanceof RangeError ? "a value nested less deeply (validation overflowed the stack)" : "a value the validator can check";
-      return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: why }] };
+      return { ok: false, issues: thrownIssues(error) };
     }
     if (valid) return { ok: true, value: value as T };
     return { ok: false, issues: issuesFromErrors(validate.errors ?? [], value) };
   };
+}
+
+/**
+ * The issues `validate` finds in `value`, or undefined when it passes: a decoder's verdict without
+ * a result object (the manager checks every call's arguments). Never throws.
+ */
+export function issuesOf(validate: ValidateFunction, value: unknown): readonly FieldIssue[] | undefined {
+  let valid: boolean;
+  try {
+    valid = validate(value);
+  } catch (error) {
+    return thrownIssues(error);
+  }
+  return valid ? undefined : issuesFromErrors(validate.errors ?? [], value);
 }
