@@ -2,7 +2,8 @@
  * Section 9: the manager path (`manager.callTool` over a live registry) against a direct caller
  * on the same raw stdio echo server; sequential p50 per call, in one worker per repetition. Each
  * worker measures two windows: the first calls after a short warm-up (V8 still optimising both
- * paths) and, after `settle` more calls each, the steady state. Workers are pinned to one CPU
+ * paths) and, after `settle` more calls each, the steady state, in 100-call blocks whose order
+ * alternates (ABBA), so the path that goes first is not always measured earlier as both speed up. Workers are pinned to one CPU
  * (client and both servers), as the stdio latency ratios are: unpinned, a sequential p50 follows
  * where the scheduler puts each server child (a wake-up on the other, idle CPU costs 50-90 µs), and
  * the steady window once read 0.32x because the direct caller's server had landed on the idle CPU.
