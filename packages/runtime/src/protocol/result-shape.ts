@@ -31,14 +31,15 @@ const BLOCK_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ["resource_link", ["uri"]],
 ]);
 
-/** One content block: an object with a string `type`, and the fields its known type requires. */
-function blockIssues(block: unknown, at: string, issues: FieldIssue[]): void {
+/** Content block `index`: an object with a string `type`, and the fields its known type requires. */
+function blockIssues(block: unknown, index: number, issues: FieldIssue[]): void {
+  // The common block first: text with its text (what the checks below would find nothing wrong with).
+  if (isRecord(block) && block.type === "text" && typeof block.text === "string") return;
+  const at = `content[${index}]`;
   if (!isRecord(block)) {
     issues.push(typeIssue(at, "a content block object", block));
     return;
   }
-  // The common block first: text with its text (what the loop below would find nothing wrong with).
-  if (block.type === "text" && typeof block.text === "string") return;
   if (block.type === undefined) {
     issues.push({ field: `${at}.type`, constraint: "missing_field", expected: "a content block type" });
     return;
@@ -68,7 +69,7 @@ export function callResultIssues(result: unknown): FieldIssue[] {
   if (content !== undefined) {
     if (!Array.isArray(content)) issues.push(typeIssue("content", "array", content));
     // At most 20 issues: a 10,000-block result that is wrong throughout needs no 10,000-line failure.
-    else for (let i = 0; i < content.length && issues.length < 20; i++) blockIssues(content[i], `content[${i}]`, issues);
+    else for (let i = 0; i < content.length && issues.length < 20; i++) blockIssues(content[i], i, issues);
   }
   if (result.structuredContent !== undefined && !isRecord(result.structuredContent))
     issues.push(typeIssue("structuredContent", "object", result.structuredContent));

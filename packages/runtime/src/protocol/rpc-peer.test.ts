@@ -125,6 +125,21 @@ describe("rpc-peer deadlines", () => {
     expect(await untimed).toEqual({ ok: true, result: {} });
   });
 
+  it("a transport that holds the process (a child) gets a timer that is never ref'd, and deadlines still hold", async () => {
+    const before = refTimers();
+    const sent: RpcMessage[] = [];
+    const peer = createRpcPeer({ send: (message) => void sent.push(message), holdsProcess: true });
+    const answered = peer.request("one", {}, { timeoutMs: 60_000 });
+    const late = peer.request("two", {}, { timeoutMs: 20 });
+    expect(refTimers()).toBe(before);
+    await Promise.resolve();
+    peer.receive({ jsonrpc: "2.0", id: (sent[0] as RpcRequest).id, result: {} });
+    expect(await answered).toEqual({ ok: true, result: {} });
+    // The unref'd timer still fires while something else keeps the process up (here vitest).
+    expect(await late).toMatchObject({ ok: false, fault: { type: "timeout", phase: "request" } });
+    expect(refTimers()).toBe(before);
+  });
+
   it("failAll (the transport closed) leaves no timer behind, ref'd or not", async () => {
     const created: NodeJS.Timeout[] = [];
     const realTimeout = globalThis.setTimeout;

@@ -55,6 +55,11 @@ export interface RpcPeerOptions {
   readonly onProtocolNoise?: (reason: string) => void;
   /** Called when a request is abandoned (timeout or abort), after `notifications/cancelled` is sent. */
   readonly onAbandon?: (id: RpcId) => void;
+  /**
+   * True when the transport itself keeps the process alive while requests wait (a child process
+   * and its pipes do): the deadline timer then stays unref'd instead of being ref'd per request.
+   */
+  readonly holdsProcess?: boolean;
 }
 
 interface Pending {
@@ -131,6 +136,8 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
   let timed = 0;
+  // The number of timed requests at which the timer holds the process; never, when the transport does.
+  const refAt = options.holdsProcess === true ? -1 : 0;
 
   function settle(id: RpcId, outcome: RpcOutcome): boolean {
     const entry = pending.get(id);
@@ -142,7 +149,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   function settleEntry(id: RpcId, entry: Pending, outcome: RpcOutcome): void {
     pending.delete(id);
     if (entry.options.onProgress) progressTokens.delete(id);
-    if (entry.deadline !== undefined && --timed === 0) timer?.unref();
+    if (entry.deadline !== undefined && --timed === refAt) timer?.unref();
     if (entry.cleanup !== NOTHING_TO_CLEAN) entry.cleanup();
     entry.resolve(outcome);
   }
@@ -181,7 +188,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     // Progress may reset the timer, but never past the hard cap measured from the start (spec: a
     // maximum timeout SHOULD hold regardless of progress).
     if (maxTotalTimeoutMs !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + maxTotalTimeoutMs - now));
-    if (entry.deadline === undefined && timed++ === 0) timer?.ref();
+    if (entry.deadline === undefined && timed++ === refAt) timer?.ref();
     entry.deadline = now + wait;
     if (timer === undefined || entry.deadline < timerAt) schedule(entry.deadline, now);
   }
@@ -190,7 +197,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     if (timer !== undefined) clearTimeout(timer);
     timerAt = at;
     timer = setTimeout(expire, at - now);
-    if (timed === 0) timer.unref();
+    if (timed === 0 || refAt < 0) timer.unref();
   }
 
   /** Abandons every request past its deadline, then waits for the earliest deadline left. */
