@@ -1,7 +1,7 @@
 /** The manager's argument validator: the synchronous check the call path uses once ajv is loaded. */
 import { describe, expect, it } from "vitest";
 import type { ValidatorError } from "../schema/codec.js";
-import { createArgumentValidator } from "./validation.js";
+import { createArgumentValidator, MAX_SCHEMA_TEXTS } from "./validation.js";
 
 const schema = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
 
@@ -83,5 +83,45 @@ describe("createArgumentValidator", () => {
     expect(validator.checkNow(broken, 5)).toBeUndefined();
     expect(validator.decoderFor(broken)).toBeUndefined();
     expect(compiles).toBe(2);
+  });
+
+  it("a schema listed again as a new object reuses its compiled validator; a changed one compiles", () => {
+    const compiledSchemas: object[] = [];
+    const validator = createArgumentValidator((s) => {
+      compiledSchemas.push(s);
+      return Object.assign((v: unknown) => typeof v === "object", { errors: null });
+    });
+    const listed = () => JSON.parse(JSON.stringify(schema)) as typeof schema;
+    const first = listed();
+    const again = listed();
+    expect(first).not.toBe(again);
+    expect(validator.checkNow(first, {})).toBeUndefined();
+    expect(validator.checkNow(again, {})).toBeUndefined();
+    expect(validator.decoderFor(again)).toBe(validator.decoderFor(first));
+    expect(compiledSchemas).toEqual([first]);
+    const changed = { ...listed(), required: [] };
+    expect(validator.checkNow(changed, {})).toBeUndefined();
+    expect(compiledSchemas).toEqual([first, changed]);
+    // A schema that is not JSON (a cyclic object from a custom client) is compiled for itself.
+    const cyclic: { [key: string]: unknown } = { type: "object" };
+    cyclic.self = cyclic;
+    expect(validator.checkNow(cyclic, {})).toBeUndefined();
+    expect(validator.checkNow(cyclic, {})).toBeUndefined();
+    expect(compiledSchemas).toEqual([first, changed, cyclic]);
+  });
+
+  it("keeps at most MAX_SCHEMA_TEXTS schema texts, dropping the oldest first", () => {
+    let compiles = 0;
+    const validator = createArgumentValidator(() => {
+      compiles++;
+      return Object.assign(() => true, { errors: null });
+    });
+    const numbered = (n: number) => ({ type: "object", description: `tool ${n}` });
+    for (let n = 0; n <= MAX_SCHEMA_TEXTS; n++) validator.checkNow(numbered(n), {});
+    expect(compiles).toBe(MAX_SCHEMA_TEXTS + 1);
+    validator.checkNow(numbered(MAX_SCHEMA_TEXTS), {}); // the newest text is still kept
+    expect(compiles).toBe(MAX_SCHEMA_TEXTS + 1);
+    validator.checkNow(numbered(0), {}); // the oldest was dropped: compiled again
+    expect(compiles).toBe(MAX_SCHEMA_TEXTS + 2);
   });
 });

@@ -66,6 +66,15 @@ async function loadAjv(): Promise<SchemaCompiler | undefined> {
   }
 }
 
+/** A compiled schema: the validate function (the per-call check) and its decoder (the typed path's). */
+interface Compiled {
+  readonly validate: ValidateFunction;
+  readonly decoder: Decoder<unknown>;
+}
+
+/** Distinct schema texts whose validators are kept for reuse (one per tool, in practice). */
+export const MAX_SCHEMA_TEXTS = 4096;
+
 /** Creates the validator for a manager. */
 export function createArgumentValidator(setting: ArgumentValidation = "auto"): ArgumentValidator {
   let compiler: SchemaCompiler | undefined;
@@ -73,17 +82,37 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
   if (typeof setting === "function") compiler = setting;
   let loading: Promise<ValidationMode> | undefined;
   // Compiled once per schema object: the validate function (for the fast path) and its decoder.
-  const compiled = new WeakMap<object, { readonly validate: ValidateFunction; readonly decoder: Decoder<unknown> } | null>();
+  const compiled = new WeakMap<object, Compiled | null>();
+  // And once per schema text: a reconnect or list_changed lists the same schemas as new objects,
+  // which then keep the validator V8 has already optimised (and ajv, which keeps every schema object
+  // it compiled, does not compile and keep a copy per listing).
+  const byText = new Map<string, Compiled | null>();
+  const compile = (schema: { readonly [key: string]: unknown }): Compiled | null => {
+    try {
+      const validate = (compiler as SchemaCompiler)(schema);
+      return { validate, decoder: createDecoder(validate) };
+    } catch {
+      return null; // a schema the library cannot compile is left to the server
+    }
+  };
   const compiledFor = (schema: { readonly [key: string]: unknown }) => {
     if (!compiler) return undefined;
     const hit = compiled.get(schema);
     if (hit !== undefined) return hit ?? undefined;
-    let entry: { readonly validate: ValidateFunction; readonly decoder: Decoder<unknown> } | null;
+    let text: string | undefined;
     try {
-      const validate = (compiler as SchemaCompiler)(schema);
-      entry = { validate, decoder: createDecoder(validate) };
+      text = JSON.stringify(schema);
     } catch {
-      entry = null; // a schema the library cannot compile is left to the server
+      text = undefined; // not JSON (a custom client's cyclic object): compiled for this object only
+    }
+    let entry = text === undefined ? undefined : byText.get(text);
+    if (entry === undefined) {
+      entry = compile(schema);
+      if (text !== undefined) {
+        // Bounded: the oldest text goes first once a manager has seen very many distinct schemas.
+        if (byText.size >= MAX_SCHEMA_TEXTS) byText.delete(byText.keys().next().value as string);
+        byText.set(text, entry);
+      }
     }
     compiled.set(schema, entry);
     return entry ?? undefined;
