@@ -124,4 +124,12 @@ describe("createArgumentValidator", () => {
     validator.checkNow(numbered(0), {}); // the oldest was dropped: compiled again
     expect(compiles).toBe(MAX_SCHEMA_TEXTS + 2);
   });
+
+  it("a schema with an $id listed again still checks arguments (ajv refuses to compile an $id twice)", async () => {
+    const validator = createArgumentValidator();
+    await validator.ready();
+    const withId = () => ({ $id: "https://example.test/echo.json", ...schema });
+    expect(validator.checkNow(withId(), { text: 7 })).toEqual([expect.objectContaining({ field: "text" })]);
+    expect(validator.checkNow(withId(), { text: 7 })).toEqual([expect.objectContaining({ field: "text" })]);
+  });
 });
