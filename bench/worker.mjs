@@ -120,10 +120,16 @@ async function cold() {
   return { ms };
 }
 
+/**
+ * Memory held by stdio connections, in one process: after a rehearsal, the settled heap is read
+ * with 0 connections held and again after each step of `task.steps` (ascending counts of
+ * connections held, e.g. [1, 5, 10, ..., 30]); the bench fits the slope over those points.
+ */
 async function memory() {
   const server = await target(task.server);
   const gc = globalThis.gc;
   const clients = [];
+  const steps = task.steps;
   // Collects until the heap stops shrinking (closed children and sockets are torn down over a few
   // ticks): at least three and at most ten rounds.
   const settle = async () => {
@@ -138,31 +144,42 @@ async function memory() {
     const m = process.memoryUsage();
     return { rss: m.rss, heapUsed: m.heapUsed };
   };
-  // Load modules and run as many throwaway connections first as will be measured (at least three), so
-  // lazy imports and JIT code (feedback vectors, baseline and optimized code, which tier up with the
-  // number of connections opened) are not charged to the connections being measured.
-  for (let i = 0; i < Math.max(3, task.warmConnections ?? task.connections); i++) {
-    const warm = await openClient(task.client, task.transport, server.target);
-    await warm.connect();
-    await warm.listTools();
-    await warm.call({ text: "warm" });
-    await warm.close();
-  }
-  const before = await settle();
-  try {
-    // Opened five at a time (spawning is the slow part); each does initialize, tools/list and a call.
-    for (let i = 0; i < task.connections; i += 5) {
-      const batch = Array.from({ length: Math.min(5, task.connections - i) }, async () => {
+  // Opens connections until `held` has `step` of them, five at a time (spawning is the slow part);
+  // each does initialize, tools/list and a call.
+  const fill = async (held, step, text) => {
+    while (held.length < step) {
+      const batch = Array.from({ length: Math.min(5, step - held.length) }, async () => {
         const client = await openClient(task.client, task.transport, server.target);
-        clients.push(client);
+        held.push(client);
         await client.connect();
         await client.listTools();
-        await client.call({ text: "hold" });
+        await client.call({ text });
       });
       await Promise.all(batch);
     }
-    const after = await settle();
-    return { before, after, heapDelta: after.heapUsed - before.heapUsed, rssDelta: after.rss - before.rss };
+  };
+  // A rehearsal first: the same steps with throwaway connections, held and settled the same way,
+  // then closed. Modules load and the connection path's JIT code (feedback vectors, baseline and
+  // optimized code, which tier up with the number of connections opened and held) is made here,
+  // not charged to the connections being measured.
+  const warm = [];
+  try {
+    for (const step of steps) {
+      await fill(warm, step, "warm");
+      await settle();
+    }
+  } finally {
+    for (const c of warm) await c.close();
+  }
+  const before = await settle();
+  const samples = [{ connections: 0, ...before }];
+  try {
+    for (const step of steps) {
+      await fill(clients, step, "hold");
+      samples.push({ connections: clients.length, ...(await settle()) });
+    }
+    const after = samples[samples.length - 1];
+    return { before, after, samples, heapDelta: after.heapUsed - before.heapUsed, rssDelta: after.rss - before.rss };
   } finally {
     for (const c of clients) await c.close();
     await server.close();

@@ -1,5 +1,5 @@
 /**
- * Sections 5-6: client memory holding 1 and 20 connections, and the cost of importing each client
+ * Sections 5-6: client memory per held connection (a slope over 1 to 30 connections), and the cost of importing each client
  * in a fresh process compared with bare node.
  */
 import { fileURLToPath } from "node:url";
@@ -12,52 +12,68 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MiB = 1024 * 1024;
 const KiB = 1024;
 
-interface MemoryResult {
-  readonly heapDelta: number;
-  readonly rssDelta: number;
-  readonly after: { readonly rss: number; readonly heapUsed: number };
+interface MemorySample {
+  readonly connections: number;
+  readonly rss: number;
+  readonly heapUsed: number;
 }
 
-/** Section 5: separate processes holding 1 and 20 stdio connections to the raw echo server. */
+interface MemoryResult {
+  readonly samples: readonly MemorySample[];
+}
+
+/** Connections held at each step of a memory process; the rows "holding N" read two of them. */
+const STEPS = [1, 5, 10, 15, 20, 25, 30] as const;
+const HOLDING = [1, 20] as const;
+
+/** The least-squares slope of `y` over `x`. */
+export function slope(points: readonly { readonly x: number; readonly y: number }[]): number {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.x - mx) * (p.y - my);
+    den += (p.x - mx) ** 2;
+  }
+  return den > 0 ? num / den : Number.NaN;
+}
+
+/**
+ * Section 5: per repetition, one process per client holding 1, 5, 10, ... 30 stdio connections to
+ * the raw echo server (after 30 throwaway ones), the heap settled after each step. Heap per extra
+ * connection is the least-squares slope of heapUsed over the held counts (1 to 30, so the first
+ * connection's one-time costs are not in it).
+ */
 export async function measureMemory(config: BenchConfig, log: (line: string) => void): Promise<Row[]> {
-  const counts = [1, 20] as const;
   const got = new Map<string, MemoryResult[]>();
   for (let rep = 0; rep < config.memoryReps; rep++) {
-    for (const connections of counts) {
-      for (const client of CLIENTS) {
-        const r = await worker<MemoryResult>(
-          { mode: "memory", client, transport: "stdio", server: "raw-stdio", connections, warmConnections: counts[1], timeoutMs: 120_000 },
-          { gc: true },
-        );
-        const key = `${connections}|${client}`;
-        got.set(key, [...(got.get(key) ?? []), r]);
-      }
+    for (const client of CLIENTS) {
+      const r = await worker<MemoryResult>(
+        { mode: "memory", client, transport: "stdio", server: "raw-stdio", steps: STEPS, timeoutMs: 180_000 },
+        { gc: true },
+      );
+      got.set(client, [...(got.get(client) ?? []), r]);
     }
   }
   log(`  memory: ${config.memoryReps} repetitions done`);
   const rows: Row[] = [];
   const base = { section: "memory", server: "raw-stdio" };
   for (const client of CLIENTS) {
-    for (const n of counts) {
-      const rs = got.get(`${n}|${client}`) ?? [];
+    const rs = got.get(client) ?? [];
+    const at = (r: MemoryResult, n: number) => r.samples.find((s) => s.connections === n);
+    for (const n of HOLDING) {
+      const held = rs.map((r) => at(r, n)).filter((s): s is MemorySample => s !== undefined);
       rows.push(
-        makeRow({ ...base, client, measure: `RSS holding ${n}`, unit: "MiB", better: "lower", values: rs.map((r) => r.after.rss / MiB) }),
+        makeRow({ ...base, client, measure: `RSS holding ${n}`, unit: "MiB", better: "lower", values: held.map((s) => s.rss / MiB) }),
       );
       rows.push(
-        makeRow({
-          ...base,
-          client,
-          measure: `heap holding ${n}`,
-          unit: "MiB",
-          better: "lower",
-          values: rs.map((r) => r.after.heapUsed / MiB),
-        }),
+        makeRow({ ...base, client, measure: `heap holding ${n}`, unit: "MiB", better: "lower", values: held.map((s) => s.heapUsed / MiB) }),
       );
     }
-    // Per extra connection: (delta with 20 - delta with 1) / 19, pairing repetitions in order.
-    const one = got.get(`1|${client}`) ?? [];
-    const twenty = got.get(`20|${client}`) ?? [];
-    const pairs = twenty.map((t, i) => [t, one[i] ?? one[0]] as const).filter((p): p is readonly [MemoryResult, MemoryResult] => !!p[1]);
+    const perConnection = (r: MemoryResult, y: (s: MemorySample) => number) =>
+      slope(r.samples.filter((s) => s.connections >= 1).map((s) => ({ x: s.connections, y: y(s) }))) / KiB;
     rows.push(
       makeRow({
         ...base,
@@ -65,7 +81,7 @@ export async function measureMemory(config: BenchConfig, log: (line: string) => 
         measure: "heap per extra connection",
         unit: "KiB",
         better: "lower",
-        values: pairs.map(([t, o]) => (t.heapDelta - o.heapDelta) / 19 / KiB),
+        values: rs.map((r) => perConnection(r, (s) => s.heapUsed)),
       }),
     );
     rows.push(
@@ -75,7 +91,7 @@ export async function measureMemory(config: BenchConfig, log: (line: string) => 
         measure: "RSS per extra connection",
         unit: "KiB",
         better: "lower",
-        values: pairs.map(([t, o]) => (t.rssDelta - o.rssDelta) / 19 / KiB),
+        values: rs.map((r) => perConnection(r, (s) => s.rss)),
       }),
     );
   }
