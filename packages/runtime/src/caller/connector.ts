@@ -30,9 +30,14 @@ export interface SessionConnection {
   context: RequestContext | undefined;
 }
 
-/** The fields every fresh connection starts with. */
-export function connectionOn(peer: RpcPeer): SessionConnection {
-  return { peer, session: undefined, alive: true, listen: undefined, taskSupport: undefined, dropped: undefined, context: undefined };
+/** A fresh connection on `peer`: the fields every connection starts with, then the transport's own. */
+export function connectionOn<X extends object>(peer: RpcPeer, extra: X): SessionConnection & X {
+  // Assigned, not spread into a literal by the transport: a spread gave every connection a hidden
+  // class of its own (about 0.3 KB each; docs/performance.md, "Heap per connection").
+  return Object.assign(
+    { peer, session: undefined, alive: true, listen: undefined, taskSupport: undefined, dropped: undefined, context: undefined },
+    extra,
+  );
 }
 
 /** What a transport supplies: how to open and dispose connections, and its few era-specific hooks. */
@@ -84,4 +89,6 @@ export interface SessionCoreSpec {
   readonly warn: (message: string) => void;
   /** Back off between connects after crashes and failed connects; no backoff when absent. */
   readonly restart?: BackoffPolicy | undefined;
+  /** The callers' prototype, with the transport's getters (`callerPrototype`); a plain one when absent. */
+  readonly prototype?: object;
 }

@@ -14,6 +14,7 @@ import { prepareHeaders } from "../transport/http-headers.js";
 import { nodeHttps } from "../transport/lazy-builtins.js";
 import { copyOutboundPolicy, createOutboundGuard, type OutboundGuard, type OutboundPolicy } from "../transport/outbound.js";
 import type { SessionCaller, SessionCallerOptions } from "./caller.js";
+import { callerPrototype, liveOf } from "./caller-prototype.js";
 import { createHttpConnector, type HttpConnection } from "./http-connection.js";
 import { createSessionCore } from "./session-core.js";
 
@@ -109,6 +110,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       secrets,
       listen: wantsStream,
       warn,
+      prototype: HTTP_CALLER,
     },
     (link) => ({
       ...createHttpConnector(
@@ -132,17 +134,21 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
       },
     }),
   );
-  return core.caller({
-    get sessionId() {
-      return core.live()?.streamable?.sessionId;
-    },
-    get era() {
-      return core.live()?.session?.era;
-    },
-    get transport() {
-      const conn = core.live();
-      if (!conn) return undefined;
-      return conn.sse ? ("legacy-sse" as const) : ("streamable-http" as const);
-    },
-  });
+  // sessionId, era and transport come from HTTP_CALLER.
+  return core.caller({}) as HttpCaller;
 }
+
+// Getters on the shared prototype of HTTP callers (caller-prototype.ts), reading the live connection.
+const HTTP_CALLER = callerPrototype({
+  get sessionId() {
+    return liveOf<HttpConnection>(this)?.streamable?.sessionId;
+  },
+  get era() {
+    return liveOf<HttpConnection>(this)?.session?.era;
+  },
+  get transport() {
+    const conn = liveOf<HttpConnection>(this);
+    if (!conn) return undefined;
+    return conn.sse ? ("legacy-sse" as const) : ("streamable-http" as const);
+  },
+});

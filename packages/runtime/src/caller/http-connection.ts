@@ -115,7 +115,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
       (message, context) => streamable.send(message, context),
       (id) => streamable.abandon(id),
     );
-    conn = { ...connectionOn(peer), streamable, sse: undefined, plans: undefined };
+    conn = connectionOn(peer, { streamable, sse: undefined, plans: undefined });
     return conn;
   }
 
@@ -136,7 +136,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
       () => conn,
       (message) => sse.send(message),
     );
-    conn = { ...connectionOn(peer), streamable: undefined, sse, plans: undefined };
+    conn = connectionOn(peer, { streamable: undefined, sse, plans: undefined });
     try {
       await sse.connect(signal, timeoutMs);
     } catch (error) {

@@ -71,7 +71,7 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
         },
         ...(link.handlers ? { handlers: link.handlers } : {}),
       });
-      conn = { ...connectionOn(peer), pipe };
+      conn = connectionOn(peer, { pipe });
       const outcome = await openSession(peer, link.identity, link.era, {
         budget: createConnectBudget(options.connectTimeoutMs ?? 10_000),
         probeTimeoutMs: options.probeTimeoutMs ?? 3000,

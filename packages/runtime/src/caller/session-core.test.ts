@@ -51,7 +51,7 @@ function harness(extra: Partial<SessionCoreSpec> = {}, connector: { ignoreSignal
           let conn: TestConnection | undefined;
           const pipe = createInMemoryPipe(server, (value) => peer.receive(value));
           const peer = createRpcPeer({ send: (message) => pipe.send(message), onNotification: (n) => conn && l.notification(conn, n) });
-          conn = { ...connectionOn(peer), pipe };
+          conn = connectionOn(peer, { pipe });
           const session = await openSession(peer, l.identity, l.era, {
             budget: createConnectBudget(5000),
             probeTimeoutMs: 1000,

@@ -27,6 +27,7 @@ import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } fro
 import type { WireFault } from "../protocol/wire-fault.js";
 import { createRestartBackoff } from "./backoff.js";
 import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
+import { LIVE, PLAIN_CALLER } from "./caller-prototype.js";
 import type { ConnectorLink, SessionConnection, SessionConnector, SessionCoreSpec } from "./connector.js";
 import { createSurface } from "./surface.js";
 import { toolTask } from "./tool-task.js";
@@ -37,7 +38,7 @@ export interface SessionCore<C extends SessionConnection> {
   live(): C | undefined;
   /** Removes the configured secrets from a text. */
   scrub(text: string): string;
-  /** The caller: the shared methods plus the transport's own properties (getters stay getters). */
+  /** The caller: the shared methods plus the transport's own (data properties; getters go in `spec.prototype`). */
   caller<X extends object>(extra: X): SessionCaller & X;
 }
 
@@ -45,7 +46,6 @@ type Failed = { readonly ok: false; readonly failure: ToolFailure };
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the caller is closed" };
-
 /** Creates the core of one caller; `connect` builds the transport's connector on the link it is given. */
 export function createSessionCore<C extends SessionConnection>(
   spec: SessionCoreSpec,
@@ -66,15 +66,15 @@ export function createSessionCore<C extends SessionConnection>(
   const defaultPeerOptions: PeerRequestOptions = { timeoutMs };
   // Every failure built while this caller is open is scrubbed of the secrets, whatever path builds it.
   const releaseSecrets = registerSecretValues(secrets);
-  /** Aborted by close(): ends a connect (or a backoff wait) in progress. */
-  const life = new AbortController();
+  /** Aborted by close(): ends the connect (or backoff wait) in progress. One per connect, none held. */
+  let opening: AbortController | undefined;
   let current: C | undefined;
   let connecting: Promise<Outcome<C>> | undefined;
   let closed = false;
   let closing: Promise<void> | undefined;
   /** Resources subscribed to; the 2026-07-28 `subscriptions/listen` carries them. */
   let listenUris: readonly string[] = [];
-
+  const live = () => current;
   const connector = connect({
     identity,
     era: spec.era,
@@ -135,6 +135,8 @@ export function createSessionCore<C extends SessionConnection>(
   }
 
   async function open(): Promise<Outcome<C>> {
+    const life = new AbortController();
+    opening = life;
     if (backoff) await backoff.wait(life.signal);
     if (life.signal.aborted) return { ok: false, fault: { type: "canceled", message: "the caller was closed while connecting" } };
     const outcome = await connector.open(life.signal);
@@ -167,7 +169,7 @@ export function createSessionCore<C extends SessionConnection>(
     if (closed) return Promise.reject(new CallerClosedError(server));
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
     connecting ??= open().finally(() => {
-      connecting = undefined;
+      connecting = opening = undefined;
     });
     const shared = connecting;
     if (!signal) return shared;
@@ -324,12 +326,10 @@ export function createSessionCore<C extends SessionConnection>(
     onListChanged: options.onListChanged,
   });
 
-  const methods: SessionCaller = {
+  // Made once, by caller(): a const holding it would keep a second copy alive in this scope.
+  const own = (): Omit<SessionCaller, "handshake"> => ({
     ...handle.surface,
     server,
-    get handshake(): ServerHandshake | undefined {
-      return current?.session?.handshake;
-    },
     async connect(connectOptions = {}) {
       const outcome = await ensure(connectOptions.signal);
       return outcome.ok ? { ok: true, value: outcome.value.session?.handshake as ServerHandshake } : fail(outcome.fault, "initialize");
@@ -380,7 +380,7 @@ export function createSessionCore<C extends SessionConnection>(
     close() {
       if (!closed) {
         closed = true;
-        life.abort();
+        opening?.abort();
       }
       // A second close() waits for the same work instead of starting it again.
       closing ??= (async () => {
@@ -395,13 +395,13 @@ export function createSessionCore<C extends SessionConnection>(
       })();
       return closing;
     },
-  };
-
+  });
   return {
-    live: () => current,
+    live,
     scrub: (text) => redactValues(text, secrets),
     caller<X extends object>(extra: X) {
-      return Object.defineProperties(methods, Object.getOwnPropertyDescriptors(extra)) as SessionCaller & X;
+      // One literal, then its prototype (caller-prototype.ts): a hidden class shared by every caller.
+      return Object.setPrototypeOf({ ...own(), ...extra, [LIVE]: live }, spec.prototype ?? PLAIN_CALLER) as SessionCaller & X;
     },
   };
 }

@@ -11,6 +11,7 @@ import type { WireFault } from "../protocol/wire-fault.js";
 import { configuredEnvValues, type EnvSpec } from "../transport/environment.js";
 import { type StdioProcess, startStdioProcess } from "../transport/stdio-process.js";
 import type { SessionCaller, SessionCallerOptions } from "./caller.js";
+import { callerPrototype, liveOf } from "./caller-prototype.js";
 import { type ConnectorLink, connectionOn, type SessionConnection, type SessionConnector } from "./connector.js";
 import { createSessionCore } from "./session-core.js";
 
@@ -50,6 +51,13 @@ interface StdioConnection extends SessionConnection {
   readonly process: StdioProcess;
 }
 
+// `pid` reads the live child; a getter on the shared prototype (caller-prototype.ts).
+const STDIO_CALLER = callerPrototype({
+  get pid() {
+    return liveOf<StdioConnection>(this)?.process.pid;
+  },
+});
+
 /** Creates a caller for a stdio MCP server. Nothing is spawned until the first call or `connect()`. */
 export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
   const server = options.name ?? options.command.split(/[\\/]/).pop() ?? options.command;
@@ -65,6 +73,7 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
       listen: options.onNotification !== undefined || options.onListChanged !== undefined,
       warn: (message) => options.onNoise?.(message),
       restart: { delayMs: options.restartDelayMs, maxDelayMs: options.maxRestartDelayMs },
+      prototype: STDIO_CALLER,
     },
     (link) =>
       createStdioConnector(options, link, (tail) => {
@@ -73,12 +82,10 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         return lastStderr;
       }),
   );
+  // `pid` comes from STDIO_CALLER.
   return core.caller({
-    get pid() {
-      return core.live()?.process.pid;
-    },
     stderrTail: () => core.scrub(core.live()?.process.stderrTail() ?? lastStderr),
-  });
+  }) as StdioCaller;
 }
 
 /** Spawns the server per connection; `keepStderr` records the last stderr seen and answers the kept one. */
@@ -87,10 +94,11 @@ function createStdioConnector(
   link: ConnectorLink<StdioConnection>,
   keepStderr: (tail: string) => string,
 ): SessionConnector<StdioConnection> {
-  /** Processes being stopped after a failed connect; close() waits for every one of them. */
-  const stopping = new Set<Promise<void>>();
+  /** Processes being stopped after a failed connect (made by the first); close() waits for every one of them. */
+  let stopping: Set<Promise<void>> | undefined;
   function stopInBackground(conn: StdioConnection): void {
-    const done = conn.process.close().finally(() => stopping.delete(done));
+    const done = conn.process.close().finally(() => stopping?.delete(done));
+    stopping ??= new Set();
     stopping.add(done);
   }
 
@@ -147,7 +155,7 @@ function createStdioConnector(
         },
       },
     );
-    conn = { ...connectionOn(peer), process: proc };
+    conn = connectionOn(peer, { process: proc });
     return conn;
   }
 
@@ -191,7 +199,7 @@ function createStdioConnector(
     },
     async close() {
       // A loop: a connect failing during close() may start one more stop while the others are awaited.
-      while (stopping.size > 0) await Promise.all([...stopping]);
+      while (stopping !== undefined && stopping.size > 0) await Promise.all([...stopping]);
     },
   };
 }

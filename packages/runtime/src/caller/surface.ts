@@ -92,8 +92,9 @@ const LIST_CHANGED: { readonly [method: string]: ListName } = {
 
 /** Creates the surface over a caller's `request`. */
 export function createSurface(deps: SurfaceDeps): SurfaceHandle {
-  const cache = new Map<string, { readonly items: readonly unknown[]; readonly until: number }>();
-  const subscriptions = new Map<string, ((uri: string) => void) | undefined>();
+  // Both made when first needed: most callers never list prompts or resources, nor subscribe.
+  let cache: Map<string, { readonly items: readonly unknown[]; readonly until: number }> | undefined;
+  let subscriptions: Map<string, ((uri: string) => void) | undefined> | undefined;
 
   const malformed = (method: string, message: string): { ok: false; failure: ToolFailure } => ({
     ok: false,
@@ -102,7 +103,7 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
 
   /** Pages `method` through every page; caches the items for the smallest `ttlMs` of the pages. */
   async function listAll<T>(method: string, key: string, options: ListOptions = {}): Promise<SurfaceResult<readonly T[]>> {
-    const hit = cache.get(method);
+    const hit = cache?.get(method);
     if (hit && !options.fresh && hit.until > Date.now()) return { ok: true, value: hit.items as T[] };
     const items: T[] = [];
     const seen = new Set<string>();
@@ -122,8 +123,10 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
       seen.add(next);
       cursor = next;
     }
-    if (ttl > 0 && Number.isFinite(ttl)) cache.set(method, { items, until: Date.now() + ttl });
-    else cache.delete(method);
+    if (ttl > 0 && Number.isFinite(ttl)) {
+      cache ??= new Map();
+      cache.set(method, { items, until: Date.now() + ttl });
+    } else cache?.delete(method);
     return { ok: true, value: items };
   }
 
@@ -178,17 +181,18 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
       return answer.ok ? { ok: true, value: undefined } : answer;
     },
     async subscribe(uri, onUpdated, options = {}) {
+      subscriptions ??= new Map();
       const had = subscriptions.has(uri);
       subscriptions.set(uri, onUpdated);
       // Subscribing again only swaps the callback; before any connection the request still has to go out.
       if (had && deps.era() !== undefined) return { ok: true, value: undefined };
       const answer = await changeSubscription("resources/subscribe", uri, options);
       // A refused subscription is forgotten, so a later listen does not carry it.
-      if (!answer.ok) subscriptions.delete(uri);
+      if (!answer.ok) subscriptions?.delete(uri);
       return answer;
     },
     async unsubscribe(uri, options = {}) {
-      if (!subscriptions.delete(uri)) return { ok: true, value: undefined };
+      if (!subscriptions?.delete(uri)) return { ok: true, value: undefined };
       return changeSubscription("resources/unsubscribe", uri, options);
     },
   };
@@ -197,27 +201,27 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
   async function changeSubscription(method: string, uri: string, options: CallOptions): Promise<SurfaceResult<void>> {
     const connected = await deps.connect(options);
     if (!connected.ok) return connected;
-    if (deps.era() === "2026-07-28") return deps.listenTo([...subscriptions.keys()]);
+    if (deps.era() === "2026-07-28") return deps.listenTo([...(subscriptions?.keys() ?? [])]);
     const answer = await deps.request(method, { uri }, options);
     if (!answer.ok) return answer;
-    return method === "resources/subscribe" ? deps.listenTo([...subscriptions.keys()]) : { ok: true, value: undefined };
+    return method === "resources/subscribe" ? deps.listenTo([...(subscriptions?.keys() ?? [])]) : { ok: true, value: undefined };
   }
 
   function observe(notification: RpcNotification): void {
     const list = LIST_CHANGED[notification.method];
     if (list !== undefined) {
       // The cached list is stale now whatever its ttl said. Tools are not cached here (the core lists them).
-      if (list === "prompts") cache.delete("prompts/list");
+      if (list === "prompts") cache?.delete("prompts/list");
       if (list === "resources") {
-        cache.delete("resources/list");
-        cache.delete("resources/templates/list");
+        cache?.delete("resources/list");
+        cache?.delete("resources/templates/list");
       }
       deps.onListChanged?.(list);
       return;
     }
     if (notification.method === "notifications/resources/updated") {
       const uri = (notification.params as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri === "string") subscriptions.get(uri)?.(uri);
+      if (typeof uri === "string") subscriptions?.get(uri)?.(uri);
     }
   }
 

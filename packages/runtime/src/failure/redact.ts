@@ -95,10 +95,13 @@ function resort(): void {
   secretList = [...secretCounts.keys()].sort((a, b) => b.length - a.length);
 }
 
+// Shared by every caller with no secrets: a closure made in registerSecretValues would keep its scope alive.
+const NOTHING_TO_RELEASE = (): void => {};
+
 /** Registers secret values no failure may carry, until the returned release function runs. */
 export function registerSecretValues(values: readonly string[]): () => void {
   const own = [...new Set(values.filter((v) => v !== ""))];
-  if (own.length === 0) return () => {};
+  if (own.length === 0) return NOTHING_TO_RELEASE;
   for (const v of own) secretCounts.set(v, (secretCounts.get(v) ?? 0) + 1);
   resort();
   let released = false;

@@ -124,11 +124,22 @@ export function watchAbort(signal: AbortSignal, callback: () => void): () => voi
   };
 }
 
+// `inFlight` is a getter on this shared prototype, reading the pending map through a symbol: an
+// object literal with a getter of its own is kept in dictionary mode (about 450 bytes per peer).
+const PENDING = Symbol("pending");
+const PEER_PROTO = {
+  get inFlight(): number {
+    return (this as unknown as { readonly [PENDING]: Map<RpcId, Pending> })[PENDING].size;
+  },
+};
+
 /** Creates a JSON-RPC peer. */
 export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   const pending = new Map<RpcId, Pending>();
-  const progressTokens = new Map<RpcId, Pending>();
-  const handlers = new Map(options.handlers ?? []);
+  // Made by the first request with a progress callback: most peers never have one.
+  let progressTokens: Map<RpcId, Pending> | undefined;
+  // Copied, as the caller may change its map later; none at all until there is a handler.
+  let handlers = options.handlers ? new Map(options.handlers) : undefined;
   let nextId = 1;
   // One timer for every deadline of this peer, set for the earliest one, instead of a setTimeout per
   // request: under uniform timeouts a new deadline is never earlier, so a request arms nothing. It is
@@ -148,7 +159,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
 
   function settleEntry(id: RpcId, entry: Pending, outcome: RpcOutcome): void {
     pending.delete(id);
-    if (entry.options.onProgress) progressTokens.delete(id);
+    if (entry.options.onProgress) progressTokens?.delete(id);
     if (entry.deadline !== undefined && --timed === refAt) timer?.unref();
     if (entry.cleanup !== NOTHING_TO_CLEAN) entry.cleanup();
     entry.resolve(outcome);
@@ -223,7 +234,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   function handleNotification(message: RpcNotification): void {
     if (message.method === "notifications/progress") {
       const p = message.params as { progressToken?: RpcId; progress?: number; total?: number; message?: string } | undefined;
-      const entry = p?.progressToken === undefined ? undefined : progressTokens.get(p.progressToken);
+      const entry = p?.progressToken === undefined ? undefined : progressTokens?.get(p.progressToken);
       if (entry && p && typeof p.progress === "number") {
         if (entry.options.resetTimeoutOnProgress) armTimer(entry, Date.now());
         try {
@@ -241,11 +252,9 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     options.onNotification?.(message);
   }
 
-  return {
-    get inFlight() {
-      return pending.size;
-    },
+  const methods: Omit<RpcPeer, "inFlight"> = {
     setHandler(method, handler) {
+      handlers ??= new Map();
       handlers.set(method, handler);
     },
     request(method, params, requestOptions = {}) {
@@ -268,6 +277,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       pending.set(id, entry);
       let body = params;
       if (requestOptions.onProgress) {
+        progressTokens ??= new Map();
         progressTokens.set(id, entry);
         const meta = (params?._meta as { [key: string]: unknown } | undefined) ?? {};
         // The request id doubles as the progress token: unique among this peer's active requests, as the spec asks.
@@ -311,7 +321,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
           return;
         }
         case "request":
-          serveRequest(handlers.get(c.message.method), c.message, options.send);
+          serveRequest(handlers?.get(c.message.method), c.message, options.send);
           return;
         case "notification":
           handleNotification(c.message);
@@ -333,6 +343,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       return settle(id, { ok: false, fault });
     },
   };
+  return Object.assign(Object.create(PEER_PROTO) as RpcPeer, { [PENDING]: pending }, methods);
 }
 
 /** A response as the outcome its request resolves with: the result, or the JSON-RPC error as an rpc fault. */

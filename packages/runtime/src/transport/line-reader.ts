@@ -41,14 +41,17 @@ export interface LineReader {
   push(chunk: Buffer): void;
 }
 
+/** The head and tail before any oversized line: one empty buffer for every reader. */
+const EMPTY = Buffer.alloc(0);
+
 /** Creates a line reader that caps each message at `maxBytes`. */
 export function createLineReader(maxBytes: number, events: LineReaderEvents): LineReader {
   let parts: Buffer[] = [];
   let size = 0;
   let skipping = false;
   // While skipping an oversized line: its first and last bytes, to find which request it answered.
-  let head: Buffer = Buffer.alloc(0);
-  let tail: Buffer = Buffer.alloc(0);
+  let head: Buffer = EMPTY;
+  let tail: Buffer = EMPTY;
   let skipped = 0;
 
   function emit(line: Buffer): void {
@@ -103,7 +106,7 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
           if (size + piece.length > maxBytes) {
             skipping = true;
             head = Buffer.concat([...parts, piece.subarray(0, SNIFF_BYTES)]).subarray(0, SNIFF_BYTES);
-            tail = Buffer.alloc(0);
+            tail = EMPTY;
             skipped = size;
             parts = [];
             size = 0;
