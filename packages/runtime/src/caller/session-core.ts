@@ -66,8 +66,8 @@ export function createSessionCore<C extends SessionConnection>(
   const defaultPeerOptions: PeerRequestOptions = { timeoutMs };
   // Every failure built while this caller is open is scrubbed of the secrets, whatever path builds it.
   const releaseSecrets = registerSecretValues(secrets);
-  /** Aborted by close(): ends the connect (or backoff wait) in progress. One per connect, none held. */
-  let opening: AbortController | undefined;
+  /** Aborted by close(): ends a connect (or a backoff wait) in progress. */
+  const life = new AbortController();
   let current: C | undefined;
   let connecting: Promise<Outcome<C>> | undefined;
   let closed = false;
@@ -135,8 +135,6 @@ export function createSessionCore<C extends SessionConnection>(
   }
 
   async function open(): Promise<Outcome<C>> {
-    const life = new AbortController();
-    opening = life;
     if (backoff) await backoff.wait(life.signal);
     if (life.signal.aborted) return { ok: false, fault: { type: "canceled", message: "the caller was closed while connecting" } };
     const outcome = await connector.open(life.signal);
@@ -169,7 +167,7 @@ export function createSessionCore<C extends SessionConnection>(
     if (closed) return Promise.reject(new CallerClosedError(server));
     if (current?.alive) return Promise.resolve({ ok: true, value: current });
     connecting ??= open().finally(() => {
-      connecting = opening = undefined;
+      connecting = undefined;
     });
     const shared = connecting;
     if (!signal) return shared;
@@ -308,8 +306,7 @@ export function createSessionCore<C extends SessionConnection>(
   const handle = createSurface({
     server,
     request,
-    era: () => current?.session?.era,
-    serverCapabilities: () => current?.session?.handshake.capabilities,
+    live,
     async connect(callOptions) {
       const outcome = await ensure(callOptions.signal);
       return outcome.ok ? { ok: true, value: undefined } : fail(outcome.fault, "connect");
@@ -328,7 +325,7 @@ export function createSessionCore<C extends SessionConnection>(
 
   // Made once, by caller(): a const holding it would keep a second copy alive in this scope.
   const own = (): Omit<SessionCaller, "handshake"> => ({
-    ...handle.surface,
+    ...handle.methods(),
     server,
     async connect(connectOptions = {}) {
       const outcome = await ensure(connectOptions.signal);
@@ -380,7 +377,7 @@ export function createSessionCore<C extends SessionConnection>(
     close() {
       if (!closed) {
         closed = true;
-        opening?.abort();
+        life.abort();
       }
       // A second close() waits for the same work instead of starting it again.
       closing ??= (async () => {

@@ -10,7 +10,7 @@ import type { ToolFailure } from "../failure/failure.js";
 import { failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
-import type { Era } from "../protocol/mcp-client.js";
+import type { Session } from "../protocol/mcp-client.js";
 import type {
   Completion,
   CompletionReference,
@@ -64,10 +64,8 @@ export interface SurfaceDeps {
   readonly request: SurfaceRequest;
   /** Connects (if not yet) so the era is known. */
   connect(options: CallOptions): Promise<SurfaceResult<void>>;
-  /** The era of the live connection (undefined before connecting). */
-  era(): Era | undefined;
-  /** The capabilities the live connection's server declared (undefined before connecting). */
-  serverCapabilities(): { readonly [key: string]: unknown } | undefined;
+  /** The live connection (undefined before connecting): its era and the capabilities its server declared. */
+  live(): { readonly session: Session | undefined } | undefined;
   /**
    * Makes notifications for these subscriptions arrive: re-opens `subscriptions/listen` with them
    * as `resourceSubscriptions` (modern), or opens the notification stream if it is not (legacy).
@@ -76,9 +74,9 @@ export interface SurfaceDeps {
   readonly onListChanged?: ((list: ListName) => void) | undefined;
 }
 
-/** The surface and the hook its caller feeds every server notification to. */
+/** The surface's methods (made once, for the caller to hold) and the hook its caller feeds every server notification to. */
 export interface SurfaceHandle {
-  readonly surface: McpSurface;
+  methods(): McpSurface;
   observe(notification: RpcNotification): void;
 }
 
@@ -92,29 +90,89 @@ const LIST_CHANGED: { readonly [method: string]: ListName } = {
 
 /** Creates the surface over a caller's `request`. */
 export function createSurface(deps: SurfaceDeps): SurfaceHandle {
-  // Both made when first needed: most callers never list prompts or resources, nor subscribe.
-  let cache: Map<string, { readonly items: readonly unknown[]; readonly until: number }> | undefined;
-  let subscriptions: Map<string, ((uri: string) => void) | undefined> | undefined;
+  return new Surface(deps);
+}
 
-  const malformed = (method: string, message: string): { ok: false; failure: ToolFailure } => ({
-    ok: false,
-    failure: failureFromFault({ type: "rpc", code: -32603, message: `${method}: ${message}` }, { tool: method, server: deps.server }),
-  });
+// A class: what only the surface calls lives on the prototype, and just the public methods are
+// closures, held by the caller (one set per connection otherwise; docs/performance.md, "Heap").
+class Surface implements SurfaceHandle {
+  private readonly deps: SurfaceDeps;
+  // Both made when first needed: most callers never list prompts or resources, nor subscribe.
+  private cache: Map<string, { readonly items: readonly unknown[]; readonly until: number }> | undefined;
+  private subscriptions: Map<string, ((uri: string) => void) | undefined> | undefined;
+  private skills: Promise<SkillsSurface> | undefined;
+
+  constructor(deps: SurfaceDeps) {
+    this.deps = deps;
+  }
+
+  methods(): McpSurface {
+    const deps = this.deps;
+    const readResource = (uri: string, options: CallOptions = {}) =>
+      this.call("resources/read", { uri }, options, (r) => (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : undefined));
+    return {
+      listSkills: async (options) => (await this.loadSkills(readResource)).listSkills(options),
+      getSkill: async (uri, options) => (await this.loadSkills(readResource)).getSkill(uri, options),
+      loadSkill: async (skill, options) => (await this.loadSkills(readResource)).loadSkill(skill, options),
+      listResources: (options) => this.listAll<ResourceDescriptor>("resources/list", "resources", options),
+      listResourceTemplates: (options) =>
+        this.listAll<ResourceTemplateDescriptor>("resources/templates/list", "resourceTemplates", options),
+      listPrompts: (options) => this.listAll<PromptDescriptor>("prompts/list", "prompts", options),
+      readResource,
+      getPrompt: (name, args = {}, options = {}) =>
+        this.call("prompts/get", { name, arguments: args }, options, (r) =>
+          Array.isArray(r.messages) ? (r as unknown as GetPromptResult) : undefined,
+        ),
+      complete: (ref, argument, context, options = {}) =>
+        this.call("completion/complete", { ref, argument, ...(context ? { context } : {}) }, options, (r) =>
+          Array.isArray((r.completion as Completion | undefined)?.values) ? (r.completion as Completion) : undefined,
+        ),
+      setLogLevel: async (level, options = {}) => {
+        const answer = await deps.request("logging/setLevel", { level }, options);
+        return answer.ok ? { ok: true, value: undefined } : answer;
+      },
+      subscribe: async (uri, onUpdated, options = {}) => {
+        this.subscriptions ??= new Map();
+        const had = this.subscriptions.has(uri);
+        this.subscriptions.set(uri, onUpdated);
+        // Subscribing again only swaps the callback; before any connection the request still has to go out.
+        if (had && deps.live()?.session?.era !== undefined) return { ok: true, value: undefined };
+        const answer = await this.changeSubscription("resources/subscribe", uri, options);
+        // A refused subscription is forgotten, so a later listen does not carry it.
+        if (!answer.ok) this.subscriptions?.delete(uri);
+        return answer;
+      },
+      unsubscribe: async (uri, options = {}) => {
+        if (!this.subscriptions?.delete(uri)) return { ok: true, value: undefined };
+        return this.changeSubscription("resources/unsubscribe", uri, options);
+      },
+    };
+  }
+
+  private malformed(method: string, message: string): { ok: false; failure: ToolFailure } {
+    return {
+      ok: false,
+      failure: failureFromFault(
+        { type: "rpc", code: -32603, message: `${method}: ${message}` },
+        { tool: method, server: this.deps.server },
+      ),
+    };
+  }
 
   /** Pages `method` through every page; caches the items for the smallest `ttlMs` of the pages. */
-  async function listAll<T>(method: string, key: string, options: ListOptions = {}): Promise<SurfaceResult<readonly T[]>> {
-    const hit = cache?.get(method);
+  private async listAll<T>(method: string, key: string, options: ListOptions = {}): Promise<SurfaceResult<readonly T[]>> {
+    const hit = this.cache?.get(method);
     if (hit && !options.fresh && hit.until > Date.now()) return { ok: true, value: hit.items as T[] };
     const items: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     let ttl = Number.POSITIVE_INFINITY;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const answer = await deps.request(method, cursor === undefined ? {} : { cursor }, options);
+      const answer = await this.deps.request(method, cursor === undefined ? {} : { cursor }, options);
       if (!answer.ok) return answer;
       const result = answer.value as { [k: string]: unknown } | undefined;
       const list = result?.[key];
-      if (!Array.isArray(list)) return malformed(method, `result has no ${key} array`);
+      if (!Array.isArray(list)) return this.malformed(method, `result has no ${key} array`);
       items.push(...(list as T[]));
       // One page without a ttl (legacy servers send none) makes the whole list uncached.
       ttl = typeof result?.ttlMs === "number" && result.ttlMs >= 0 ? Math.min(ttl, result.ttlMs) : 0;
@@ -124,108 +182,70 @@ export function createSurface(deps: SurfaceDeps): SurfaceHandle {
       cursor = next;
     }
     if (ttl > 0 && Number.isFinite(ttl)) {
-      cache ??= new Map();
-      cache.set(method, { items, until: Date.now() + ttl });
-    } else cache?.delete(method);
+      this.cache ??= new Map();
+      this.cache.set(method, { items, until: Date.now() + ttl });
+    } else this.cache?.delete(method);
     return { ok: true, value: items };
   }
 
-  async function call<T>(
+  private async call<T>(
     method: string,
     params: { readonly [key: string]: unknown },
     options: CallOptions,
     pick: (r: { readonly [key: string]: unknown }) => T | undefined,
   ) {
-    const answer = await deps.request(method, params, options);
+    const answer = await this.deps.request(method, params, options);
     if (!answer.ok) return answer;
     const value = pick((answer.value ?? {}) as { readonly [key: string]: unknown });
-    return value === undefined ? malformed(method, "result has an unexpected shape") : ({ ok: true, value } as const);
+    return value === undefined ? this.malformed(method, "result has an unexpected shape") : ({ ok: true, value } as const);
   }
 
-  const readResource = (uri: string, options: CallOptions = {}) =>
-    call("resources/read", { uri }, options, (r) => (Array.isArray(r.contents) ? (r.contents as ResourceContents[]) : undefined));
   // Skills (with their frontmatter parser) load on the first skills call, not with the runtime
   // (docs/performance.md, "Import cost").
-  let skills: Promise<SkillsSurface> | undefined;
-  const loadSkills = () =>
-    (skills ??= import("./skills.js").then(({ createSkills }) =>
+  private loadSkills(readResource: McpSurface["readResource"]): Promise<SkillsSurface> {
+    const deps = this.deps;
+    this.skills ??= import("./skills.js").then(({ createSkills }) =>
       createSkills({
         server: deps.server,
         request: deps.request,
         readResource,
         async capabilities(options) {
           const connected = await deps.connect(options);
-          return connected.ok ? { ok: true, value: deps.serverCapabilities() ?? {} } : connected;
+          return connected.ok ? { ok: true, value: deps.live()?.session?.handshake.capabilities ?? {} } : connected;
         },
       }),
-    ));
-
-  const surface: McpSurface = {
-    listSkills: async (options) => (await loadSkills()).listSkills(options),
-    getSkill: async (uri, options) => (await loadSkills()).getSkill(uri, options),
-    loadSkill: async (skill, options) => (await loadSkills()).loadSkill(skill, options),
-    listResources: (options) => listAll<ResourceDescriptor>("resources/list", "resources", options),
-    listResourceTemplates: (options) => listAll<ResourceTemplateDescriptor>("resources/templates/list", "resourceTemplates", options),
-    listPrompts: (options) => listAll<PromptDescriptor>("prompts/list", "prompts", options),
-    readResource,
-    getPrompt: (name, args = {}, options = {}) =>
-      call("prompts/get", { name, arguments: args }, options, (r) =>
-        Array.isArray(r.messages) ? (r as unknown as GetPromptResult) : undefined,
-      ),
-    complete: (ref, argument, context, options = {}) =>
-      call("completion/complete", { ref, argument, ...(context ? { context } : {}) }, options, (r) =>
-        Array.isArray((r.completion as Completion | undefined)?.values) ? (r.completion as Completion) : undefined,
-      ),
-    async setLogLevel(level, options = {}) {
-      const answer = await deps.request("logging/setLevel", { level }, options);
-      return answer.ok ? { ok: true, value: undefined } : answer;
-    },
-    async subscribe(uri, onUpdated, options = {}) {
-      subscriptions ??= new Map();
-      const had = subscriptions.has(uri);
-      subscriptions.set(uri, onUpdated);
-      // Subscribing again only swaps the callback; before any connection the request still has to go out.
-      if (had && deps.era() !== undefined) return { ok: true, value: undefined };
-      const answer = await changeSubscription("resources/subscribe", uri, options);
-      // A refused subscription is forgotten, so a later listen does not carry it.
-      if (!answer.ok) subscriptions?.delete(uri);
-      return answer;
-    },
-    async unsubscribe(uri, options = {}) {
-      if (!subscriptions?.delete(uri)) return { ok: true, value: undefined };
-      return changeSubscription("resources/unsubscribe", uri, options);
-    },
-  };
-
-  /** Legacy: one request per change. Modern: the listen request carries the whole set. */
-  async function changeSubscription(method: string, uri: string, options: CallOptions): Promise<SurfaceResult<void>> {
-    const connected = await deps.connect(options);
-    if (!connected.ok) return connected;
-    if (deps.era() === "2026-07-28") return deps.listenTo([...(subscriptions?.keys() ?? [])]);
-    const answer = await deps.request(method, { uri }, options);
-    if (!answer.ok) return answer;
-    return method === "resources/subscribe" ? deps.listenTo([...(subscriptions?.keys() ?? [])]) : { ok: true, value: undefined };
+    );
+    return this.skills;
   }
 
-  function observe(notification: RpcNotification): void {
+  /** Legacy: one request per change. Modern: the listen request carries the whole set. */
+  private async changeSubscription(method: string, uri: string, options: CallOptions): Promise<SurfaceResult<void>> {
+    const deps = this.deps;
+    const connected = await deps.connect(options);
+    if (!connected.ok) return connected;
+    if (deps.live()?.session?.era === "2026-07-28") return deps.listenTo([...(this.subscriptions?.keys() ?? [])]);
+    const answer = await deps.request(method, { uri }, options);
+    if (!answer.ok) return answer;
+    return method === "resources/subscribe" ? deps.listenTo([...(this.subscriptions?.keys() ?? [])]) : { ok: true, value: undefined };
+  }
+
+  observe(notification: RpcNotification): void {
     const list = LIST_CHANGED[notification.method];
     if (list !== undefined) {
       // The cached list is stale now whatever its ttl said. Tools are not cached here (the core lists them).
-      if (list === "prompts") cache?.delete("prompts/list");
+      if (list === "prompts") this.cache?.delete("prompts/list");
       if (list === "resources") {
-        cache?.delete("resources/list");
-        cache?.delete("resources/templates/list");
+        this.cache?.delete("resources/list");
+        this.cache?.delete("resources/templates/list");
       }
-      deps.onListChanged?.(list);
+      this.deps.onListChanged?.(list);
       return;
     }
     if (notification.method === "notifications/resources/updated") {
       const uri = (notification.params as { uri?: unknown } | undefined)?.uri;
-      if (typeof uri === "string") subscriptions?.get(uri)?.(uri);
+      if (typeof uri === "string") this.subscriptions?.get(uri)?.(uri);
     }
   }
-
-  return { surface, observe };
 }
 
 /**
