@@ -51,7 +51,8 @@ export function createSessionCore<C extends SessionConnection>(
   spec: SessionCoreSpec,
   connect: (link: ConnectorLink<C>) => SessionConnector<C>,
 ): SessionCore<C> {
-  const { server, options, secrets } = spec;
+  // Read out of the spec here, so no closure below keeps the spec object itself.
+  const { server, options, secrets, warn, listen: listenOnConnect, prototype = PLAIN_CALLER } = spec;
   const tasks = options.tasks !== false;
   const handlers = tasks ? withClientTasks(options.handlers) : options.handlers;
   const declared = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
@@ -153,7 +154,7 @@ export function createSessionCore<C extends SessionConnection>(
     backoff?.reset();
     current = conn;
     // A listen lives on one connection; a new connection opens it again with the subscribed URIs.
-    if (conn.session?.era === "2026-07-28" && (spec.listen || listenUris.length > 0)) listen(conn);
+    if (conn.session?.era === "2026-07-28" && (listenOnConnect || listenUris.length > 0)) listen(conn);
     return outcome;
   }
 
@@ -227,7 +228,7 @@ export function createSessionCore<C extends SessionConnection>(
       contextOf(conn),
       (fault) => {
         // A listen that ends with its connection is expected; only one lost on a live connection is worth a warning.
-        if (conn.alive) spec.warn(`subscriptions/listen ended: ${fault.message}`);
+        if (conn.alive) warn(`subscriptions/listen ended: ${fault.message}`);
       },
       {},
       listenUris,
@@ -398,7 +399,7 @@ export function createSessionCore<C extends SessionConnection>(
     scrub: (text) => redactValues(text, secrets),
     caller<X extends object>(extra: X) {
       // One literal, then its prototype (caller-prototype.ts): a hidden class shared by every caller.
-      return Object.setPrototypeOf({ ...own(), ...extra, [LIVE]: live }, spec.prototype ?? PLAIN_CALLER) as SessionCaller & X;
+      return Object.setPrototypeOf({ ...own(), ...extra, [LIVE]: live }, prototype) as SessionCaller & X;
     },
   };
 }

@@ -82,9 +82,10 @@ export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
         return lastStderr;
       }),
   );
-  // `pid` comes from STDIO_CALLER.
+  // `pid` comes from STDIO_CALLER. stderrTail holds the two functions it needs, not the core handle.
+  const { live, scrub } = core;
   return core.caller({
-    stderrTail: () => core.scrub(core.live()?.process.stderrTail() ?? lastStderr),
+    stderrTail: () => scrub(live()?.process.stderrTail() ?? lastStderr),
   }) as StdioCaller;
 }
 
@@ -96,6 +97,8 @@ function createStdioConnector(
 ): SessionConnector<StdioConnection> {
   /** Processes being stopped after a failed connect (made by the first); close() waits for every one of them. */
   let stopping: Set<Promise<void>> | undefined;
+  // One for every connection of this caller (a closure made in spawn() would be one per connection).
+  const noise = (reason: string) => options.onNoise?.(reason);
   function stopInBackground(conn: StdioConnection): void {
     const done = conn.process.close().finally(() => stopping?.delete(done));
     stopping ??= new Set();
@@ -137,7 +140,7 @@ function createStdioConnector(
       {
         // The peer reads each message itself: no frame of ours in between.
         onMessage: peer.receive,
-        onNoise: (reason) => options.onNoise?.(reason),
+        onNoise: noise,
         onOversizeEnd: ({ bytes, id }) => {
           const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
           const message = `answer of ${bytes} bytes exceeds the ${limit}-byte message size limit`;
