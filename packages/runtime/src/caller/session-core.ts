@@ -46,6 +46,7 @@ type Failed = { readonly ok: false; readonly failure: ToolFailure };
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the caller is closed" };
+
 /** Creates the core of one caller; `connect` builds the transport's connector on the link it is given. */
 export function createSessionCore<C extends SessionConnection>(
   spec: SessionCoreSpec,

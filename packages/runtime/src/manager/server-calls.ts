@@ -82,16 +82,9 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
    * `tool` is the registry's entry the call went to (undefined when it was refused before one was
    * found); `shaped`: the response came from a built-in caller, whose session checked the result's shape.
    */
-  type Finish<T> = (
-    slot: ServerSlot,
-    request: CallRequest,
-    response: CallResponse,
-    key: string,
-    tool: ManagedTool | undefined,
-    shaped: boolean,
-  ) => T;
+  type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string, tool?: ManagedTool, shaped?: boolean) => T;
   const asResponse: Finish<CallResponse> = (_slot, _request, response) => response;
-  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, tool, shaped) => {
+  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, tool, shaped = false) => {
     // The same result mapping as every typed call: isError, malformed shapes, redaction.
     if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
     // A managed tool has an id and no example or result decoder: it is the result's spec as it is.
@@ -118,20 +111,12 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     // The manager's id names the tool unless the typed path handed down its own; the client builds with the same facts.
     const given = callOptions.facts;
     const facts: CallFacts & { readonly tool: string } = given === undefined ? { tool: key } : { ...given, tool: given.tool ?? key };
-    if (context.stopped())
-      return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key, undefined, false);
+    if (context.stopped()) return finish(slot, request, refuse(slot, request, facts, "manager_stopped", "the manager is stopped"), key);
     if (slot.config.enabled === false)
-      return finish(
-        slot,
-        request,
-        refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`),
-        key,
-        undefined,
-        false,
-      );
+      return finish(slot, request, refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`), key);
     // A connected slot is refused only when given up on (`crash.refusal`'s first test): the common case asks nothing more.
     const refusal = slot.state === "connected" && slot.client && !slot.gaveUp ? undefined : crash.refusal(slot);
-    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key, undefined, false);
+    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key);
     let tool = known;
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
@@ -143,21 +128,14 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
           message,
           ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
         };
-        return finish(slot, request, fail(slot, request, facts, fault), key, undefined, false);
+        return finish(slot, request, fail(slot, request, facts, fault), key);
       }
       tool = undefined; // the connect listed the tools anew
     }
     tool ??= registry.lookup(key);
-    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key, undefined, false);
+    if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key);
     if (!approval.autoApproved(slot, tool) && !(await approval.ask(slot, tool, request.arguments)))
-      return finish(
-        slot,
-        request,
-        refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`),
-        key,
-        undefined,
-        false,
-      );
+      return finish(slot, request, refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`), key);
     // The approval may have taken long (a human): the server can be gone by now.
     const client = slot.client;
     if (!client)
@@ -167,7 +145,6 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
         fail(slot, request, facts, { type: "transport", code: "ECLOSED", message: `server "${slot.name}" was disconnected` }),
         key,
         tool,
-        false,
       );
     // The idle reaper never closes a connection with a call in flight, and reads lastUsed only once none is.
     slot.inFlight++;
@@ -187,7 +164,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       if (accounting) await accounting;
       // A client from a custom factory may ignore the facts: the failure still names the tool's id.
       if (!response.ok && response.failure.tool !== facts.tool)
-        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key, undefined, false);
+        return finish(slot, request, { ok: false, failure: { ...response.failure, tool: facts.tool } }, key);
       return finish(slot, request, response, key, tool, response.ok && checksResultShape(client));
     } finally {
       slot.inFlight--;
