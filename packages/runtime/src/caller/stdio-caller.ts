@@ -9,7 +9,7 @@ import type { Outcome } from "../protocol/mcp-session.js";
 import { createRpcPeer } from "../protocol/rpc-peer.js";
 import type { WireFault } from "../protocol/wire-fault.js";
 import { configuredEnvValues, type EnvSpec } from "../transport/environment.js";
-import { type StdioProcess, startStdioProcess } from "../transport/stdio-process.js";
+import { type StdioProcess, type StdioProcessEvents, startStdioProcess } from "../transport/stdio-process.js";
 import type { SessionCaller, SessionCallerOptions } from "./caller.js";
 import { callerPrototype, liveOf } from "./caller-prototype.js";
 import { type ConnectorLink, connectionOn, type SessionConnection, type SessionConnector } from "./connector.js";
@@ -57,6 +57,9 @@ const STDIO_CALLER = callerPrototype({
     return liveOf<StdioConnection>(this)?.process.pid;
   },
 });
+
+/** Until the peer exists; nothing can arrive before it does. */
+const ignoreMessage = (): void => {};
 
 /** Creates a caller for a stdio MCP server. Nothing is spawned until the first call or `connect()`. */
 export function createStdioCaller(options: StdioCallerOptions): StdioCaller {
@@ -107,26 +110,32 @@ function createStdioConnector(
 
   function spawn(): StdioConnection {
     let conn: StdioConnection | undefined;
-    const peer = createRpcPeer({
-      send: (message) => {
-        try {
-          proc.send(message);
-        } catch (error) {
-          // stdin is gone before "close" arrived (EPIPE after a crash): the connection is dead now.
-          // Keeping it current would fail every retry at once, in microtasks that never let "close" run.
-          if (conn) link.lost(conn);
-          throw error;
+    // The process first, so the peer writes straight into it (no frame of ours per message); the
+    // peer's receive is handed to the events after, before any output can arrive (the next I/O turn).
+    const events: { -readonly [K in keyof StdioProcessEvents]: StdioProcessEvents[K] } = {
+      onMessage: ignoreMessage,
+      onNoise: noise,
+      onOversizeEnd: ({ bytes, id }) => {
+        const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
+        const message = `answer of ${bytes} bytes exceeds the ${limit}-byte message size limit`;
+        // Only the request it answered fails; the session goes on. An oversize notification has no one to tell.
+        if (id !== undefined) peer.fail(id, { type: "transport", code: "EOVERSIZE", message });
+      },
+      onExit: (fault: WireFault) => {
+        if (fault.type === "transport" && fault.stderrTail) keepStderr(fault.stderrTail);
+        if (conn) {
+          conn.listen?.abort();
+          link.lost(conn);
         }
+        link.crashed(); // counts toward the restart backoff, so a crash-looping server is not respawned at once
+        peer.failAll(fault);
       },
-      onNotification: (notification) => {
-        if (conn) link.notification(conn, notification);
+      // stdin is gone before "close" arrived (EPIPE after a crash): the connection is dead now.
+      // Keeping it current would fail every retry at once, in microtasks that never let "close" run.
+      onUnwritable: () => {
+        if (conn) link.lost(conn);
       },
-      ...(link.handlers ? { handlers: link.handlers } : {}),
-      ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
-      // The child and its pipes keep the process alive while it runs, and its exit fails every
-      // request: the deadline timer needs no ref (and no ref/unref pair per call).
-      holdsProcess: true,
-    });
+    };
     const proc = startStdioProcess(
       {
         command: options.command,
@@ -137,27 +146,21 @@ function createStdioConnector(
         ...(options.stderrBytes ? { stderrBytes: options.stderrBytes } : {}),
         ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
       },
-      {
-        // The peer reads each message itself: no frame of ours in between.
-        onMessage: peer.receive,
-        onNoise: noise,
-        onOversizeEnd: ({ bytes, id }) => {
-          const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
-          const message = `answer of ${bytes} bytes exceeds the ${limit}-byte message size limit`;
-          // Only the request it answered fails; the session goes on. An oversize notification has no one to tell.
-          if (id !== undefined) peer.fail(id, { type: "transport", code: "EOVERSIZE", message });
-        },
-        onExit: (fault: WireFault) => {
-          if (fault.type === "transport" && fault.stderrTail) keepStderr(fault.stderrTail);
-          if (conn) {
-            conn.listen?.abort();
-            link.lost(conn);
-          }
-          link.crashed(); // counts toward the restart backoff, so a crash-looping server is not respawned at once
-          peer.failAll(fault);
-        },
-      },
+      events,
     );
+    const peer = createRpcPeer({
+      send: proc.send,
+      onNotification: (notification) => {
+        if (conn) link.notification(conn, notification);
+      },
+      ...(link.handlers ? { handlers: link.handlers } : {}),
+      ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
+      // The child and its pipes keep the process alive while it runs, and its exit fails every
+      // request: the deadline timer needs no ref (and no ref/unref pair per call).
+      holdsProcess: true,
+    });
+    // The peer reads each message itself: no frame of ours in between.
+    events.onMessage = peer.receive;
     conn = connectionOn(peer, { process: proc });
     return conn;
   }

@@ -93,8 +93,29 @@ export function malformedResultFault(result: unknown, issues: readonly FieldIssu
   };
 }
 
+/** True when every block is `{ type: "text", text: string }` (the answer of most tools). */
+function textOnly(content: readonly unknown[]): boolean {
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i] as { type?: unknown; text?: unknown } | null;
+    if (typeof block !== "object" || block === null || block.type !== "text" || typeof block.text !== "string") return false;
+  }
+  return true;
+}
+
 /** A `tools/call` (or task) result checked for its shape: the result (missing `content` read as `[]`), or the malformed fault. */
 export function shapedCallResult(result: unknown): Outcome<CallToolResult> {
+  // The common result first: text blocks, no structuredContent or an object, no isError or a
+  // boolean. It is what callResultIssues finds nothing wrong with, checked in one frame, no array.
+  if (typeof result === "object" && result !== null) {
+    const { content, structuredContent, isError } = result as { [key: string]: unknown };
+    if (
+      Array.isArray(content) &&
+      textOnly(content) &&
+      (structuredContent === undefined || isRecord(structuredContent)) &&
+      (isError === undefined || typeof isError === "boolean")
+    )
+      return { ok: true, value: result as CallToolResult };
+  }
   const issues = callResultIssues(result);
   if (issues.length > 0) return { ok: false, fault: malformedResultFault(result, issues) };
   // Missing content is tolerated (servers that answer with structuredContent only); readers then

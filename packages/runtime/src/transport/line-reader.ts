@@ -59,8 +59,8 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
   }
 
   function emitText(decoded: string): void {
-    let text = decoded;
-    if (text.endsWith("\r")) text = text.slice(0, -1);
+    // A CRLF line loses its CR (a char code compare: endsWith is a builtin call per line).
+    const text = decoded.charCodeAt(decoded.length - 1) === 13 ? decoded.slice(0, -1) : decoded;
     // Blank lines are skipped silently; a line that starts with a JSON value needs no trim to know.
     if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === "")) return;
     let value: unknown;
@@ -87,7 +87,12 @@ export function createLineReader(maxBytes: number, events: LineReaderEvents): Li
           if (nl > 0) emitText(text.slice(0, nl));
           return;
         }
-        for (const line of text.split("\n")) if (line !== "") emitText(line);
+        // Several lines (answers to concurrent calls): sliced in place, no array of them.
+        let from = 0;
+        for (let at = nl; at !== -1; at = text.indexOf("\n", from)) {
+          if (at > from) emitText(text.slice(from, at));
+          from = at + 1;
+        }
         return;
       }
       let start = 0;

@@ -31,11 +31,17 @@ export interface StdioProcessEvents {
   readonly onOversizeEnd?: (info: { readonly bytes: number; readonly id?: string | number }) => void;
   /** The process is gone (exit, spawn error). Called once. */
   readonly onExit: (fault: WireFault) => void;
+  /**
+   * `send` found stdin gone before the exit was seen (EPIPE after a crash); called before it throws.
+   * `onMessage` and this are read when each event happens, so they may be set after the start.
+   */
+  readonly onUnwritable?: () => void;
 }
 
 /** A running child. */
 export interface StdioProcess {
   readonly pid: number | undefined;
+  /** Queues one message; throws (with a `fault`) when the process cannot take it. Needs no `this`. */
   send(message: RpcMessage): void;
   stderrTail(): string;
   /**
@@ -178,6 +184,7 @@ export function startStdioProcess(options: StdioProcessOptions, events: StdioPro
     pid: child.pid,
     send(message) {
       if (exited || spawnError || !child.stdin.writable) {
+        events.onUnwritable?.();
         const error = new Error("server process is not running") as Error & { fault: WireFault };
         error.fault = { type: "transport", code: "ECLOSED", message: "server process is not running", stderrTail: stderr.text() };
         throw error;
