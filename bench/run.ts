@@ -72,6 +72,9 @@ async function main(): Promise<void> {
   if (!withHttp) notes.push("HTTP section skipped: @toolwright/runtime/http (createHttpCaller) is not built yet.");
   notes.push(`Children run with a minimal environment: ${Object.keys(minimalEnv()).join(", ")} only.`);
   notes.push("stdio latency ratios are quoted from the pinned mode (`taskset -c 0`: client and server share CPU 0).");
+  notes.push(
+    `Repetitions: ${config.reps} per measure; ${config.stdioTargetReps} for the raw-server stdio pinned and 64-in-flight measures, whose targets are against the floor.`,
+  );
   log(`bench (${quick ? "quick" : "full"}): Node ${process.version}, ${cpus().length} cores`);
   if (only.has("stdio") || only.has("http")) {
     log("stdio / http latency and throughput");

@@ -35,7 +35,10 @@ export function markdown(machine: Machine, rows: readonly Row[], targets: readon
     `Machine: Node ${machine.node}, ${machine.cores} cores (${machine.cpu}), ${machine.platform}. Run ${machine.date}, ${machine.durationS.toFixed(0)} s.`,
     "",
   );
-  out.push("Each value is the median over fresh-process repetitions, with min–max. Clients alternate inside each repetition, and a ratio");
+  out.push("Each value is the median over fresh-process repetitions, with min–max. Clients alternate inside each repetition (in reverse");
+  out.push(
+    "order every other one for stdio and HTTP; the raw-server stdio pinned and 64-in-flight measures have more, see below), and a ratio",
+  );
   out.push("is the median of the per-repetition ratios (the ratio of medians where repetitions do not pair), from this run only:");
   out.push(
     "`×floor` = this client / the raw hand-written client; `×SDK` = this client / the official SDK client 1.32.2; `×SDK v2` = this client / `@modelcontextprotocol/client` 2.x.",

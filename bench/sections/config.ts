@@ -3,6 +3,12 @@ export interface BenchConfig {
   readonly quick: boolean;
   /** Repetitions (fresh processes) per configuration. */
   readonly reps: number;
+  /**
+   * Repetitions of the two stdio measures with targets against the floor (pinned p50 and 64 in
+   * flight, raw server): one worker's figure moves by ±25% between processes here, so five pairs
+   * leave their median ±0.1 (docs/performance.md, "Session 6").
+   */
+  readonly stdioTargetReps: number;
   readonly stdioSequential: number;
   readonly stdioConcurrent: number;
   readonly stdioInFlight: number;
@@ -27,6 +33,7 @@ export function configFor(quick: boolean): BenchConfig {
     ? {
         quick,
         reps: 1,
+        stdioTargetReps: 1,
         stdioSequential: 500,
         stdioConcurrent: 3_000,
         stdioInFlight: 64,
@@ -46,6 +53,7 @@ export function configFor(quick: boolean): BenchConfig {
     : {
         quick,
         reps: 5,
+        stdioTargetReps: 15,
         stdioSequential: 2_000,
         stdioConcurrent: 10_000,
         stdioInFlight: 64,
@@ -64,5 +72,5 @@ export function configFor(quick: boolean): BenchConfig {
       };
 }
 
-/** The four clients (SDK 1.32.2, SDK v2), floor last so a slow run of it never starves the others of a fair slot. */
+/** The four clients (SDK 1.32.2, SDK v2, floor). The transport measures run them in this order, then reversed, repetition by repetition. */
 export const CLIENTS = ["toolwright", "sdk", "sdk2", "raw"] as const;

@@ -39,6 +39,8 @@ interface Scenario {
   readonly pinned: boolean;
   /** Calls before the measured ones; the default is the section's rule (a fifth of the calls, at least 200). */
   readonly warmup?: number;
+  /** Repetitions; the default is `config.reps`. */
+  readonly reps?: number;
 }
 
 /** The scenarios the config asks for; HTTP only when the Toolwright HTTP caller is built. */
@@ -62,6 +64,7 @@ export function scenarios(config: BenchConfig, withHttp: boolean): Scenario[] {
       calls: config.stdioSequential,
       concurrency: 1,
       pinned: true,
+      ...(server === "raw-stdio" ? { reps: config.stdioTargetReps } : {}),
     });
     // The same pinned measure once every client is warm (V8 has optimised its call path): the
     // short run above mostly measures tier-up of a client with more functions per call than the floor.
@@ -84,6 +87,7 @@ export function scenarios(config: BenchConfig, withHttp: boolean): Scenario[] {
       calls: config.stdioConcurrent,
       concurrency: config.stdioInFlight,
       pinned: false,
+      ...(server === "raw-stdio" ? { reps: config.stdioTargetReps } : {}),
     });
   }
   if (withHttp) {
@@ -111,13 +115,20 @@ export function scenarios(config: BenchConfig, withHttp: boolean): Scenario[] {
   return out;
 }
 
-/** Runs every scenario for every client, `config.reps` times, and returns the rows. */
+/**
+ * Runs every scenario for every client, `config.reps` times (a scenario may ask for more), and
+ * returns the rows. Odd repetitions run the clients in reverse order, so no client always runs
+ * first or always next to the floor.
+ */
 export async function measureTransports(config: BenchConfig, withHttp: boolean, log: (line: string) => void): Promise<Row[]> {
   const list = scenarios(config, withHttp);
   const results = new Map<string, LatencyResult[]>();
-  for (let rep = 0; rep < config.reps; rep++) {
+  const reps = Math.max(config.reps, ...list.map((s) => s.reps ?? config.reps));
+  for (let rep = 0; rep < reps; rep++) {
+    const order = rep % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
     for (const s of list) {
-      for (const client of CLIENTS) {
+      if (rep >= (s.reps ?? config.reps)) continue;
+      for (const client of order) {
         const task = {
           mode: "latency",
           client,
@@ -132,7 +143,7 @@ export async function measureTransports(config: BenchConfig, withHttp: boolean, 
         results.set(key, [...(results.get(key) ?? []), r]);
       }
     }
-    log(`  transports: repetition ${rep + 1}/${config.reps} done`);
+    log(`  transports: repetition ${rep + 1}/${reps} done`);
   }
   const rows: Row[] = [];
   for (const s of list) {
