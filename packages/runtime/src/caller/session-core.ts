@@ -110,13 +110,11 @@ export function createSessionCore<C extends SessionConnection>(
 
   function peerOptions(o: CallOptions): PeerRequestOptions {
     if (o === NO_OPTIONS) return defaultPeerOptions;
-    return {
-      timeoutMs: o.timeoutMs ?? timeoutMs,
-      signal: o.signal,
-      onProgress: o.onProgress,
-      resetTimeoutOnProgress: o.resetTimeoutOnProgress,
-      maxTotalTimeoutMs: o.maxTotalTimeoutMs,
-    };
+    const { timeoutMs: ms, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max } = o;
+    // Options with nothing for the peer (the manager's facts, a task's settings) share it as well.
+    if (ms === undefined && signal === undefined && onProgress === undefined && reset === undefined && max === undefined)
+      return defaultPeerOptions;
+    return { timeoutMs: ms ?? timeoutMs, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max };
   }
 
   function contextOf(conn: C): RequestContext {
