@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   notes.push(`Children run with a minimal environment: ${Object.keys(minimalEnv()).join(", ")} only.`);
   notes.push("stdio latency ratios are quoted from the pinned mode (`taskset -c 0`: client and server share CPU 0).");
   notes.push(
-    `Repetitions: ${config.reps} per measure; ${config.stdioTargetReps} for the raw-server stdio pinned and 64-in-flight measures, whose targets are against the floor.`,
+    `Repetitions: ${config.reps} per measure; ${config.stdioTargetReps} for the raw-server stdio pinned and 64-in-flight measures, whose targets are against the floor, and ${config.managerReps} for the manager path.`,
   );
   log(`bench (${quick ? "quick" : "full"}): Node ${process.version}, ${cpus().length} cores`);
   if (only.has("stdio") || only.has("http")) {

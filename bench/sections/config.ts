@@ -9,6 +9,8 @@ export interface BenchConfig {
    * leave their median ±0.1 (docs/performance.md, "Session 6").
    */
   readonly stdioTargetReps: number;
+  /** Repetitions of the manager measure (one pinned worker each), for the same reason. */
+  readonly managerReps: number;
   readonly stdioSequential: number;
   readonly stdioConcurrent: number;
   readonly stdioInFlight: number;
@@ -34,6 +36,7 @@ export function configFor(quick: boolean): BenchConfig {
         quick,
         reps: 1,
         stdioTargetReps: 1,
+        managerReps: 1,
         stdioSequential: 500,
         stdioConcurrent: 3_000,
         stdioInFlight: 64,
@@ -54,6 +57,7 @@ export function configFor(quick: boolean): BenchConfig {
         quick,
         reps: 5,
         stdioTargetReps: 15,
+        managerReps: 15,
         stdioSequential: 2_000,
         stdioConcurrent: 10_000,
         stdioInFlight: 64,

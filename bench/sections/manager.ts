@@ -12,13 +12,13 @@ import { makeRow, type Row } from "../lib/stats.ts";
 import type { BenchConfig } from "./config.ts";
 import { worker } from "./transport.ts";
 
-/** Runs `config.reps` workers; the floor row is the direct caller, so `×floor` is the overhead. */
+/** Runs `config.managerReps` workers; the floor row is the direct caller, so `×floor` is the overhead. */
 export async function measureManager(config: BenchConfig, log: (line: string) => void): Promise<Row[]> {
   const manager: number[] = [];
   const direct: number[] = [];
   const earlyManager: number[] = [];
   const earlyDirect: number[] = [];
-  for (let rep = 0; rep < config.reps; rep++) {
+  for (let rep = 0; rep < config.managerReps; rep++) {
     const r = await worker<{ managerP50Us: number; directP50Us: number; earlyManagerP50Us: number; earlyDirectP50Us: number }>(
       {
         mode: "manager",
@@ -36,7 +36,7 @@ export async function measureManager(config: BenchConfig, log: (line: string) =>
     earlyManager.push(r.earlyManagerP50Us);
     earlyDirect.push(r.earlyDirectP50Us);
   }
-  log(`  manager: ${config.reps} repetitions done`);
+  log(`  manager: ${config.managerReps} repetitions done`);
   const base = { section: "manager", measure: "manager.callTool p50", server: "raw-stdio", unit: "µs", better: "lower" as const };
   const first = { ...base, measure: "manager.callTool p50, first calls" };
   return [
