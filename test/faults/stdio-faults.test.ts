@@ -259,6 +259,19 @@ describe("stray responses", () => {
 });
 
 describe("server-to-client requests", () => {
+  it("an argument JSON cannot carry fails that call alone: nothing is written, the same child serves the next call", async () => {
+    const { caller, server } = open();
+    await expectEcho(caller, "before");
+    const pid = caller.pid;
+    const r = await call(caller, "echo", { tag: 10n });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.failure.message).toContain("BigInt");
+    await expectEcho(caller, "after");
+    expect(caller.pid).toBe(pid);
+    expect(server.pids()).toHaveLength(1);
+    expect(server.received("tools/call").map((e) => e.msg?.params?.arguments?.tag)).toEqual(["before", "after"]);
+  });
+
   it("answers an unknown method with -32601", async () => {
     const { caller, server } = open();
     const r = await call(caller, "ask_client", { method: "toolwright/no-such-method" });
