@@ -10,6 +10,9 @@ import type { WireFault } from "./wire-fault.js";
 
 const isRecord = (v: unknown): v is { readonly [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A well-formed text block: the one shape both the full check and the shortcut accept at once. */
+const isTextBlock = (block: unknown): boolean => isRecord(block) && block.type === "text" && typeof block.text === "string";
+
 /** A small copy of an offending value, so evidence never carries a whole payload. */
 function shown(value: unknown): unknown {
   if (typeof value === "string") return value.length > 200 ? `${value.slice(0, 200)}…` : value;
@@ -34,7 +37,7 @@ const BLOCK_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
 /** Content block `index`: an object with a string `type`, and the fields its known type requires. */
 function blockIssues(block: unknown, index: number, issues: FieldIssue[]): void {
   // The common block first: text with its text (what the checks below would find nothing wrong with).
-  if (isRecord(block) && block.type === "text" && typeof block.text === "string") return;
+  if (isTextBlock(block)) return;
   const at = `content[${index}]`;
   if (!isRecord(block)) {
     issues.push(typeIssue(at, "a content block object", block));
@@ -95,10 +98,7 @@ export function malformedResultFault(result: unknown, issues: readonly FieldIssu
 
 /** True when every block is `{ type: "text", text: string }` (the answer of most tools). */
 function textOnly(content: readonly unknown[]): boolean {
-  for (let i = 0; i < content.length; i++) {
-    const block = content[i] as { type?: unknown; text?: unknown } | null;
-    if (typeof block !== "object" || block === null || block.type !== "text" || typeof block.text !== "string") return false;
-  }
+  for (let i = 0; i < content.length; i++) if (!isTextBlock(content[i])) return false;
   return true;
 }
 
