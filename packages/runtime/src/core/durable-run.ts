@@ -175,6 +175,11 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
       if (late) return refuse(failureFromLocal(late.reason, late.message, context), attempt > 0);
       ledger.recordSent();
       const budget = ledger.callTimeout(timeoutMs);
+      // The run's own deadlines go with the call and are enforced where it is sent (`sendCall`), as
+      // `runtime.execute` enforces them: a caller that ignores `timeoutMs` cannot outlast them.
+      const deadline = budget.budgetBound ? "time_budget" : budget.timeoutMs === undefined ? undefined : "tool_timeout";
+      const budgetMs = runtime.policy.timeBudgetMs;
+      const budgetEndsAt = budgetMs === undefined ? undefined : clock + budgetMs - ledger.usage().elapsedMs;
       const durableCall: DurableCall = {
         runId: ctx.runId,
         index,
@@ -188,6 +193,8 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         repeatable: repeatable(spec),
         ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
         ...(budget.timeoutMs === undefined ? {} : { timeoutMs: budget.timeoutMs }),
+        ...(deadline === undefined ? {} : { deadline }),
+        ...(budgetEndsAt === undefined ? {} : { budgetEndsAt }),
       };
       const record: CallRecord = ctx.dispatch
         ? await ctx.dispatch(durableCall)

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { objectDecoder } from "../../../../test/failures/fixtures.js";
-import { type CallRequest, type CallResponse, callerFunc } from "../caller/caller.js";
+import { type Caller, type CallOptions, type CallRequest, type CallResponse, callerFunc } from "../caller/caller.js";
 import { validateFailure } from "../failure/failure.js";
 import { failureFromFault } from "../failure/failure-mapping.js";
 import { IDEMPOTENCY_KEY_META } from "./durable.js";
@@ -251,5 +251,58 @@ describe("durable run on the in-memory engine", () => {
       "call 1.0 ledger.write-echo",
     ]);
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe("durable run deadlines with a caller that ignores timeoutMs", () => {
+  /** A caller that ignores `timeoutMs` and its signal: it answers only once released (the fault under test). */
+  function deafCaller() {
+    const seen: CallOptions[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const caller: Caller = {
+      server: "deaf-server",
+      async callTool(request, options = {}) {
+        seen.push(options);
+        await gate;
+        return { ok: true, value: { content: [{ type: "text", text: `late:${String(request.arguments?.text)}` }] } };
+      },
+    };
+    return { caller, seen, release };
+  }
+
+  it.each([
+    { name: "tool timeout", policy: { toolTimeoutMs: 30 }, reason: "tool_timeout" },
+    { name: "time budget", policy: { timeBudgetMs: 30 }, reason: "time_budget" },
+  ])("$name: the run answers with runtime.execute's failure, and the late answer is never recorded", async ({ policy, reason }) => {
+    const { caller, seen, release } = deafCaller();
+    const plain = createRuntime({ policy });
+    plain.registerToolset({ toolset: "ledger", specs: [append, put], caller });
+    const durable = createRuntime({ policy });
+    durable.registerToolset({ toolset: "ledger", specs: [append, put], caller });
+    const engine = createInMemoryDurableEngine();
+    const results = await engine.run("deaf", async (ctx) => {
+      const run = createDurableRun(ctx, { runtime: durable, retry: { maxAttempts: 1 } });
+      return [
+        await run.execute({ tool: "ledger.append", arguments: { text: "a" } }),
+        await run.execute({ tool: "ledger.put", arguments: { text: "b" } }),
+      ];
+    });
+    const expected = [
+      await plain.execute({ tool: "ledger.append", arguments: { text: "a" } }),
+      await plain.execute({ tool: "ledger.put", arguments: { text: "b" } }),
+    ];
+    expect(expected.map((r) => (r.ok ? "ok" : r.failure.reason))).toEqual([reason, reason]); // the reference itself is a deadline failure
+    const shape = (r: ToolResult<unknown>) =>
+      r.ok ? r : { kind: r.failure.kind, reason: r.failure.reason, recovery: r.failure.recovery, retryable: r.failure.retryable };
+    // Under the time budget the first call spends it, so the second one is stopped before it is sent, as runtime.execute does.
+    expect(results.map(shape)).toEqual(expected.map(shape));
+    for (const r of results) if (!r.ok) expect(validateFailure(r.failure)).toEqual([]);
+    expect(seen.every((o) => o.signal?.aborted === true)).toBe(true); // the ignored call was told to stop too
+    const journal = JSON.stringify(engine.journal("deaf"));
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(JSON.stringify(engine.journal("deaf"))).toBe(journal); // the late answers wrote nothing into the finished run
+    expect(journal).not.toContain("late:");
   });
 });

@@ -5,7 +5,7 @@
 import type { Caller, CallResponse } from "../caller/caller.js";
 import { isCallerClosedError } from "../caller/caller.js";
 import type { ToolFailure } from "../failure/failure.js";
-import { callContext, failureFrom, failureFromLocal } from "../failure/failure-mapping.js";
+import { callContext, failureFrom, failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 
 /** The `_meta` key carrying a call's idempotency key: the same for every attempt and replay of one call. */
 export const IDEMPOTENCY_KEY_META = "toolwright.dev/idempotency-key";
@@ -57,7 +57,15 @@ export interface DurableCall {
   readonly repeatable: boolean;
   /** A valid example payload (JSON text), evidence for a failure that asks to correct the call. */
   readonly exampleJson?: string;
+  /** Time allowed for the answer: the tool timeout, cut to what was left of the run's time budget. */
   readonly timeoutMs?: number;
+  /** Which run deadline `timeoutMs` is: its failure says tool timeout or time budget, as `runtime.execute`'s does. */
+  readonly deadline?: "tool_timeout" | "time_budget";
+  /**
+   * When the run's time budget ends (epoch ms, the run's recorded clock). Where the call is sent
+   * (maybe later, after a queue wait, on another worker) its timeout is cut to what is left then.
+   */
+  readonly budgetEndsAt?: number;
 }
 
 /** What a call step records: the caller's response (result or failure value) and when it ran. */
@@ -71,22 +79,66 @@ export interface CallRecord {
   readonly unknownOutcome?: true;
 }
 
-/** Sends one call through `caller` with the idempotency key in `_meta`. Never throws except for a closed caller. */
+/** Grace after a call's timeout before the run answers for the caller, so a caller's own (more precise) timeout failure normally wins. */
+const BACKSTOP_GRACE_MS = 50;
+
+/**
+ * Sends one call through `caller` with the idempotency key in `_meta`, under the run's deadline:
+ * the answer is a timeout failure when it does not come in time, even from a caller that ignores
+ * `timeoutMs` and its signal (its late answer is dropped, never recorded). Never throws except for
+ * a closed caller.
+ */
 export async function sendCall(caller: Caller, call: DurableCall): Promise<CallResponse> {
+  let timeoutMs = call.timeoutMs;
+  let deadline = call.deadline;
+  if (call.budgetEndsAt !== undefined) {
+    // Time spent since the run computed the timeout (a queue wait, a slow planner) is budget spent too.
+    const left = Math.max(0, call.budgetEndsAt - Date.now());
+    if (timeoutMs === undefined || left < timeoutMs) {
+      timeoutMs = left;
+      deadline = "time_budget";
+    }
+  }
   // The call's facts travel with it (possibly to another worker): its failures are built with them.
   const facts = {
     tool: call.tool,
     repeatable: call.repeatable,
     ...(call.exampleJson === undefined ? {} : { exampleJson: call.exampleJson }),
+    ...(deadline === undefined ? {} : { deadline }),
   };
   const request = { name: call.name, arguments: call.arguments, meta: { [IDEMPOTENCY_KEY_META]: call.idempotencyKey } };
+  const context = callContext(caller.server, request, facts);
+  const expired = (ms: number): CallResponse => ({
+    ok: false,
+    failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${ms} ms` }, context),
+  });
+  // Nothing is sent once the budget is gone: the server would only do work nobody waits for.
+  if (timeoutMs !== undefined && timeoutMs <= 0) return expired(0);
+  const controller = new AbortController();
+  const options = { signal: controller.signal, facts, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const sent = (async (): Promise<CallResponse> => {
+    try {
+      const response = await caller.callTool(request, options);
+      if (!response.ok && response.failure.tool !== call.tool) return { ok: false, failure: { ...response.failure, tool: call.tool } };
+      return response;
+    } catch (error) {
+      if (isCallerClosedError(error)) throw error;
+      return { ok: false, failure: failureFrom(error, context) };
+    }
+  })();
+  if (timeoutMs === undefined) return sent;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const backstop = new Promise<CallResponse>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error("tool timeout")); // a caller that honours its signal stops the call now
+      resolve(expired(timeoutMs));
+    }, timeoutMs + BACKSTOP_GRACE_MS);
+  });
   try {
-    const response = await caller.callTool(request, call.timeoutMs === undefined ? { facts } : { timeoutMs: call.timeoutMs, facts });
-    if (!response.ok && response.failure.tool !== call.tool) return { ok: false, failure: { ...response.failure, tool: call.tool } };
-    return response;
-  } catch (error) {
-    if (isCallerClosedError(error)) throw error;
-    return { ok: false, failure: failureFrom(error, callContext(caller.server, request, facts)) };
+    // The race settles the step; the loser's late answer (or rejection) goes nowhere.
+    return await Promise.race([sent, backstop]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
