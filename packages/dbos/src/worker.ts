@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DBOS } from "@dbos-inc/dbos-sdk";
-import type { Caller, Runtime } from "@toolwright/runtime";
+import type { Runtime } from "@toolwright/runtime";
 import {
   type CallRecord,
   createDurableRun,
@@ -18,6 +18,7 @@ import {
   sendCall,
 } from "@toolwright/runtime/durable";
 import pg from "pg";
+import { createAgentCallers } from "./agent-callers.js";
 import { migrateSystemDatabase } from "./migrate.js";
 import { type ServerLimits, serverQueueName } from "./queues.js";
 import { type Heartbeat, startHeartbeat, type Takeover } from "./takeover.js";
@@ -47,21 +48,14 @@ export interface DurableAgentOptions<I, O> extends Omit<DurableRunOptions, "runt
 interface WorkerState {
   heartbeat: Heartbeat | undefined;
   limits: ReadonlyMap<string, string>;
-  readonly runtimes: Runtime[];
 }
 
-const state: WorkerState = { heartbeat: undefined, limits: new Map(), runtimes: [] };
+const state: WorkerState = { heartbeat: undefined, limits: new Map() };
+/** Each agent's own callers: a call goes through its agent's, never another agent's for the same server name. */
+const agents = createAgentCallers();
 
-function callerForServer(server: string): Caller {
-  for (const runtime of state.runtimes)
-    for (const spec of runtime.specs()) {
-      const entry = runtime.lookup(spec.id);
-      if (entry?.caller.server === server) return entry.caller;
-    }
-  throw new Error(`toolwright/dbos: no caller for server ${JSON.stringify(server)} is registered on this worker`);
-}
-
-function dbosContext(allowDispatch: boolean): DurableContext {
+/** The engine context of a run of `agent` (`undefined` for a call workflow, which dispatches nothing). */
+function dbosContext(agent: string | undefined): DurableContext {
   const runId = DBOS.workflowID;
   if (runId === undefined) throw new Error("toolwright/dbos: a durable run must execute inside a DBOS workflow");
   const ctx: DurableContext = {
@@ -73,33 +67,44 @@ function dbosContext(allowDispatch: boolean): DurableContext {
     setEvent: (key, value) => DBOS.setEvent(key, value),
     fence: () => state.heartbeat?.fence() ?? Promise.resolve(),
   };
-  if (!allowDispatch) return ctx;
+  if (agent === undefined) return ctx;
   return {
     ...ctx,
     async dispatch(call: DurableCall): Promise<CallRecord> {
       const queueName = state.limits.get(call.server);
-      if (queueName === undefined) return runCallSteps(ctx, call, (c) => sendCall(callerForServer(c.server), c));
+      if (queueName === undefined) {
+        const caller = agents.callerFor(agent, call);
+        return runCallSteps(ctx, call, (c) => sendCall(caller, c));
+      }
       // The server's limits hold across workers: the call is a child workflow on the server's queue.
+      // The agent's name goes with it, so whichever worker runs it (now, on retry, after a takeover)
+      // sends it through that agent's caller.
       const workflowID = `${call.runId}/call/${call.index}.${call.attempt}`;
-      const handle = await DBOS.startWorkflow(callWorkflow, { workflowID, queueName })(call);
+      const handle = await DBOS.startWorkflow(callWorkflow, { workflowID, queueName })(call, agent);
       return handle.getResult();
     },
   };
 }
 
 const callWorkflow = DBOS.registerWorkflow(
-  async (call: DurableCall): Promise<CallRecord> => runCallSteps(dbosContext(false), call, (c) => sendCall(callerForServer(c.server), c)),
+  async (call: DurableCall, agent?: string): Promise<CallRecord> => {
+    // Resolved before any step: a worker without this agent's caller records and sends nothing, and
+    // the call (and with it the run) fails naming the agent and the server.
+    const caller = agents.callerFor(agent, call);
+    return runCallSteps(dbosContext(undefined), call, (c) => sendCall(caller, c));
+  },
   { name: CALL_WORKFLOW },
 );
 
 /** Registers a durable agent. Call it before `launchDurableWorker`, the same way on every worker. */
 export function defineDurableAgent<I, O>(options: DurableAgentOptions<I, O>): DurableAgent<I, O> {
   const { name, runtime, run, ...runOptions } = options;
-  state.runtimes.push(runtime);
+  if (agents.has(name)) throw new TypeError(`toolwright/dbos: a durable agent named ${JSON.stringify(name)} is already defined`);
   const workflow = DBOS.registerWorkflow(
-    async (input: I): Promise<O> => run(createDurableRun(dbosContext(true), { ...runOptions, runtime }), input),
+    async (input: I): Promise<O> => run(createDurableRun(dbosContext(name), { ...runOptions, runtime }), input),
     { name },
   );
+  agents.add(name, runtime);
   return {
     name,
     async start(input, { runId }) {

@@ -117,6 +117,8 @@ export interface LedgerEntry {
   readonly kind: "started" | "call" | "answered" | "paused" | "approval-requested";
   readonly pid?: number;
   readonly owner?: string;
+  /** LEDGER_CREDENTIAL of the server that wrote it: `cred:<agent>` of the agent whose caller started it. */
+  readonly cred?: string;
   readonly tool?: string;
   readonly text?: string;
   readonly key?: string | null;

@@ -2,7 +2,8 @@
 /**
  * A tiny MCP stdio server whose side effects can be counted after a crash: every `tools/call` it
  * receives is appended (synchronously, before answering) to LEDGER_FILE as one JSON line with the
- * tool, the text, the `_meta` idempotency key, the arrival time and LEDGER_OWNER (the worker that spawned it).
+ * tool, the text, the `_meta` idempotency key, the arrival time, LEDGER_OWNER (the worker that spawned it)
+ * and LEDGER_CREDENTIAL (the agent whose caller spawned it).
  * `hold_ms` keeps the answer back after the side effect, so a test can kill the worker mid-call.
  * Exits when stdin closes (its worker died or closed it).
  */
@@ -10,13 +11,15 @@ import { appendFileSync } from "node:fs";
 
 const file = process.env.LEDGER_FILE;
 const owner = process.env.LEDGER_OWNER ?? "";
+// The "credential" its worker started it with: a test checks that each call reached its agent's own server.
+const cred = process.env.LEDGER_CREDENTIAL;
 const KEY = "toolwright.dev/idempotency-key";
 if (!file) {
   process.stderr.write("ledger-server: LEDGER_FILE is not set\n");
   process.exit(2);
 }
 // `at` is this machine's clock when the server received the message: the rate-limit test counts calls per window by it.
-const note = (entry) => appendFileSync(file, `${JSON.stringify({ pid: process.pid, owner, at: Date.now(), ...entry })}\n`);
+const note = (entry) => appendFileSync(file, `${JSON.stringify({ pid: process.pid, owner, cred, at: Date.now(), ...entry })}\n`);
 note({ kind: "started" });
 
 const TOOLS = ["append", "read", "put", "wipe"].map((name) => ({

@@ -3,11 +3,15 @@
  * (ledger-server.mjs), with TW_HTTP_URL a "web" toolset (read-only `lookup`) over streamable HTTP,
  * and a scripted agent whose input lists the calls to make (`tool`: a ledger tool or `web.lookup`). Configured by env;
  * prints `{"ready": "<executor id>"}` once launched; exits when stdin closes or on SIGTERM.
+ * TW_AGENTS (comma-separated, default `script-agent`) defines several such agents, each with its own
+ * runtime and its own callers: its ledger server gets LEDGER_CREDENTIAL=`cred:<agent>` and notes it
+ * on every call, so a test sees whose caller a call went through. TW_DEAF=1 wraps every ledger
+ * caller in one that drops `timeoutMs` and the signal (fault injection: a caller that ignores them).
  */
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineDurableAgent, launchDurableWorker } from "@toolwright/dbos";
-import { createRuntime, type ToolSpec } from "@toolwright/runtime";
+import { type Caller, createRuntime, type ToolSpec } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 
@@ -35,22 +39,45 @@ function spec(name: string, annotations: ToolSpec["annotations"], toolset = "led
   };
 }
 
-const caller = createStdioCaller({
-  name: "ledger",
-  command: process.execPath,
-  args: [fileURLToPath(new URL("./ledger-server.mjs", import.meta.url))],
-  env: [`LEDGER_FILE=${ledgerFile}`, `LEDGER_OWNER=${executorId}`],
-  timeoutMs: 120_000,
-});
-const runtime = createRuntime({ policy: { maxToolCalls: Number(env("TW_MAX_CALLS", "0")) } });
-runtime.registerToolset({
-  toolset: "ledger",
-  caller,
-  specs: [spec("append", {}), spec("read", { readOnly: true }), spec("put", { idempotent: true }), spec("wipe", { destructive: true })],
-});
+const policy = {
+  maxToolCalls: Number(env("TW_MAX_CALLS", "0")),
+  ...(process.env.TW_TOOL_TIMEOUT_MS ? { toolTimeoutMs: Number(process.env.TW_TOOL_TIMEOUT_MS) } : {}),
+  ...(process.env.TW_TIME_BUDGET_MS ? { timeBudgetMs: Number(process.env.TW_TIME_BUDGET_MS) } : {}),
+};
 const httpUrl = process.env.TW_HTTP_URL;
-const web = httpUrl ? createHttpCaller({ name: "web", url: httpUrl, timeoutMs: 30_000 }) : undefined;
-if (web) runtime.registerToolset({ toolset: "web", caller: web, specs: [spec("lookup", { readOnly: true }, "web")] });
+const closers: (() => Promise<void>)[] = [];
+
+/** Drops `timeoutMs` and the signal of every call: the fault of a caller that ignores the run's deadline. */
+function deaf(inner: Caller): Caller {
+  return {
+    server: inner.server,
+    callTool: (request, { timeoutMs: _timeoutMs, signal: _signal, ...rest } = {}) => inner.callTool(request, rest),
+  };
+}
+
+/** One agent's own registry and callers (its "credentials"), none shared with another agent. */
+function agentRuntime(agent: string) {
+  const ledger = createStdioCaller({
+    name: "ledger",
+    command: process.execPath,
+    args: [fileURLToPath(new URL("./ledger-server.mjs", import.meta.url))],
+    env: [`LEDGER_FILE=${ledgerFile}`, `LEDGER_OWNER=${executorId}`, `LEDGER_CREDENTIAL=cred:${agent}`],
+    timeoutMs: 120_000,
+  });
+  closers.push(() => ledger.close());
+  const runtime = createRuntime({ policy });
+  runtime.registerToolset({
+    toolset: "ledger",
+    caller: process.env.TW_DEAF === "1" ? deaf(ledger) : ledger,
+    specs: [spec("append", {}), spec("read", { readOnly: true }), spec("put", { idempotent: true }), spec("wipe", { destructive: true })],
+  });
+  if (httpUrl) {
+    const web = createHttpCaller({ name: "web", url: httpUrl, timeoutMs: 30_000 });
+    closers.push(() => web.close());
+    runtime.registerToolset({ toolset: "web", caller: web, specs: [spec("lookup", { readOnly: true }, "web")] });
+  }
+  return { runtime, ledger };
+}
 
 /** One scripted step: a tool call, or a planner pause that marks the ledger first. */
 type ScriptStep =
@@ -66,41 +93,48 @@ type StepOutcome = {
   readonly kind?: string;
 };
 
-defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
-  name: "script-agent",
-  runtime,
-  retry: { baseDelayMs: 50 },
-  confirmation: {
-    timeoutMs: 120_000,
-    onRequest: (request) =>
-      appendFileSync(ledgerFile, `${JSON.stringify({ kind: "approval-requested", run: request.runId, call: request.call })}\n`),
-  },
-  async run(run, input) {
-    const out: StepOutcome[] = [];
-    for (const step of input.steps) {
-      if ("pause" in step) {
-        await run.step("pause", async () => {
-          appendFileSync(ledgerFile, `${JSON.stringify({ kind: "paused", run: run.runId, owner: executorId })}\n`);
-          await new Promise((resolve) => setTimeout(resolve, step.pause));
-        });
-        continue;
+const agents = env("TW_AGENTS", "script-agent").split(",");
+const ledgers = agents.map((agent) => defineScriptAgent(agent));
+
+function defineScriptAgent(agent: string) {
+  const { runtime, ledger } = agentRuntime(agent);
+  defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
+    name: agent,
+    runtime,
+    retry: { baseDelayMs: 50 },
+    confirmation: {
+      timeoutMs: 120_000,
+      onRequest: (request) =>
+        appendFileSync(ledgerFile, `${JSON.stringify({ kind: "approval-requested", run: request.runId, call: request.call })}\n`),
+    },
+    async run(run, input) {
+      const out: StepOutcome[] = [];
+      for (const step of input.steps) {
+        if ("pause" in step) {
+          await run.step("pause", async () => {
+            appendFileSync(ledgerFile, `${JSON.stringify({ kind: "paused", run: run.runId, owner: executorId })}\n`);
+            await new Promise((resolve) => setTimeout(resolve, step.pause));
+          });
+          continue;
+        }
+        if ("ask" in step) {
+          const answer = await run.ask<string>(`question.${out.length}`, { question: step.ask }, 120_000);
+          out.push({ tool: "ask", ok: answer !== undefined, value: answer });
+          continue;
+        }
+        const { tool, ...args } = step;
+        const result = await run.execute({ tool: tool.includes(".") ? tool : `ledger.${tool}`, arguments: args });
+        out.push(
+          result.ok
+            ? { tool, ok: true, value: result.value }
+            : { tool, ok: false, kind: result.failure.kind, ...(result.failure.reason ? { reason: result.failure.reason } : {}) },
+        );
       }
-      if ("ask" in step) {
-        const answer = await run.ask<string>(`question.${out.length}`, { question: step.ask }, 120_000);
-        out.push({ tool: "ask", ok: answer !== undefined, value: answer });
-        continue;
-      }
-      const { tool, ...args } = step;
-      const result = await run.execute({ tool: tool.includes(".") ? tool : `ledger.${tool}`, arguments: args });
-      out.push(
-        result.ok
-          ? { tool, ok: true, value: result.value }
-          : { tool, ok: false, kind: result.failure.kind, ...(result.failure.reason ? { reason: result.failure.reason } : {}) },
-      );
-    }
-    return out;
-  },
-});
+      return out;
+    },
+  });
+  return ledger;
+}
 
 const limits = process.env.TW_LIMITS ? JSON.parse(process.env.TW_LIMITS) : undefined;
 const worker = await launchDurableWorker({
@@ -117,8 +151,10 @@ const worker = await launchDurableWorker({
 });
 // TW_WARM=1: connect the ledger server before ready, so no call pays the spawn + initialize (rate-limit test).
 if (process.env.TW_WARM === "1") {
-  const listed = await caller.listTools();
-  if (!listed.ok) throw new Error(`worker: warming the ledger server failed: ${listed.failure.message}`);
+  for (const ledger of ledgers) {
+    const listed = await ledger.listTools();
+    if (!listed.ok) throw new Error(`worker: warming the ledger server failed: ${listed.failure.message}`);
+  }
 }
 process.stdout.write(`${JSON.stringify({ ready: worker.executorId, pid: process.pid })}\n`);
 
@@ -127,8 +163,7 @@ async function stop(code: number) {
   if (stopping) return;
   stopping = true;
   await worker.shutdown().catch(() => undefined);
-  await caller.close();
-  await web?.close();
+  for (const close of closers) await close();
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));
