@@ -2,7 +2,8 @@
  * Two agents on one worker, each with its own caller (its own credentials) for the same server
  * name, on real DBOS and PostgreSQL: every call reaches the server through the caller of the agent
  * whose run made it, whether it runs in the run's workflow or as a child workflow on the server's
- * queue (possibly on the other worker), and after a worker is SIGKILLed and another takes over.
+ * queue (possibly on the other worker), and after a worker is SIGKILLed and another takes over; a
+ * worker that lacks the agent fails the call, naming agent and server, rather than use another caller.
  */
 import { describe, expect, it } from "vitest";
 import { useDurableCluster } from "./support/cluster.js";
@@ -101,6 +102,28 @@ describe("durable agents keep their own callers", () => {
       expect(resent.map((e) => e.owner)).toEqual([victim.executorId, survivor.executorId]); // sent again, by the survivor
       expect(crossed(entries, agentOf)).toEqual([]);
       expect(tally(entries).duplicated).toEqual([]);
+    });
+  }, 180_000);
+
+  it("a takeover by a worker that lacks the agent: the recovered call fails naming agent and server, never sent through another agent's caller", async () => {
+    await scenario("agents-missing", { workers: 1, env: queued }, async ({ client, workers, ledger, spawn }) => {
+      const full = workers[0];
+      if (!full) throw new Error("no first worker");
+      await client.enqueue("agent-b", { steps: [{ tool: "put", text: "p", hold_ms: 30_000 }] }, { runId: "missing-b" });
+      await waitFor("agent-b's call to reach its server", 30_000, () =>
+        readLedger(ledger).find((e) => e.kind === "call" && e.key === "missing-b/0"),
+      );
+      // The only live worker defines agent-a alone: the idempotent put would be re-sent if any caller were taken.
+      const partial = spawn("agents-missing-partial", { TW_AGENTS: "agent-a" });
+      await partial.ready;
+      full.kill("SIGKILL");
+      await waitFor("the takeover", 30_000, () => partial.takeovers.length > 0);
+      // The call's child workflow ends in ERROR with the refusal (DBOS rethrows it to whoever reads its result).
+      await expect(client.result("missing-b/call/0.0", 60_000)).rejects.toThrow(
+        /agent "agent-b" is not defined on this worker, so its caller for server "ledger" \(tool "ledger\.put"/,
+      );
+      const calls = readLedger(ledger).filter((e) => e.kind === "call");
+      expect(calls.map((e) => `${e.key} ${e.cred}`)).toEqual(["missing-b/0 cred:agent-b"]); // sent once, by its own agent
     });
   }, 180_000);
 });
