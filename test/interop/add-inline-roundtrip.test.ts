@@ -2,12 +2,14 @@
  * Round trip of `toolwright add --inline` on real servers (server-memory, server-everything,
  * server-filesystem): design A reads their catalogues from a pulled lock; design B has them written
  * as DSL builder code by `add --inline` (memory from B's lock, the others from the live servers).
- * Both generate the same types, clients, request builders and caller factories byte for byte, the
- * same specs (schemas and examples compared as JSON: key order and `required` order carry no meaning),
- * and validators that accept and reject the same payloads.
+ * Design C is a pulled design whose toolset `add --inline --force` turned into builder code. Every
+ * file A generates, B and C generate too, with the same exports; every file is byte-identical but
+ * for specs and validators, whose schemas may list keys in another order: those are compared as
+ * JSON (key order and `required` order carry no meaning), the drift catalogue exactly, and their
+ * validators must accept and reject the same payloads.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../packages/codegen/src/cli.js";
@@ -26,6 +28,38 @@ async function cli(...argv: string[]) {
 }
 
 const body = (path: string) => readFileSync(join(dir, path), "utf8").split("\n").slice(2).join("\n");
+
+/** Every file under `out`, relative, sorted. */
+function generated(out: string): string[] {
+  const root = join(dir, out);
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [relative(root, join(d, e.name))]));
+  return walk(root).sort();
+}
+
+/** The names a generated file exports (values and types), read from its text. */
+function exportsOf(path: string): string[] {
+  const text = readFileSync(join(dir, path), "utf8");
+  const names = [
+    ...text.matchAll(/^export (?:declare )?(?:const|function|async function|class|type|interface|enum) ([A-Za-z_$][\w$]*)/gm),
+  ].map((m) => m[1]!);
+  for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
+    names.push(
+      ...m[1]!
+        .split(",")
+        .map(
+          (n) =>
+            n
+              .trim()
+              .split(/\s+as\s+/)
+              .pop()!,
+        )
+        .filter(Boolean),
+    );
+  return names.sort();
+}
+
+const loadModule = async (path: string) => (await import(pathToFileURL(join(dir, path)).href)) as { [name: string]: unknown };
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -86,6 +120,14 @@ beforeAll(async () => {
   writeFileSync(join(dir, "b.ts"), 'import { design } from "@toolwright/dsl";\n\nexport default design({ toolsets: [] });\n');
   for (const s of SERVERS) await cli("add", s, "--inline", "--design", "b.ts");
   await cli("gen", "b.ts", "--out", "gen-b");
+  // C: a pulled toolset turned into builder code with --force (the import only the old toolset used must go).
+  writeFileSync(join(dir, "c.lock.json"), JSON.stringify({ version: 1, servers: { memory: lock.servers.memory } }));
+  writeFileSync(
+    join(dir, "c.ts"),
+    'import { design, externalServer, fromMCP, mcpJson, toolset } from "@toolwright/dsl";\n\nconst memory = externalServer("memory", mcpJson());\n\nexport default design({ toolsets: [toolset("memory", fromMCP(memory))] });\n',
+  );
+  await cli("add", "memory", "--inline", "--force", "--design", "c.ts");
+  await cli("gen", "c.ts", "--out", "gen-c");
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -98,15 +140,54 @@ describe("add --inline generates what the pulled lock generates", () => {
     expect(b).not.toContain("raw(");
   });
 
-  it.each(SERVERS)("%s: types, client, requests and caller are byte-identical", (s) => {
-    for (const file of ["types.gen.ts", "client.gen.ts", "requests.gen.ts", "caller.gen.ts"]) {
-      expect(body(`gen-b/${s}/${file}`), `${s}/${file}`).toBe(body(`gen-a/${s}/${file}`));
+  it("add --inline --force on a pulled toolset keeps it MCP-backed and leaves no unused import", () => {
+    const c = readFileSync(join(dir, "c.ts"), "utf8");
+    expect(c).toContain('toolset("memory", fromMCP(memory), (t) => {');
+    const [, imported = "", rest = ""] = /^import \{([^}]*)\} from "@toolwright\/dsl";([\s\S]*)$/.exec(c) ?? [];
+    const names = imported.split(",").map((n) => n.trim());
+    expect(names.length).toBeGreaterThan(3);
+    for (const n of names) expect(rest, `import ${n} is used`).toMatch(new RegExp(`\\b${n}\\(`));
+  });
+
+  // Each inlined output next to the pulled one: B (inlined from scratch) for every server, C (pulled, then inlined) for memory.
+  const PAIRS = [...SERVERS.map((s) => ["gen-b", s] as const), ["gen-c", "memory"] as const];
+
+  it.each(PAIRS)("%s/%s: the same files, with the same exports, as the pulled design", (out, s) => {
+    const files = generated(`gen-a/${s}`);
+    expect(files).toContain("specs.gen.ts");
+    expect(generated(`${out}/${s}`)).toEqual(files);
+    for (const file of files) expect(exportsOf(`${out}/${s}/${file}`), file).toEqual(exportsOf(`gen-a/${s}/${file}`));
+    // The drift check and catalogue user code calls.
+    expect(exportsOf(`${out}/${s}/register.gen.ts`).some((n) => /^check.*Drift$/.test(n))).toBe(true);
+    expect(exportsOf(`${out}/${s}/specs.gen.ts`)).toContain(`${s}Catalogue`);
+  });
+
+  it.each(PAIRS)("%s/%s: every file but specs and validators is byte-identical", (out, s) => {
+    const files = generated(`gen-a/${s}`).filter((f) => f !== "specs.gen.ts" && f !== "validators.gen.ts");
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    for (const file of files) expect(body(`${out}/${s}/${file}`), `${s}/${file}`).toBe(body(`gen-a/${s}/${file}`));
+  });
+
+  it.each(PAIRS)("%s/%s: the same drift catalogue, and validators that decide alike", async (out, s) => {
+    const specsA = await loadModule(`gen-a/${s}/specs.gen.ts`);
+    const specsB = await loadModule(`${out}/${s}/specs.gen.ts`);
+    expect(specsB[`${s}Catalogue`]).toEqual(specsA[`${s}Catalogue`]);
+    const a = await loadModule(`gen-a/${s}/validators.gen.ts`);
+    const b = await loadModule(`${out}/${s}/validators.gen.ts`);
+    const examples = (await specs("gen-a", s)).flatMap((x) => (x.exampleJson === undefined ? [] : [JSON.parse(x.exampleJson)]));
+    type Validate = ((v: unknown) => boolean) & { errors?: unknown };
+    for (const [name, fa] of Object.entries(a)) {
+      const fb = b[name] as Validate;
+      expect(typeof fb, name).toBe("function");
+      for (const p of [{}, { unexpected: 1 }, null, "text", ...examples]) {
+        expect((fb as Validate)(p), `${name} ${JSON.stringify(p)}`).toBe((fa as Validate)(p));
+      }
     }
   });
 
-  it.each(SERVERS)("%s: the same specs and validators that decide alike", async (s) => {
+  it.each(PAIRS)("%s/%s: the same specs and validators that decide alike", async (out, s) => {
     const a = await specs("gen-a", s);
-    const b = await specs("gen-b", s);
+    const b = await specs(out, s);
     expect(b.map((x) => x.id)).toEqual(a.map((x) => x.id));
     expect(a.length).toBeGreaterThan(0);
     for (const [i, sa] of a.entries()) {

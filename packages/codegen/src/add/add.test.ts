@@ -159,7 +159,7 @@ describe("toolwright add", () => {
     );
   });
 
-  it("--inline writes the locked catalogue as t.tool(...) builder code and lists the server for its caller", async () => {
+  it("--inline writes the locked catalogue as t.tool(...) builder code that overrides the pulled tools", async () => {
     put("design.ts", MESSY);
     const tool = {
       name: "search_nodes",
@@ -176,7 +176,7 @@ describe("toolwright add", () => {
     const r = await cli("add", "memory", "--inline", "--json");
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, command: "add", inline: true, tools: 1, catalogue: "lock" });
     const out = read("design.ts");
-    expect(out).toContain(`const memoryToolset = toolset('memory', fromExternalMCP('memory'), (t) => {
+    expect(out).toContain(`const memoryToolset = toolset('memory', fromMCP(memory), (t) => {
   t.tool("search_nodes", {
     title: "Search nodes",
     description: "Search the graph",

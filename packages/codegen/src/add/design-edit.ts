@@ -235,3 +235,35 @@ export async function designArray(shape: DesignShape, property: string, label: s
   const { line } = shape.file.getLineAndColumnAtPos(prop.getStart());
   throw new FileError(`${label}:${line}`, `design's ${property} is not an array literal; add the server by hand`);
 }
+
+/**
+ * The edited file's text without the DSL named imports the edit left unused: ones the file used
+ * before (`before`) and no longer does, such as the `fromExternalMCP` of a replaced toolset. An
+ * import that was already unused is the user's business and stays.
+ */
+export async function pruneImports(before: DesignShape, after: SourceFile): Promise<string> {
+  const { Node, SyntaxKind } = await import("ts-morph");
+  const text = after.getFullText();
+  const dsl = after.getImportDeclarations().find((d) => d.getModuleSpecifierValue() === "@toolwright/dsl" && !d.isTypeOnly());
+  const specs = dsl?.getNamedImports() ?? [];
+  // References by name, leaving out imports and member names (`t.tool`, `{ object: ... }`).
+  const references = (file: SourceFile, local: string) =>
+    file.getDescendantsOfKind(SyntaxKind.Identifier).filter((i) => {
+      if (i.getText() !== local || i.getFirstAncestorByKind(SyntaxKind.ImportDeclaration)) return false;
+      const parent = i.getParent();
+      return !((Node.isPropertyAccessExpression(parent) || Node.isPropertyAssignment(parent)) && parent.getNameNode() === i);
+    }).length;
+  const dropped = specs.map((spec) => {
+    const local = spec.getAliasNode()?.getText() ?? spec.getName();
+    return references(after, local) === 0 && references(before.file, local) > 0;
+  });
+  const kept = dropped.lastIndexOf(false);
+  if (kept === -1 || !dropped.includes(true)) return text;
+  const edits: Insertion[] = [];
+  for (const [i, spec] of specs.entries()) {
+    if (dropped[i] && i < kept) edits.push({ at: spec.getStart(), end: specs[i + 1]!.getStart(), text: "" });
+  }
+  // The dropped ones after the last kept one go with the comma before them.
+  if (kept < specs.length - 1) edits.push({ at: specs[kept]!.getEnd(), end: specs[specs.length - 1]!.getEnd(), text: "" });
+  return applyInsertions(text, edits);
+}
