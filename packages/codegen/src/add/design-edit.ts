@@ -203,7 +203,7 @@ export async function designShape(file: SourceFile, label: string): Promise<Desi
   };
   const anchor = serverStatements[serverStatements.length - 1] ?? imports[imports.length - 1];
   const declarationPoint = anchor
-    ? { at: lineEnd(text, anchor.getEnd()), exported: Node.isVariableStatement(anchor) ? anchor.isExported() : false }
+    ? { at: lineEnd(text, anchor.getEnd()), exported: Node.isVariableStatement(anchor) ? anchor.hasExportKeyword() : false }
     : { at: 0, exported: false };
 
   // export default design({...}), directly or through a variable.
