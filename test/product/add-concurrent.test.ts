@@ -29,30 +29,26 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("concurrent toolwright add", () => {
-  it(
-    `${RUNS} parallel adds of different servers into one design: no success is lost`,
-    async () => {
-      for (let round = 1; round <= ROUNDS; round++) {
-        writeFileSync(join(dir, "design.ts"), STARTER);
-        const runs = await Promise.all(names.map((n) => runToolwright(["add", n], { cwd: dir, killAfterMs: 240_000 })));
-        const loaded = await loadDesign("design.ts", dir);
-        const present = new Set(loaded.design.servers.map((s) => s.name));
-        const toolsets = new Set(loaded.design.toolsets.map((t) => t.name));
-        for (const [i, run] of runs.entries()) {
-          expect(run.killed, `round ${round} ${names[i]}: ${run.output}`).toBe(false);
-          // Runs take turns: each one succeeds, and a success is in the file.
-          expect(run.status, `round ${round} ${names[i]}: ${run.output}`).toBe(0);
-          expect(present.has(names[i]!), `round ${round}: ${names[i]} exited 0 but is missing`).toBe(true);
-          expect(toolsets.has(names[i]!), `round ${round}: toolset ${names[i]} missing`).toBe(true);
-        }
-        expect(present.size).toBe(RUNS);
-        // The lock is released and no temporary file is left next to the design.
-        expect(readdirSync(dir).sort()).toEqual([".toolwright", "design.ts"]);
+  // Timeout generous: 36 CLI processes on a shared, loaded machine.
+  it(`${RUNS} parallel adds of different servers into one design: no success is lost`, async () => {
+    for (let round = 1; round <= ROUNDS; round++) {
+      writeFileSync(join(dir, "design.ts"), STARTER);
+      const runs = await Promise.all(names.map((n) => runToolwright(["add", n], { cwd: dir, killAfterMs: 240_000 })));
+      const loaded = await loadDesign("design.ts", dir);
+      const present = new Set(loaded.design.servers.map((s) => s.name));
+      const toolsets = new Set(loaded.design.toolsets.map((t) => t.name));
+      for (const [i, run] of runs.entries()) {
+        expect(run.killed, `round ${round} ${names[i]}: ${run.output}`).toBe(false);
+        // Runs take turns: each one succeeds, and a success is in the file.
+        expect(run.status, `round ${round} ${names[i]}: ${run.output}`).toBe(0);
+        expect(present.has(names[i]!), `round ${round}: ${names[i]} exited 0 but is missing`).toBe(true);
+        expect(toolsets.has(names[i]!), `round ${round}: toolset ${names[i]} missing`).toBe(true);
       }
-    },
-    // Generous: 36 CLI processes on a shared, loaded machine.
-    900_000,
-  );
+      expect(present.size).toBe(RUNS);
+      // The lock is released and no temporary file is left next to the design.
+      expect(readdirSync(dir).sort()).toEqual([".toolwright", "design.ts"]);
+    }
+  }, 900_000);
 
   it("re-plans an --inline edit when another program changes the design meanwhile", async () => {
     const memory = join(REPO, "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js");

@@ -38,7 +38,7 @@ export function addCommand(io: CommandIo, setAction: (action: () => Promise<numb
         .example("$0 add memory", "declare server memory (from .toolwright/mcp.json) and a toolset using it")
         .example("$0 add memory --inline", "the same, with its pulled tools written as t.tool(...) code")
         .epilogue(
-          "Only the new declarations are inserted: every other byte of the design stays as it was. Exit codes: 0 edited, 2 bad input (unknown server, no or bad mcp.json, a design that does not parse, the server already declared without --force, or the server failing to list its tools; nothing is written).",
+          "Only the new declarations are inserted: every other byte of the design stays as it was. Exit codes: 0 edited, 2 bad input (unknown server, no or bad mcp.json, a design that does not parse, the server already declared without --force, the server failing to list its tools, or the design changing under the edit; nothing is written). Runs on one design take turns through a lock file next to it.",
         ),
     handler: (a) => {
       const args = a as unknown as {

@@ -193,6 +193,39 @@ describe("toolwright add", () => {
     expect(loaded.design.toolsets[1]?.tools.map((t) => t.name)).toEqual(["search_nodes"]);
   });
 
+  it("--inline --force replaces an inlined fromExternalMCP toolset in place and drops the import only it used", async () => {
+    const original = [
+      'import { design, externalServer, fromExternalMCP, mcpJson, object, string, toolset } from "@toolwright/dsl";',
+      "",
+      'const memory = externalServer("memory", mcpJson());',
+      "",
+      "// the memory tools",
+      'const memoryToolset = toolset("memory", fromExternalMCP("memory"), (t) => {',
+      '  t.tool("old_tool", { input: object({ text: string() }) });',
+      "});",
+      "",
+      "export default design({ toolsets: [memoryToolset], servers: [memory] });",
+      "",
+    ].join("\n");
+    put("design.ts", original);
+    const tool = { name: "search_nodes", inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } };
+    put("design.lock.json", JSON.stringify({ version: 1, servers: { memory: { tools: [tool] } } }));
+    const r = await cli("add", "memory", "--inline", "--force");
+    expect(r.stderr).toBe("");
+    const out = read("design.ts");
+    expect(out).toContain('import { design, externalServer, mcpJson, object, string, toolset, fromMCP } from "@toolwright/dsl";');
+    expect(out).toContain(
+      '// the memory tools\nconst memoryToolset = toolset("memory", fromMCP(memory), (t) => {\n  t.tool("search_nodes", {',
+    );
+    expect(out).not.toContain("fromExternalMCP");
+    expect(out).not.toContain("old_tool");
+    expect(out).toContain("export default design({ toolsets: [memoryToolset], servers: [memory] });");
+    const loaded = await loadDesign("design.ts", dir);
+    expect(loaded.design.toolsets.map((t) => [t.name, t.provider.kind, t.tools.map((x) => x.name)])).toEqual([
+      ["memory", "mcp", ["search_nodes"]],
+    ]);
+  });
+
   it.each([
     [
       "an unknown server",
