@@ -14,6 +14,8 @@ export interface PhraseHit {
   readonly message: string;
   readonly index: number;
   readonly length: number;
+  /** The index is in the `flow` text (line breaks as spaces) rather than the sentence text. */
+  readonly inFlow: boolean;
 }
 
 /** Where the text sits: a parameter named like a credential describes that credential. */
@@ -62,6 +64,9 @@ const PRIOR =
 /** Objects that need no noun: "everything above", "what you were told". */
 const EVERYTHING = `(?:everything|anything|all|whatever|what)\\s+(?:(?:that|which|you|were|have|had|been|you've|was|is|i|the|user|system|has|above|before|earlier|previously|prior|so|far|said|written|stated|told|given|asked|instructed|of|preceding|in|this|conversation|context)\\s+){0,5}(?:above|before|earlier|previously|prior|so far|said|written|stated|told|given|asked|instructed|preceding)\\b`;
 
+const STRONG_LAST = new RegExp(`\\b(?:${STRONG_NOUN})$`);
+const PRIOR_EVERYTHING = /\b(?:above|before|earlier|previously|prior|preceding|told|instructed|said|asked)\b/;
+
 const OVERRIDE: readonly RegExp[] = [
   new RegExp(`\\b(?:${OVERRIDE_VERB})\\b(?:\\s+\\S+){0,4}?\\s+(${INSTRUCTIONS}|${EVERYTHING})`),
   new RegExp(
@@ -75,7 +80,7 @@ const OVERRIDE: readonly RegExp[] = [
     `(${INSTRUCTIONS})\\s+(?:is|are|were|has been|have been)\\s+(?:now\\s+|hereby\\s+|all\\s+)?(?:void|null|nullified|cancell?ed|revoked|obsolete|invalid|overridden|superseded|replaced|suspended|lifted|disabled|lifted|no longer (?:valid|applicable|relevant|in effect|in force|binding|active))\\b`,
   ),
   new RegExp(`(${INSTRUCTIONS})\\s+(?:no longer|do not|don't|does not|doesn't)\\s+(?:apply|matter|count|hold|bind you)\\b`),
-  new RegExp(`\\byou\\s+(?:are|re)\\s+(?:no longer|not)\\s+(?:bound|restricted|limited|constrained)\\s+by\\s+(${INSTRUCTIONS})`),
+  new RegExp(`\\byou(?:\\s+are|'re|\\s+re)\\s+(?:no longer|not)\\s+(?:bound|restricted|limited|constrained)\\s+by\\s+(${INSTRUCTIONS})`),
 ];
 
 /** Taking over the model's role or inserting a fake higher-priority message. */
@@ -147,18 +152,26 @@ function first(patterns: readonly RegExp[], text: string): RegExpExecArray | nul
 }
 
 /** Every phrase finding in normalised text, at most one per rule and severity. */
-export function matchPhrases(text: string, context: PhraseContext): PhraseHit[] {
+export function matchPhrases(text: string, context: PhraseContext, flow = text): PhraseHit[] {
   const hits: PhraseHit[] = [];
-  const hit = (rule: PhraseHit["rule"], severity: PhraseHit["severity"], message: string, m: { index: number; 0: string }) =>
-    hits.push({ rule, severity, message: `${message}: ${JSON.stringify(m[0].slice(0, 80))}`, index: m.index, length: m[0].length });
+  const hit = (
+    rule: PhraseHit["rule"],
+    severity: PhraseHit["severity"],
+    message: string,
+    m: { index: number; 0: string },
+    inFlow = false,
+  ) =>
+    hits.push({ rule, severity, message: `${message}: ${JSON.stringify(m[0].slice(0, 80))}`, index: m.index, length: m[0].length, inFlow });
 
-  const hidden = first(HIDING, text);
-  if (hidden) hit("hidden-instructions", "high", "tells the model to hide something from the user", hidden);
-  const override = overrideAt(text);
-  if (override) hit("hidden-instructions", "high", "tells the model to set aside its or the user's instructions", override);
+  // Instructions to the model are matched in `flow` (line breaks as spaces): breaking the phrase
+  // over lines must not break the match. Index and length then point into `flow`.
+  const hidden = first(HIDING, flow);
+  if (hidden) hit("hidden-instructions", "high", "tells the model to hide something from the user", hidden, true);
+  const override = overrideAt(flow);
+  if (override) hit("hidden-instructions", "high", "tells the model to set aside its or the user's instructions", override, true);
   else {
-    const role = first(ROLE, text);
-    if (role) hit("hidden-instructions", "high", "poses as a higher-priority instruction or a new role for the model", role);
+    const role = first(ROLE, flow);
+    if (role) hit("hidden-instructions", "high", "poses as a higher-priority instruction or a new role for the model", role, true);
   }
   secretHits(text, context, hit);
   const other = OTHER_DATA.exec(text);
@@ -180,16 +193,8 @@ function overrideAt(text: string): RegExpExecArray | null {
       const object = m[1] ?? "";
       // Strong nouns (instructions, system prompt, guidelines) are enough; weaker ones need a
       // qualifier that points at what came before ("the previous rules", "your settings").
-      if (
-        /\b(?:instructions?|system prompts?|system messages?|guidelines?|directives?|guardrails|programming)\b/.test(object) ||
-        PRIOR.test(object)
-      ) {
-        if (
-          !/^(?:everything|anything|all|whatever|what)\b/.test(object) ||
-          /\b(?:above|before|earlier|previously|prior|preceding|told|instructed|said|asked)\b/.test(object)
-        )
-          return m;
-      }
+      if (/\b(?:instructions?|system prompts?|system messages?|guidelines?|directives?|guardrails|programming)\b/.test(object)) return m;
+      if (STRONG_LAST.test(object) ? PRIOR.test(object) : PRIOR_EVERYTHING.test(object)) return m;
       if (all.lastIndex === m.index) all.lastIndex++;
     }
   }

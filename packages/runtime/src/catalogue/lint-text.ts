@@ -33,8 +33,9 @@ export function excerptAt(text: string, index: number, length: number): string {
 export function textFindings(text: string, context: PhraseContext, depth = 0): TextHit[] {
   const hits: TextHit[] = [];
   const plain = normalise(text);
-  for (const h of matchPhrases(plain, context))
-    hits.push({ rule: h.rule, severity: h.severity, message: h.message, excerpt: excerptAt(plain, h.index, h.length) });
+  const flow = normalise(text, false);
+  for (const h of matchPhrases(plain, context, flow))
+    hits.push({ rule: h.rule, severity: h.severity, message: h.message, excerpt: excerptAt(h.inFlow ? flow : plain, h.index, h.length) });
   const readable = text.replace(INVISIBLE, "").replace(BIDI, "");
   const tag = FAKE_SYSTEM.exec(readable);
   if (tag)
