@@ -121,8 +121,9 @@ const UNLESS_REQUEST = /\b(?:don't|do not) (?:forget|fail|hesitate) to\s*$/;
 /** Other tools' data or the conversation, and data sent elsewhere. */
 const OTHER_DATA =
   /\b(?:(?:other|all|every|previous|earlier|another)\s+tools?'?s?\s*(?:results?|outputs?|responses?|data|descriptions?|arguments?)|(?:conversation|chat|message|prompt)\s+(?:history|log|transcript)|previous\s+(?:messages|conversation|turns)|(?:entire|whole|full)\s+(?:conversation|context|chat|transcript|system prompt)|(?:your|the)\s+system\s+prompt|(?:the\s+)?user'?s\s+(?:messages|files|emails|contacts|documents|data))\b/;
+const SEND_VERB = /\b(?:send|forward|upload|post|exfiltrate|transmit|copy|bcc|cc|email|mail|report|leak|submit)\b/;
 const SEND_OUT =
-  /\b(?:send|forward|upload|post|exfiltrate|transmit|copy|bcc|cc|email|mail|report|leak|submit)\b(?:\s+\S+){0,10}?\s+(?:to|at|into|via)\s+(?:https?\s*\.?\s*\/\/|[\w.+-]+@[\w-]+\.[\w.]+)/;
+  /\b(?:send|forward|upload|post|exfiltrate|transmit|copy|bcc|cc|email|mail|report|leak|submit)\b(?:\s+\S+){0,10}?\s+(?:to|at|into|via)\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.[\w.]+)/;
 
 /** The verb of `verb` in the text before `object`'s position in its sentence, if it is a real request. */
 function requestBefore(sentence: string, offset: number, verb: RegExp): boolean {
@@ -181,8 +182,11 @@ export function matchPhrases(text: string, context: PhraseContext, flow = text):
       hit("other-tools-data", "medium", "asks for other tools' data or the conversation", other);
   }
   const out = SEND_OUT.exec(text);
-  if (out && requestBefore(out[0], 0, /\b(?:send|forward|upload|post|exfiltrate|transmit|copy|bcc|cc|email|mail|report|leak|submit)\b/))
-    hit("other-tools-data", "medium", "asks to send data to an outside address", out);
+  if (out) {
+    const { sentence, offset } = sentenceOf(text, out.index);
+    if (requestBefore(sentence.slice(0, offset + out[0].length), offset, SEND_VERB))
+      hit("other-tools-data", "medium", "asks to send data to an outside address", out);
+  }
   return hits;
 }
 
