@@ -36,7 +36,11 @@ function honestServers(): LintServer[] {
   };
   return [
     ...npm.servers.map((s) => ({ name: s.source, tools: s.tools })),
-    ...Object.entries(lock.servers).map(([name, s]) => ({ name: `examples/catalogues:${name}`, tools: s.tools, instructions: s.instructions })),
+    ...Object.entries(lock.servers).map(([name, s]) => ({
+      name: `examples/catalogues:${name}`,
+      tools: s.tools,
+      instructions: s.instructions,
+    })),
   ];
 }
 
@@ -73,7 +77,11 @@ describe("precision and recall on labelled corpora", () => {
     const tp = main.found + held.found;
     const fp = flagged.size;
     const rows = [
-      ["honest tools (real servers)", String(tools), `${flagged.size} with high/medium findings (${((100 * flagged.size) / tools).toFixed(2)}%)`],
+      [
+        "honest tools (real servers)",
+        String(tools),
+        `${flagged.size} with high/medium findings (${((100 * flagged.size) / tools).toFixed(2)}%)`,
+      ],
       ["  linted all together", String(tools), `${flaggedTogether.size} with high/medium findings`],
       ["  low findings only (smells)", "", `${low.size} tools`],
       ["poisoned corpus", String(poisoned.length), `recall ${((100 * main.found) / poisoned.length).toFixed(1)}%`],

@@ -14,7 +14,7 @@ const LEET: { readonly [c: string]: string } = { "0": "o", "1": "i", "3": "e", "
  * Lower-case, NFKC-folded (fullwidth and mathematical letters become ASCII), accents and
  * invisible characters dropped, Cyrillic and Greek look-alikes mapped to Latin, emphasis marks
  * turned into spaces, leetspeak inside words and letter-spaced words ("i g n o r e") undone,
- * whitespace collapsed. Sentence ends (. ! ? ; :) are kept as ". " so a rule can ask for two
+ * whitespace collapsed. Sentence ends (. ! ? ;) are kept as ". " so a rule can ask for two
  * words in one sentence; line breaks end a sentence too, unless `lines` is false (a phrase broken
  * over lines is still one phrase to the model).
  */
@@ -36,7 +36,7 @@ export function normalise(text: string, lines = true): string {
     .replace(/[\r\n]+/g, lines ? ". " : " ")
     .replace(/[*_~`#>|[\](){}"]+/g, " ")
     .replace(/(^|\s)'+|'+(?=[\s.!?;:]|$)/g, "$1 ")
-    .replace(/[.!?;:]+(?=\s|$)/g, ".")
+    .replace(/[.!?;]+(?=\s|$)/g, ".")
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -64,6 +64,12 @@ const PRIOR =
 /** Objects that need no noun: "everything above", "what you were told". */
 const EVERYTHING = `(?:everything|anything|all|whatever|what)\\s+(?:(?:that|which|you|were|have|had|been|you've|was|is|i|the|user|system|has|above|before|earlier|previously|prior|so|far|said|written|stated|told|given|asked|instructed|of|preceding|in|this|conversation|context)\\s+){0,5}(?:above|before|earlier|previously|prior|so far|said|written|stated|told|given|asked|instructed|preceding)\\b`;
 
+/** What an overridden instruction is said to have become. */
+const VOID =
+  "void|null|nullified|cancell?ed|revoked|obsolete|outdated|invalid|invalidated|overridden|superseded|replaced|suspended|lifted|disabled|expired|irrelevant|inactive|deleted|erased|withdrawn|no longer (?:valid|applicable|relevant|in effect|in force|binding|active)";
+/** A weak noun followed by what points back at earlier text: "the rules you were given earlier". */
+const PRIOR_AFTER =
+  /^\s*(?:that\s+|which\s+)?(?:you\s+(?:were|have been|'ve been|got|received)|(?:given|provided|received|stated|set|written)\s+(?:to you\s+)?(?:earlier|before|previously|above|so far)|(?:above|earlier|before|so far|previously))\b/;
 const STRONG_LAST = new RegExp(`\\b(?:${STRONG_NOUN})$`);
 const PRIOR_EVERYTHING = /\b(?:above|before|earlier|previously|prior|preceding|told|instructed|said|asked)\b/;
 
@@ -77,25 +83,35 @@ const OVERRIDE: readonly RegExp[] = [
     `\\b(?:ignores|disregards|overrides|overrules|supersedes|replaces|cancels|voids|invalidates|nullifies|trumps|takes precedence over|outranks)\\s+(${INSTRUCTIONS})`,
   ),
   new RegExp(
-    `(${INSTRUCTIONS})\\s+(?:is|are|were|has been|have been)\\s+(?:now\\s+|hereby\\s+|all\\s+)?(?:void|null|nullified|cancell?ed|revoked|obsolete|invalid|overridden|superseded|replaced|suspended|lifted|disabled|lifted|no longer (?:valid|applicable|relevant|in effect|in force|binding|active))\\b`,
+    `(${INSTRUCTIONS}|${EVERYTHING})(?:\\s+\\S+){0,3}?\\s+(?:is|are|were|has been|have been|becomes|become)\\s+(?:now\\s+|hereby\\s+|all\\s+)?(?:${VOID})\\b`,
   ),
-  new RegExp(`(${INSTRUCTIONS})\\s+(?:no longer|do not|don't|does not|doesn't)\\s+(?:apply|matter|count|hold|bind you)\\b`),
+  new RegExp(
+    `(${INSTRUCTIONS}|${EVERYTHING})(?:\\s+\\S+){0,3}?\\s+(?:no longer|do not|don't|does not|doesn't|shall not|will not|won't)\\s+(?:apply|applies|matter|matters|count|counts|hold|holds|bind|binds|exist|exists)\\b`,
+  ),
+  // "Consider the prior context cancelled", "treat previous directives as null and void".
+  new RegExp(
+    `\\b(?:consider|treat|regard|deem|mark|count|take)\\s+(${INSTRUCTIONS}|${EVERYTHING})\\s+(?:as\\s+)?(?:now\\s+|being\\s+)?(?:${VOID})\\b`,
+  ),
   new RegExp(`\\byou(?:\\s+are|'re|\\s+re)\\s+(?:no longer|not)\\s+(?:bound|restricted|limited|constrained)\\s+by\\s+(${INSTRUCTIONS})`),
 ];
 
 /** Taking over the model's role or inserting a fake higher-priority message. */
 const ROLE: readonly RegExp[] = [
   /\b(?:you are now|from now on,? you|you must now act|you will now act|act as an? (?:unrestricted|unfiltered|jailbroken)|developer mode (?:enabled|on))\b/,
-  /\b(?:new|updated|real|actual|true|revised|secret|hidden|override|priority|additional|important|system|admin) (?:instructions?|directives?|orders|rules|prompt|commands?)\s*\./,
+  /\b(?:new|updated|real|actual|true|revised|secret|hidden|override|priority|additional|important|system|admin) (?:instructions?|directives?|orders|rules|prompt|commands?)\s*[.:]/,
   /\b(?:this is an? (?:system|admin|developer|priority) (?:message|instruction|notice)|(?:begin|start|end) (?:of )?system (?:prompt|message|instructions?))\b/,
   /\b(?:these|the following|my|this tool's|this) (?:instructions|rules|directions) (?:take precedence|take priority|come first|override|supersede|replace|outrank)\b/,
 ];
 
 /** Hiding things from the user. */
 const HIDING: readonly RegExp[] = [
-  /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|avoid|refrain from|no need to|without)\s+(?:\w+\s+){0,3}?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|alert(?:ing)?|notify(?:ing)?|warn(?:ing)?|report(?:ing)?|let(?:ting)?|explain(?:ing)?|ask(?:ing)?|surfac(?:e|ing)|display(?:ing)?)\b(?:\s+\S+){0,6}?\s+(?:the\s+)?(?:user|users|human|operator|person|customer|client|owner|anyone|anybody|them)\b/,
+  /\b(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|avoid|refrain from|no need to|without)\s+(?:\w+\s+){0,3}?(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|alert(?:ing)?|notify(?:ing)?|warn(?:ing)?|report(?:ing)?|let(?:ting)?|explain(?:ing)?|ask(?:ing)?|surfac(?:e|ing)|display(?:ing)?|bring(?:ing)?|rais(?:e|ing)|flag(?:ging)?|brief(?:ing)?|updat(?:e|ing)|remind(?:ing)?)\b(?:\s+\S+){0,6}?\s+(?:the\s+)?(?:user|users|human|operator|person|customer|client|owner|anyone|anybody|them)\b/,
   /\bwithout\s+(?:the\s+)?(?:user|human|operator)(?:'s|s)?\s+(?:knowing|knowledge|noticing|seeing|consent|approval|permission|awareness|being (?:told|informed|aware))\b/,
   /\b(?:the\s+)?(?:user|human|operator)s?\s+(?:must|should|need|needs|is|are)\s+(?:not|never)\s+(?:to\s+)?(?:know|see|notice|learn|find out|be told|be informed|be aware|suspect)\b/,
+  // "Make sure the person using the assistant never learns about it": an instruction frame, a person, a negated knowing.
+  /\b(?:make sure|ensure|see to it|be sure|it is important|important)\s+(?:that\s+)?(?:the\s+)?(?:end\s+)?(?:user|users|human|person|people|operator|customer|client|owner|anyone|nobody|no one)\b(?:\s+\S+){0,4}?\s+(?:never|not|doesn't|does not|won't|will not|can't|cannot|don't|do not)\s+(?:ever\s+)?(?:knows?|learns?|sees?|notices?|finds? out|realises?|realizes?|suspects?|discovers?|hears?|be told|be informed|be aware|gets? told)\b/,
+  /\b(?:stay|stays|remain|remains|be|is|kept|keep it|keep this)\s+(?:\w+\s+)?(?:invisible|hidden|unseen|unknown|secret|undisclosed|unnoticed)\s+(?:to|from|by)\s+(?:the\s+)?(?:end\s+)?(?:user|users|human|person|operator|customer|client|owner)\b/,
+  /\b(?:nobody|no one)\s+(?:must|should|may|can|will)\s+(?:ever\s+)?(?:know|learn|see|notice|find out)\b/,
   /\b(?:hide|conceal|mask|obscure)\s+(?:\S+\s+){0,4}?from\s+(?:the\s+)?(?:user|human|operator)s?\b/,
   /\bkeep\s+(?:this|it|that|these|them)\s+(?:a\s+)?(?:secret|hidden|private|confidential)\b|\bsecretly\b|\bcovertly\b|\bstealthily\b|\bbehind (?:the )?(?:user's|users'|their) back\b/,
   /\b(?:silently|quietly|invisibly)\s+(?:also\s+)?(?:send|copy|forward|upload|call|invoke|read|include|exfiltrate|collect|append|add|attach|run|execute|post|transmit|share|save)\b/,
@@ -168,7 +184,7 @@ export function matchPhrases(text: string, context: PhraseContext, flow = text):
   // over lines must not break the match. Index and length then point into `flow`.
   const hidden = first(HIDING, flow);
   if (hidden) hit("hidden-instructions", "high", "tells the model to hide something from the user", hidden, true);
-  const override = overrideAt(flow);
+  const override = overrideAt(flow) ?? overrideInSentence(flow);
   if (override) hit("hidden-instructions", "high", "tells the model to set aside its or the user's instructions", override, true);
   else {
     const role = first(ROLE, flow);
@@ -190,6 +206,31 @@ export function matchPhrases(text: string, context: PhraseContext, flow = text):
   return hits;
 }
 
+/**
+ * The looser form of the override model: a verb of the class and an instruction object anywhere in
+ * one sentence, in either order ("Above instructions: discard them", "put your prior constraints
+ * on hold"). The object must point at the model's own instructions (your, the system's, the
+ * developer's, previous, above, ...), so "delete the previous firewall rules" is not one.
+ */
+const LOOSE_VERB = new RegExp(
+  `\\b(?:${OVERRIDE_VERB}|overwrite|suspend|on hold|disable|turn off|switch off|lift|zero|(?:not|never|no longer|don't|do not|stop)\\s+(?:\\w+\\s+){0,2}?(?:${FOLLOW_VERB}|bring\\s+\\S+\\s+up)|(?:are|is|were|be|been)\\s+(?:now\\s+|hereby\\s+)?(?:${VOID}))\\b`,
+);
+const MODEL_OWNED =
+  /\b(?:your|you were|you've been|you have been|given to you|the (?:developer|system|operator|assistant|model|ai)(?:'s)?|(?:developer|system|operator)'s|(?:previous|prior|preceding|above|earlier|former|original|initial|existing|standing|built-in|internal|core)(?:ly)?)\s+(?:\S+\s+){0,3}?(?:instructions?|system prompts?|prompts?|guidelines?|guidance|directives?|guardrails|programming|rules|constraints|restrictions|policies|directions|orders|commands|safeguards)\b|\b(?:instructions?|guidance|guidelines|rules|directives|constraints|directions)\s+(?:that\s+)?(?:the (?:developer|system|operator)\s+)?(?:gave you|you were given|given to you|you got|you received|above|from before)\b/;
+
+function overrideInSentence(text: string): { index: number; 0: string } | null {
+  for (const sentence of text.split(". ")) {
+    const object = MODEL_OWNED.exec(sentence);
+    if (!object) continue;
+    const verb = LOOSE_VERB.exec(sentence);
+    if (!verb) continue;
+    const start = Math.min(verb.index, object.index);
+    const end = Math.max(verb.index + verb[0].length, object.index + object[0].length);
+    return { index: text.indexOf(sentence) + start, 0: sentence.slice(start, end) };
+  }
+  return null;
+}
+
 function overrideAt(text: string): RegExpExecArray | null {
   for (const p of OVERRIDE) {
     const all = new RegExp(p.source, "g");
@@ -198,7 +239,10 @@ function overrideAt(text: string): RegExpExecArray | null {
       // Strong nouns (instructions, system prompt, guidelines) are enough; weaker ones need a
       // qualifier that points at what came before ("the previous rules", "your settings").
       if (/\b(?:instructions?|system prompts?|system messages?|guidelines?|directives?|guardrails|programming)\b/.test(object)) return m;
-      if (STRONG_LAST.test(object) ? PRIOR.test(object) : PRIOR_EVERYTHING.test(object)) return m;
+      if (
+        STRONG_LAST.test(object) ? PRIOR.test(object) || PRIOR_AFTER.test(text.slice(m.index + m[0].length)) : PRIOR_EVERYTHING.test(object)
+      )
+        return m;
       if (all.lastIndex === m.index) all.lastIndex++;
     }
   }
