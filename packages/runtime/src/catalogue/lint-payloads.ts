@@ -25,13 +25,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** Text a model would read as words: mostly printable, with letters. */
 export function readableText(text: string): boolean {
   if (text.length < 8) return false;
-  let good = 0;
-  let letters = 0;
-  for (const ch of text) {
-    if (/[\p{L}]/u.test(ch)) letters++;
-    if (/[\p{L}\p{N}\p{P}\p{S}\s]/u.test(ch)) good++;
-  }
-  return good / [...text].length >= 0.95 && letters / [...text].length >= 0.5;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const unreadable = text.match(/[^\p{L}\p{N}\p{P}\p{S}\s]/gu)?.length ?? 0;
+  return unreadable / text.length <= 0.05 && letters / text.length >= 0.5;
 }
 
 /** Natural language: several words separated by spaces, not an identifier or JSON. */
@@ -130,48 +126,63 @@ export function opaqueBlob(text: string): { index: number; length: number } | un
   return undefined;
 }
 
-/** Markdown and HTML that make a client fetch a remote URL when it renders the text. */
+/*
+ * Markdown and HTML that make a client fetch a remote URL when it renders the text. Every pattern
+ * is scanned globally with bounded pieces that cannot overlap (an alt text stops at the next
+ * bracket, a tag at the next angle bracket, a URL at whitespace), so a hostile 100 KB string of
+ * "<img <img ..." costs linear time, not quadratic.
+ */
 const REMOTE = "(?:[a-z][a-z0-9+.-]*:)?\\s*\\/\\/";
-const REMOTE_IMAGE: readonly RegExp[] = [
-  new RegExp(`!\\[[^\\]\\n]{0,500}\\]\\(\\s*<?\\s*${REMOTE}`, "i"),
-  new RegExp(
-    `<\\s*(?:img|image|iframe|frame|script|link|object|embed|audio|video|source|input|svg|use|track|meta|picture|body|table|td)\\b[^>]{0,500}?\\b(?:src|href|data|srcset|poster|xlink:href|background|content|action)\\s*=\\s*["']?\\s*${REMOTE}`,
-    "i",
-  ),
-  new RegExp(`\\burl\\(\\s*["']?\\s*${REMOTE}`, "i"),
-];
-const REFERENCE_IMAGE = /!\[([^\]\n]{0,500})\](?:\[([^\]\n]{0,200})\])?/g;
+const MD_IMAGE = /!\[([^\][\n]{0,500})\](?:\(([^()\n]{0,2000})\)|\[([^\][\n]{0,200})\])?/g;
+const MD_TARGET = new RegExp(`^\\s*<?\\s*${REMOTE}`, "i");
+const REFERENCE_DEF = /^[ \t]{0,3}\[([^\][\n]{1,200})\]:[ \t]*<?[ \t]*(?:[a-z][a-z0-9+.-]*:)?\/\//gim;
+const TAG = /<\s*([a-z][a-z0-9]*)\b([^<>]{0,2000})/gi;
+const FETCHING_TAG = new Set(
+  "img image iframe frame script link object embed audio video source input svg use track meta picture body table td".split(" "),
+);
+const FETCHING_ATTRIBUTE = new RegExp(
+  `\\b(?:src|href|data|srcset|poster|xlink:href|background|content|action)\\s*=\\s*["']?\\s*${REMOTE}`,
+  "i",
+);
+const CSS_URL = new RegExp(`\\burl\\(\\s*["']?\\s*${REMOTE}`, "i");
 
 /** Where the text embeds a remote image or other fetched content. */
 export function remoteImage(text: string): { index: number; length: number } | undefined {
-  for (const p of REMOTE_IMAGE) {
-    const m = p.exec(text);
-    if (m) return { index: m.index, length: m[0].length };
+  // Reference-style images (![alt][label], ![label]) need a [label]: https://... line.
+  const remoteLabels = new Set<string>();
+  REFERENCE_DEF.lastIndex = 0;
+  for (let d = REFERENCE_DEF.exec(text); d !== null; d = REFERENCE_DEF.exec(text)) remoteLabels.add((d[1] as string).trim().toLowerCase());
+  MD_IMAGE.lastIndex = 0;
+  for (let m = MD_IMAGE.exec(text); m !== null; m = MD_IMAGE.exec(text)) {
+    const inline = m[2];
+    const label = (m[3] || m[1] || "").trim().toLowerCase();
+    if (inline !== undefined ? MD_TARGET.test(inline) : remoteLabels.has(label)) return { index: m.index, length: m[0].length };
   }
-  // Reference-style: ![alt][label] or ![label], with [label]: https://... elsewhere in the text.
-  REFERENCE_IMAGE.lastIndex = 0;
-  for (let m = REFERENCE_IMAGE.exec(text); m !== null; m = REFERENCE_IMAGE.exec(text)) {
-    const label = (m[2] || m[1] || "").trim().toLowerCase();
-    const defs = /^[ \t]{0,3}\[([^\]\n]{1,200})\]:[ \t]*<?[ \t]*((?:[a-z][a-z0-9+.-]*:)?\/\/\S*)/gim;
-    for (let d = defs.exec(text); d !== null; d = defs.exec(text))
-      if ((d[1] as string).trim().toLowerCase() === label) return { index: m.index, length: m[0].length };
-  }
-  return undefined;
+  TAG.lastIndex = 0;
+  for (let m = TAG.exec(text); m !== null; m = TAG.exec(text))
+    if (FETCHING_TAG.has((m[1] as string).toLowerCase()) && FETCHING_ATTRIBUTE.test(m[2] as string))
+      return { index: m.index, length: m[0].length };
+  const css = CSS_URL.exec(text);
+  return css ? { index: css.index, length: css[0].length } : undefined;
 }
 
 const DATA_WORD =
   /conversation|history|chat|secret|token|key|password|passwd|credential|cookie|data|result|output|content|summary|context|message|file|email|prompt|answer|response|info|env|ssh|note|query|input|text/i;
-const URL_SLOT = new RegExp(
-  `${REMOTE}[^\\s)"'>\\]]*?(?:\\{\\{?\\s*([^}\\s]{1,40})\\s*\\}\\}?|<([^>\\s]{1,40})>|\\$\\{?([A-Za-z_]{2,40})|\\[([A-Za-z_ ]{3,40})\\]|%s|(INSERT[A-Z_]*|PLACEHOLDER|YOUR_[A-Z_]+|[A-Z]{2,}_[A-Z_]{2,}))`,
-  "g",
-);
+// Found from its "//": an optional scheme in front would make the scan quadratic on a long word.
+const URL = /\/\/[^\s)"'>\]]{1,2000}/g;
+const SLOT =
+  /\{\{?\s*([^}\s]{1,40})\s*\}\}?|<([^>\s]{1,40})>|\$\{?([A-Za-z_]{2,40})|\[([A-Za-z_ ]{3,40})\]|%s|(INSERT[A-Z_]*|PLACEHOLDER|YOUR_[A-Z_]+|[A-Z]{2,}_[A-Z_]{2,})/;
 
 /** A URL with a slot the model is meant to fill with the user's data (`https://x/?q={conversation}`). */
 export function exfilUrl(text: string): { index: number; length: number } | undefined {
-  URL_SLOT.lastIndex = 0;
-  for (let m = URL_SLOT.exec(text); m !== null; m = URL_SLOT.exec(text)) {
-    const slot = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "data";
-    if (DATA_WORD.test(slot)) return { index: m.index, length: m[0].length };
+  URL.lastIndex = 0;
+  for (let m = URL.exec(text); m !== null; m = URL.exec(text)) {
+    // The URL stops at ">" and "]", so a slot written <like this> or [LIKE THIS] is read on to the next space or ")".
+    const end = m.index + m[0].length;
+    const url = m[0] + (/^[^\s)]{0,42}/.exec(text.slice(end, end + 42))?.[0] ?? "");
+    const slot = SLOT.exec(url);
+    if (slot && DATA_WORD.test(slot[1] ?? slot[2] ?? slot[3] ?? slot[4] ?? slot[5] ?? "data"))
+      return { index: m.index, length: m[0].length };
   }
   return undefined;
 }

@@ -71,6 +71,7 @@ export const CONFUSABLES: ReadonlyMap<string, string> = new Map(
 /** Hidden markup: HTML comments (closed or not), Markdown reference-link comments, elements styled or marked invisible. */
 export const HIDDEN_MARKUP: readonly RegExp[] = [
   /<!--/,
-  /^\s*\[[^\]\n]*\]:\s*(?:#|<>)\s*[("]/m,
-  /<[a-z][^>]*\b(?:hidden\b|aria-hidden\s*=|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0))/i,
+  /^[ \t]*\[[^\][\n]{0,500}\]:[ \t]*(?:#|<>)[ \t]*[("]/m,
+  // Bounded and stopped at the next "<", so "<a <a <a ..." is linear.
+  /<[a-z][^<>]{0,2000}?\b(?:hidden\b|aria-hidden\s*=|style\s*=\s*["'][^"'<>]{0,500}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0))/i,
 ];

@@ -19,6 +19,8 @@ export interface TextHit {
 
 /** Encodings inside encodings are unwrapped this deep (base64 of hex of the phrase). */
 const MAX_NESTING = 2;
+/** Decoded text is checked up to this length: a payload is short, and nesting must not multiply the work. */
+const MAX_DECODED_SCAN = 20_000;
 /** Tags and chat-template tokens that pose as system text. */
 const FAKE_SYSTEM =
   /<\/?\s*(?:important|system|instructions?|secret|hidden|admin|priority|system[-_ ]?prompt)\s*>|\[\/?(?:system|inst|important|admin)\]|<\|(?:im_start|im_end|system|endoftext|start_header_id)\|>/i;
@@ -63,7 +65,7 @@ export function textFindings(text: string, context: PhraseContext, depth = 0): T
     });
   if (depth >= MAX_NESTING) return hits;
   for (const d of decodeAll(readable)) {
-    const inner = textFindings(d.text, context, depth + 1).filter((h) => h.severity !== "low");
+    const inner = textFindings(d.text.slice(0, MAX_DECODED_SCAN), context, depth + 1).filter((h) => h.severity !== "low");
     const shown = quoteExcerpt(d.text, 80);
     if (inner.length > 0)
       hits.push({
