@@ -133,7 +133,7 @@ export function opaqueBlob(text: string): { index: number; length: number } | un
  * "<img <img ..." costs linear time, not quadratic.
  */
 const REMOTE = "(?:[a-z][a-z0-9+.-]*:)?\\s*\\/\\/";
-const MD_IMAGE = /!\[([^\][\n]{0,500})\](?:\(([^()\n]{0,2000})\)|\[([^\][\n]{0,200})\])?/g;
+const MD_IMAGE = /!\[([^\][\n]{0,500})\](?:(\()|\[([^\][\n]{0,200})\])?/g;
 const MD_TARGET = new RegExp(`^\\s*<?\\s*${REMOTE}`, "i");
 const REFERENCE_DEF = /^[ \t]{0,3}\[([^\][\n]{1,200})\]:[ \t]*<?[ \t]*(?:[a-z][a-z0-9+.-]*:)?\/\//gim;
 const TAG = /<\s*([a-z][a-z0-9]*)\b([^<>]{0,2000})/gi;
@@ -154,9 +154,10 @@ export function remoteImage(text: string): { index: number; length: number } | u
   for (let d = REFERENCE_DEF.exec(text); d !== null; d = REFERENCE_DEF.exec(text)) remoteLabels.add((d[1] as string).trim().toLowerCase());
   MD_IMAGE.lastIndex = 0;
   for (let m = MD_IMAGE.exec(text); m !== null; m = MD_IMAGE.exec(text)) {
-    const inline = m[2];
+    // Inline: what follows "](" (a URL may hold parentheses, so its end is not looked for).
     const label = (m[3] || m[1] || "").trim().toLowerCase();
-    if (inline !== undefined ? MD_TARGET.test(inline) : remoteLabels.has(label)) return { index: m.index, length: m[0].length };
+    const inline = m[2] === "(" ? MD_TARGET.test(text.slice(MD_IMAGE.lastIndex, MD_IMAGE.lastIndex + 40)) : false;
+    if (inline || (m[2] === undefined && remoteLabels.has(label))) return { index: m.index, length: m[0].length };
   }
   TAG.lastIndex = 0;
   for (let m = TAG.exec(text); m !== null; m = TAG.exec(text))
