@@ -136,10 +136,13 @@ const UNLESS_REQUEST = /\b(?:don't|do not) (?:forget|fail|hesitate) to\s*$/;
 
 /** Other tools' data or the conversation, and data sent elsewhere. */
 const OTHER_DATA =
-  /\b(?:(?:other|all|every|previous|earlier|another)\s+tools?'?s?\s*(?:results?|outputs?|responses?|data|descriptions?|arguments?)|(?:conversation|chat|message|prompt)\s+(?:history|log|transcript)|previous\s+(?:messages|conversation|turns)|(?:entire|whole|full)\s+(?:conversation|context|chat|transcript|system prompt)|(?:your|the)\s+system\s+prompt|(?:the\s+)?user'?s\s+(?:messages|files|emails|contacts|documents|data))\b/;
+  /\b(?:(?:other|all|every|previous|earlier|another)\s+tools?'?s?\s*(?:results?|outputs?|responses?|data|descriptions?|arguments?)|(?:conversation|chat|message|prompt)\s+(?:history|log|transcript)|previous\s+(?:messages|conversation|turns)|(?:entire|whole|full)\s+(?:conversation|context|chat|transcript|system prompt)|(?:your|the)\s+system\s+prompt)\b/;
 const SEND_VERB = /\b(?:send|forward|upload|post|exfiltrate|transmit|copy|bcc|cc|email|mail|report|leak|submit)\b/;
 const SEND_OUT =
   /\b(?:send|forward|upload|post|exfiltrate|transmit|copy|bcc|cc|email|mail|report|leak|submit)\b(?:\s+\S+){0,10}?\s+(?:to|at|into|via)\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.[\w.]+)/;
+/** What is sent out: the user's data, not an HTTP request ("send a GET request to https://..." is what an HTTP tool does). */
+const SENT_DATA =
+  /\b(?:results?|outputs?|responses?|answers?|data|conversation|chat|history|transcript|contents?|files?|secrets?|tokens?|keys?|credentials?|passwords?|messages|summary|it|them|this|everything|all|emails?|documents?|notes|context|logs?|copy)\b/;
 
 /** The verb of `verb` in the text before `object`'s position in its sentence, if it is a real request. */
 function requestBefore(sentence: string, offset: number, verb: RegExp): boolean {
@@ -200,7 +203,7 @@ export function matchPhrases(text: string, context: PhraseContext, flow = text):
   const out = SEND_OUT.exec(text);
   if (out) {
     const { sentence, offset } = sentenceOf(text, out.index);
-    if (requestBefore(sentence.slice(0, offset + out[0].length), offset, SEND_VERB))
+    if (SENT_DATA.test(out[0]) && requestBefore(sentence.slice(0, offset + out[0].length), offset, SEND_VERB))
       hit("other-tools-data", "medium", "asks to send data to an outside address", out);
   }
   return hits;
