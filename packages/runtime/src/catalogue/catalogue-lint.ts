@@ -5,6 +5,7 @@
  * catalogues and by anyone holding a live one (the manager's `lintTools`).
  */
 import { quoteExcerpt } from "./catalogue-diff.js";
+import { isCredentialName, isRecord, type Json, kindOf, strings } from "./lint-entries.js";
 import { checkName } from "./lint-names.js";
 import { normalise } from "./lint-normalise.js";
 import { DECODE_REQUEST, opaqueBlob } from "./lint-payloads.js";
@@ -68,44 +69,10 @@ export interface LintOptions {
 /** A zero-width joiner between two pictographs: how family and profession emoji are written. */
 const EMOJI_ZWJ = /(\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})/gu;
 const SEVERITY_ORDER: { readonly [s in LintSeverity]: number } = { high: 0, medium: 1, low: 2 };
-/** Entries come from servers: a hostile 100,000-level `_meta` must not overflow the walk. */
-const MAX_DEPTH = 32;
 /** Text past this is not scanned but reported: bounds the work a hostile megabyte can cause. */
 const MAX_SCAN = 100_000;
 /** Strings read per entry at most; an entry with a million keys is reported, not walked. */
 const MAX_STRINGS = 5_000;
-/** A parameter named like a credential (`token`, `apiKey`, `client_secret`), not a count of tokens. */
-const CREDENTIAL_NAME = /token|api.?key|secret|passw(?:or)?d|passphrase|credential|auth|bearer|cookie/i;
-const NOT_CREDENTIAL_NAME = /max|min|count|limit|num|budget|total|length|usage/i;
-
-type Json = { readonly [key: string]: unknown };
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const isCredentialName = (name: string) => CREDENTIAL_NAME.test(name) && !NOT_CREDENTIAL_NAME.test(name);
-
-/** What a value is, for a message about a malformed entry. */
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
-/** Every string of an entry with its path; object keys are yielded too (a key is text the model reads). */
-function* strings(value: unknown, path: string, depth = 0): Generator<{ field: string; text: string; key: boolean }> {
-  if (typeof value === "string") yield { field: path, text: value, key: false };
-  if (depth >= MAX_DEPTH || typeof value !== "object" || value === null) return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) yield* strings(value[i], `${path}[${i}]`, depth + 1);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    // Icons are URLs and data URIs the model never reads as text; base64 would only make noise.
-    if (key === "icons" && depth === 0) continue;
-    const child = path === "" ? key : `${path}.${key}`;
-    yield { field: child, text: key, key: true };
-    yield* strings((value as Json)[key], child, depth + 1);
-  }
-}
-
 /** A name is distinctive enough to count as a reference when it has a separator, mixed case, or 8+ characters. */
 // Short common words ("read", "list") appear in any description; only names like `send_email`
 // or `readFile` are likely to mean a tool.
