@@ -5,9 +5,18 @@
  * catalogues and by anyone holding a live one (the manager's `lintTools`).
  */
 import { quoteExcerpt } from "./catalogue-diff.js";
-import { BIDI, CONFUSABLES, HIDDEN_MARKUP, INVISIBLE, PHRASE_RULES, SMUGGLING, skeleton } from "./lint-rules.js";
+import { isCredentialName, isRecord, type Json, kindOf, strings } from "./lint-entries.js";
+import { checkName } from "./lint-names.js";
+import { normalise } from "./lint-normalise.js";
+import { DECODE_REQUEST, opaqueBlob } from "./lint-payloads.js";
+import type { PhraseContext } from "./lint-phrases.js";
+import { BIDI, HIDDEN_MARKUP, INVISIBLE, SMUGGLING } from "./lint-rules.js";
+import { excerptAt, textFindings } from "./lint-text.js";
 
-/** How bad a finding is: `high` is a likely attack, `medium` needs a look, `low` is a smell. */
+/**
+ * How bad a finding is: `high` is a likely attack, `medium` needs a look, `low` is a smell
+ * (a long description, a non-ASCII name that cannot pass for another, a secret file merely named).
+ */
 export type LintSeverity = "high" | "medium" | "low";
 
 /** The rules. */
@@ -20,7 +29,11 @@ export type LintRule =
   | "other-tools-data"
   | "hidden-comment"
   | "long-description"
-  | "cross-server-tool";
+  | "cross-server-tool"
+  | "remote-image"
+  | "exfil-url"
+  | "encoded-payload"
+  | "malformed-entry";
 
 /** One finding, with where it is: server, tool (or prompt/resource; absent for instructions) and field path. */
 export interface LintFinding {
@@ -56,37 +69,10 @@ export interface LintOptions {
 /** A zero-width joiner between two pictographs: how family and profession emoji are written. */
 const EMOJI_ZWJ = /(\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})/gu;
 const SEVERITY_ORDER: { readonly [s in LintSeverity]: number } = { high: 0, medium: 1, low: 2 };
-/** Entries come from servers: a hostile 100,000-level `_meta` must not overflow the walk. */
-const MAX_DEPTH = 32;
-
-/** Every string of an entry with its path; object keys are yielded too (a key is text the model reads). */
-function* strings(value: unknown, path: string, depth = 0): Generator<{ field: string; text: string; key: boolean }> {
-  if (typeof value === "string") yield { field: path, text: value, key: false };
-  if (depth >= MAX_DEPTH || typeof value !== "object" || value === null) return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) yield* strings(value[i], `${path}[${i}]`, depth + 1);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    // Icons are URLs and data URIs the model never reads as text; base64 would only make noise.
-    if (key === "icons" && depth === 0) continue;
-    const child = path === "" ? key : `${path}.${key}`;
-    yield { field: child, text: key, key: true };
-    yield* strings((value as { readonly [k: string]: unknown })[key], child, depth + 1);
-  }
-}
-
-/** The match with 30 characters of context each side: enough for a reviewer to judge it, short enough for a log line. */
-function excerptAt(text: string, index: number, length: number): string {
-  const start = Math.max(0, index - 30);
-  return quoteExcerpt(text.slice(start, index + length + 30), 120);
-}
-
-/** Text as the model effectively reads it: invisible characters dropped, whitespace collapsed. */
-function readable(text: string): string {
-  return text.replace(INVISIBLE, "").replace(BIDI, "").replace(/\s+/g, " ");
-}
-
+/** Text past this is not scanned but reported: bounds the work a hostile megabyte can cause. */
+const MAX_SCAN = 100_000;
+/** Strings read per entry at most; an entry with a million keys is reported, not walked. */
+const MAX_STRINGS = 5_000;
 /** A name is distinctive enough to count as a reference when it has a separator, mixed case, or 8+ characters. */
 // Short common words ("read", "list") appear in any description; only names like `send_email`
 // or `readFile` are likely to mean a tool.
@@ -98,60 +84,193 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** One server as the lint reads it, whatever shape it came in. */
+interface Shaped {
+  readonly name: string;
+  readonly value: Json;
+  readonly tools: readonly unknown[];
+  readonly prompts: readonly unknown[];
+  readonly resources: readonly unknown[];
+}
+
+type Add = (
+  server: string,
+  kind: LintFinding["kind"],
+  tool: string | undefined,
+  field: string,
+  f: Omit<LintFinding, "server" | "kind" | "tool" | "field">,
+) => void;
+
+/** A finding about an entry's shape: the lint reports what it cannot read instead of throwing. */
+function malformed(
+  add: Add,
+  server: string,
+  kind: LintFinding["kind"],
+  tool: string | undefined,
+  field: string,
+  what: string,
+  value: unknown,
+): void {
+  add(server, kind, tool, field, {
+    rule: "malformed-entry",
+    severity: "medium",
+    message: `${what} (got ${kindOf(value)})`,
+    excerpt: quoteExcerpt(typeof value === "string" ? value : kindOf(value), 80),
+  });
+}
+
+/** The list of `value`'s field, or `[]` with a finding when it is there but not a list. */
+function listOf(add: Add, server: string, value: Json, field: string): readonly unknown[] {
+  const list = value[field];
+  if (list === undefined || list === null) return [];
+  if (Array.isArray(list)) return list;
+  malformed(add, server, "instructions", undefined, field, `the server's ${field} is not a list`, list);
+  return [];
+}
+
 /**
- * Lints catalogues. Findings are sorted by severity, then server, entry and field. Never throws
- * on odd entries: non-string fields are skipped.
+ * Lints catalogues. Findings are sorted by severity, then server, entry and field. Never throws:
+ * whatever is not a catalogue (a server or entry that is not an object, a missing or non-string
+ * name, a non-string description) becomes a `malformed-entry` finding, and the rest is still read.
  */
 export function lintCatalogue(servers: readonly LintServer[], options: LintOptions = {}): LintFinding[] {
-  const maxLength = options.maxDescriptionLength ?? 2000;
+  const limit = options?.maxDescriptionLength;
+  const maxLength = typeof limit === "number" && limit > 0 ? limit : 2000;
   const findings: LintFinding[] = [];
+  const add: Add = (server, kind, tool, field, f) =>
+    findings.push({
+      rule: f.rule,
+      severity: f.severity,
+      server,
+      kind,
+      ...(tool === undefined ? {} : { tool }),
+      field,
+      message: f.message,
+      excerpt: f.excerpt,
+    });
+  const input: unknown = servers;
+  if (!Array.isArray(input)) {
+    malformed(add, "", "instructions", undefined, "", "the catalogue is not a list of servers", input);
+    return findings;
+  }
+  const shaped: Shaped[] = [];
+  for (const [i, s] of input.entries()) {
+    if (!isRecord(s)) {
+      malformed(add, `#${i}`, "instructions", undefined, "", "server entry is not an object", s);
+      continue;
+    }
+    const name = typeof s.name === "string" ? s.name : `#${i}`;
+    if (typeof s.name !== "string")
+      malformed(add, name, "instructions", undefined, "name", "server name is missing or not a string", s.name);
+    if (s.instructions !== undefined && s.instructions !== null && typeof s.instructions !== "string")
+      malformed(add, name, "instructions", undefined, "instructions", "the server's instructions are not a string", s.instructions);
+    shaped.push({
+      name,
+      value: s,
+      tools: listOf(add, name, s, "tools"),
+      prompts: listOf(add, name, s, "prompts"),
+      resources: listOf(add, name, s, "resources"),
+    });
+  }
+  const nameOf = (t: unknown, key = "name") => (isRecord(t) && typeof t[key] === "string" ? (t[key] as string) : undefined);
   // Which servers list each tool name: a description that names another server's tool is how
   // "tool shadowing" steers the model to misuse that tool (the classic poisoning example).
   const owners = new Map<string, Set<string>>();
-  for (const s of servers) for (const t of s.tools) owners.set(t.name, (owners.get(t.name) ?? new Set()).add(s.name));
-  const foreign = (server: string) =>
-    [...owners].filter(([name, by]) => !by.has(server) && distinctive(name)).map(([name, by]) => ({ name, by: [...by] }));
+  for (const s of shaped)
+    for (const t of s.tools) {
+      const n = nameOf(t);
+      if (n !== undefined) owners.set(n, (owners.get(n) ?? new Set()).add(s.name));
+    }
   // Plain ASCII names by server: a look-alike name is worse when it imitates a real tool next to it.
-  const bySkeleton = new Map<string, string[]>();
-  for (const s of servers)
-    for (const t of s.tools) if (/^[\x20-\x7e]*$/.test(t.name)) bySkeleton.set(t.name, [...(bySkeleton.get(t.name) ?? []), s.name]);
+  const asciiOwners = (look: string, server: string, name: string) =>
+    /^[\x20-\x7e]*$/.test(look) ? [...(owners.get(look) ?? [])].filter((s) => s !== server || look !== name) : [];
 
-  for (const server of servers) {
-    const others = foreign(server.name);
+  for (const server of shaped) {
+    const others = [...owners]
+      .filter(([name, by]) => !by.has(server.name) && distinctive(name))
+      .map(([name, by]) => ({ name, by: [...by] }));
     const crossServer =
       others.length === 0 ? undefined : new RegExp(`(?<![\\w-])(${others.map((o) => escapeRegex(o.name)).join("|")})(?![\\w-])`);
-    const add = (
+    const lintEntry = (kind: LintFinding["kind"], entry: unknown, index: number) => {
+      if (!isRecord(entry)) {
+        malformed(add, server.name, kind, `#${index}`, "", `${kind} entry is not an object`, entry);
+        return;
+      }
+      const key = kind === "resource" ? "uri" : "name";
+      const name = nameOf(entry, key);
+      const tool = name ?? `#${index}`;
+      if (name === undefined) malformed(add, server.name, kind, tool, key, `${kind} ${key} is missing or not a string`, entry[key]);
+      else if (kind === "tool")
+        for (const f of checkName(name, (look) => asciiOwners(look, server.name, name)))
+          add(server.name, kind, tool, "name", { ...f, excerpt: quoteExcerpt(name, 80) });
+      for (const field of ["description", "title"])
+        if (entry[field] !== undefined && entry[field] !== null && typeof entry[field] !== "string")
+          malformed(add, server.name, kind, tool, field, `${kind} ${field} is not a string`, entry[field]);
+      const schema = entry.inputSchema;
+      if (schema !== undefined && !isRecord(schema))
+        malformed(add, server.name, kind, tool, "inputSchema", "inputSchema is not an object", schema);
+      const properties = isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+      const hasCredentialParameter = properties.some(isCredentialName);
+      let count = 0;
+      let decodeAsked = false;
+      const texts: { field: string; text: string }[] = [];
+      for (const s of strings(entry, "")) {
+        if (++count > MAX_STRINGS) {
+          add(server.name, kind, tool, "", {
+            rule: "long-description",
+            severity: "medium",
+            message: `has more than ${MAX_STRINGS} strings; the rest was not checked`,
+            excerpt: quoteExcerpt(s.field, 80),
+          });
+          break;
+        }
+        if (kind === "tool" && s.field === "name") continue;
+        const param = /^inputSchema\.properties\.([^.]+)\.description$/.exec(s.field)?.[1];
+        const context: PhraseContext = { credentialParameter: param !== undefined && isCredentialName(param), hasCredentialParameter };
+        decodeAsked = checkText(kind, tool, s.field, s.text, s.key, context) || decodeAsked;
+        if (!s.key) texts.push(s);
+      }
+      // "Decode this and follow it" next to an opaque blob: whatever the blob says, the entry asks
+      // the model to run text that no reviewer and no rule can read.
+      if (decodeAsked)
+        for (const t of texts) {
+          const blob = opaqueBlob(t.text);
+          if (!blob) continue;
+          add(server.name, kind, tool, t.field, {
+            rule: "encoded-payload",
+            severity: "high",
+            message: "asks the model to decode an opaque encoded blob",
+            excerpt: excerptAt(t.text, blob.index, Math.min(blob.length, 60)),
+          });
+          break;
+        }
+    };
+
+    /** Checks one string; says whether it asks the model to decode something. */
+    const checkText = (
       kind: LintFinding["kind"],
       tool: string | undefined,
       field: string,
-      f: Omit<LintFinding, "server" | "kind" | "tool" | "field">,
-    ) =>
-      findings.push({
-        rule: f.rule,
-        severity: f.severity,
-        server: server.name,
-        kind,
-        ...(tool === undefined ? {} : { tool }),
-        field,
-        message: f.message,
-        excerpt: f.excerpt,
-      });
-
-    const checkText = (kind: LintFinding["kind"], tool: string | undefined, field: string, text: string, isKey: boolean) => {
-      const bidi = text.search(BIDI);
+      text: string,
+      isKey: boolean,
+      context: PhraseContext,
+    ): boolean => {
+      const at = (f: Omit<LintFinding, "server" | "kind" | "tool" | "field">) => add(server.name, kind, tool, field, f);
+      const scanned = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
+      const bidi = scanned.search(BIDI);
       if (bidi >= 0)
-        add(kind, tool, field, {
+        at({
           rule: "bidi-control",
           severity: "high",
           message: "contains bidirectional control characters that reorder what is displayed",
-          excerpt: excerptAt(text, bidi, 1),
+          excerpt: excerptAt(scanned, bidi, 1),
         });
       // A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is how emoji are written, not hiding.
-      const scan = text.replace(EMOJI_ZWJ, "$1");
+      const scan = scanned.replace(EMOJI_ZWJ, "$1");
       const hidden = scan.search(INVISIBLE);
       if (hidden >= 0) {
         const smuggled = SMUGGLING.test(scan);
-        add(kind, tool, field, {
+        at({
           rule: "invisible-unicode",
           severity: smuggled ? "high" : "medium",
           message: smuggled
@@ -162,63 +281,60 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
       }
       // Keys are checked for hidden characters only: phrase rules on a property name would flag
       // ordinary names ("password", "token") that are no instruction to anyone.
-      if (isKey) return;
-      // Phrases are matched in the text as the model reads it, so zero-width characters cannot
-      // split "ignore previous instructions" into something no pattern sees.
-      const plain = readable(text);
-      for (const rule of PHRASE_RULES) {
-        for (const pattern of rule.patterns) {
-          const m = pattern.exec(plain);
-          if (!m) continue;
-          add(kind, tool, field, {
-            rule: rule.rule,
-            severity: rule.severity,
-            message: `${rule.message}: ${JSON.stringify(m[0])}`,
-            excerpt: excerptAt(plain, m.index, m[0].length),
-          });
-          break; // one finding per rule and field is enough to send a reviewer there
-        }
-      }
+      if (isKey) return false;
+      for (const h of textFindings(scanned, context)) at(h);
       // Markup is matched in the raw text: hiding it inside invisible characters is part of the trick.
       for (const pattern of HIDDEN_MARKUP) {
-        const m = pattern.exec(text);
+        const m = pattern.exec(scanned);
         if (!m) continue;
-        add(kind, tool, field, {
+        at({
           rule: "hidden-comment",
           severity: "high",
           message: "contains a hidden HTML or Markdown comment or hidden element",
-          excerpt: excerptAt(text, m.index, m[0].length),
+          excerpt: excerptAt(scanned, m.index, m[0].length),
         });
         break;
       }
       const leaf = field.slice(field.lastIndexOf(".") + 1);
-      if ((leaf === "description" || leaf === "instructions") && text.length > maxLength) {
-        add(kind, tool, field, {
+      if (text.length > MAX_SCAN)
+        at({
           rule: "long-description",
           severity: "medium",
+          message: `is ${text.length} characters long; only the first ${MAX_SCAN} were checked`,
+          excerpt: quoteExcerpt(text, 80),
+        });
+      // Length alone is a smell, not an attack: real servers write 6,000-character descriptions,
+      // and what a long one hides is found by the rules above.
+      else if ((leaf === "description" || leaf === "instructions") && text.length > maxLength)
+        at({
+          rule: "long-description",
+          severity: "low",
           message: `is ${text.length} characters long (limit ${maxLength}); long text hides instructions`,
           excerpt: quoteExcerpt(text, 80),
         });
-      }
+      const plain = readable(scanned);
       const ref = crossServer?.exec(plain);
       if (ref) {
         const by = others.find((o) => o.name === ref[1])?.by.join(", ");
-        add(kind, tool, field, {
+        at({
           rule: "cross-server-tool",
           severity: "medium",
           message: `names tool ${JSON.stringify(ref[1])} of another server (${by})`,
           excerpt: excerptAt(plain, ref.index, ref[0].length),
         });
       }
+      return DECODE_REQUEST.test(normalise(scanned));
     };
 
-    for (const tool of server.tools) {
-      checkName(tool.name, (f) => add("tool", tool.name, "name", f), bySkeleton, server.name);
-      for (const s of strings(tool, "")) if (s.field !== "name") checkText("tool", tool.name, s.field, s.text, s.key);
-    }
-    if (typeof server.instructions === "string") checkText("instructions", undefined, "instructions", server.instructions, false);
-    for (const p of server.prompts ?? []) for (const s of strings(p, "")) checkText("prompt", p.name, s.field, s.text, s.key);
-    for (const r of server.resources ?? []) for (const s of strings(r, "")) checkText("resource", r.uri, s.field, s.text, s.key);
+    for (const [i, t] of server.tools.entries()) lintEntry("tool", t, i);
+    const instructions = server.value.instructions;
+    if (typeof instructions === "string")
+      checkText("instructions", undefined, "instructions", instructions, false, {
+        credentialParameter: false,
+        hasCredentialParameter: false,
+      });
+    for (const [i, p] of server.prompts.entries()) lintEntry("prompt", p, i);
+    for (const [i, r] of server.resources.entries()) lintEntry("resource", r, i);
   }
   // A stable order (severity first) so a CI log and `pull --check` diff the same way every time.
   return findings.sort(
@@ -231,39 +347,13 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
   );
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** Text as the model effectively reads it, for tool-name references: invisible characters dropped, whitespace collapsed. */
+function readable(text: string): string {
+  return text.replace(INVISIBLE, "").replace(BIDI, "").replace(/\s+/g, " ");
 }
 
-type NameFinding = Omit<LintFinding, "server" | "kind" | "tool" | "field">;
-
-/** Names: invisible and bidi characters, confusable letters, and any other non-ASCII character. */
-function checkName(name: string, add: (f: NameFinding) => void, asciiNames: ReadonlyMap<string, readonly string[]>, server: string): void {
-  const excerpt = quoteExcerpt(name, 80);
-  if (name.search(BIDI) >= 0)
-    add({ rule: "bidi-control", severity: "high", message: "tool name contains bidirectional control characters", excerpt });
-  if (name.search(INVISIBLE) >= 0)
-    add({ rule: "invisible-unicode", severity: "high", message: "tool name contains invisible characters", excerpt });
-  const odd = [...name].filter(
-    (c) => CONFUSABLES.has(c) || ((c.codePointAt(0) as number) > 0x7e && c.search(BIDI) < 0 && c.search(INVISIBLE) < 0),
-  );
-  if (odd.length === 0) return;
-  // The skeleton (UTS #39 style): what the name looks like once look-alikes are mapped to ASCII.
-  const look = skeleton(name.replace(INVISIBLE, "").replace(BIDI, ""));
-  const imitated = asciiNames.get(look)?.filter((s) => s !== server || look !== name);
-  // Listed look-alikes and fullwidth forms (U+FF01 on) are high: they exist to pass for ASCII. Other
-  // non-ASCII letters (a name in another script) are only worth a look.
-  const confusable = odd.filter((c) => CONFUSABLES.has(c) || (c.codePointAt(0) as number) >= 0xff01);
-  const codes = odd.map((c) => `U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`).join(", ");
-  add({
-    rule: "confusable-name",
-    severity: confusable.length > 0 ? "high" : "medium",
-    message:
-      confusable.length > 0
-        ? `tool name uses look-alike characters (${codes}); it reads as ${JSON.stringify(look)}${imitated?.length ? `, the name of a tool of ${imitated.join(", ")}` : ""}`
-        : `tool name has non-ASCII characters (${codes})`,
-    excerpt,
-  });
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Replaces each invisible or bidirectional character by `mark("U+202E")`, so hostile text can be shown without hiding or reordering anything. */
