@@ -5,6 +5,8 @@
  * zero-dependency library covers expansion and matching (README design notes).
  */
 
+import { type Inst, type Program, runProgram } from "./template-vm.js";
+
 interface Expression {
   readonly op: string;
   readonly names: readonly string[];
@@ -82,43 +84,108 @@ export function expandTemplate(template: string, values: { readonly [name: strin
     .join("");
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** What one value may contain, per operator ("any character but these"). */
+const STOP_RESERVED: ReadonlySet<string> = new Set("?#");
+const STOP_NAMED: ReadonlySet<string> = new Set("&;#");
+const STOP_SIMPLE: ReadonlySet<string> = new Set("/?#.,&;");
 
 /**
- * Matches a URI against a template; the decoded variables, or undefined when it does not match.
- * Simple and label/path variables match one segment; "+" and "#" may span "/".
+ * Compiles a template to an anchored pattern. Each expression is optional as a whole (all of its
+ * variables, or none). Simple and label/path values stop at their separators; "+" and "#" values
+ * may span "/" and are lazy (the shortest that lets the rest match); named values stop at "&", ";"
+ * and "#". Variable `i` (in `names` order) is captured in slots 2i and 2i+1.
  */
-export function matchTemplate(template: string, uri: string): { [name: string]: string } | undefined {
+function compile(template: string): { readonly program: Program; readonly names: readonly string[] } {
+  const insts: Inst[] = [];
   const names: string[] = [];
-  let pattern = "^";
+  // UTF-16 units, as the matcher reads the URI.
+  const literal = (text: string) => {
+    for (let i = 0; i < text.length; i++) insts.push({ op: "char", char: text[i] as string });
+  };
   for (const part of parse(template)) {
     if (typeof part === "string") {
-      pattern += escapeRegExp(part);
+      literal(part);
       continue;
     }
     const named = part.op === ";" || part.op === "?" || part.op === "&";
-    // What one value may contain, per operator: lazy for "+"/"#" so a literal after the expression
-    // still matches; the others stop at their own separators.
-    const value = part.op === "+" || part.op === "#" ? "[^?#]*?" : named ? "[^&;#]*" : "[^/?#.,&;]*";
-    const items = part.names.map((name) => {
+    const reserved = part.op === "+" || part.op === "#";
+    const stop = reserved ? STOP_RESERVED : named ? STOP_NAMED : STOP_SIMPLE;
+    // (?:prefix item (separator item)*)? — the split's exit target is patched once the group is laid out;
+    // a group that matched nothing counts as skipped, as in a RegExp.
+    const group = insts.length;
+    insts.push({ op: "jump", to: -1 }, { op: "open" });
+    literal(PREFIX[part.op] as string);
+    for (const [i, name] of part.names.entries()) {
+      if (i > 0) literal(SEPARATOR[part.op] as string);
+      if (named) literal(`${name}=`);
+      insts.push({ op: "save", slot: 2 * names.length });
       names.push(name);
-      return named ? `${escapeRegExp(name)}=(${value})` : `(${value})`;
-    });
-    pattern += `(?:${escapeRegExp(PREFIX[part.op] as string)}${items.join(escapeRegExp(SEPARATOR[part.op] as string))})?`;
+      // loop: split(body, exit) greedy, split(exit, body) lazy; body: one value character, back to loop.
+      const loop = insts.length;
+      insts.push({ op: "jump", to: -1 }, { op: "class", stop }, { op: "jump", to: loop });
+      const exit = insts.length;
+      insts[loop] = reserved ? { op: "split", first: exit, second: loop + 1 } : { op: "split", first: loop + 1, second: exit };
+      insts.push({ op: "save", slot: 2 * names.length - 1 });
+    }
+    insts.push({ op: "nonempty" });
+    insts[group] = { op: "split", first: group + 1, second: insts.length };
   }
-  const m = new RegExp(`${pattern}$`).exec(uri);
-  if (!m) return undefined;
+  insts.push({ op: "match" });
+  return { program: { insts, slots: 2 * names.length }, names };
+}
+
+// Servers match every read against the same few templates: compiled once each, bounded so a
+// caller passing ever-new templates cannot grow it without end.
+const compiled = new Map<string, ReturnType<typeof compile>>();
+const MAX_COMPILED = 256;
+
+function compiledFor(template: string): ReturnType<typeof compile> {
+  let hit = compiled.get(template);
+  if (!hit) {
+    hit = compile(template);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(template, hit);
+  }
+  return hit;
+}
+
+/**
+ * `matchTemplate` with the number of matcher steps it took (at most 4 × (URI length + 1) × the
+ * compiled template's size); for tests that check the matcher stays linear.
+ */
+export function matchTemplateCounted(
+  template: string,
+  uri: string,
+): { readonly variables: { [name: string]: string } | undefined; readonly steps: number; readonly size: number } {
+  const { program, names } = compiledFor(template);
+  const { captures, steps } = runProgram(program, uri);
+  return { variables: captures && decodeCaptures(names, captures, uri), steps, size: program.insts.length };
+}
+
+function decodeCaptures(names: readonly string[], captures: readonly number[], uri: string): { [name: string]: string } | undefined {
   // Names come from a server's template: a prototype-free map keeps "__proto__" an ordinary variable.
   const out: { [name: string]: string } = Object.create(null);
   for (const [i, name] of names.entries()) {
-    const raw = m[i + 1];
-    if (raw === undefined) continue;
+    const start = captures[2 * i] as number;
+    const end = captures[2 * i + 1] as number;
+    if (start < 0 || end < 0) continue;
     try {
-      out[name] = decodeURIComponent(raw);
+      out[name] = decodeURIComponent(uri.slice(start, end));
     } catch {
       // A malformed escape ("%zz") cannot be a value this template produced: no match.
       return undefined;
     }
   }
   return out;
+}
+
+/**
+ * Matches a URI against a template; the decoded variables, or undefined when it does not match.
+ * Simple and label/path variables match one segment; "+" and "#" may span "/" and take the
+ * shortest value that lets the rest of the template match (so `{+a}/{+b}` splits at the first
+ * "/"). An expression matches with all of its variables or none. Linear in the URI's length for
+ * every template (a Pike VM, template-vm.ts), so no URI can stall a server.
+ */
+export function matchTemplate(template: string, uri: string): { [name: string]: string } | undefined {
+  return matchTemplateCounted(template, uri).variables;
 }
