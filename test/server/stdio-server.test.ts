@@ -65,7 +65,7 @@ describe("serveStdio through createStdioCaller", () => {
     expect(r.ok && r.value.structuredContent).toEqual({ sum: 42 });
   });
 
-  it("bad arguments and handler throws come back as isError results", async () => {
+  it("bad arguments and handler throws come back as isError results (a thrown message is withheld)", async () => {
     const bad = await caller.callTool({ name: "add", arguments: { a: "forty" } });
     expect(bad.ok && bad.value.isError).toBe(true);
     expect(bad.ok && bad.value._meta).toEqual({
@@ -75,7 +75,10 @@ describe("serveStdio through createStdioCaller", () => {
       ],
     });
     const thrown = await caller.callTool({ name: "fail", arguments: {} });
-    expect(thrown.ok && thrown.value).toEqual({ content: [{ type: "text", text: "the database is on fire" }], isError: true });
+    expect(thrown.ok && thrown.value).toEqual({
+      content: [{ type: "text", text: 'Tool "fail" failed with an internal error (the server\'s log has the details).' }],
+      isError: true,
+    });
   });
 
   it("an unknown tool is a -32602 failure value", async () => {

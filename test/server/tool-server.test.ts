@@ -130,13 +130,15 @@ describe("tools/call", () => {
     expect(notObject.result?.isError).toBe(true);
   });
 
-  it("a throwing handler is an isError result with its message; unknown tools are -32602", async () => {
+  it("a throwing handler is an isError result without its message (withheld like every handler's); unknown tools are -32602", async () => {
     const { request, init } = open();
     await init();
-    expect((await request(1, "tools/call", { name: "fail", arguments: {} })).result).toEqual({
-      content: [{ type: "text", text: "the database is on fire" }],
+    const thrown = (await request(1, "tools/call", { name: "fail", arguments: {} })).result;
+    expect(thrown).toEqual({
+      content: [{ type: "text", text: 'Tool "fail" failed with an internal error (the server\'s log has the details).' }],
       isError: true,
     });
+    expect(JSON.stringify(thrown)).not.toContain("on fire");
     expect((await request(2, "tools/call", { name: "nope", arguments: {} })).error).toEqual({
       code: -32602,
       message: "Unknown tool: nope",

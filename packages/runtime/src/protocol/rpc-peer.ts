@@ -29,7 +29,18 @@ export interface PeerRequestOptions {
   readonly timeoutPhase?: "connect" | "request" | undefined;
 }
 
-/** An error a request handler throws to answer with a JSON-RPC error. */
+/**
+ * An error a request handler throws to answer with a JSON-RPC error of its choosing: its `code`,
+ * `message` and `data` go to the client as they are.
+ *
+ * In a server (`createToolServer`) one rule holds for every handler kind (tools, prompts,
+ * resources, resource templates, completions, tasks): a thrown `RpcHandlerError` is the only
+ * thrown error whose message reaches the client. Anything else thrown is reported to the server's
+ * `onError` and answered without its message, since it may carry paths, queries or credentials:
+ * -32603 "Internal error" for prompts, resources and completions, and for tools an `isError`
+ * result saying the tool failed (MCP: tool execution errors are results). A tool handler that
+ * wants the model to read why it failed returns `{ isError: true, content: [...] }`.
+ */
 export class RpcHandlerError extends Error {
   constructor(
     readonly code: number,

@@ -8,8 +8,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
+import { classify } from "../protocol/json-rpc.js";
 import { isResponse } from "./http-stateless.js";
-import { sendError } from "./http-support.js";
+import { invalidAnswer, invalidAnswers, sendError } from "./http-support.js";
 import { parseEventId, SseStream } from "./sse-stream.js";
 import type { ServerSession, ToolServer } from "./tool-server.js";
 
@@ -98,7 +99,15 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
       return delivered;
     };
     const closeStream = (related: RpcId) => entry.routes.get(related)?.stream?.detach();
-    (entry as { session: ServerSession }).session = server.openSession({ id, send: route, closeStream });
+    // A cancelled request gets no response: its route closes without one, so its POST ends now.
+    const unanswered = (related: RpcId) => {
+      const r = entry.routes.get(related);
+      if (!r) return;
+      entry.routes.delete(related);
+      r.pending.delete(related);
+      if (r.pending.size === 0) r.done();
+    };
+    (entry as { session: ServerSession }).session = server.openSession({ id, send: route, closeStream, unanswered });
     sessions.set(id, entry);
     return entry;
   }
@@ -151,7 +160,18 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
 
   function post(req: IncomingMessage, res: ServerResponse, value: unknown, canSse: boolean, canJson: boolean): void {
     const messages: unknown[] = Array.isArray(value) ? value : [value];
-    const isInit = messages.some((m) => (m as { method?: unknown } | null)?.method === "initialize");
+    const kinds = messages.map(classify);
+    const requests = kinds.flatMap((k) => (k.type === "request" ? [k.message] : []));
+    const invalid = invalidAnswers(messages, kinds);
+    // Nothing the server can accept (an empty batch, or no request and something invalid): an HTTP
+    // error with the JSON-RPC errors as its body, and nothing processed (spec: 400 rather than 202).
+    if (requests.length === 0 && (invalid.length > 0 || messages.length === 0)) {
+      const errors = messages.length === 0 ? [invalidAnswer(undefined, "empty batch")] : invalid;
+      const body = Array.isArray(value) && messages.length > 0 ? errors : errors[0];
+      res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+      return;
+    }
+    const isInit = requests.some((r) => r.method === "initialize");
     // 2025-03-26: initialize MUST NOT be part of a batch; nothing else is valid before it completes.
     if (isInit && messages.length > 1) {
       sendError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
@@ -170,21 +190,19 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
       if (!found) return;
     }
     const [id, entry] = found;
-    const requests = messages.filter((m): m is { id: RpcId; method: string } => {
-      const r = m as { id?: unknown; method?: unknown } | null;
-      return typeof r?.method === "string" && (typeof r.id === "string" || typeof r.id === "number");
-    });
+    const valid = messages.filter((_, i) => kinds[i]?.type !== "invalid");
     // Only notifications and responses: the spec answers 202 with no body.
     if (requests.length === 0) {
       res.writeHead(202, sessionHeaders(id)).end();
-      for (const m of messages) entry.session.receive(m);
+      for (const m of valid) entry.session.receive(m);
       return;
     }
     const streamed = requests.some((r) => STREAMED.has(r.method));
     // A client that accepts only text/event-stream gets SSE even in "json" mode rather than a 406.
     const useSse = canSse && (o.mode === "sse" || (o.mode === "auto" && streamed) || !canJson);
     const stream = useSse ? new SseStream(sessionHeaders(id), o.retryMs, priming(entry)) : undefined;
-    const collected: RpcMessage[] = [];
+    // A batch's invalid items are answered in the batch's own answer (JSON-RPC 2.0), first.
+    const collected: RpcMessage[] = stream ? [] : [...invalid];
     const route: Route = {
       pending: new Set<RpcId>(requests.map((r) => r.id)),
       stream,
@@ -194,9 +212,13 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
           // Kept for a resume only while some of it may not have reached the client.
           if (stream.finish()) entry.streams.delete(stream.id);
         } else if (!res.writableEnded) {
+          // Every request cancelled: no response exists to send (MCP), so the POST is accepted with no body.
+          if (collected.length === 0) res.writeHead(202, sessionHeaders(id)).end();
           // A batch is answered with an array, a single request with one object (JSON-RPC 2.0).
-          const payload = Array.isArray(value) ? collected : collected[0];
-          res.writeHead(200, { "Content-Type": "application/json", ...sessionHeaders(id) }).end(JSON.stringify(payload));
+          else
+            res
+              .writeHead(200, { "Content-Type": "application/json", ...sessionHeaders(id) })
+              .end(JSON.stringify(Array.isArray(value) ? collected : collected[0]));
         }
       },
     };
@@ -204,8 +226,9 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
     if (stream) {
       keep(entry, stream);
       stream.attach(res);
+      for (const answer of invalid) stream.write(answer);
     }
-    for (const m of messages) entry.session.receive(m);
+    for (const m of valid) entry.session.receive(m);
   }
 
   function get(req: IncomingMessage, res: ServerResponse): void {

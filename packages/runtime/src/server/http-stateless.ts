@@ -6,8 +6,8 @@
  * Closing the response cancels the call (the era's HTTP cancellation).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
-import { sendError } from "./http-support.js";
+import { classify, type RpcId, type RpcMessage } from "../protocol/json-rpc.js";
+import { invalidAnswer, sendError } from "./http-support.js";
 import { checkModernHeaders } from "./modern.js";
 import { SseStream } from "./sse-stream.js";
 import type { ServerSession, ToolServer } from "./tool-server.js";
@@ -34,12 +34,19 @@ export function handleStateless(server: ToolServer, req: IncomingMessage, res: S
     sendError(res, 400, -32600, "Invalid Request: batches are not allowed in 2026-07-28");
     return;
   }
-  const message = value as { id?: unknown; method?: unknown; params?: unknown };
-  const id = typeof message?.id === "string" || typeof message?.id === "number" ? message.id : undefined;
-  if (typeof message?.method !== "string" || id === undefined) {
+  const kind = classify(value);
+  // Not JSON-RPC at all: an HTTP error with the JSON-RPC error as its body, not a 202 that drops it.
+  if (kind.type === "invalid") {
+    res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify(invalidAnswer(value, kind.reason)));
+    return;
+  }
+  // A notification or response: accepted, nothing to answer (2026-07-28 has no session for it to act on).
+  if (kind.type !== "request") {
     res.writeHead(202).end();
     return;
   }
+  const message = kind.message;
+  const id = message.id;
   const mismatch = checkModernHeaders(req.headers, message.method, message.params);
   if (mismatch) {
     res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, error: mismatch }));

@@ -3,6 +3,7 @@
  * Host/Origin policy that protects loopback servers from DNS rebinding.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Classified, RpcResponse } from "../protocol/json-rpc.js";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -54,6 +55,18 @@ export function checkHostAndOrigin(req: IncomingMessage, policy: HostPolicy): st
     }
   }
   return undefined;
+}
+
+/** The -32600 answer to a message that is not JSON-RPC: its id echoed when it can be read, else null (JSON-RPC 2.0). */
+export function invalidAnswer(message: unknown, reason: string): RpcResponse {
+  const id = (message as { id?: unknown } | null)?.id;
+  const echoed = typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+  return { jsonrpc: "2.0", id: echoed, error: { code: -32600, message: `Invalid Request: ${reason}` } };
+}
+
+/** The -32600 answers to the invalid messages of a POST body, in order. */
+export function invalidAnswers(messages: readonly unknown[], kinds: readonly Classified[]): RpcResponse[] {
+  return kinds.flatMap((k, i) => (k.type === "invalid" ? [invalidAnswer(messages[i], k.reason)] : []));
 }
 
 /** Writes a JSON-RPC error body with an HTTP status. */

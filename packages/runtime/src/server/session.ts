@@ -21,6 +21,11 @@ export interface SessionOptions {
   readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean;
   /** HTTP request headers of a stateless 2026-07-28 request, for `Mcp-Param-*` checks. */
   readonly httpHeaders?: { readonly [name: string]: string | string[] | undefined };
+  /**
+   * Request `related` ended without a response (the client cancelled it, and MCP says not to
+   * answer): HTTP ends that request's POST stream now instead of at session end.
+   */
+  readonly unanswered?: (related: RpcId) => void;
   /** Ends the response stream of request `related` early (HTTP SSE polling); absent elsewhere. */
   readonly closeStream?: (related: RpcId) => void;
   /**

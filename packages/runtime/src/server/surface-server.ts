@@ -6,7 +6,7 @@
  */
 import type { PromptDescriptor, ResourceContents } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
-import { matchTemplate } from "../protocol/uri-template.js";
+import { matchTemplate, templateVariables } from "../protocol/uri-template.js";
 import { openRound, type StateCodec } from "./input-required.js";
 import { MISSING_CAPABILITY } from "./modern.js";
 import type { SkillsServer } from "./skills-server.js";
@@ -23,6 +23,8 @@ export interface SurfaceScope {
   readonly request: (method: string, params: { readonly [key: string]: unknown } | undefined, signal: AbortSignal) => Promise<unknown>;
   /** The session's resource subscriptions (legacy era). */
   readonly subscriptions: Set<string>;
+  /** Aborted when the client cancels the request (`notifications/cancelled`) or the session ends. */
+  readonly signal?: AbortSignal;
 }
 
 /** The surface part of a server. */
@@ -40,6 +42,8 @@ export interface SurfaceServer {
 /** Returned by `dispatch` for methods the surface does not own. */
 export const NOT_SURFACE = Symbol("not a surface method");
 const INPUT_REQUIRED = Symbol("input required");
+/** Default `maxUriLength`: far beyond real resource URIs, far below what a client could send. */
+export const DEFAULT_MAX_URI_LENGTH = 16_384;
 // The completion spec caps `values` at 100 items; `total` and `hasMore` tell the client about the rest.
 const MAX_COMPLETIONS = 100;
 
@@ -61,6 +65,37 @@ function contentsOf(uri: string, mimeType: string | undefined, body: ResourceBod
   return [{ uri, ...mime, ...(body as object) } as ResourceContents];
 }
 
+/** How a refused value is named in an error: its JSON type, never its text. */
+const kindOf = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : value === undefined ? "nothing" : typeof value;
+
+/**
+ * Client-sent arguments as the declaration allows them: strings (prompt arguments and template
+ * variables are strings in the spec), and only declared names. Anything else is -32602 naming each
+ * offending argument, rather than "null" or "[object Object]" reaching a handler.
+ */
+function stringArguments(
+  raw: { readonly [key: string]: unknown },
+  declared: readonly { readonly name: string }[],
+  what: string,
+  field = "arguments",
+): { [name: string]: string } {
+  const out: { [name: string]: string } = Object.create(null);
+  const problems: string[] = [];
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    if (!declared.some((a) => a.name === name)) problems.push(`"${name}" is not an argument of ${what}`);
+    else if (typeof value !== "string") problems.push(`"${name}" must be a string (got ${kindOf(value)})`);
+    else {
+      out[name] = value;
+      continue;
+    }
+    names.push(name);
+  }
+  if (problems.length > 0) throw new RpcHandlerError(-32602, `Invalid ${field} for ${what}: ${problems.join("; ")}`, { arguments: names });
+  return out;
+}
+
 /** A descriptor as listed: the item without its handlers. */
 const strip = (item: object, drop: readonly string[]) =>
   Object.fromEntries(Object.entries(item).filter(([k, v]) => !drop.includes(k) && typeof v !== "function"));
@@ -76,6 +111,19 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
   if (hasResources) capabilities.resources = { subscribe: true, listChanged: true };
   if (prompts.size > 0) capabilities.prompts = { listChanged: true };
   if (prompts.size > 0 || templates.size > 0) capabilities.completions = {};
+  const maxUri = options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH;
+  if (!(Number.isInteger(maxUri) && maxUri > 0)) throw new TypeError("createToolServer: maxUriLength must be a positive integer");
+  /** The request's uri, checked: a string within the limit (template matching is linear, but nothing needs megabytes). */
+  const uriOf = (method: string, params: { readonly [key: string]: unknown }): string => {
+    const uri = params.uri;
+    if (typeof uri !== "string") throw new RpcHandlerError(-32602, `${method} needs a uri`);
+    if (uri.length > maxUri)
+      throw new RpcHandlerError(-32602, `${method}: the uri is ${uri.length} characters long; the limit is ${maxUri} (maxUriLength)`, {
+        length: uri.length,
+        limit: maxUri,
+      });
+    return uri;
+  };
   const hints = (scope: SurfaceScope) => (scope.modern ? { ttlMs: options.cacheTtlMs ?? 0, cacheScope: "public" } : {});
 
   /** Runs a handler that may ask for input; in 2026-07-28 a missing input ends the round with `input_required`. */
@@ -87,6 +135,10 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
   ) {
     const round = scope.modern ? openRound(codec, key, params) : undefined;
     const controller = new AbortController();
+    // The request's own cancellation reaches the handler's signal (and its pending client requests).
+    const cancel = () => controller.abort(scope.signal?.reason);
+    if (scope.signal?.aborted) cancel();
+    else scope.signal?.addEventListener("abort", cancel, { once: true });
     const ctx: SurfaceContext = {
       signal: controller.signal,
       sessionId: scope.sessionId,
@@ -136,9 +188,7 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
     const raw = params.arguments ?? {};
     if (typeof raw !== "object" || raw === null || Array.isArray(raw))
       throw new RpcHandlerError(-32602, "prompts/get arguments must be an object");
-    const args: { [name: string]: string } = Object.create(null);
-    // Prompt arguments are strings in the spec; a client that sends numbers gets them as text.
-    for (const [k, v] of Object.entries(raw)) args[k] = String(v);
+    const args = stringArguments(raw as { readonly [key: string]: unknown }, prompt.arguments ?? [], `prompt ${prompt.name}`);
     const missing = (prompt.arguments ?? []).filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
     if (missing.length > 0)
       throw new RpcHandlerError(-32602, `Missing required argument(s) for prompt ${prompt.name}: ${missing.join(", ")}`);
@@ -150,16 +200,29 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
     const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
     if (typeof argument?.name !== "string") throw new RpcHandlerError(-32602, "completion/complete needs argument.name");
     let owner: ServerPrompt | ServerResourceTemplate | undefined;
-    if (ref?.type === "ref/prompt" && typeof ref.name === "string") owner = prompts.get(ref.name);
-    else if (ref?.type === "ref/resource" && typeof ref.uri === "string") owner = templates.get(ref.uri);
-    else throw new RpcHandlerError(-32602, "completion/complete needs ref {type: ref/prompt, name} or {type: ref/resource, uri}");
-    if (!owner)
-      throw new RpcHandlerError(-32602, `completion/complete: unknown ${ref.type === "ref/prompt" ? "prompt" : "resource template"}`);
+    let declared: readonly { readonly name: string }[];
+    if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
+      owner = prompts.get(ref.name);
+      declared = (owner as ServerPrompt | undefined)?.arguments ?? [];
+    } else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
+      owner = templates.get(ref.uri);
+      declared = owner ? templateVariables(ref.uri).map((name) => ({ name })) : [];
+    } else throw new RpcHandlerError(-32602, "completion/complete needs ref {type: ref/prompt, name} or {type: ref/resource, uri}");
+    const what = ref.type === "ref/prompt" ? `prompt ${String(ref.name)}` : `resource template ${String(ref.uri)}`;
+    if (!owner) throw new RpcHandlerError(-32602, `completion/complete: unknown ${what}`);
+    // The spec's value is a string; anything else would reach the completer as "null" or "[object Object]".
+    if (typeof argument.value !== "string")
+      throw new RpcHandlerError(-32602, `completion/complete: argument.value must be a string (got ${kindOf(argument.value)})`, {
+        argument: argument.name,
+      });
+    if (!declared.some((a) => a.name === argument.name))
+      throw new RpcHandlerError(-32602, `completion/complete: ${what} has no argument "${argument.name}"`, { argument: argument.name });
+    const rawContext = (params.context as { arguments?: unknown } | undefined)?.arguments ?? {};
+    if (typeof rawContext !== "object" || rawContext === null || Array.isArray(rawContext))
+      throw new RpcHandlerError(-32602, "completion/complete: context.arguments must be an object");
+    const context = stringArguments(rawContext as { readonly [key: string]: unknown }, declared, what, "context.arguments");
     const completer = owner.complete?.[argument.name];
-    const context = ((params.context as { arguments?: { [name: string]: string } } | undefined)?.arguments ?? {}) as {
-      [name: string]: string;
-    };
-    const all = completer ? await completer(String(argument.value ?? ""), { arguments: context }) : [];
+    const all = completer ? await completer(argument.value, { arguments: context }) : [];
     return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } };
   }
 
@@ -179,8 +242,7 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       case "resources/templates/list":
         return { resourceTemplates: [...templates.values()].map((t) => strip(t, ["read", "complete"])), ...hints(scope) };
       case "resources/read": {
-        if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, "resources/read needs a uri");
-        const uri = params.uri;
+        const uri = uriOf(method, params);
         const skillFile = skills?.read(uri);
         if (skillFile) return { contents: skillFile, ...hints(scope) };
         const found = findResource(uri);
@@ -191,10 +253,10 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       }
       case "resources/subscribe":
       case "resources/unsubscribe": {
-        if (typeof params.uri !== "string") throw new RpcHandlerError(-32602, `${method} needs a uri`);
+        const uri = uriOf(method, params);
         // Per session: notifyResourceUpdated writes only to sessions holding the uri.
-        if (method === "resources/subscribe") scope.subscriptions.add(params.uri);
-        else scope.subscriptions.delete(params.uri);
+        if (method === "resources/subscribe") scope.subscriptions.add(uri);
+        else scope.subscriptions.delete(uri);
         return {};
       }
       case "prompts/list":

@@ -1,8 +1,11 @@
 /**
  * One `tools/call` on the server side: check the arguments, run the handler, and shape what it
  * returns into a `CallToolResult`. Argument problems and handler throws become `isError` results
- * (MCP 2025-11-25: the model can read them and correct the call); only an `RpcHandlerError` thrown
- * by the handler becomes a JSON-RPC error.
+ * (MCP 2025-11-25: tool execution errors are results); only an `RpcHandlerError` thrown by the
+ * handler becomes a JSON-RPC error. A thrown message is not sent: it may carry internals or
+ * secrets, so it goes to `onError` and the model reads that the tool failed. The rule is the same
+ * for every handler kind (see `RpcHandlerError`); a handler that wants the model to read its
+ * message returns `{ isError: true, content }` itself.
  */
 import type { FieldIssue } from "../failure/failure.js";
 import type { CallToolResult, ContentBlock } from "../protocol/mcp-types.js";
@@ -105,10 +108,10 @@ export async function runToolCall(
     value = await tool.handler(payload, ctx);
   } catch (error) {
     if (error instanceof RpcHandlerError) throw error;
-    // Reported to the author too: an isError result alone would hide a bug behind a model-facing message.
+    // Reported to the author only: the message may carry a path, a query or a credential. The
+    // result still says the call failed, so the model does not take it for an empty success.
     onError(error);
-    const message = error instanceof Error ? error.message : String(error);
-    return errorResult(message === "" ? `Tool "${tool.name}" failed.` : message);
+    return errorResult(`Tool "${tool.name}" failed with an internal error (the server's log has the details).`);
   }
   return normalizeResult(tool, value);
 }

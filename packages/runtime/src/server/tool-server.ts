@@ -245,19 +245,40 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         state.logLevel = level as LogLevel;
         return {};
       }
-      default: {
-        const handled = surface.dispatch(request.method, request.params ?? {}, {
-          modern: scope.modern,
-          version: scope.version,
-          capabilities: scope.capabilities,
-          sessionId: state.options.id,
-          subscriptions: state.subscriptions,
-          request: (method, params, signal) => requestClient(state, scope.capabilities, request.id, signal, method, params, 60_000),
-        });
-        if (handled !== NOT_SURFACE) return handled;
-        throw new RpcHandlerError(-32601, `Method not found: ${request.method}`);
-      }
+      default:
+        return dispatchSurface(state, request, scope);
     }
+  }
+
+  /** Resources, prompts and completions; cancellable like a tool call (`notifications/cancelled` aborts `ctx.signal`). */
+  function dispatchSurface(state: SessionState, request: RpcRequest, scope: RequestScope): unknown {
+    const controller = new AbortController();
+    state.calls.set(request.id, controller);
+    let handled: unknown;
+    try {
+      handled = surface.dispatch(request.method, request.params ?? {}, {
+        modern: scope.modern,
+        version: scope.version,
+        capabilities: scope.capabilities,
+        sessionId: state.options.id,
+        subscriptions: state.subscriptions,
+        signal: controller.signal,
+        request: (method, params, signal) => requestClient(state, scope.capabilities, request.id, signal, method, params, 60_000),
+      });
+    } catch (error) {
+      state.calls.delete(request.id);
+      throw error;
+    }
+    if (handled === NOT_SURFACE || !(handled instanceof Promise)) {
+      state.calls.delete(request.id);
+      if (handled !== NOT_SURFACE) return handled;
+      throw new RpcHandlerError(-32601, `Method not found: ${request.method}`);
+    }
+    return handled.finally(() => {
+      state.calls.delete(request.id);
+      // Cancelled: not answered, as for tools/call.
+      if (controller.signal.aborted) throw CANCELLED;
+    });
   }
 
   function handleRequest(state: SessionState, request: RpcRequest): void {
@@ -265,8 +286,12 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       sendTo(state, { jsonrpc: "2.0", id: request.id, ...body }, request.id);
     const fail = (error: unknown) => {
       // An aborted call gets no response: the client cancelled it (the spec says no response SHOULD
-      // follow notifications/cancelled), or the session is closing.
-      if (error === CANCELLED) return;
+      // follow notifications/cancelled), or the session is closing. The transport is told, so an
+      // HTTP POST stream waiting for this response ends now.
+      if (error === CANCELLED) {
+        if (!state.closed) state.options.unanswered?.(request.id);
+        return;
+      }
       if (error instanceof RpcHandlerError) {
         answer({ error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
       } else {

@@ -99,6 +99,11 @@ export interface ServerTool<Args = { readonly [key: string]: unknown }> {
   readonly decodePayload?: Decoder<Args>;
   /** Validates `structuredContent` before it is sent; a mismatch becomes an `isError` result. */
   readonly decodeResult?: Decoder<unknown>;
+  /**
+   * Runs the call. A thrown `RpcHandlerError` answers with that JSON-RPC error; anything else
+   * thrown goes to `onError` and becomes an `isError` result that does not repeat its message.
+   * Return `{ isError: true, content }` for a failure the model should read.
+   */
   readonly handler: (args: Args, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 }
 
@@ -137,7 +142,10 @@ export interface ServerResource {
   readonly read: (ctx: SurfaceContext) => ResourceBody | Promise<ResourceBody>;
 }
 
-/** Resources behind an RFC 6570 URI template; `read` gets the matched variables. */
+/**
+ * Resources behind an RFC 6570 URI template; `read` gets the matched variables. Errors as for
+ * prompts: an `RpcHandlerError` is sent as it is, anything else thrown is -32603 "Internal error".
+ */
 export interface ServerResourceTemplate {
   readonly uriTemplate: string;
   readonly name: string;
@@ -150,7 +158,11 @@ export interface ServerResourceTemplate {
   readonly complete?: { readonly [variable: string]: ArgumentCompleter };
 }
 
-/** A prompt; `get` receives the arguments, required ones checked first. */
+/**
+ * A prompt; `get` receives the arguments, checked first: strings, declared names only, required
+ * ones present (otherwise -32602 naming them). A thrown `RpcHandlerError` answers with its code
+ * and message; anything else thrown is -32603 "Internal error" (its message goes to `onError`).
+ */
 export interface ServerPrompt {
   readonly name: string;
   readonly title?: string;
@@ -190,6 +202,11 @@ export interface ToolServerOptions {
   readonly prompts?: readonly ServerPrompt[];
   /** Skills (SEP-2640): declares the extension, serves `skills/list`, `skills/get` and the files as resources. */
   readonly skills?: readonly ServerSkill[];
+  /**
+   * Longest URI accepted by `resources/read`, `resources/subscribe` and `resources/unsubscribe`;
+   * a longer one is refused with -32602 naming the limit. Default 16384 characters.
+   */
+  readonly maxUriLength?: number;
   /** 2026-07-28 list caching hint (`ttlMs`) for tools, prompts, resources, templates and reads. Default 0. */
   readonly cacheTtlMs?: number;
   /** Key for sealing 2026-07-28 `requestState`; random per process when absent (set it when several processes serve one endpoint). */
