@@ -31,6 +31,14 @@ const untilAborted = (signal: AbortSignal, what: string) =>
     });
   });
 
+/** A plain Error carrying a secret, and the RpcHandlerError a handler chooses to send. */
+const explode = (): never => {
+  throw new Error(`cannot reach ${SECRET}`);
+};
+const refuse = (): never => {
+  throw new RpcHandlerError(-32010, "chosen: quota exceeded");
+};
+
 /** Waits (bounded) until a handler of kind `what` has started, so a cancellation cannot come before its call. */
 async function whenStarted(what: string, count: number): Promise<void> {
   for (let i = 0; i < 1000 && started.filter((s) => s === what).length < count; i++) await new Promise((r) => setTimeout(r, 10));
@@ -46,16 +54,12 @@ beforeAll(async () => {
       {
         name: "explode",
         inputSchema: { type: "object" },
-        handler: () => {
-          throw new Error(`cannot reach ${SECRET}`);
-        },
+        handler: explode,
       },
       {
         name: "refuse",
         inputSchema: { type: "object" },
-        handler: () => {
-          throw new RpcHandlerError(-32010, "chosen: quota exceeded");
-        },
+        handler: refuse,
       },
     ],
     prompts: [
@@ -63,45 +67,33 @@ beforeAll(async () => {
       {
         name: "explode",
         arguments: [{ name: "x" }],
-        get: () => {
-          throw new Error(`cannot reach ${SECRET}`);
-        },
+        get: explode,
         complete: {
-          x: () => {
-            throw new Error(`cannot reach ${SECRET}`);
-          },
+          x: explode,
         },
       },
       {
         name: "refuse",
-        get: () => {
-          throw new RpcHandlerError(-32010, "chosen: quota exceeded");
-        },
+        get: refuse,
       },
     ],
     resources: [
       {
         uri: "r://explode",
         name: "explode",
-        read: () => {
-          throw new Error(`cannot reach ${SECRET}`);
-        },
+        read: explode,
       },
       {
         uri: "r://refuse",
         name: "refuse",
-        read: () => {
-          throw new RpcHandlerError(-32010, "chosen: quota exceeded");
-        },
+        read: refuse,
       },
     ],
     resourceTemplates: [
       {
         uriTemplate: "t://{id}",
         name: "t",
-        read: () => {
-          throw new Error(`cannot reach ${SECRET}`);
-        },
+        read: explode,
       },
     ],
   });
