@@ -38,16 +38,26 @@ export interface ServerToolPolicy {
   readonly trusted: boolean;
 }
 
-/** Matches a tool name against a pattern where `*` stands for any run of characters. */
+/**
+ * Matches a tool name against a pattern where `*` stands for any run of characters. Each literal
+ * piece is found leftmost in turn (enough for `*`-only globs), so a check costs O(name × pattern):
+ * a RegExp of `.*` runs backtracks polynomially, and the name comes from a server (`*a*a*a*a*b`
+ * against 200 "a"s ran for minutes).
+ */
 export function matchesPattern(name: string, pattern: string): boolean {
   if (!pattern.includes("*")) return name === pattern;
-  const regex = new RegExp(
-    `^${pattern
-      .split("*")
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-      .join(".*")}$`,
-  );
-  return regex.test(name);
+  const pieces = pattern.split("*");
+  const first = pieces[0] as string;
+  const last = pieces[pieces.length - 1] as string;
+  if (name.length < first.length + last.length || !name.startsWith(first) || !name.endsWith(last)) return false;
+  const end = name.length - last.length;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = name.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 /** True when allow and deny lists let a tool through. */
