@@ -67,7 +67,7 @@ function contentsOf(uri: string, mimeType: string | undefined, body: ResourceBod
 
 /** How a refused value is named in an error: its JSON type, never its text. */
 const kindOf = (value: unknown) =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : value === undefined ? "nothing" : typeof value;
+  value === null ? "null" : Array.isArray(value) ? "array" : value === undefined ? "nothing" : typeof value;
 
 /**
  * Client-sent arguments as the declaration allows them: strings (prompt arguments and template
