@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
 import { mcpJson } from "@toolwright/dsl";
+import { checkConfigName } from "../emit/literal.js";
 import { FileError } from "../errors.js";
 import { findMcpJson } from "../init/init.js";
 import { mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "../init/snippets.js";
@@ -176,6 +177,7 @@ async function planAdd(options: AddOptions, target: AddTarget, raw: string, live
       throw new FileError("mcp.json", `no server ${JSON.stringify(name)} in ${looked.join(", ")}; pass --from <file>`);
   }
   const fromLabel = designLabel(source, cwd).startsWith("..") ? source : designLabel(source, cwd);
+  checkConfigName(fromLabel, name);
 
   const existing = shape.serverDeclaration(name);
   if (existing && !options.force) {

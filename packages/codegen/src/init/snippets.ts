@@ -3,6 +3,7 @@
  * reading the connection from an `mcp.json`, and the toolset that uses it.
  */
 import { isAbsolute, relative, sep } from "node:path";
+import { stringLiteral } from "../emit/literal.js";
 import { camelName } from "../emit/names.js";
 
 /** The DSL functions the snippets call; a server identifier must not shadow them. */
@@ -37,11 +38,9 @@ export function mcpJsonCall(
   return `${local("mcpJson")}(${q(path)}${options})`;
 }
 
-/** A string literal in the file's quote style. */
+/** A string literal in the file's quote style (`stringLiteral`, the one escaping helper). */
 export function quoted(text: string, quote: string): string {
-  const json = JSON.stringify(text);
-  if (quote !== "'") return json;
-  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  return stringLiteral(text, quote === "'" ? "'" : '"');
 }
 
 /** `externalServer("memory", mcpJson())`. */
