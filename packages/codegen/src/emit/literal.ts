@@ -6,13 +6,13 @@
  *   so no parser or tool treats U+2028/U+2029 as the end of a line);
  * - `printKey` / `printLiteral`: object keys and JSON values (`__proto__` as a computed key);
  * - `docText` / `docName`: text inside a `/** ... *\/` comment (`*\/` can never close it);
- * - `lineCommentText`: text after `//` (no line terminator can end the comment early);
- * - `nameProblem` (from the DSL): what `init`, `add` and the design loader refuse in a name.
+ * - `lineCommentText`: text after `//` (no line terminator can end the comment early).
+ *
+ * What `init`, `add` and the design loader refuse in a name is one rule, `nameProblem` in the DSL
+ * (applied to `mcp.json` names by `checkConfigName`, init/snippets.ts).
  *
  * Identifiers never come from text directly: `names.ts` maps names to `[A-Za-z0-9_]` identifiers.
  */
-import { nameProblem } from "@toolwright/dsl";
-import { FileError } from "../errors.js";
 import { isSafeIdentifier } from "./names.js";
 
 /** Every character ECMAScript treats as a line terminator. */
@@ -75,14 +75,4 @@ export function docName(name: string): string {
  */
 export function lineCommentText(text: string): string {
   return String(text).replace(/[\n\r\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/**
- * Refuses a server name from an `mcp.json` that the design loader would refuse (`externalServer`
- * takes no control characters or line separators), before `init` or `add` writes it: the same rule
- * and the same words for both. Throws `FileError` naming the file and the server.
- */
-export function checkConfigName(file: string, name: string): void {
-  const problem = nameProblem(name);
-  if (problem !== undefined) throw new FileError(file, `the server name ${problem}; rename it there (a design cannot declare it)`, name);
 }

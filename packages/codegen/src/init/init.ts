@@ -6,11 +6,11 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { checkConfigName, docName, docText } from "../emit/literal.js";
+import { docName, docText } from "../emit/literal.js";
 import { FileError } from "../errors.js";
 import { designLabel } from "../load/design-label.js";
 import { knownMcpJsonFiles, readMcpJson } from "../mcp-json/read-mcp-json.js";
-import { DSL_IMPORTS, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "./snippets.js";
+import { checkConfigName, DSL_IMPORTS, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "./snippets.js";
 
 /** Options for `runInit`. */
 export interface InitOptions {
