@@ -23,7 +23,7 @@ export interface MyWeirdToolsClient {
   u691cU7d22(payload: U691cU7d22Payload, options?: CallOptions): Promise<ToolResult<U691cU7d22Result>>;
   /** A name that would close a JSDoc comment. */
   endOfComment(payload: EndOfCommentPayload, options?: CallOptions): Promise<ToolResult<EndOfCommentResult>>;
-  /** Would be findMyWeirdToolsSpec, the lookup's name. */
+  /** Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. */
   findMyWeirdTools(payload: FindMyWeirdToolsPayload, options?: CallOptions): Promise<ToolResult<FindMyWeirdToolsResult>>;
   /** Named like the runtime's ToolResult. */
   tool(payload: ToolPayload, options?: CallOptions): Promise<ToolResult<ToolResult$1>>;

@@ -27,7 +27,7 @@ export interface MyWeirdToolsRequests {
   u691cU7d22(payload: U691cU7d22Payload): MyWeirdToolsToolRequest<"my.weird-tools.検索", U691cU7d22Payload>;
   /** A name that would close a JSDoc comment. */
   endOfComment(payload: EndOfCommentPayload): MyWeirdToolsToolRequest<"my.weird-tools.end*/of-comment", EndOfCommentPayload>;
-  /** Would be findMyWeirdToolsSpec, the lookup's name. */
+  /** Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. */
   findMyWeirdTools(payload: FindMyWeirdToolsPayload): MyWeirdToolsToolRequest<"my.weird-tools.find-my.weird-tools", FindMyWeirdToolsPayload>;
   /** Named like the runtime's ToolResult. */
   tool(payload: ToolPayload): MyWeirdToolsToolRequest<"my.weird-tools.tool", ToolPayload>;

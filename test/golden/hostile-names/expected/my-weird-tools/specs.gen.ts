@@ -153,13 +153,13 @@ export const endOfCommentSpec: ToolSpec<EndOfCommentPayload, EndOfCommentResult>
   decodePayload: createDecoder<EndOfCommentPayload>(validateEndOfCommentPayload),
 };
 
-/** Spec of "find-my.weird-tools": Would be findMyWeirdToolsSpec, the lookup's name. */
+/** Spec of "find-my.weird-tools": Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. */
 export const findMyWeirdToolsSpec: ToolSpec<FindMyWeirdToolsPayload, FindMyWeirdToolsResult> = {
   id: "my.weird-tools.find-my.weird-tools",
   toolset: "my.weird-tools",
   name: "find-my.weird-tools",
   providerName: "my_weird-tools_find-my_weird-tools",
-  description: "Would be findMyWeirdToolsSpec, the lookup's name.",
+  description: "Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName.",
   inputSchema: {
     type: "object",
     properties: {},
