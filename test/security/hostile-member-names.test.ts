@@ -62,7 +62,7 @@ describe("names that poison an object's contract, in a design", () => {
     thenRequests: { readonly [member: string]: (payload: object) => { tool: string; arguments: object } };
     thenSpecMap: { readonly [name: string]: ToolSpec };
     thenSpecs: readonly ToolSpec[];
-    findThenSpec(name: string): ToolSpec | undefined;
+    findThenSpecByName(name: string): ToolSpec | undefined;
   };
 
   beforeAll(async () => {
@@ -137,13 +137,13 @@ export default design({ toolsets: [then], agents: [agent("bot", { use: [then] })
     expect(map.then?.name).toBe("then");
     expect(await Promise.resolve(map)).toBe(map);
     expect(JSON.parse(JSON.stringify(map)).toJSON.name).toBe("toJSON");
-    const echo = mod.findThenSpec("echo")!;
+    const echo = mod.findThenSpecByName("echo")!;
     expect(echo.fieldDescriptions).toBeUndefined();
-    const withNote = mod.findThenSpec("then")!;
+    const withNote = mod.findThenSpecByName("then")!;
     expect(Object.getPrototypeOf(withNote.fieldDescriptions)).toBeNull();
     expect(withNote.fieldDescriptions?.constructor).toBeUndefined();
-    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) expect(mod.findThenSpec(name)?.name).toBe(name);
-    expect(mod.findThenSpec("valueOf_")).toBeUndefined();
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) expect(mod.findThenSpecByName(name)?.name).toBe(name);
+    expect(mod.findThenSpecByName("valueOf_")).toBeUndefined();
   });
 
   it("an agent's callers use the member name then_, and its tool map has no prototype", async () => {

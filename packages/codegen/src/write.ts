@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { GENERATED_MARKER } from "./emit/generated-file.js";
+import { sourceLines } from "./emit/generated-file.js";
 
 /** What a write or check found. Paths are relative to the output folder. */
 export interface OutputReport {
@@ -51,7 +51,7 @@ export function previouslyGenerated(outDir: string, source: string): string[] {
 function isOurs(path: string, source: string): boolean {
   try {
     const head = readFileSync(path, "utf8").slice(0, 4096);
-    const prefix = `${GENERATED_MARKER}\n// source: ${source}`;
+    const prefix = sourceLines(source);
     return head.startsWith(prefix) && (head[prefix.length] === "\n" || head[prefix.length] === " ");
   } catch {
     return false;

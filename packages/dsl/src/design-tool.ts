@@ -86,11 +86,28 @@ export function checkToolDefinition(where: string, definition: unknown): void {
   }
 }
 
-/** Checks a tool or server name: a non-empty string without control characters. */
+// C0 and C1 control characters, DEL, and the line and paragraph separators: none belongs in a name,
+// and each ends a line somewhere (a terminal, a log, a `//` comment in generated code).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject.
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * What is wrong with a tool, toolset, server or agent name (`contains control character U+000A`),
+ * or `undefined` when it is acceptable. The design loader and `toolwright init`/`add` apply this
+ * one rule, so a name one of them accepts is accepted by all.
+ */
+export function nameProblem(name: string): string | undefined {
+  const bad = NAME_FORBIDDEN.exec(name)?.[0];
+  if (bad === undefined) return undefined;
+  const code = `U+${bad.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  return bad === "\u2028" || bad === "\u2029" ? `contains line separator ${code}` : `contains control character ${code}`;
+}
+
+/** Checks a tool or server name: a non-empty string without control characters or line separators. */
 export function checkName(where: string, what: string, name: unknown): asserts name is string {
   if (typeof name !== "string" || name.trim() === "") fail(where, `${what} must be a non-empty string; got ${show(name)}`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we reject.
-  if (/[\u0000-\u001f\u007f]/.test(name)) fail(where, `${what} ${show(name)} contains control characters`);
+  const problem = nameProblem(name);
+  if (problem !== undefined) fail(where, `${what} ${show(name)} ${problem}`);
 }
 
 /** `externalServer` overrides: the pulled lock brings the server's prompts and resources; saying so beats dropping them. */

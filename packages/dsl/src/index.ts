@@ -17,6 +17,7 @@ export type {
   ResourceTemplateDecl,
   SurfaceDecls,
 } from "./design-surface.js";
+export { nameProblem } from "./design-tool.js";
 export type {
   AgentDecl,
   ConnectionDecl,

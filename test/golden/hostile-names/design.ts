@@ -20,7 +20,10 @@ const weird = toolset("my.weird-tools", fromExternalMCP("weird"), (t) => {
   t.tool("café-crème", { input: object({}) });
   t.tool("検索", { description: "Search (unicode name).", input: object({ q: string() }) });
   t.tool("end*/of-comment", { description: "A name that would close a JSDoc comment.", input: object({}) });
-  t.tool("find-my.weird-tools", { description: "Would be findMyWeirdToolsSpec, the lookup's name.", input: object({}) });
+  t.tool("find-my.weird-tools", {
+    description: "Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName.",
+    input: object({}),
+  });
   t.tool("tool", { description: "Named like the runtime's ToolResult.", input: object({}) });
   t.tool(`very_${"long_".repeat(14)}name`, { input: object({}) });
 });

@@ -11,7 +11,7 @@ import type { ExternalServerDecl } from "@toolwright/dsl";
 import { mcpJson } from "@toolwright/dsl";
 import { FileError } from "../errors.js";
 import { findMcpJson } from "../init/init.js";
-import { mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "../init/snippets.js";
+import { checkConfigName, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "../init/snippets.js";
 import { designLabel } from "../load/design-label.js";
 import { knownMcpJsonFiles, readMcpJson } from "../mcp-json/read-mcp-json.js";
 import { serializeLock } from "../pull/lock-format.js";
@@ -176,6 +176,7 @@ async function planAdd(options: AddOptions, target: AddTarget, raw: string, live
       throw new FileError("mcp.json", `no server ${JSON.stringify(name)} in ${looked.join(", ")}; pass --from <file>`);
   }
   const fromLabel = designLabel(source, cwd).startsWith("..") ? source : designLabel(source, cwd);
+  checkConfigName(fromLabel, name);
 
   const existing = shape.serverDeclaration(name);
   if (existing && !options.force) {

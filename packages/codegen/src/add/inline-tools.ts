@@ -4,7 +4,7 @@
  * `t.resource` or `t.resourceTemplate` per pulled item (through `surfaceFromLock`), so the inlined
  * toolset resolves to what the lock would have given.
  */
-import { printKey, printLiteral } from "../emit/literal.js";
+import { printKey, printLiteral, stringLiteral } from "../emit/literal.js";
 import { toolFromListing } from "../resolve/lock.js";
 import { type LockedSurface, surfaceFromLock } from "../resolve/lock-surface.js";
 import { schemaToDsl } from "./schema-to-dsl.js";
@@ -27,8 +27,8 @@ export function inlineTools(
   const tools = listed.map((entry, i) => {
     const decl = toolFromListing(entry, i);
     const lines: string[] = [];
-    if (decl.title !== undefined) lines.push(`    title: ${JSON.stringify(decl.title)},`);
-    if (decl.description !== undefined) lines.push(`    description: ${JSON.stringify(decl.description)},`);
+    if (decl.title !== undefined) lines.push(`    title: ${stringLiteral(decl.title)},`);
+    if (decl.description !== undefined) lines.push(`    description: ${stringLiteral(decl.description)},`);
     for (const key of ["input", "output"] as const) {
       if (decl[key] === undefined) continue;
       const converted = schemaToDsl(decl[key], 4, local);
@@ -38,15 +38,15 @@ export function inlineTools(
     if (decl.annotations)
       lines.push(`    annotations: ${printLiteral(decl.annotations, 4).replace(/\n\s*/g, " ").replace(/,\s*}/, " }")},`);
     if (decl.meta) lines.push(`    ${printKey("meta")}: ${printLiteral(decl.meta, 4)},`);
-    return [`  t.tool(${JSON.stringify(decl.name)}, {`, ...lines, "  });"].join("\n");
+    return [`  t.tool(${stringLiteral(decl.name)}, {`, ...lines, "  });"].join("\n");
   });
   const { surface } = surfaceFromLock(pulledSurface);
   const definition = (fields: { readonly [key: string]: unknown }) => printLiteral(fields, 2);
   for (const { kind: _kind, name, arguments: args, ...rest } of surface.prompts ?? [])
-    tools.push(`  t.prompt(${JSON.stringify(name)}, ${definition(args.length > 0 ? { ...rest, arguments: args } : rest)});`);
+    tools.push(`  t.prompt(${stringLiteral(name)}, ${definition(args.length > 0 ? { ...rest, arguments: args } : rest)});`);
   for (const { kind: _kind, uri, ...rest } of surface.resources ?? [])
-    tools.push(`  t.resource(${JSON.stringify(uri)}, ${definition(rest)});`);
+    tools.push(`  t.resource(${stringLiteral(uri)}, ${definition(rest)});`);
   for (const { kind: _kind, uriTemplate, ...rest } of surface.resourceTemplates ?? [])
-    tools.push(`  t.resourceTemplate(${JSON.stringify(uriTemplate)}, ${definition(rest)});`);
+    tools.push(`  t.resourceTemplate(${stringLiteral(uriTemplate)}, ${definition(rest)});`);
   return { code: `(t) => {\n${tools.join("\n")}\n}`.split("\n").join(eol), uses };
 }

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { AnySchema, JsonSchema } from "@toolwright/dsl";
 import * as dsl from "@toolwright/dsl";
-import { printKey, printLiteral } from "../emit/literal.js";
+import { printKey, printLiteral, stringLiteral } from "../emit/literal.js";
 import { normalizeSchema } from "../resolve/schema.js";
 
 /** Converted code plus the DSL functions it calls (for the import line). */
@@ -96,11 +96,11 @@ class Converter {
   private annotate(node: Node, json: Json): Node {
     let { code, schema } = node;
     if (typeof json.title === "string") {
-      code += `.title(${JSON.stringify(json.title)})`;
+      code += `.title(${stringLiteral(json.title)})`;
       schema = schema.title(json.title);
     }
     if (typeof json.description === "string") {
-      code += `.describe(${JSON.stringify(json.description)})`;
+      code += `.describe(${stringLiteral(json.description)})`;
       schema = schema.describe(json.description);
     }
     if (json.default !== undefined) {

@@ -6,10 +6,11 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { docName, docText } from "../emit/literal.js";
 import { FileError } from "../errors.js";
 import { designLabel } from "../load/design-label.js";
 import { knownMcpJsonFiles, readMcpJson } from "../mcp-json/read-mcp-json.js";
-import { DSL_IMPORTS, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "./snippets.js";
+import { checkConfigName, DSL_IMPORTS, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "./snippets.js";
 
 /** Options for `runInit`. */
 export interface InitOptions {
@@ -72,7 +73,7 @@ export async function starterDesign(
     file.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
-      docs: [`Server ${JSON.stringify(name)}: its connection is read from ${fromLabel} (pull, gen and the manager use the same entry).`],
+      docs: [`Server ${docName(name)}: its connection is read from ${docText(fromLabel)} (pull, gen and the manager use the same entry).`],
       declarations: [
         { name: id, initializer: serverExpression(name, mcpJsonCall(dirname(designPath), projectDir, mcpJsonPath, undefined, '"'), '"') },
       ],
@@ -93,9 +94,10 @@ export async function starterDesign(
       w.write(")");
     },
   });
+  const designName = designLabel(designPath, dirname(designPath));
   file.insertText(
     0,
-    `/**\n * Starter design written by \`toolwright init\` from ${fromLabel}.\n * Next: \`toolwright pull ${designLabel(designPath, dirname(designPath))}\`, then \`toolwright gen ${designLabel(designPath, dirname(designPath))} --out src/gen\`.\n */\n`,
+    `/**\n * ${docText(`Starter design written by \`toolwright init\` from ${fromLabel}.`)}\n * ${docText(`Next: \`toolwright pull ${designName}\`, then \`toolwright gen ${designName} --out src/gen\`.`)}\n */\n`,
   );
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const text = file.getFullText();
@@ -113,6 +115,7 @@ export async function runInit(options: InitOptions = {}): Promise<InitSummary> {
   const fromLabel = designLabel(source, cwd).startsWith("..") ? source : designLabel(source, cwd);
   const parsed = readMcpJson(source, fromLabel);
   const servers = Object.keys(parsed.servers);
+  for (const name of servers) checkConfigName(fromLabel, name);
   if (servers.length === 0) throw new FileError(fromLabel, "lists no servers; add one under mcpServers (or servers for VS Code)");
   const text = await starterDesign(designPath, cwd, source, servers, fromLabel);
   mkdirSync(dirname(designPath), { recursive: true });

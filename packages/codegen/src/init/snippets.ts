@@ -3,7 +3,10 @@
  * reading the connection from an `mcp.json`, and the toolset that uses it.
  */
 import { isAbsolute, relative, sep } from "node:path";
+import { nameProblem } from "@toolwright/dsl";
+import { stringLiteral } from "../emit/literal.js";
 import { camelName } from "../emit/names.js";
+import { FileError } from "../errors.js";
 
 /** The DSL functions the snippets call; a server identifier must not shadow them. */
 export const DSL_IMPORTS = ["design", "externalServer", "fromMCP", "mcpJson", "toolset"] as const;
@@ -37,11 +40,9 @@ export function mcpJsonCall(
   return `${local("mcpJson")}(${q(path)}${options})`;
 }
 
-/** A string literal in the file's quote style. */
+/** A string literal in the file's quote style (`stringLiteral`, the one escaping helper). */
 export function quoted(text: string, quote: string): string {
-  const json = JSON.stringify(text);
-  if (quote !== "'") return json;
-  return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+  return stringLiteral(text, quote === "'" ? "'" : '"');
 }
 
 /** `externalServer("memory", mcpJson())`. */
@@ -52,4 +53,14 @@ export function serverExpression(name: string, call: string, quote: string, loca
 /** `toolset("memory", fromMCP(memory))`. */
 export function toolsetExpression(name: string, identifier: string, quote: string, local: (name: string) => string = (n) => n): string {
   return `${local("toolset")}(${quoted(name, quote)}, ${local("fromMCP")}(${identifier}))`;
+}
+
+/**
+ * Refuses a server name from an `mcp.json` that the design loader would refuse (`externalServer`
+ * takes no control characters or line separators), before `init` or `add` writes it: the same rule
+ * and the same words for both. Throws `FileError` naming the file and the server.
+ */
+export function checkConfigName(file: string, name: string): void {
+  const problem = nameProblem(name);
+  if (problem !== undefined) throw new FileError(file, `the server name ${problem}; rename it there (a design cannot declare it)`, name);
 }

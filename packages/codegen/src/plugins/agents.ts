@@ -3,7 +3,7 @@
  * which registers ONLY the tools of the agent's subsets (goa-ai ignores subsets; we honour them).
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { docName, printKey, printLiteral } from "../emit/literal.js";
+import { docName, printKey, printLiteral, stringLiteral } from "../emit/literal.js";
 import type { IrDesign } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
@@ -46,7 +46,7 @@ export const agentsPlugin: Plugin = {
         `${f.export("function", s.register.name)}(${used ? "" : "_"}runtime: ${Runtime}, ${used ? "" : "_"}callers: ${s.callers.name}): void {`,
         ...lists.map(
           ({ u, specs }) =>
-            `  runtime.registerToolset({ toolset: ${JSON.stringify(u.toolset.name)}, specs: [${specs.join(", ")}], caller: callers.${u.toolset.memberName} });`,
+            `  runtime.registerToolset({ toolset: ${stringLiteral(u.toolset.name)}, specs: [${specs.join(", ")}], caller: callers.${u.toolset.memberName} });`,
         ),
         "}",
         "",

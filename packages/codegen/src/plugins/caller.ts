@@ -6,7 +6,7 @@
  */
 import { EXPAND_ENV_FROM } from "@toolwright/runtime/codegen";
 import { fileHeader, type GeneratedFile } from "../emit/generated-file.js";
-import { docName, docText } from "../emit/literal.js";
+import { docName, docText, printLiteral, stringLiteral } from "../emit/literal.js";
 import type { IrConnection, IrDesign } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
@@ -14,8 +14,8 @@ const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
 
 /** A string, or its run-time expansion when it holds `${VAR}` references. */
 function stringOrExpansion(f: GeneratedFile, value: string, where: string, transport: keyof typeof EXPAND_ENV_FROM = "stdio"): string {
-  if (!REFERENCE.test(value)) return JSON.stringify(value);
-  return `${f.importValue("expandEnv", EXPAND_ENV_FROM[transport])}(${JSON.stringify(value)}, process.env, ${JSON.stringify(where)})`;
+  if (!REFERENCE.test(value)) return stringLiteral(value);
+  return `${f.importValue("expandEnv", EXPAND_ENV_FROM[transport])}(${stringLiteral(value)}, process.env, ${stringLiteral(where)})`;
 }
 
 function envDoc(c: IrConnection & { readonly transport: "stdio" }): string {
@@ -31,15 +31,15 @@ function envDoc(c: IrConnection & { readonly transport: "stdio" }): string {
 
 /** `era`, `connectTimeoutMs` and `timeoutMs` lines from the entry, in that order. */
 function optionLines(c: IrConnection): string[] {
-  return Object.entries(c.options).map(([k, v]) => `    ${k}: ${JSON.stringify(v)},`);
+  return Object.entries(c.options).map(([k, v]) => `    ${k}: ${printLiteral(v)},`);
 }
 
 function emitStdio(f: GeneratedFile, c: IrConnection & { readonly transport: "stdio" }): void {
   const where = (what: string) => `server ${JSON.stringify(c.server)} ${what}`;
   const env = c.env.map((e) =>
     e.kind === "pass"
-      ? JSON.stringify(e.name)
-      : `${JSON.stringify(`${e.name}=`)} + ${stringOrExpansion(f, e.template, where(`env ${e.name}`))}`,
+      ? stringLiteral(e.name)
+      : `${stringLiteral(`${e.name}=`)} + ${stringOrExpansion(f, e.template, where(`env ${e.name}`))}`,
   );
   const Options = f.runtime("StdioCallerOptions");
   const Caller = f.runtime("StdioCaller");
@@ -52,7 +52,7 @@ function emitStdio(f: GeneratedFile, c: IrConnection & { readonly transport: "st
     `${f.export("function", c.factoryName)}(overrides: Omit<Partial<${Options}>, "env"> & { readonly env?: readonly string[] } = {}): ${Caller} {`,
     "  const { env = [], ...rest } = overrides;",
     `  return ${create}({`,
-    `    name: ${JSON.stringify(c.server)},`,
+    `    name: ${stringLiteral(c.server)},`,
     `    command: ${stringOrExpansion(f, c.command, where("command"))},`,
     `    args: [${c.args.map((a, i) => stringOrExpansion(f, a, where(`args[${i}]`))).join(", ")}],`,
     ...(c.cwd === undefined ? [] : [`    cwd: ${stringOrExpansion(f, c.cwd, where("cwd"))},`]),
@@ -82,13 +82,13 @@ function emitHttp(f: GeneratedFile, c: IrConnection & { readonly transport: "htt
     " */",
     `${f.export("function", c.factoryName)}(overrides: Partial<${Options}> = {}): ${Caller} {`,
     `  return ${create}({`,
-    `    name: ${JSON.stringify(c.server)},`,
+    `    name: ${stringLiteral(c.server)},`,
     `    url: ${stringOrExpansion(f, c.url, `server ${JSON.stringify(c.server)} url`, "http")},`,
     ...(headers.length === 0
       ? []
-      : [`    headers: { ${headers.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")} },`]),
+      : [`    headers: { ${headers.map(([k, v]) => `${stringLiteral(k)}: ${stringLiteral(v)}`).join(", ")} },`]),
     ...optionLines(c),
-    ...(c.outbound === undefined ? [] : [`    outbound: ${JSON.stringify(c.outbound)},`]),
+    ...(c.outbound === undefined ? [] : [`    outbound: ${printLiteral(c.outbound, 4)},`]),
     "    ...overrides,",
     "  });",
     "}",

@@ -4,7 +4,7 @@
  * parameters are the RFC 6570 template's variables (expanded by the runtime's `expandTemplate`).
  */
 import type { GeneratedFile } from "../emit/generated-file.js";
-import { docText, printKey } from "../emit/literal.js";
+import { docName, docText, printKey, stringLiteral } from "../emit/literal.js";
 import type { IrSurface } from "../ir/ir.js";
 
 /** What the client plugin prints for a toolset's surface. */
@@ -26,7 +26,7 @@ const doc = (text: string | undefined, fallback: string) => `  /** ${docText(tex
 export function emitSurfaceArgTypes(f: GeneratedFile, surface: IrSurface): void {
   for (const p of surface.prompts) {
     f.print(
-      `/** Arguments of prompt ${JSON.stringify(p.name)}. */`,
+      `/** Arguments of prompt ${docName(p.name)}. */`,
       `${f.export("type", p.typeName)} = {`,
       ...p.arguments.flatMap((a) => [
         ...(a.description ? [`  /** ${docText(a.description)} */`] : []),
@@ -68,7 +68,7 @@ export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceL
       `  ${p.memberName}(args${optional ? "?" : ""}: ${Args}, options?: ${CallOptions}): Promise<${SurfaceResult}<${GetPromptResult}>>;`,
     );
     members.push(
-      `    ${p.memberName}: (args, options) => ${getPrompt}(caller, ${JSON.stringify(p.name)}, (args ?? {}) as { readonly [name: string]: string }, options),`,
+      `    ${p.memberName}: (args, options) => ${getPrompt}(caller, ${stringLiteral(p.name)}, (args ?? {}) as { readonly [name: string]: string }, options),`,
     );
   }
   for (const r of surface.resources) {
@@ -76,7 +76,7 @@ export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceL
       doc(r.description, `Reads ${r.uri}.`),
       `  ${r.memberName}(options?: ${CallOptions}): Promise<${SurfaceResult}<readonly ${ResourceContents}[]>>;`,
     );
-    members.push(`    ${r.memberName}: (options) => ${read}(caller, ${JSON.stringify(r.uri)}, options),`);
+    members.push(`    ${r.memberName}: (options) => ${read}(caller, ${stringLiteral(r.uri)}, options),`);
   }
   if (surface.resourceTemplates.length > 0) {
     const expand = f.runtime("expandTemplate");
@@ -87,7 +87,7 @@ export function emitSurfaceTypes(f: GeneratedFile, surface: IrSurface): SurfaceL
         `  ${t.memberName}(params: ${Params}, options?: ${CallOptions}): Promise<${SurfaceResult}<readonly ${ResourceContents}[]>>;`,
       );
       members.push(
-        `    ${t.memberName}: (params, options) => ${read}(caller, ${expand}(${JSON.stringify(t.uriTemplate)}, params), options),`,
+        `    ${t.memberName}: (params, options) => ${read}(caller, ${expand}(${stringLiteral(t.uriTemplate)}, params), options),`,
       );
     }
   }

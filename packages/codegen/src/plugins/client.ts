@@ -4,7 +4,7 @@
  * that planners hand to `runtime.execute`.
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { docName, docText } from "../emit/literal.js";
+import { docName, docText, stringLiteral } from "../emit/literal.js";
 import type { IrDesign, IrTool } from "../ir/ir.js";
 import { emitSurfaceTypes } from "./client-surface.js";
 import type { Plugin } from "./plugin.js";
@@ -67,7 +67,7 @@ export const clientPlugin: Plugin = {
       for (const { tool, Payload } of rsig) {
         r.print(
           `  ${methodDoc(tool)}`,
-          `  ${tool.memberName}(payload: ${Payload}): ${ToolRequest}<${JSON.stringify(tool.id)}, ${Payload}>;`,
+          `  ${tool.memberName}(payload: ${Payload}): ${ToolRequest}<${stringLiteral(tool.id)}, ${Payload}>;`,
         );
       }
       r.print(
@@ -75,7 +75,7 @@ export const clientPlugin: Plugin = {
         "",
         `/** Builds typed requests for planners: \`runtime.execute(${n.requests.name}.${sig[0]?.tool.memberName ?? "tool"}(payload))\`. */`,
         `${r.export("const", n.requests.name)}: ${n.requestsType.name} = {`,
-        ...rsig.map(({ tool }) => `  ${tool.memberName}: (payload) => ({ tool: ${JSON.stringify(tool.id)}, arguments: payload }),`),
+        ...rsig.map(({ tool }) => `  ${tool.memberName}: (payload) => ({ tool: ${stringLiteral(tool.id)}, arguments: payload }),`),
         "};",
       );
     }
@@ -95,7 +95,7 @@ export const registerPlugin: Plugin = {
       f.print(
         `/** Registers every tool of toolset ${docName(ts.name)} with \`runtime\`, calling through \`caller\`. */`,
         `${f.export("function", n.register.name)}(runtime: ${Runtime}, caller: ${Caller}): void {`,
-        `  runtime.registerToolset({ toolset: ${JSON.stringify(ts.name)}, specs: ${specs}, caller });`,
+        `  runtime.registerToolset({ toolset: ${stringLiteral(ts.name)}, specs: ${specs}, caller });`,
         "}",
       );
       if (ts.source === "lock" && ts.toolFingerprints) {

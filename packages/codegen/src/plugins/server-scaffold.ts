@@ -7,7 +7,7 @@
  * for stdio or streamable HTTP.
  */
 import { fileHeader } from "../emit/generated-file.js";
-import { docText, printKey, printLiteral } from "../emit/literal.js";
+import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
 import type { IrDesign, IrMcpServer, IrTool } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 import { emitServerSurface } from "./server-surface.js";
@@ -46,7 +46,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   if (server.protocolVersion !== undefined) info.push(["protocolVersion", server.protocolVersion]);
   if (server.instructions !== undefined) info.push(["instructions", server.instructions]);
   f.print(
-    `/** Name, version and protocol version of server ${JSON.stringify(server.name)}, as declared in the design. */`,
+    `/** Name, version and protocol version of server ${docName(server.name)}, as declared in the design. */`,
     `${f.export("const", n.info)} = {`,
     ...info.map(([k, v]) => `  ${printKey(k)}: ${printLiteral(v, 2)},`),
     "} as const;",
@@ -95,7 +95,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
     `/** Options for ${n.create}: everything of \`createToolServer\` except the declared name, version and tools${completes ? ", and typed completers" : ""}. */`,
     `${f.export("type", n.options)} = Omit<${ToolServerOptions}, "name" | "version" | "tools">${completes ? ` & { readonly completions?: ${s.completions.name} }` : ""};`,
     "",
-    `/** Creates the ${JSON.stringify(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
+    `/** Creates the ${docName(server.name)} tool server from its handlers (serve it with \`serve\`, \`serveStdio\` or \`serveHttp\`). */`,
     `${f.export("function", n.create)}(${ts.tools.length === 0 && surface.options.length === 0 ? "_handlers" : "handlers"}: ${n.handlers}, ${completes ? "{ completions, ...options }" : "options"}: ${n.options} = {}): ${rtType("ToolServer")} {`,
     `  return ${rt("createToolServer")}({`,
     `    ...${n.info},`,
@@ -135,7 +135,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   f.print("    ],", ...surface.options, "  });", "}", "");
   f.print(
     `/**`,
-    ` * Serves ${JSON.stringify(server.name)} over stdio (the default) or streamable HTTP, e.g.`,
+    ` * Serves ${docName(server.name)} over stdio (the default) or streamable HTTP, e.g.`,
     ` * \`${n.serve}(handlers, parseServeArgs(process.argv.slice(2)))\` for \`--http --port 3000\`.`,
     ` */`,
     `${f.export("function", n.serve)}(handlers: ${n.handlers}, options?: ${rtType("ServeOptions")}, serverOptions?: ${n.options}): Promise<${rtType("ServeHandle")}> {`,

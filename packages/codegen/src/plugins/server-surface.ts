@@ -5,7 +5,7 @@
  * `resources` and `resourceTemplates` entries of `createToolServer` that call them.
  */
 import type { GeneratedFile } from "../emit/generated-file.js";
-import { docText, printKey, printLiteral } from "../emit/literal.js";
+import { docText, printKey, printLiteral, stringLiteral } from "../emit/literal.js";
 import type { IrSurface } from "../ir/ir.js";
 import { emitSurfaceArgTypes } from "./client-surface.js";
 
@@ -94,7 +94,7 @@ export function emitServerSurface(f: GeneratedFile, surface: IrSurface): ServerS
         ...described(t, t.mimeType === undefined ? [] : [["mimeType", t.mimeType]]),
       ];
       // An optional part of the template ({?rev}) may be absent from the URI: its parameter is then "".
-      const params = t.variables.map((v) => `${printKey(v)}: variables[${JSON.stringify(v)}] ?? ""`).join(", ");
+      const params = t.variables.map((v) => `${printKey(v)}: variables[${stringLiteral(v)}] ?? ""`).join(", ");
       const complete = completer(t.memberName, t.typeName, `the variables of ${t.uriTemplate}`);
       options.push(...entry(fields, [`read: (uri, variables, ctx) => handlers.${t.memberName}({ ${params} }, ctx, uri),`, complete]));
     }

@@ -6,7 +6,7 @@
 
 import { providerSchema } from "@toolwright/runtime/providers";
 import { fileHeader } from "../emit/generated-file.js";
-import { docName, docText, printKey, printLiteral } from "../emit/literal.js";
+import { docName, docText, printKey, printLiteral, stringLiteral } from "../emit/literal.js";
 import type { IrDesign, IrToolset } from "../ir/ir.js";
 import type { Plugin } from "./plugin.js";
 
@@ -21,7 +21,7 @@ export const specsPlugin: Plugin = {
       const createDecoder = f.runtime("createDecoder");
       f.print(
         `/** The toolset name, as declared in the design. */`,
-        `${f.export("const", n.toolsetName.name)} = ${JSON.stringify(ts.name)};`,
+        `${f.export("const", n.toolsetName.name)} = ${stringLiteral(ts.name)};`,
         "",
       );
       if (ts.source === "lock" && ts.toolFingerprints) {
@@ -29,11 +29,11 @@ export const specsPlugin: Plugin = {
         f.print(
           "/** The catalogue pulled into the lock (`toolwright pull`): fingerprints, instructions and entries that `checkDrift` compares with the live server. */",
           `${f.export("const", n.catalogue.name)}: ${ExpectedCatalogue} = {`,
-          `  server: ${JSON.stringify(ts.server)},`,
-          `  toolset: ${JSON.stringify(ts.name)},`,
-          `  fingerprint: ${JSON.stringify(ts.fingerprint ?? null)},`,
+          `  server: ${stringLiteral(ts.server)},`,
+          `  toolset: ${stringLiteral(ts.name)},`,
+          `  fingerprint: ${printLiteral(ts.fingerprint ?? null)},`,
           `  tools: ${f.runtime("prototypeFree")}(${printLiteral(ts.toolFingerprints, 2)}),`,
-          ...(ts.instructions === undefined ? [] : [`  instructions: ${JSON.stringify(ts.instructions)},`]),
+          ...(ts.instructions === undefined ? [] : [`  instructions: ${printLiteral(ts.instructions)},`]),
           `  snapshots: ${f.runtime("prototypeFree")}(${printLiteral({ ...ts.snapshots }, 2)}),`,
           ...surfaceCatalogue(ts, f.runtime("prototypeFree")),
           "};",

@@ -240,6 +240,8 @@ export async function printToolsetTypes(ts: IrToolset, exportAs: ExportAs = plai
     registry.taken.add(tool.symbols.payload.name);
     registry.taken.add(tool.symbols.result.name);
   }
+  // The prompt and template types client.gen.ts exports beside these in the index.
+  for (const item of [...ts.surface.prompts, ...ts.surface.resourceTemplates]) registry.taken.add(item.typeName);
   const parts: string[] = [];
   for (const tool of ts.tools) {
     const { payload, result } = tool.symbols;

@@ -5,19 +5,17 @@
  */
 import { createHash } from "node:crypto";
 import { camelName, memberName, pascalName } from "../emit/names.js";
-import { toolsetNames } from "../emit/toolset-names.js";
 import { DesignError, type DesignLocation } from "../errors.js";
-import type { IrTool, IrToolset } from "../ir/ir.js";
+import type { IrTool } from "../ir/ir.js";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Named = Mutable<Pick<IrTool, "name" | "localName" | "typeName" | "memberName" | "nameNote">>;
 
 const keysOf = (t: Named) => [t.localName, `type:${t.typeName}`, `member:${t.memberName}`];
 
-function plainNames(t: Named, ts: IrToolset): void {
-  const local = camelName(t.name);
-  // `<tool>Spec` must not shadow a toolset-level export (a tool "find-x" in toolset "x" → findXSpec).
-  t.localName = new Set(Object.values(toolsetNames(ts))).has(`${local}Spec`) ? `${local}_` : local;
+// A tool's names are its own: toolset-level names never end like a tool-derived one (toolset-names.ts).
+function plainNames(t: Named): void {
+  t.localName = camelName(t.name);
   t.typeName = pascalName(t.name);
   t.memberName = memberName(t.localName);
   t.nameNote =
@@ -39,8 +37,8 @@ function hashedNames(t: Named, digits: number): void {
  * throws a `DesignError` naming both tools; with `rename` true every clashing tool whose identifier
  * is not its own wire name gets `_` + a hash of its name, so the result does not depend on order.
  */
-export function assignIdentifiers(tools: readonly Named[], ts: IrToolset, rename: boolean, loc: DesignLocation): void {
-  for (const t of tools) plainNames(t, ts);
+export function assignIdentifiers(tools: readonly Named[], rename: boolean, loc: DesignLocation): void {
+  for (const t of tools) plainNames(t);
   if (!rename) {
     const seen = new Map<string, string>();
     for (const t of tools) {

@@ -174,9 +174,11 @@ describe("live catalogues from the lock file", () => {
 });
 
 describe("per-tool names never shadow toolset-level exports", () => {
-  it("a tool called find-<toolset> gets a distinct spec name", () => {
+  it("a tool called find-<toolset> keeps its own names; the lookup is spelled apart", () => {
     const ir = resolveDesign(design({ toolsets: [inline("docs", [tool("find-docs"), tool("docs")])] }), { file: "d.ts" });
-    expect(ir.toolsets[0]?.tools.map((t) => t.localName)).toEqual(["findDocs_", "docs"]);
+    expect(ir.toolsets[0]?.tools.map((t) => t.localName)).toEqual(["findDocs", "docs"]);
+    expect(ir.toolsets[0]?.tools.map((t) => t.symbols.spec.name)).toEqual(["findDocsSpec", "docsSpec"]);
+    expect(ir.toolsets[0]?.symbols.find.name).toBe("findDocsSpecByName");
   });
 });
 

@@ -85,7 +85,7 @@ export function resolveToolset(decl: ToolsetDecl, decls: readonly ToolDecl[], or
     tools.push(resolveTool(t, ts, ctx, loc));
   }
   // Names a server chose cannot be renamed by the user; only designs the user wrote are refused.
-  assignIdentifiers(tools as Mutable<IrTool>[], ts, source === "lock", { file, toolset: decl.name });
+  assignIdentifiers(tools as Mutable<IrTool>[], source === "lock", { file, toolset: decl.name });
   for (const t of tools as Mutable<IrTool>[]) t.symbols = toolSymbols(t, ts.dirName);
   // The toolset's index re-exports every module side by side: no two exports may share a name.
   checkClashes<IrTool | IrToolset>(

@@ -1252,6 +1252,6 @@ export const everythingFeaturesSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingFeaturesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "everything-features" by wire name, id or provider-safe name. */
-export function findEverythingFeaturesSpec(name: string): ToolSpec | undefined {
+export function findEverythingFeaturesSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: examples/catalogues/design.ts (toolset "filesystem")
 
 export type { CreateDirectoryPayload, CreateDirectoryResult, DirectoryTreePayload, DirectoryTreeResult, EditFilePayload, EditFileResult, GetFileInfoPayload, GetFileInfoResult, ListAllowedDirectoriesPayload, ListAllowedDirectoriesResult, ListDirectoryPayload, ListDirectoryResult, ListDirectoryWithSizesPayload, ListDirectoryWithSizesResult, MoveFilePayload, MoveFileResult, ReadFilePayload, ReadFileResult, ReadMediaFilePayload, ReadMediaFileResult, ReadMultipleFilesPayload, ReadMultipleFilesResult, ReadTextFilePayload, ReadTextFileResult, SearchFilesPayload, SearchFilesResult, WriteFilePayload, WriteFileResult } from "./types.gen.js";
-export { createDirectorySpec, directoryTreeSpec, editFileSpec, filesystemCatalogue, filesystemSpecMap, filesystemSpecs, filesystemToolsetName, findFilesystemSpec, getFileInfoSpec, listAllowedDirectoriesSpec, listDirectorySpec, listDirectoryWithSizesSpec, moveFileSpec, readFileSpec, readMediaFileSpec, readMultipleFilesSpec, readTextFileSpec, searchFilesSpec, writeFileSpec } from "./specs.gen.js";
+export { createDirectorySpec, directoryTreeSpec, editFileSpec, filesystemCatalogue, filesystemSpecMap, filesystemSpecs, filesystemToolsetName, findFilesystemSpecByName, getFileInfoSpec, listAllowedDirectoriesSpec, listDirectorySpec, listDirectoryWithSizesSpec, moveFileSpec, readFileSpec, readMediaFileSpec, readMultipleFilesSpec, readTextFileSpec, searchFilesSpec, writeFileSpec } from "./specs.gen.js";
 export type { FilesystemClient } from "./client.gen.js";
 export { createFilesystemClient } from "./client.gen.js";
 export type { FilesystemRequests, FilesystemToolRequest } from "./requests.gen.js";

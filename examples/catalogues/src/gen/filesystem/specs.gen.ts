@@ -1304,6 +1304,6 @@ export const filesystemSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(filesystemSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "filesystem" by wire name, id or provider-safe name. */
-export function findFilesystemSpec(name: string): ToolSpec | undefined {
+export function findFilesystemSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: examples/durable/design.ts (toolset "memory")
 
 export type { AddObservationsPayload, AddObservationsResult, CreateEntitiesPayload, CreateEntitiesResult, CreateRelationsPayload, CreateRelationsResult, OpenNodesPayload, OpenNodesResult, ReadGraphPayload, ReadGraphResult } from "./types.gen.js";
-export { addObservationsSpec, createEntitiesSpec, createRelationsSpec, findMemorySpec, memorySpecMap, memorySpecs, memoryToolsetName, openNodesSpec, readGraphSpec } from "./specs.gen.js";
+export { addObservationsSpec, createEntitiesSpec, createRelationsSpec, findMemorySpecByName, memorySpecMap, memorySpecs, memoryToolsetName, openNodesSpec, readGraphSpec } from "./specs.gen.js";
 export type { MemoryClient } from "./client.gen.js";
 export { createMemoryClient } from "./client.gen.js";
 export type { MemoryRequests, MemoryToolRequest } from "./requests.gen.js";

@@ -239,6 +239,6 @@ export const memorySpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(memorySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "memory" by wire name, id or provider-safe name. */
-export function findMemorySpec(name: string): ToolSpec | undefined {
+export function findMemorySpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

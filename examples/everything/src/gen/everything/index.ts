@@ -2,7 +2,7 @@
 // source: examples/everything/design.ts (toolset "everything")
 
 export type { EchoPayload, EchoResult, GetStructuredContentPayload, GetStructuredContentResult, GetSumPayload, GetSumResult } from "./types.gen.js";
-export { echoSpec, everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpec, getStructuredContentSpec, getSumSpec } from "./specs.gen.js";
+export { echoSpec, everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpecByName, getStructuredContentSpec, getSumSpec } from "./specs.gen.js";
 export type { ArgsPromptPromptArgs, CompletablePromptPromptArgs, DynamicBlobParams, DynamicTextParams, EverythingClient, ResourcePromptPromptArgs, SimplePromptPromptArgs } from "./client.gen.js";
 export { createEverythingClient } from "./client.gen.js";
 export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";

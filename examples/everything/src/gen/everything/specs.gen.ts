@@ -144,6 +144,6 @@ export const everythingSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(everythingSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "everything" by wire name, id or provider-safe name. */
-export function findEverythingSpec(name: string): ToolSpec | undefined {
+export function findEverythingSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: examples/recovery/design.ts (toolset "everything")
 
 export type { TriggerLongRunningOperationPayload, TriggerLongRunningOperationResult } from "./types.gen.js";
-export { everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
+export { everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpecByName, triggerLongRunningOperationSpec } from "./specs.gen.js";
 export type { EverythingClient } from "./client.gen.js";
 export { createEverythingClient } from "./client.gen.js";
 export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";

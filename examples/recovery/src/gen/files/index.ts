@@ -2,7 +2,7 @@
 // source: examples/recovery/design.ts (toolset "files")
 
 export type { ListAllowedDirectoriesPayload, ListAllowedDirectoriesResult, ReadTextFilePayload, ReadTextFileResult } from "./types.gen.js";
-export { filesSpecMap, filesSpecs, filesToolsetName, findFilesSpec, listAllowedDirectoriesSpec, readTextFileSpec } from "./specs.gen.js";
+export { filesSpecMap, filesSpecs, filesToolsetName, findFilesSpecByName, listAllowedDirectoriesSpec, readTextFileSpec } from "./specs.gen.js";
 export type { FilesClient } from "./client.gen.js";
 export { createFilesClient } from "./client.gen.js";
 export type { FilesRequests, FilesToolRequest } from "./requests.gen.js";

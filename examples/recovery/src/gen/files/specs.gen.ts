@@ -86,6 +86,6 @@ export const filesSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(filesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "files" by wire name, id or provider-safe name. */
-export function findFilesSpec(name: string): ToolSpec | undefined {
+export function findFilesSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

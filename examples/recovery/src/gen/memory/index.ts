@@ -2,7 +2,7 @@
 // source: examples/recovery/design.ts (toolset "memory")
 
 export type { CreateEntitiesPayload, CreateEntitiesResult, CreateRelationsPayload, CreateRelationsResult, SearchNodesPayload, SearchNodesResult } from "./types.gen.js";
-export { createEntitiesSpec, createRelationsSpec, findMemorySpec, memorySpecMap, memorySpecs, memoryToolsetName, searchNodesSpec } from "./specs.gen.js";
+export { createEntitiesSpec, createRelationsSpec, findMemorySpecByName, memorySpecMap, memorySpecs, memoryToolsetName, searchNodesSpec } from "./specs.gen.js";
 export type { MemoryClient } from "./client.gen.js";
 export { createMemoryClient } from "./client.gen.js";
 export type { MemoryRequests, MemoryToolRequest } from "./requests.gen.js";

@@ -2,7 +2,7 @@
 // source: test/golden/agent-subset/design.ts (toolset "docs")
 
 export type { DeletePayload, DeleteResult, ReadPayload, ReadResult, SearchPayload, SearchResult } from "./types.gen.js";
-export { delete_Spec, docsSpecMap, docsSpecs, docsToolsetName, findDocsSpec, readSpec, searchSpec } from "./specs.gen.js";
+export { delete_Spec, docsSpecMap, docsSpecs, docsToolsetName, findDocsSpecByName, readSpec, searchSpec } from "./specs.gen.js";
 export type { DocsClient } from "./client.gen.js";
 export { createDocsClient } from "./client.gen.js";
 export type { DocsRequests, DocsToolRequest } from "./requests.gen.js";

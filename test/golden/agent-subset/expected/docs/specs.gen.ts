@@ -95,6 +95,6 @@ export const docsSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(docsSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "docs" by wire name, id or provider-safe name. */
-export function findDocsSpec(name: string): ToolSpec | undefined {
+export function findDocsSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

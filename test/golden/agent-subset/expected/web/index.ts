@@ -2,7 +2,7 @@
 // source: test/golden/agent-subset/design.ts (toolset "web")
 
 export type { FetchPayload, FetchResult } from "./types.gen.js";
-export { fetchSpec, findWebSpec, webSpecMap, webSpecs, webToolsetName } from "./specs.gen.js";
+export { fetchSpec, findWebSpecByName, webSpecMap, webSpecs, webToolsetName } from "./specs.gen.js";
 export type { WebClient } from "./client.gen.js";
 export { createWebClient } from "./client.gen.js";
 export type { WebRequests, WebToolRequest } from "./requests.gen.js";

@@ -42,6 +42,6 @@ export const webSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(webSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "web" by wire name, id or provider-safe name. */
-export function findWebSpec(name: string): ToolSpec | undefined {
+export function findWebSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: test/golden/composites/design.ts (toolset "inventory")
 
 export type { PutItemsPayload, PutItemsResult } from "./types.gen.js";
-export { findInventorySpec, inventorySpecMap, inventorySpecs, inventoryToolsetName, putItemsSpec } from "./specs.gen.js";
+export { findInventorySpecByName, inventorySpecMap, inventorySpecs, inventoryToolsetName, putItemsSpec } from "./specs.gen.js";
 export type { InventoryClient } from "./client.gen.js";
 export { createInventoryClient } from "./client.gen.js";
 export type { InventoryRequests, InventoryToolRequest } from "./requests.gen.js";

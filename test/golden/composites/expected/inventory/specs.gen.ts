@@ -117,6 +117,6 @@ export const inventorySpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(inventorySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "inventory" by wire name, id or provider-safe name. */
-export function findInventorySpec(name: string): ToolSpec | undefined {
+export function findInventorySpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: test/golden/hostile-names/design.ts (toolset "my.weird-tools")
 
 import { type CallOptions, type Caller, type ToolResult, invokeTool } from "@toolwright/runtime/codegen";
-import { _3dRenderSpec, cafeCremeSpec, classNewSpec, constructor_Spec, delete_Spec, endOfCommentSpec, findMyWeirdTools_Spec, protoSpec, toolSpec, u691cU7d22Spec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec } from "./specs.gen.js";
+import { _3dRenderSpec, cafeCremeSpec, classNewSpec, constructor_Spec, delete_Spec, endOfCommentSpec, findMyWeirdToolsSpec, protoSpec, toolSpec, u691cU7d22Spec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec } from "./specs.gen.js";
 import type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult, ConstructorPayload, ConstructorResult, DeletePayload, DeleteResult, EndOfCommentPayload, EndOfCommentResult, FindMyWeirdToolsPayload, FindMyWeirdToolsResult, ProtoPayload, ProtoResult, ToolPayload, ToolResult as ToolResult$1, U691cU7d22Payload, U691cU7d22Result, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult, _3dRenderPayload, _3dRenderResult } from "./types.gen.js";
 
 /** Typed client for toolset "my.weird-tools". Every method validates locally, then calls; none throws. */
@@ -23,8 +23,8 @@ export interface MyWeirdToolsClient {
   u691cU7d22(payload: U691cU7d22Payload, options?: CallOptions): Promise<ToolResult<U691cU7d22Result>>;
   /** A name that would close a JSDoc comment. */
   endOfComment(payload: EndOfCommentPayload, options?: CallOptions): Promise<ToolResult<EndOfCommentResult>>;
-  /** Would be findMyWeirdToolsSpec, the lookup's name. */
-  findMyWeirdTools_(payload: FindMyWeirdToolsPayload, options?: CallOptions): Promise<ToolResult<FindMyWeirdToolsResult>>;
+  /** Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. */
+  findMyWeirdTools(payload: FindMyWeirdToolsPayload, options?: CallOptions): Promise<ToolResult<FindMyWeirdToolsResult>>;
   /** Named like the runtime's ToolResult. */
   tool(payload: ToolPayload, options?: CallOptions): Promise<ToolResult<ToolResult$1>>;
   /** Calls "very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name". */
@@ -42,7 +42,7 @@ export function createMyWeirdToolsClient(caller: Caller): MyWeirdToolsClient {
     cafeCreme: (payload, options) => invokeTool(caller, cafeCremeSpec, payload, options),
     u691cU7d22: (payload, options) => invokeTool(caller, u691cU7d22Spec, payload, options),
     endOfComment: (payload, options) => invokeTool(caller, endOfCommentSpec, payload, options),
-    findMyWeirdTools_: (payload, options) => invokeTool(caller, findMyWeirdTools_Spec, payload, options),
+    findMyWeirdTools: (payload, options) => invokeTool(caller, findMyWeirdToolsSpec, payload, options),
     tool: (payload, options) => invokeTool(caller, toolSpec, payload, options),
     veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongName: (payload, options) => invokeTool(caller, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec, payload, options),
   };

@@ -2,7 +2,7 @@
 // source: test/golden/hostile-names/design.ts (toolset "my.weird-tools")
 
 export type { CafeCremePayload, CafeCremeResult, ClassNewPayload, ClassNewResult, ConstructorPayload, ConstructorResult, DeletePayload, DeleteResult, EndOfCommentPayload, EndOfCommentResult, FindMyWeirdToolsPayload, FindMyWeirdToolsResult, ProtoPayload, ProtoResult, ToolPayload, ToolResult, U691cU7d22Payload, U691cU7d22Result, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult, _3dRenderPayload, _3dRenderResult } from "./types.gen.js";
-export { _3dRenderSpec, cafeCremeSpec, classNewSpec, constructor_Spec, delete_Spec, endOfCommentSpec, findMyWeirdToolsSpec, findMyWeirdTools_Spec, myWeirdToolsSpecMap, myWeirdToolsSpecs, myWeirdToolsToolsetName, protoSpec, toolSpec, u691cU7d22Spec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec } from "./specs.gen.js";
+export { _3dRenderSpec, cafeCremeSpec, classNewSpec, constructor_Spec, delete_Spec, endOfCommentSpec, findMyWeirdToolsSpec, findMyWeirdToolsSpecByName, myWeirdToolsSpecMap, myWeirdToolsSpecs, myWeirdToolsToolsetName, protoSpec, toolSpec, u691cU7d22Spec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec } from "./specs.gen.js";
 export type { MyWeirdToolsClient } from "./client.gen.js";
 export { createMyWeirdToolsClient } from "./client.gen.js";
 export type { MyWeirdToolsRequests, MyWeirdToolsToolRequest } from "./requests.gen.js";

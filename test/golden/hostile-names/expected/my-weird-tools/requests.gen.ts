@@ -27,8 +27,8 @@ export interface MyWeirdToolsRequests {
   u691cU7d22(payload: U691cU7d22Payload): MyWeirdToolsToolRequest<"my.weird-tools.検索", U691cU7d22Payload>;
   /** A name that would close a JSDoc comment. */
   endOfComment(payload: EndOfCommentPayload): MyWeirdToolsToolRequest<"my.weird-tools.end*/of-comment", EndOfCommentPayload>;
-  /** Would be findMyWeirdToolsSpec, the lookup's name. */
-  findMyWeirdTools_(payload: FindMyWeirdToolsPayload): MyWeirdToolsToolRequest<"my.weird-tools.find-my.weird-tools", FindMyWeirdToolsPayload>;
+  /** Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. */
+  findMyWeirdTools(payload: FindMyWeirdToolsPayload): MyWeirdToolsToolRequest<"my.weird-tools.find-my.weird-tools", FindMyWeirdToolsPayload>;
   /** Named like the runtime's ToolResult. */
   tool(payload: ToolPayload): MyWeirdToolsToolRequest<"my.weird-tools.tool", ToolPayload>;
   /** Calls "very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name". */
@@ -45,7 +45,7 @@ export const myWeirdToolsRequests: MyWeirdToolsRequests = {
   cafeCreme: (payload) => ({ tool: "my.weird-tools.café-crème", arguments: payload }),
   u691cU7d22: (payload) => ({ tool: "my.weird-tools.検索", arguments: payload }),
   endOfComment: (payload) => ({ tool: "my.weird-tools.end*/of-comment", arguments: payload }),
-  findMyWeirdTools_: (payload) => ({ tool: "my.weird-tools.find-my.weird-tools", arguments: payload }),
+  findMyWeirdTools: (payload) => ({ tool: "my.weird-tools.find-my.weird-tools", arguments: payload }),
   tool: (payload) => ({ tool: "my.weird-tools.tool", arguments: payload }),
   veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongName: (payload) => ({ tool: "my.weird-tools.very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name", arguments: payload }),
 };

@@ -153,13 +153,13 @@ export const endOfCommentSpec: ToolSpec<EndOfCommentPayload, EndOfCommentResult>
   decodePayload: createDecoder<EndOfCommentPayload>(validateEndOfCommentPayload),
 };
 
-/** Spec of "find-my.weird-tools": Would be findMyWeirdToolsSpec, the lookup's name. */
-export const findMyWeirdTools_Spec: ToolSpec<FindMyWeirdToolsPayload, FindMyWeirdToolsResult> = {
+/** Spec of "find-my.weird-tools": Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. */
+export const findMyWeirdToolsSpec: ToolSpec<FindMyWeirdToolsPayload, FindMyWeirdToolsResult> = {
   id: "my.weird-tools.find-my.weird-tools",
   toolset: "my.weird-tools",
   name: "find-my.weird-tools",
   providerName: "my_weird-tools_find-my_weird-tools",
-  description: "Would be findMyWeirdToolsSpec, the lookup's name.",
+  description: "Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName.",
   inputSchema: {
     type: "object",
     properties: {},
@@ -201,7 +201,7 @@ export const veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpe
 };
 
 /** Every spec of toolset "my.weird-tools", in design order. */
-export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, endOfCommentSpec, findMyWeirdTools_Spec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
+export const myWeirdToolsSpecs: readonly ToolSpec[] = [delete_Spec, classNewSpec, _3dRenderSpec, protoSpec, constructor_Spec, cafeCremeSpec, u691cU7d22Spec, endOfCommentSpec, findMyWeirdToolsSpec, toolSpec, veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec];
 
 /** Specs by wire name, typed per tool. */
 export const myWeirdToolsSpecMap: {
@@ -213,7 +213,7 @@ export const myWeirdToolsSpecMap: {
   readonly "café-crème": typeof cafeCremeSpec;
   readonly "検索": typeof u691cU7d22Spec;
   readonly "end*/of-comment": typeof endOfCommentSpec;
-  readonly "find-my.weird-tools": typeof findMyWeirdTools_Spec;
+  readonly "find-my.weird-tools": typeof findMyWeirdToolsSpec;
   readonly tool: typeof toolSpec;
   readonly very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name: typeof veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec;
 } = prototypeFree({
@@ -225,7 +225,7 @@ export const myWeirdToolsSpecMap: {
   "café-crème": cafeCremeSpec,
   "検索": u691cU7d22Spec,
   "end*/of-comment": endOfCommentSpec,
-  "find-my.weird-tools": findMyWeirdTools_Spec,
+  "find-my.weird-tools": findMyWeirdToolsSpec,
   tool: toolSpec,
   very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name: veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameSpec,
 });
@@ -233,6 +233,6 @@ export const myWeirdToolsSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(myWeirdToolsSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "my.weird-tools" by wire name, id or provider-safe name. */
-export function findMyWeirdToolsSpec(name: string): ToolSpec | undefined {
+export function findMyWeirdToolsSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -84,7 +84,7 @@ export interface EndOfCommentPayload {
 export type EndOfCommentResult = string;
 
 /**
- * Payload of "find-my.weird-tools": Would be findMyWeirdToolsSpec, the lookup's name.
+ * Payload of "find-my.weird-tools": Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName.
  */
 export interface FindMyWeirdToolsPayload {
 

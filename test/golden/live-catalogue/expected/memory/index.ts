@@ -2,7 +2,7 @@
 // source: test/golden/live-catalogue/design.ts (toolset "memory")
 
 export type { AddObservationsPayload, AddObservationsResult, CreateEntitiesPayload, CreateEntitiesResult, CreateRelationsPayload, CreateRelationsResult, DeleteEntitiesPayload, DeleteEntitiesResult, DeleteObservationsPayload, DeleteObservationsResult, DeleteRelationsPayload, DeleteRelationsResult, OpenNodesPayload, OpenNodesResult, ReadGraphPayload, ReadGraphResult, SearchNodesPayload, SearchNodesResult } from "./types.gen.js";
-export { addObservationsSpec, createEntitiesSpec, createRelationsSpec, deleteEntitiesSpec, deleteObservationsSpec, deleteRelationsSpec, findMemorySpec, memoryCatalogue, memorySpecMap, memorySpecs, memoryToolsetName, openNodesSpec, readGraphSpec, searchNodesSpec } from "./specs.gen.js";
+export { addObservationsSpec, createEntitiesSpec, createRelationsSpec, deleteEntitiesSpec, deleteObservationsSpec, deleteRelationsSpec, findMemorySpecByName, memoryCatalogue, memorySpecMap, memorySpecs, memoryToolsetName, openNodesSpec, readGraphSpec, searchNodesSpec } from "./specs.gen.js";
 export type { MemoryClient } from "./client.gen.js";
 export { createMemoryClient } from "./client.gen.js";
 export type { MemoryRequests, MemoryToolRequest } from "./requests.gen.js";

@@ -2,7 +2,7 @@
 // source: test/golden/lock-catalogue/design.ts (toolset "everything")
 
 export type { EchoPayload, EchoResult, GetAnnotatedMessagePayload, GetAnnotatedMessageResult, GetStructuredContentPayload, GetStructuredContentResult, GetSumPayload, GetSumResult, TriggerLongRunningOperationPayload, TriggerLongRunningOperationResult } from "./types.gen.js";
-export { echoSpec, everythingCatalogue, everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpec, getAnnotatedMessageSpec, getStructuredContentSpec, getSumSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
+export { echoSpec, everythingCatalogue, everythingSpecMap, everythingSpecs, everythingToolsetName, findEverythingSpecByName, getAnnotatedMessageSpec, getStructuredContentSpec, getSumSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
 export type { EverythingClient } from "./client.gen.js";
 export { createEverythingClient } from "./client.gen.js";
 export type { EverythingRequests, EverythingToolRequest } from "./requests.gen.js";

@@ -2,7 +2,7 @@
 // source: test/golden/lock-surface/design.ts (toolset "notes")
 
 export type { SearchPayload, SearchResult } from "./types.gen.js";
-export { findNotesSpec, notesCatalogue, notesSpecMap, notesSpecs, notesToolsetName, searchSpec } from "./specs.gen.js";
+export { findNotesSpecByName, notesCatalogue, notesSpecMap, notesSpecs, notesToolsetName, searchSpec } from "./specs.gen.js";
 export type { NoteParams, NotesClient, SummarizePromptArgs, SummarizePromptArgs_63fc95a5 } from "./client.gen.js";
 export { createNotesClient } from "./client.gen.js";
 export type { NotesRequests, NotesToolRequest } from "./requests.gen.js";

@@ -123,6 +123,6 @@ export const notesSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(notesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "notes" by wire name, id or provider-safe name. */
-export function findNotesSpec(name: string): ToolSpec | undefined {
+export function findNotesSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

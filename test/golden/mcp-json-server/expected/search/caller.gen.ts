@@ -14,7 +14,9 @@ export function createSearchCaller(overrides: Partial<HttpCallerOptions> = {}): 
     headers: { "Authorization": "Bearer ${SEARCH_TOKEN}" },
     era: "2026-07-28",
     timeoutMs: 15000,
-    outbound: {"allowedHosts":["search.example.com","*.search.example.com"]},
+    outbound: {
+      allowedHosts: ["search.example.com", "*.search.example.com"],
+    },
     ...overrides,
   });
 }

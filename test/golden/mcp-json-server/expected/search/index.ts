@@ -2,7 +2,7 @@
 // source: test/golden/mcp-json-server/design.ts (toolset "search")
 
 export type { QueryPayload, QueryResult } from "./types.gen.js";
-export { findSearchSpec, querySpec, searchSpecMap, searchSpecs, searchToolsetName } from "./specs.gen.js";
+export { findSearchSpecByName, querySpec, searchSpecMap, searchSpecs, searchToolsetName } from "./specs.gen.js";
 export type { SearchClient } from "./client.gen.js";
 export { createSearchClient } from "./client.gen.js";
 export type { SearchRequests, SearchToolRequest } from "./requests.gen.js";

@@ -43,6 +43,6 @@ export const searchSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(searchSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "search" by wire name, id or provider-safe name. */
-export function findSearchSpec(name: string): ToolSpec | undefined {
+export function findSearchSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: test/golden/mcp-server-scaffold/design.ts (toolset "calc")
 
 export type { AddPayload, AddResult, DividePayload, DivideResult, SplitWordsPayload, SplitWordsResult } from "./types.gen.js";
-export { addSpec, calcSpecMap, calcSpecs, calcToolsetName, divideSpec, findCalcSpec, splitWordsSpec } from "./specs.gen.js";
+export { addSpec, calcSpecMap, calcSpecs, calcToolsetName, divideSpec, findCalcSpecByName, splitWordsSpec } from "./specs.gen.js";
 export type { CalcClient, ExplainPromptArgs, HistoryParams } from "./client.gen.js";
 export { createCalcClient } from "./client.gen.js";
 export type { CalcRequests, CalcToolRequest } from "./requests.gen.js";

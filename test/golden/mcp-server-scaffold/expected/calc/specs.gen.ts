@@ -142,6 +142,6 @@ export const calcSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(calcSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "calc" by wire name, id or provider-safe name. */
-export function findCalcSpec(name: string): ToolSpec | undefined {
+export function findCalcSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: test/golden/multi-toolset/design.ts (toolset "alpha_beta")
 
 export type { StatusPayload, StatusResult } from "./types.gen.js";
-export { alphaBetaSpecMap, alphaBetaSpecs, alphaBetaToolsetName, findAlphaBetaSpec, statusSpec } from "./specs.gen.js";
+export { alphaBetaSpecMap, alphaBetaSpecs, alphaBetaToolsetName, findAlphaBetaSpecByName, statusSpec } from "./specs.gen.js";
 export type { AlphaBetaClient } from "./client.gen.js";
 export { createAlphaBetaClient } from "./client.gen.js";
 export type { AlphaBetaRequests, AlphaBetaToolRequest } from "./requests.gen.js";

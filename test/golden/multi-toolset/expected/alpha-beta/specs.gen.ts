@@ -36,6 +36,6 @@ export const alphaBetaSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(alphaBetaSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "alpha_beta" by wire name, id or provider-safe name. */
-export function findAlphaBetaSpec(name: string): ToolSpec | undefined {
+export function findAlphaBetaSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

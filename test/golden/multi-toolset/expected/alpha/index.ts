@@ -2,7 +2,7 @@
 // source: test/golden/multi-toolset/design.ts (toolset "alpha")
 
 export type { BetaStatusPayload, BetaStatusResult, StatusPayload, StatusResult } from "./types.gen.js";
-export { alphaSpecMap, alphaSpecs, alphaToolsetName, betaStatusSpec, findAlphaSpec, statusSpec } from "./specs.gen.js";
+export { alphaSpecMap, alphaSpecs, alphaToolsetName, betaStatusSpec, findAlphaSpecByName, statusSpec } from "./specs.gen.js";
 export type { AlphaClient } from "./client.gen.js";
 export { createAlphaClient } from "./client.gen.js";
 export type { AlphaRequests, AlphaToolRequest } from "./requests.gen.js";

@@ -70,6 +70,6 @@ export const alphaSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(alphaSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "alpha" by wire name, id or provider-safe name. */
-export function findAlphaSpec(name: string): ToolSpec | undefined {
+export function findAlphaSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

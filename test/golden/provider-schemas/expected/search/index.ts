@@ -2,7 +2,7 @@
 // source: test/golden/provider-schemas/design.ts (toolset "search")
 
 export type { FindDocumentsPayload, FindDocumentsResult, Owner, PingPayload, PingResult } from "./types.gen.js";
-export { findDocumentsSpec, findSearchSpec, pingSpec, searchSpecMap, searchSpecs, searchToolsetName } from "./specs.gen.js";
+export { findDocumentsSpec, findSearchSpecByName, pingSpec, searchSpecMap, searchSpecs, searchToolsetName } from "./specs.gen.js";
 export type { SearchClient } from "./client.gen.js";
 export { createSearchClient } from "./client.gen.js";
 export type { SearchRequests, SearchToolRequest } from "./requests.gen.js";

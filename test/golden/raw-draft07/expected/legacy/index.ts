@@ -2,7 +2,7 @@
 // source: test/golden/raw-draft07/design.ts (toolset "legacy")
 
 export type { PlotPayload, PlotResult, Point } from "./types.gen.js";
-export { findLegacySpec, legacySpecMap, legacySpecs, legacyToolsetName, plotSpec } from "./specs.gen.js";
+export { findLegacySpecByName, legacySpecMap, legacySpecs, legacyToolsetName, plotSpec } from "./specs.gen.js";
 export type { LegacyClient } from "./client.gen.js";
 export { createLegacyClient } from "./client.gen.js";
 export type { LegacyRequests, LegacyToolRequest } from "./requests.gen.js";

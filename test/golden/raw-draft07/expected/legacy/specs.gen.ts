@@ -73,6 +73,6 @@ export const legacySpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(legacySpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "legacy" by wire name, id or provider-safe name. */
-export function findLegacySpec(name: string): ToolSpec | undefined {
+export function findLegacySpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

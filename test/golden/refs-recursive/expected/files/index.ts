@@ -2,7 +2,7 @@
 // source: test/golden/refs-recursive/design.ts (toolset "files")
 
 export type { Address, LinkedPayload, LinkedResult, MkdirsPayload, MkdirsResult, ShipPayload, ShipResult, TreeNode } from "./types.gen.js";
-export { filesSpecMap, filesSpecs, filesToolsetName, findFilesSpec, linkedSpec, mkdirsSpec, shipSpec } from "./specs.gen.js";
+export { filesSpecMap, filesSpecs, filesToolsetName, findFilesSpecByName, linkedSpec, mkdirsSpec, shipSpec } from "./specs.gen.js";
 export type { FilesClient } from "./client.gen.js";
 export { createFilesClient } from "./client.gen.js";
 export type { FilesRequests, FilesToolRequest } from "./requests.gen.js";

@@ -2,7 +2,7 @@
 // source: test/golden/scalars/design.ts (toolset "scalars")
 
 export type { MakeUserPayload, MakeUserResult, PingPayload, PingResult } from "./types.gen.js";
-export { findScalarsSpec, makeUserSpec, pingSpec, scalarsSpecMap, scalarsSpecs, scalarsToolsetName } from "./specs.gen.js";
+export { findScalarsSpecByName, makeUserSpec, pingSpec, scalarsSpecMap, scalarsSpecs, scalarsToolsetName } from "./specs.gen.js";
 export type { ScalarsClient } from "./client.gen.js";
 export { createScalarsClient } from "./client.gen.js";
 export type { ScalarsRequests, ScalarsToolRequest } from "./requests.gen.js";

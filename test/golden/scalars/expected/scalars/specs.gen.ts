@@ -120,6 +120,6 @@ export const scalarsSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(scalarsSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "scalars" by wire name, id or provider-safe name. */
-export function findScalarsSpec(name: string): ToolSpec | undefined {
+export function findScalarsSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }

@@ -2,7 +2,7 @@
 // source: test/golden/unions/design.ts (toolset "shapes")
 
 export type { AreaPayload, AreaResult } from "./types.gen.js";
-export { areaSpec, findShapesSpec, shapesSpecMap, shapesSpecs, shapesToolsetName } from "./specs.gen.js";
+export { areaSpec, findShapesSpecByName, shapesSpecMap, shapesSpecs, shapesToolsetName } from "./specs.gen.js";
 export type { ShapesClient } from "./client.gen.js";
 export { createShapesClient } from "./client.gen.js";
 export type { ShapesRequests, ShapesToolRequest } from "./requests.gen.js";

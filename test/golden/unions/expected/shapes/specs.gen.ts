@@ -113,6 +113,6 @@ export const shapesSpecMap: {
 const byKey: ReadonlyMap<string, ToolSpec> = new Map(shapesSpecs.flatMap((s) => [[s.name, s], [s.id, s], [s.providerName, s]] as const));
 
 /** Looks up a spec of toolset "shapes" by wire name, id or provider-safe name. */
-export function findShapesSpec(name: string): ToolSpec | undefined {
+export function findShapesSpecByName(name: string): ToolSpec | undefined {
   return byKey.get(name);
 }
