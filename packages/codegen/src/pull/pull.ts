@@ -326,7 +326,7 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   const strictFailed = options.strict === true && findings.length > 0;
   const text = serializeLock(servers);
   const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
-  if (changed && !options.check && !strictFailed) writeFileAtomic(lockPath, text);
+  if (changed && !options.check && !strictFailed) writeFileAtomic(lockPath, text, { within: cwd });
   const label = relative(cwd, lockPath).split(sep).join("/");
   return {
     lock: label,
