@@ -51,6 +51,8 @@ export type { LockDrift, LockSurfaceDrift, PulledServerSummary, PullOptions, Pul
 export { PullError, pullSummaryLine, runPull } from "./pull/pull.js";
 export type { LockedServer, LockFile } from "./resolve/lock.js";
 export { lockPathFor, readLock } from "./resolve/lock.js";
+export type { LockLocation } from "./resolve/lock-shape.js";
+export { LockError } from "./resolve/lock-shape.js";
 export type { LockedSurface } from "./resolve/lock-surface.js";
 export { certifyProviders, parseProviders } from "./resolve/providers.js";
 export type { ResolveOptions } from "./resolve/resolve.js";

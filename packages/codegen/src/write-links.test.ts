@@ -72,9 +72,9 @@ function build(
   end: Last,
   absoluteLinks: boolean,
 ): { path: string; ok: boolean } {
-  const link = (target: string, at: string) => symlinkSync(absoluteLinks ? target : relative(join(at, ".."), target), at);
+  const link = (target: string, at: string) => symlinkSync(absoluteLinks ? target : relative(join(at, ".."), target) || ".", at);
   let dir = s.project;
-  let ok = true;
+  let outcome: Outcome = "ok";
   let built = true; // false once a component is absent: nothing exists below it
   middles.forEach((kind, i) => {
     const at = join(dir, `m${i}`);
@@ -87,7 +87,7 @@ function build(
       else if (kind === "dangling-inside") link(join(s.project, "missing"), at);
       else link(join(s.outside, "missing"), at);
       if (kind !== "absent" && kind !== "dir" && kind !== "link-inside") {
-        ok = false;
+        outcome = kind === "file" ? "ENOTDIR" : "link";
         built = false; // nothing is built below a file, a dangling link or a link outside
       }
     }
@@ -102,10 +102,11 @@ function build(
     else if (end === "link-outside") link(join(s.outside, "victim"), path);
     else if (end === "dangling-inside") link(join(s.project, "gone.txt"), path);
     else if (end === "dangling-outside") link(join(s.outside, "gone.txt"), path);
-    if (end !== "absent" && end !== "file" && end !== "link-inside") ok = false;
+    if (end === "dir") outcome = "EISDIR";
+    else if (end !== "absent" && end !== "file" && end !== "link-inside") outcome = "link";
   }
   // The path as the user names it: through the link names, not the resolved folders.
-  return { path: join(s.project, ...middles.map((_, i) => `m${i}`), "out.txt"), ok };
+  return { path: join(s.project, ...middles.map((_, i) => `m${i}`), "out.txt"), outcome };
 }
 
 describe("no write follows a link out of its folder (generated layouts)", () => {
@@ -113,7 +114,7 @@ describe("no write follows a link out of its folder (generated layouts)", () => 
     fc.assert(
       fc.property(fc.array(middle, { maxLength: 3 }), last, fc.boolean(), (middles, end, absoluteLinks) => {
         const s = sandbox();
-        const { path, ok } = build(s, middles, end, absoluteLinks);
+        const { path, outcome } = build(s, middles, end, absoluteLinks);
         const before = snapshot(s.outside);
         let error: unknown;
         try {
@@ -124,12 +125,16 @@ describe("no write follows a link out of its folder (generated layouts)", () => 
         expect(snapshot(s.outside)).toEqual(before);
         // Nothing appeared next to the sandbox either.
         expect(readdirSync(s.root).sort()).toEqual(["outside", "project"]);
-        if (ok) {
+        if (outcome === "ok") {
           expect(error).toBeUndefined();
           expect(readFileSync(path, "utf8")).toBe("new");
           expect(relative(realpathSync(s.project), realpathSync(path)).startsWith("..")).toBe(false);
-        } else {
+        } else if (outcome === "link") {
           expect(error).toBeInstanceOf(UnsafeWriteError);
+          expect((error as Error).message).toContain(`refusing to write ${path}: `);
+          expect((error as Error).message).toMatch(/symlink/);
+        } else {
+          expect((error as NodeJS.ErrnoException).code).toBe(outcome);
           expect((error as Error).message).toContain(path);
         }
         rmSync(s.root, { recursive: true, force: true });

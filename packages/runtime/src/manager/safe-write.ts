@@ -88,6 +88,19 @@ function linkText(link: string): string {
   }
 }
 
+/**
+ * A file where a folder is needed, or the reverse: not a link problem, so the error Node itself
+ * would give (code and path), which callers already turn into words.
+ */
+function inTheWay(code: "ENOTDIR" | "EISDIR", path: string, at: string): NodeJS.ErrnoException {
+  const what = code === "ENOTDIR" ? "not a directory" : "illegal operation on a directory";
+  const error: NodeJS.ErrnoException = new Error(`${code}: ${what}, ${at} (writing ${path})`);
+  error.code = code;
+  error.path = code === "ENOTDIR" ? dirname(resolve(path)) : resolve(path);
+  error.syscall = code === "ENOTDIR" ? "mkdir" : "open";
+  return error;
+}
+
 /** The checked folder and the path of the file relative to it. */
 function scope(path: string, within: string | undefined): { root: string; parts: string[] } {
   const full = resolve(path);
@@ -129,10 +142,11 @@ function walk(path: string, root: string, realRoot: string, parts: readonly stri
     }
     const kind = real === next ? stat : lstatSync(real);
     if (last) {
-      if (!kind.isFile()) throw new UnsafeWriteError(path, `${shown} is ${kind.isDirectory() ? "a folder" : "not a regular file"}`);
+      if (kind.isDirectory()) throw inTheWay("EISDIR", path, next);
+      if (!kind.isFile()) throw new UnsafeWriteError(path, `${shown} is not a regular file`);
       return real;
     }
-    if (!kind.isDirectory()) throw new UnsafeWriteError(path, `${shown} is not a folder`);
+    if (!kind.isDirectory()) throw inTheWay("ENOTDIR", path, next);
     current = real;
   }
   return current;
