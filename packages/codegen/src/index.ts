@@ -47,7 +47,7 @@ export { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
 export type { ProgressStream } from "./progress.js";
 export type { ListedSurface, PulledServer } from "./pull/lock-format.js";
 export { lockEntryFromListing, serializeLock } from "./pull/lock-format.js";
-export type { LockDrift, LockSurfaceDrift, PulledServerSummary, PullOptions, PullProgress, PullSummary } from "./pull/pull.js";
+export type { LockDrift, LockSurfaceDrift, PulledServerSummary, PullFailure, PullOptions, PullProgress, PullSummary } from "./pull/pull.js";
 export { PullError, pullSummaryLine, runPull } from "./pull/pull.js";
 export type { LockedServer, LockFile } from "./resolve/lock.js";
 export { lockPathFor, readLock } from "./resolve/lock.js";
