@@ -80,7 +80,7 @@ export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, 
 
 /**
  * Writes `files` into `outDir` atomically and removes generated files that are no longer produced.
- * No write follows a link out of `project` (default `outDir`; an `outDir` outside it is its own root).
+ * No write follows a link out of `outDir`, nor a folder between `project` (default `outDir`) and `outDir` out of `project`.
  */
 export function writeOutput(
   outDir: string,
@@ -89,12 +89,15 @@ export function writeOutput(
   onFile?: (path: string, done: number, total: number) => void,
   project: string = outDir,
 ): OutputReport {
-  // An --out outside the project is checked from --out itself down.
-  const fromProject = relative(resolve(project), resolve(outDir));
-  const within = fromProject.startsWith("..") || isAbsolute(fromProject) ? outDir : project;
-  // Validate every path before touching the disk, so a bad path never leaves a partial write.
+  // Validate every path before touching the disk, so a bad path never leaves a partial write: no
+  // folder on the way leads out of the project (an --out outside it is the user's explicit choice),
+  // and nothing below --out leads out of --out.
+  const within = outDir;
   const targets = [...files].map(([path, text]) => ({ path, text, full: safeJoin(outDir, path) }));
-  for (const { full } of targets) checkWritePath(full, { within });
+  for (const { full } of targets) {
+    checkWritePath(full, { within: project });
+    checkWritePath(full, { within });
+  }
   const written: string[] = [];
   const unchanged: string[] = [];
   for (const { path, text, full } of targets) {
