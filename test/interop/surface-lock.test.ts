@@ -114,7 +114,7 @@ describe("the lock records the live prompts, resources and templates", () => {
     const cases: [(e: Lock["servers"]["everything"]) => void, RegExp][] = [
       [
         (e) => ((e.prompts as { name: unknown }[])[0]!.name = 5),
-        /design\.lock\.json: server "everything": prompts\[0\]\.name must be a non-empty string/,
+        /design\.lock\.json server "everything": prompts\[0\]\.name must be a non-empty string/,
       ],
       [
         (e) => ((e.prompts as { arguments: unknown }[])[0]!.arguments = [{ name: "city", required: "yes" }]),
@@ -124,7 +124,7 @@ describe("the lock records the live prompts, resources and templates", () => {
         (e) => ((e.resources as { uri: unknown }[])[1]!.uri = "not a uri"),
         /server "everything": resources\[1\]\.uri must be an absolute URI/,
       ],
-      [(e) => ((e as { resources: unknown }).resources = { uri: "x://y" }), /server "everything": resources must be an array/],
+      [(e) => ((e as { resources: unknown }).resources = { uri: "x://y" }), /server "everything" field "resources": must be array/],
       [
         (e) => ((e.resourceTemplates as { uriTemplate: unknown }[])[0]!.uriTemplate = "demo://{a b}"),
         /resourceTemplates\[0\]\.uriTemplate: .*bad variable/,

@@ -5,12 +5,12 @@
  * A design whose output depends on anything else (environment, network) needs `--no-cache`.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { lockPathFor } from "./resolve/lock.js";
-import { previouslyGenerated, safeJoin } from "./write.js";
+import { previouslyGenerated, safeJoin, writeFileAtomic } from "./write.js";
 
 /** What a cache entry records. */
 export interface CacheEntry {
@@ -139,10 +139,8 @@ export function saveEntry(
     localInputs: run.localInputs,
   };
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(entry));
-    renameSync(temp, file);
+    // Never through a link out of node_modules (the cache folder is created inside it).
+    writeFileAtomic(file, JSON.stringify(entry), { within: dirname(dirname(dirname(file))) });
   } catch {
     // A read-only node_modules only costs speed.
   }

@@ -116,7 +116,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   progress({ kind: "generated", files: files.size, ms: lap() });
   const report = options.check
     ? checkOutput(outDir, files, loaded.label)
-    : writeOutput(outDir, files, loaded.label, (path, done, total) => progress({ kind: "writing", path, done, total }));
+    : writeOutput(outDir, files, loaded.label, (path, done, total) => progress({ kind: "writing", path, done, total }), cwd);
   const counts = {
     toolsets: ir.toolsets.length,
     tools,

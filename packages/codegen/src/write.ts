@@ -3,9 +3,9 @@
  * (temp file + rename), unchanged files are left alone, and files a previous run generated that
  * this run no longer produces are removed. `checkOutput` compares without writing.
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { checkWritePath, type SafeWriteOptions, writeFileSafe } from "@toolwright/runtime/manager";
 import { sourceLines } from "./emit/generated-file.js";
 
 /** What a write or check found. Paths are relative to the output folder. */
@@ -66,16 +66,6 @@ function readIfFile(path: string): string | undefined {
   }
 }
 
-/** Throws when a symlink inside `outDir` would carry a write to `full` outside it. */
-function assertNoSymlinkEscape(outDir: string, full: string): void {
-  const root = resolve(outDir);
-  if (!existsSync(root)) return;
-  let dir = dirname(full);
-  while (!existsSync(dir) && dir !== root) dir = dirname(dir);
-  const rel = relative(realpathSync(root), realpathSync(dir));
-  if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`refusing to write ${full}: a symlink in ${outDir} leads outside it`);
-}
-
 /** Compares `files` with what is on disk; writes nothing. */
 export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, source: string): OutputReport {
   const stale: string[] = [];
@@ -88,16 +78,26 @@ export function checkOutput(outDir: string, files: ReadonlyMap<string, string>, 
   return { written: [], unchanged, removed: [], stale: stale.sort() };
 }
 
-/** Writes `files` into `outDir` atomically and removes generated files that are no longer produced. */
+/**
+ * Writes `files` into `outDir` atomically and removes generated files that are no longer produced.
+ * No write follows a link out of `outDir`, nor a folder between `project` (default `outDir`) and `outDir` out of `project`.
+ */
 export function writeOutput(
   outDir: string,
   files: ReadonlyMap<string, string>,
   source: string,
   onFile?: (path: string, done: number, total: number) => void,
+  project: string = outDir,
 ): OutputReport {
-  // Validate every path before touching the disk, so a bad path never leaves a partial write.
+  // Validate every path before touching the disk, so a bad path never leaves a partial write: no
+  // folder on the way leads out of the project (an --out outside it is the user's explicit choice),
+  // and nothing below --out leads out of --out.
+  const within = outDir;
   const targets = [...files].map(([path, text]) => ({ path, text, full: safeJoin(outDir, path) }));
-  for (const { full } of targets) assertNoSymlinkEscape(outDir, full);
+  for (const { full } of targets) {
+    checkWritePath(full, { within: project });
+    checkWritePath(full, { within });
+  }
   const written: string[] = [];
   const unchanged: string[] = [];
   for (const { path, text, full } of targets) {
@@ -106,8 +106,7 @@ export function writeOutput(
       unchanged.push(path);
       continue;
     }
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileAtomic(full, text);
+    writeFileSafe(full, text, { within });
     written.push(path);
   }
   const removed: string[] = [];
@@ -119,14 +118,11 @@ export function writeOutput(
   return { written, unchanged, removed, stale: [] };
 }
 
-/** Writes `text` to `path` through a temporary file and a rename, so readers never see half a file. */
-export function writeFileAtomic(path: string, text: string): void {
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    writeFileSync(temp, text);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+/**
+ * Writes `text` to `path` through a temporary file and a rename, so readers never see half a file,
+ * and never through a link out of `within` (default: the file's own folder). Missing folders are
+ * created. Every file the CLI writes goes through here (the runtime's `writeFileSafe`).
+ */
+export function writeFileAtomic(path: string, text: string, options: Pick<SafeWriteOptions, "within"> = {}): void {
+  writeFileSafe(path, text, options);
 }

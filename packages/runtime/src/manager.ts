@@ -53,6 +53,8 @@ export type { NameChoice } from "./manager/names.js";
 export { chooseExposedName, MAX_PROVIDER_NAME, providerSafe, uniqueName } from "./manager/names.js";
 export type { RiskLevel, ToolRisk } from "./manager/risk.js";
 export { riskOf } from "./manager/risk.js";
+export type { SafeWriteOptions } from "./manager/safe-write.js";
+export { checkWritePath, UnsafeWriteError, writeFileSafe } from "./manager/safe-write.js";
 export type { ConnectDurations, ServerState, ServerStatus } from "./manager/server-slot.js";
 export type { ManagedList, ManagedPrompt, ManagedResource, ManagedResourceTemplate, ManagerSurface } from "./manager/surface.js";
 export type { ManagedTool, ServerToolPolicy, ToolsDiff } from "./manager/tool-registry.js";

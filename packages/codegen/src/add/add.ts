@@ -119,7 +119,7 @@ export async function runAdd(options: AddOptions): Promise<AddSummary> {
       }
       const lock = plan.pulled ? lockWith(designPath, options.server, plan.pulled) : undefined;
       writeDesign(target, read, plan.next);
-      if (lock) writeFileAtomic(lockPathFor(designPath), lock);
+      if (lock) writeFileAtomic(lockPathFor(designPath), lock, { within: cwd });
       return plan.summary;
     }
   } finally {
@@ -135,7 +135,7 @@ function writeDesign(target: AddTarget, expected: string, next: string): void {
   if (readFileSync(target.designPath, "utf8") !== expected) {
     throw new FileError(target.label, "changed by another program while toolwright add was writing it; nothing was written, run add again");
   }
-  writeFileAtomic(target.designPath, next);
+  writeFileAtomic(target.designPath, next, { within: target.cwd });
 }
 
 /** The lock text with a catalogue `add --inline` listed live, so gen and the drift check have it without a pull. */
@@ -229,7 +229,7 @@ async function planAdd(options: AddOptions, target: AddTarget, raw: string, live
   const usedElsewhere = existing !== undefined && !using && fromServer(shape.file);
 
   if (options.inline) {
-    const locked = readLock(designPath)?.servers[name];
+    const locked = readLock(designPath, lockPathFor(label))?.servers[name];
     let entry: LockedServer;
     if (locked) {
       entry = locked;

@@ -4,12 +4,13 @@
  * `externalServer(name, mcpJson(...))` per server and one toolset using it, so each server stays
  * declared once, in the `mcp.json`. An existing design is never overwritten without `force`.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { docName, docText } from "../emit/literal.js";
 import { FileError } from "../errors.js";
 import { designLabel } from "../load/design-label.js";
 import { knownMcpJsonFiles, readMcpJson } from "../mcp-json/read-mcp-json.js";
+import { writeFileAtomic } from "../write.js";
 import { checkConfigName, DSL_IMPORTS, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "./snippets.js";
 
 /** Options for `runInit`. */
@@ -118,8 +119,7 @@ export async function runInit(options: InitOptions = {}): Promise<InitSummary> {
   for (const name of servers) checkConfigName(fromLabel, name);
   if (servers.length === 0) throw new FileError(fromLabel, "lists no servers; add one under mcpServers (or servers for VS Code)");
   const text = await starterDesign(designPath, cwd, source, servers, fromLabel);
-  mkdirSync(dirname(designPath), { recursive: true });
-  writeFileSync(designPath, text);
+  writeFileAtomic(designPath, text, { within: cwd });
   return { design: label, from: fromLabel, servers, replaced };
 }
 

@@ -1,12 +1,16 @@
 /**
  * The `toolwright pull <design>` command for the CLI: flags, help with examples, the one-line
- * summary, `--json`, and exit codes (0 ok, 2 usage, design or server error).
+ * summary, `--json`, and exit codes (0 ok, 1 stale with --check or lint findings with --strict,
+ * 2 usage, design or lock error or every server failed, 3 partial pull).
  */
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
 import { checkLoadTimeout, loadTimeoutOption } from "../load/load-timeout.js";
 import { createProgress, type Progress, type ProgressStream } from "../progress.js";
 import type { PullProgress, PullSummary } from "./pull.js";
+
+/** The exit code of a partial pull: some servers failed, the lock was written with those that answered. */
+export const PARTIAL_PULL_EXIT = 3;
 
 /** Where the command prints (the CLI's `CliIo`, structurally). */
 interface PullIo {
@@ -74,9 +78,12 @@ export async function pullAction(args: PullArgs, io: PullIo): Promise<number> {
     else io.stderr(commandErrorText(error));
     return 2;
   }
-  const code = (args.check && summary.changed) || summary.strictFailed ? 1 : 0;
+  // 3: a partial pull (some servers failed, the lock holds what answered); it outranks --check and --strict.
+  const code = summary.failed.length > 0 ? PARTIAL_PULL_EXIT : (args.check && summary.changed) || summary.strictFailed ? 1 : 0;
   if (args.json) io.stdout(JSON.stringify({ ok: code === 0, command: "pull", exitCode: code, ...summary }));
   else {
+    for (const f of summary.failed)
+      io.stderr(`error: ${f.message} (${f.kept ? "its previous lock entry is kept" : "it has no lock entry"})`);
     for (const w of summary.warnings) io.stderr(`warning: ${w}`);
     for (const f of summary.findings) io.stderr(`lint: ${describeFinding(f)}`);
     if (args.check)
@@ -128,7 +135,7 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         .example("$0 pull design.ts --strict", "refuse to write a lock for a catalogue the lint flags")
         .example("$0 pull design.ts --json", "machine-readable summary (servers, tools, fingerprints, time)")
         .epilogue(
-          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Every pull lints the catalogues for poisoning (invisible or bidi Unicode, look-alike names, hidden instructions, reaching for secrets, hidden comments, very long or cross-server descriptions) and prints each finding. Exit codes: 0 ok, 1 --check found a stale lock or --strict found lint findings, 2 usage, design or server error (the old lock is left untouched); a design that does not finish loading within --load-timeout is a design error.",
+          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Every pull lints the catalogues for poisoning (invisible or bidi Unicode, look-alike names, hidden instructions, reaching for secrets, hidden comments, very long or cross-server descriptions) and prints each finding. Servers are pulled concurrently, each within --timeout. Exit codes: 0 ok, 1 --check found a stale lock or --strict found lint findings, 2 usage, design or lock error, or every server failed (the old lock is left untouched), 3 partial pull: some servers failed and are named on stderr; the lock was written with the servers that answered, and each failed server keeps its previous entry (with --check or --strict nothing is written); a design that does not finish loading within --load-timeout is a design error.",
         ),
     handler: (a) => {
       const raw = a as unknown as {

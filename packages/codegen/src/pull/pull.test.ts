@@ -183,7 +183,7 @@ describe("toolwright pull", () => {
   ];
 
   it.each(failing)(
-    "%s: exit 2, the server named, the old lock untouched, no temp file",
+    "%s: exit 3 (partial), the server named, the lock holds the server that answered, no temp file",
     async (label, server, message) => {
       const name = label.replace(/\W+/g, "-");
       const design = writeDesign(
@@ -192,16 +192,20 @@ describe("toolwright pull", () => {
       );
       const lockPath = join(tmp, name, "design.lock.json");
       writeFileSync(lockPath, OLD_LOCK);
-      const r = await exec("pull", design, "--timeout", "3000");
-      expect(r.code).toBe(2);
+      // A budget the real server meets even on a loaded machine; the failing ones fail whatever it is.
+      const r = await exec("pull", design, "--timeout", "10000");
+      expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(message);
-      expect(r.stderr.split("\n")).toHaveLength(1);
-      expect(readFileSync(lockPath, "utf8")).toBe(OLD_LOCK);
+      const lines = r.stderr.split("\n");
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/\(it has no lock entry\)$/);
+      expect(lines[1]).toMatch(/^toolwright pull: 1 server \(fine 9\), 9 tools; 1 failed \(\w+: no previous entry\); wrote /);
+      expect(Object.keys(JSON.parse(readFileSync(lockPath, "utf8")).servers)).toEqual(["fine"]);
       expect(readdirSync(join(tmp, name)).sort()).toEqual(["design.lock.json", "design.ts"]);
-      const json = await exec("pull", design, "--timeout", "3000", "--json");
-      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, command: "pull", exitCode: 2 });
+      const json = await exec("pull", design, "--timeout", "10000", "--json");
+      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, command: "pull", exitCode: 3, failed: [{ kept: false }] });
     },
-    60_000,
+    120_000,
   );
 
   it("an inline override naming no pulled tool is a warning (the lock is still written)", async () => {

@@ -1,7 +1,10 @@
 /**
  * `toolwright pull`: connects to every `externalServer(...)` of a design (stdio or streamable
  * HTTP), lists its tools (and the prompts, resources and resource templates it announces) through
- * every page, and writes the design's lock file atomically. Any server failing leaves the old lock untouched.
+ * every page, and writes the design's lock file atomically. Servers are pulled concurrently, each
+ * within its own timeout. A server that fails does not cost the others: the lock gets what answered,
+ * the failed server keeps its previous entry, and the summary lists it (`failed`; the CLI exits 3).
+ * Only when every server fails is nothing written.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
@@ -24,6 +27,7 @@ import { DesignError } from "../errors.js";
 import { loadDesign, loadOptions } from "../load/load-design.js";
 import { type ConnectionContext, isMcpJson, readMcpJsonEntry } from "../resolve/connection.js";
 import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
+import { LockError } from "../resolve/lock-shape.js";
 import { surfaceFromLock } from "../resolve/lock-surface.js";
 import { writeFileAtomic } from "../write.js";
 import { type ListedSurface, lockEntryFromListing, type PulledServer, serializeLock } from "./lock-format.js";
@@ -89,7 +93,18 @@ export interface PullSummary {
   readonly findings: readonly LintFinding[];
   /** With `strict`: true when findings kept the lock from being written. */
   readonly strictFailed: boolean;
+  /** Servers that could not be pulled while others could (a partial pull); each keeps its previous lock entry when there was one. */
+  readonly failed: readonly PullFailure[];
   readonly ms: number;
+}
+
+/** One server a partial pull could not reach or list. */
+export interface PullFailure {
+  readonly server: string;
+  /** `pull failed for server "x": ...` */
+  readonly message: string;
+  /** True when the lock keeps the server's previous entry; false when it had none (or the old lock was unreadable). */
+  readonly kept: boolean;
 }
 
 /** A server could not be pulled: it is down, timed out, or answered something that is not a catalogue. */
@@ -254,17 +269,19 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
     }
   }
   const lockPath = lockPathFor(loaded.path);
-  let previous: { readonly [name: string]: LockedServer } = {};
+  let previous: { readonly [name: string]: LockedServer } = Object.create(null);
   try {
-    previous = readLock(loaded.path)?.servers ?? {};
+    previous = readLock(loaded.path, lockPathFor(loaded.label))?.servers ?? previous;
   } catch (error) {
     // A corrupt lock only matters when its other entries must be kept; otherwise pull replaces it.
-    if (wanted) {
-      throw new DesignError(
-        { file: loaded.label },
-        `cannot keep the other servers: ${error instanceof Error ? error.message : String(error)}`,
+    if (wanted && error instanceof LockError) {
+      throw new LockError(
+        error.file,
+        error.location,
+        `${error.problem} (--server keeps the other servers' entries, so the lock must be readable; fix it, or pull every server to replace it)`,
       );
     }
+    if (wanted) throw error;
   }
   const timeoutMs = options.timeoutMs ?? 20_000;
   const targets = external.filter((s) => !wanted || wanted.has(s.name));
@@ -285,16 +302,26 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
       ),
     ),
   );
-  const failed = pulled.find((p): p is PromiseRejectedResult => p.status === "rejected");
-  if (failed) throw failed.reason;
-  const results = pulled.map((p) => (p as PromiseFulfilledResult<Awaited<ReturnType<typeof pullServer>>>).value);
+  // A design error (a connection the design gets wrong) is the design's, whichever server met it; a
+  // server that is down or answers garbage fails alone, unless none answered (then nothing is written).
+  const rejected = pulled.flatMap((p, i) => (p.status === "rejected" ? [{ server: targets[i]!.name, reason: p.reason as unknown }] : []));
+  const designError = rejected.find((r) => !(r.reason instanceof PullError));
+  if (designError) throw designError.reason;
+  const results = pulled.flatMap((p) => (p.status === "fulfilled" ? [p.value] : []));
+  if (results.length === 0 && rejected.length > 0) throw rejected[0]!.reason;
   const servers: { [name: string]: LockedServer } = {};
   for (const s of external) {
     const fresh = results.find((r) => r.summary.name === s.name);
-    const kept = wanted ? previous[s.name] : undefined;
+    // Servers not pulled this time (--server) and servers that failed keep what the lock had.
+    const kept = Object.hasOwn(previous, s.name) ? previous[s.name] : undefined;
     if (fresh) servers[s.name] = fresh.entry;
     else if (kept) servers[s.name] = kept;
   }
+  const failed: PullFailure[] = rejected.map((r) => ({
+    server: r.server,
+    message: (r.reason as PullError).message,
+    kept: Object.hasOwn(previous, r.server),
+  }));
   const warnings: string[] = [];
   for (const s of targets) {
     const names = new Set(servers[s.name]?.tools.map((t) => (t as { name: string }).name));
@@ -326,7 +353,7 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
   const strictFailed = options.strict === true && findings.length > 0;
   const text = serializeLock(servers);
   const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
-  if (changed && !options.check && !strictFailed) writeFileAtomic(lockPath, text);
+  if (changed && !options.check && !strictFailed) writeFileAtomic(lockPath, text, { within: cwd });
   const label = relative(cwd, lockPath).split(sep).join("/");
   return {
     lock: label,
@@ -338,6 +365,7 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
     warnings,
     findings,
     strictFailed,
+    failed,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -352,7 +380,10 @@ function hasName(tool: unknown): tool is { readonly name: string; readonly [fiel
   return typeof (tool as { name?: unknown } | null)?.name === "string";
 }
 
-/** One-line summary: `toolwright pull: 3 servers (a 13, b 14, c 9), 36 tools; wrote design.lock.json (1.2 s)`. */
+/**
+ * One-line summary: `toolwright pull: 3 servers (a 13, b 14, c 9), 36 tools; wrote design.lock.json (1.2 s)`;
+ * a partial pull adds `; 1 failed (d: previous entry kept)`.
+ */
 export function pullSummaryLine(s: PullSummary, check = false): string {
   const servers = s.servers.map((x) => `${x.name} ${x.tools}`).join(", ");
   const secs = (s.ms / 1000).toFixed(1);
@@ -366,5 +397,9 @@ export function pullSummaryLine(s: PullSummary, check = false): string {
         ? "wrote"
         : "unchanged";
   const lint = s.findings.length === 0 ? "" : `, ${s.findings.length} lint finding${s.findings.length === 1 ? "" : "s"}`;
-  return `toolwright pull${check ? " --check" : ""}: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools${lint}; ${what} ${s.lock} (${secs} s)`;
+  const failed =
+    s.failed.length === 0
+      ? ""
+      : `; ${s.failed.length} failed (${s.failed.map((f) => `${f.server}: ${f.kept ? "previous entry kept" : "no previous entry"}`).join(", ")})`;
+  return `toolwright pull${check ? " --check" : ""}: ${s.servers.length} server${s.servers.length === 1 ? "" : "s"} (${servers}), ${s.tools} tools${lint}${failed}; ${what} ${s.lock} (${secs} s)`;
 }

@@ -2,9 +2,7 @@
  * `toolwright report [design]`: writes one self-contained HTML file for a reviewer (each server,
  * its tools and risk levels, lint findings, and the drift since the lock side by side).
  */
-
-import { mkdirSync } from "node:fs";
-import { dirname, relative, resolve, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
 
@@ -34,8 +32,7 @@ export async function reportAction(args: ReportArgs, io: ReportIo): Promise<numb
     ]);
     const data = await buildReport({ design: args.design, cwd, offline: args.offline, timeoutMs: args.timeout });
     const out = resolve(cwd, args.out ?? `${args.design.replace(/\.[cm]?[jt]s$/, "")}.report.html`);
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileAtomic(out, renderReportHtml(data));
+    writeFileAtomic(out, renderReportHtml(data), { within: cwd });
     const label = relative(cwd, out).split(sep).join("/");
     const changed = data.servers.reduce(
       (n, s) => n + s.tools.filter((t) => t.status === "changed" || t.status === "added" || t.status === "removed").length,

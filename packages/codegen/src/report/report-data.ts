@@ -107,7 +107,7 @@ export async function buildReport(options: ReportOptions): Promise<ReportData> {
   let lock: { readonly [name: string]: LockedServer } | undefined;
   let lockError: string | undefined;
   try {
-    lock = readLock(loaded.path)?.servers;
+    lock = readLock(loaded.path, lockPathFor(loaded.label))?.servers;
   } catch (error) {
     lockError = error instanceof Error ? error.message : String(error);
   }

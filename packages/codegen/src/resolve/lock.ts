@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ToolDecl } from "@toolwright/dsl";
-import { checkLockedSurface, type LockedSurface } from "./lock-surface.js";
+import { checkLockShape, LockError } from "./lock-shape.js";
+import type { LockedSurface } from "./lock-surface.js";
 
 /** One server's snapshot in the lock. */
 export interface LockedServer extends LockedSurface {
@@ -31,32 +32,29 @@ export function lockPathFor(designPath: string): string {
   return join(dirname(designPath), `${base}.lock.json`);
 }
 
-/** Reads and shape-checks the lock; `undefined` when there is none. Throws with a plain message. */
-export function readLock(designPath: string): LockFile | undefined {
+/**
+ * Reads and shape-checks the lock (`lock-shape.ts`); `undefined` when there is none. Throws
+ * `LockError` naming the lock file (as `label`, default its file name), the server, tool and field.
+ * The server map comes back prototype-free: a design server named "constructor" finds no entry.
+ */
+export function readLock(designPath: string, label?: string): LockFile | undefined {
   const path = lockPathFor(designPath);
+  const file = label ?? basename(path);
   if (!existsSync(path)) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new Error(`${basename(path)} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LockError(file, {}, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const lock = parsed as { version?: unknown; servers?: unknown };
-  if (typeof lock !== "object" || lock === null || lock.version !== 1 || typeof lock.servers !== "object" || lock.servers === null) {
-    throw new Error(`${basename(path)} is not a version 1 toolwright lock`);
+  checkLockShape(parsed, file);
+  const lock = parsed as { version: 1; servers: { [name: string]: LockedServer } };
+  const servers: { [name: string]: LockedServer } = Object.create(null);
+  for (const [name, entry] of Object.entries(lock.servers)) {
+    const fingerprints = entry.fingerprints === undefined ? {} : { fingerprints: Object.assign(Object.create(null), entry.fingerprints) };
+    servers[name] = { ...entry, ...fingerprints };
   }
-  for (const [name, server] of Object.entries(lock.servers)) {
-    if (typeof server !== "object" || server === null || !Array.isArray((server as { tools?: unknown }).tools)) {
-      throw new Error(`${basename(path)}: server ${JSON.stringify(name)} has no tools array`);
-    }
-    const instructions = (server as { instructions?: unknown }).instructions;
-    if (instructions !== undefined && instructions !== null && typeof instructions !== "string") {
-      throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: instructions must be a string or null`);
-    }
-    const problem = checkLockedSurface(server as { readonly [field: string]: unknown });
-    if (problem) throw new Error(`${basename(path)}: server ${JSON.stringify(name)}: ${problem}`);
-  }
-  return parsed as LockFile;
+  return { version: 1, servers };
 }
 
 /** Turns a pulled `tools/list` entry into a tool declaration. Throws with a plain message. */

@@ -4,6 +4,7 @@ import type { DesignDecl } from "@toolwright/dsl";
 import { fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import { afterAll, describe, expect, it } from "vitest";
 import { DesignError } from "../errors.js";
+import { LockError } from "./lock-shape.js";
 import { resolveDesign } from "./resolve.js";
 
 const obj = (properties: object = {}, extra: object = {}) => ({ type: "object", properties, ...extra });
@@ -167,9 +168,16 @@ describe("live catalogues from the lock file", () => {
     expect(ts.tools[1]).toMatchObject({ title: "Write", annotations: { destructive: true } });
   });
 
-  it("a corrupt lock is a design error", () => {
+  it("a corrupt lock is the lock's error (LockError naming the lock file), not the design's", () => {
     writeFileSync(join(dir, "bad.lock.json"), "{not json");
-    expect(errorOf(d, join(dir, "bad.ts")).message).toMatch(/bad\.lock\.json is not valid JSON/);
+    let error: unknown;
+    try {
+      resolveDesign(d, { file: "designs/app.ts", designPath: join(dir, "bad.ts") });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(LockError);
+    expect((error as Error).message).toMatch(/^designs\/bad\.lock\.json: not valid JSON/);
   });
 });
 

@@ -2,6 +2,7 @@
  * `resolveDesign`: checks a design once and builds the read-only IR. All validation lives here
  * (names, duplicates, schemas, refs, providers, subsets), so emitters can trust what they read.
  */
+import { basename, dirname } from "node:path";
 import {
   type DesignDecl,
   toJsonSchema as dslToJsonSchema,
@@ -13,11 +14,12 @@ import {
 } from "@toolwright/dsl";
 import { type FingerprintedTool, fingerprintCatalogue } from "@toolwright/runtime/catalogue";
 import { camelName, pascalName, providerNames } from "../emit/names.js";
-import { DesignError, type DesignLocation } from "../errors.js";
+import { DesignError } from "../errors.js";
 import type { IrConnection, IrDesign, IrMcpServer, IrTool, IrToolset } from "../ir/ir.js";
 import { resolveAgents } from "./agents.js";
 import { resolveConnection } from "./connection.js";
 import { type LockFile, lockPathFor, readLock, toolFromListing } from "./lock.js";
+import { LockError } from "./lock-shape.js";
 import { surfaceFromLock } from "./lock-surface.js";
 import { createAjv } from "./schema.js";
 import { serverNames, serverSymbols } from "./symbols.js";
@@ -38,6 +40,13 @@ export interface ResolveOptions {
 /** The IR is frozen once built; only the resolver fills in fields it computes after the fact (provider names). */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The lock file as the user knows it: next to the design's label (`designs/app.lock.json`). */
+function lockLabel(file: string, designPath: string): string {
+  const name = basename(lockPathFor(designPath));
+  const dir = dirname(file);
+  return dir === "." ? name : `${dir}/${name}`;
+}
+
 /** Resolves and validates a design. Throws `DesignError` on the first problem. */
 export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDesign {
   const file = options.file;
@@ -53,17 +62,14 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
   // a broken lock is reported at the first toolset that reads it. null: not read yet; undefined: no
   // design path, so no lock to read.
   let lock: LockFile | undefined | null = null;
-  const getLock = (loc: DesignLocation): LockFile | undefined => {
+  const getLock = (): LockFile | undefined => {
     if (lock !== null) return lock;
     if (options.designPath === undefined) {
       lock = undefined;
       return lock;
     }
-    try {
-      lock = readLock(options.designPath);
-    } catch (error) {
-      throw new DesignError(loc, error instanceof Error ? error.message : String(error));
-    }
+    // A malformed lock is the lock's problem (LockError names the file, server, tool and field), not the design's.
+    lock = readLock(options.designPath, lockLabel(file, options.designPath));
     return lock;
   };
 
@@ -143,7 +149,7 @@ export function resolveDesign(design: DesignDecl, options: ResolveOptions): IrDe
 function catalogueOf(
   decl: ToolsetDecl,
   servers: Map<string, McpServerDecl | ExternalServerDecl>,
-  getLock: (loc: DesignLocation) => LockFile | undefined,
+  getLock: () => LockFile | undefined,
   file: string,
   designPath: string | undefined,
 ): { tools: readonly ToolDecl[] } & Origin {
@@ -174,7 +180,7 @@ function catalogueOf(
       },
     };
   const lockName = designPath === undefined ? "the design's lock file" : lockPathFor(designPath).split(/[\\/]/).pop()!;
-  const entry = getLock(loc)?.servers[server.name];
+  const entry = getLock()?.servers[server.name];
   if (!entry) {
     throw new DesignError(loc, `missing lock for server ${JSON.stringify(server.name)} in ${lockName}; run \`toolwright pull ${file}\``);
   }
@@ -186,7 +192,11 @@ function catalogueOf(
       const pulled = toolFromListing(raw, i);
       return overrides.get(pulled.name) ?? pulled;
     } catch (error) {
-      throw new DesignError(loc, `${lockName}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new LockError(
+        designPath === undefined ? lockName : lockLabel(file, designPath),
+        { server: server.name, field: `tools[${i}]` },
+        error instanceof Error ? error.message : String(error),
+      );
     }
   });
   // An override of a tool the server does not list would generate nothing: most likely a typo.

@@ -4,10 +4,11 @@
  * longer matches is held back from the model until it is approved again; a tool never seen is
  * approved on first use (`newTools: "allow"`) or held back too (`"hold"`).
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fingerprintTool } from "../catalogue/fingerprint.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
+import { writeFileSafe } from "./safe-write.js";
 
 /** What happens to a tool the store has never seen: approved on first use and recorded, or held back. */
 export type NewToolPolicy = "allow" | "hold";
@@ -92,14 +93,7 @@ function serialize(servers: Servers): string {
 }
 
 function writeAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeFileSafe(path, text, { mode: 0o600 });
 }
 
 /** Opens (or starts) a store. Throws when the file exists but is malformed. */

@@ -2,10 +2,10 @@
  * Writing one server entry into an `mcp.json` atomically (temp file plus rename), keeping the other
  * entries, their order and the file's indentation.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { readFileSync } from "node:fs";
 import { McpConfigError } from "./config-load.js";
 import type { RawServerConfig } from "./config-types.js";
+import { writeFileSafe } from "./safe-write.js";
 
 /** The indentation a JSON text uses (the first indented line), default two spaces. */
 export function detectIndent(text: string): string {
@@ -55,16 +55,9 @@ export function writeServerEntry(
   object.mcpServers = { ...servers, [name]: entry };
   const indent = text === undefined ? "  " : detectIndent(text);
   const trailing = text === undefined || text.endsWith("\n") ? "\n" : "";
-  mkdirSync(dirname(file), { recursive: true });
   // Temp file in the same directory, then rename: a reader (the manager's watcher, another client)
-  // sees the old file or the new one, never half of one. 0o600: entries can hold tokens.
-  const temp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  try {
-    writeFileSync(temp, JSON.stringify(object, null, indent) + trailing, { encoding: "utf8", mode: 0o600 });
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  // sees the old file or the new one, never half of one; never through a link out of its folder.
+  // 0o600: entries can hold tokens.
+  writeFileSafe(file, JSON.stringify(object, null, indent) + trailing, { mode: 0o600 });
   return { created: text === undefined };
 }
