@@ -164,4 +164,17 @@ describe("a live server changes a description after the lock", () => {
     expect(strict.stderr).toContain("not written (--strict: lint findings)");
     expect(readFileSync(join(dir, "design.lock.json"), "utf8")).toBe(lockBefore);
   }, 30_000);
+
+  it("pull --strict prints a low finding (an honest long description) and still writes the lock", async () => {
+    const lockBefore = readFileSync(join(dir, "design.lock.json"), "utf8");
+    const long = `Greets someone by name. ${"The greeting uses the person's preferred form of address. ".repeat(60)}`;
+    setCatalogue({ ...original, tools: { ...original.tools, greet: { description: long } } });
+    const strict = await cli("pull", design, "--strict");
+    expect(strict.stderr).toMatch(/lint: low long-description mutable\/greet description/);
+    expect(strict.stderr).not.toContain("not written (--strict");
+    expect(strict.code).toBe(0);
+    const lockAfter = readFileSync(join(dir, "design.lock.json"), "utf8");
+    expect(lockAfter).not.toBe(lockBefore);
+    expect(lockAfter).toContain("preferred form of address");
+  }, 30_000);
 });

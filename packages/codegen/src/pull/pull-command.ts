@@ -125,7 +125,7 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         .option("strict", {
           type: "boolean",
           default: false,
-          describe: "Fail (exit 1, write nothing) when the poisoning lint finds anything in a pulled catalogue",
+          describe: "Fail (exit 1, write nothing) when the poisoning lint finds a high or medium finding in a pulled catalogue (low ones are printed only)",
         })
         .check((a) => (Number.isFinite(a.timeout) && a.timeout > 0) || "--timeout must be a positive number of milliseconds")
         .check(checkLoadTimeout)
@@ -135,7 +135,7 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         .example("$0 pull design.ts --strict", "refuse to write a lock for a catalogue the lint flags")
         .example("$0 pull design.ts --json", "machine-readable summary (servers, tools, fingerprints, time)")
         .epilogue(
-          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Every pull lints the catalogues for poisoning (invisible or bidi Unicode, look-alike names, hidden instructions, reaching for secrets, hidden comments, very long or cross-server descriptions) and prints each finding. Servers are pulled concurrently, each within --timeout. Exit codes: 0 ok, 1 --check found a stale lock or --strict found lint findings, 2 usage, design or lock error, or every server failed (the old lock is left untouched), 3 partial pull: some servers failed and are named on stderr; the lock was written with the servers that answered, and each failed server keeps its previous entry (with --check or --strict nothing is written); a design that does not finish loading within --load-timeout is a design error.",
+          "Connection details live in the design: externalServer(name, { command, args, env, cwd }) for stdio or { url, headers } for streamable HTTP. Relative cwd is the design's folder; env entries are NAME (pass through) or KEY=VALUE. Every pull lints the catalogues for poisoning (invisible or bidi Unicode, look-alike names, hidden instructions, reaching for secrets, hidden comments, very long or cross-server descriptions) and prints each finding. Servers are pulled concurrently, each within --timeout. Exit codes: 0 ok, 1 --check found a stale lock or --strict found high or medium lint findings, 2 usage, design or lock error, or every server failed (the old lock is left untouched), 3 partial pull: some servers failed and are named on stderr; the lock was written with the servers that answered, and each failed server keeps its previous entry (with --check or --strict nothing is written); a design that does not finish loading within --load-timeout is a design error.",
         ),
     handler: (a) => {
       const raw = a as unknown as {

@@ -275,6 +275,6 @@ describe("toolwright pull", () => {
     const help = await exec("pull", "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Examples:/);
-    expect(help.stdout).toMatch(/Exit codes: 0 ok, 1 --check found a stale lock\s+or --strict found lint findings, 2/);
+    expect(help.stdout).toMatch(/Exit codes: 0 ok, 1 --check found a stale lock\s+or --strict found high or\s+medium lint findings, 2/);
   });
 });

@@ -46,7 +46,10 @@ export interface PullOptions {
   readonly loadTimeoutMs?: number;
   /** Called as each server starts connecting and as it finishes (for live progress). */
   readonly onProgress?: (event: PullProgress) => void;
-  /** Any poisoning-lint finding fails the pull: nothing is written and `strictFailed` is set. */
+  /**
+   * A high or medium poisoning-lint finding fails the pull: nothing is written and `strictFailed`
+   * is set. Low findings (a long description, an honest one-script non-Latin name) are printed only.
+   */
   readonly strict?: boolean;
 }
 
@@ -91,7 +94,7 @@ export interface PullSummary {
   readonly warnings: readonly string[];
   /** Poisoning-lint findings on the pulled catalogues (`lintCatalogue`). */
   readonly findings: readonly LintFinding[];
-  /** With `strict`: true when findings kept the lock from being written. */
+  /** With `strict`: true when high or medium findings kept the lock from being written. */
   readonly strictFailed: boolean;
   /** Servers that could not be pulled while others could (a partial pull); each keeps its previous lock entry when there was one. */
   readonly failed: readonly PullFailure[];
@@ -350,7 +353,8 @@ export async function runPull(options: PullOptions): Promise<PullSummary> {
       ...(typeof e.instructions === "string" ? { instructions: e.instructions } : {}),
     })),
   ).filter((f) => fresh.has(f.server));
-  const strictFailed = options.strict === true && findings.length > 0;
+  // Low findings are smells that honest catalogues have too; only high and medium ones block.
+  const strictFailed = options.strict === true && findings.some((f) => f.severity !== "low");
   const text = serializeLock(servers);
   const changed = !existsSync(lockPath) || readFileSync(lockPath, "utf8") !== text;
   if (changed && !options.check && !strictFailed) writeFileAtomic(lockPath, text, { within: cwd });
