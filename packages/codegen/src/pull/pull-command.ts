@@ -125,7 +125,8 @@ export function pullCommand(io: PullIo, setAction: (action: () => Promise<number
         .option("strict", {
           type: "boolean",
           default: false,
-          describe: "Fail (exit 1, write nothing) when the poisoning lint finds a high or medium finding in a pulled catalogue (low ones are printed only)",
+          describe:
+            "Fail (exit 1, write nothing) when the poisoning lint finds a high or medium finding in a pulled catalogue (low ones are printed only)",
         })
         .check((a) => (Number.isFinite(a.timeout) && a.timeout > 0) || "--timeout must be a positive number of milliseconds")
         .check(checkLoadTimeout)
