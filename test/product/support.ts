@@ -3,7 +3,7 @@
  * without a shell on the Node that runs the suite, and read the README's Install lines.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -138,4 +138,18 @@ export function listFiles(dir: string, skip: readonly string[] = ["node_modules"
   };
   walk("");
   return out.sort();
+}
+
+/**
+ * Copies the workspace package in packages/`folder` (its package.json and the `files` it publishes)
+ * to `nodeModules`/<name>: copied, not linked, so nothing can find the repository's `@types/node`
+ * by walking up from a symlink's real path.
+ */
+export function copyPackage(folder: string, nodeModules: string): void {
+  const from = join(REPO, "packages", folder);
+  const manifest = JSON.parse(readFileSync(join(from, "package.json"), "utf8")) as { name: string; files: string[] };
+  const target = join(nodeModules, ...manifest.name.split("/"));
+  mkdirSync(target, { recursive: true });
+  for (const f of ["package.json", ...manifest.files.filter((f) => !f.startsWith("!"))])
+    cpSync(join(from, f), join(target, f), { recursive: true });
 }
