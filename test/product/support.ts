@@ -116,6 +116,32 @@ export function readmeInstallLines(): readonly string[] {
     .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
+/** Flags for every `npm install` the product tests run: quiet, offline when the cache allows. */
+export const NPM_FLAGS: readonly string[] = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+
+/** One README Install line as it ran. */
+export interface InstallStep {
+  readonly line: string;
+  readonly result: RunResult;
+}
+
+/**
+ * Runs the README's tarball Install lines one by one in `app` (the empty folder next to the
+ * tarballs), each of which must run npm or npx and exit 0; throws naming the line and its output.
+ */
+export async function runReadmeInstall(app: string): Promise<readonly InstallStep[]> {
+  const steps: InstallStep[] = [];
+  for (const line of readmeInstallLines()) {
+    const [command, ...args] = line.split(/\s+/);
+    if (command !== "npm" && command !== "npx") throw new Error(`README Install line runs neither npm nor npx: ${line}`);
+    const flags = command === "npm" && args[0] === "install" ? NPM_FLAGS : [];
+    const result = await run(command, [...args, ...flags], app, 300_000);
+    if (result.code !== 0) throw new Error(`README Install line failed: ${line}\n${result.stdout}\n${result.stderr}`);
+    steps.push({ line, result });
+  }
+  return steps;
+}
+
 /** Total size in bytes of the files under `dir` (symlinks not followed). */
 export function folderSize(dir: string): number {
   let total = 0;
