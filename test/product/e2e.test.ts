@@ -152,7 +152,8 @@ afterAll(() => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-describe("packed packages installed in a fresh project", () => {
+// Each test runs npx commands of up to 180 s each; the bound is for a hang, not a speed check.
+describe("packed packages installed in a fresh project", { timeout: 900_000 }, () => {
   it("the install has the dependency shape the docs describe", () => {
     const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
       dependencies?: { [n: string]: string };
@@ -257,7 +258,7 @@ describe("packed packages installed in a fresh project", () => {
   });
 });
 
-describe("bad input through the installed bin: one line, exit 2, nothing written", () => {
+describe("bad input through the installed bin: one line, exit 2, nothing written", { timeout: 900_000 }, () => {
   const cases: [string, string[], RegExp][] = [
     ["a wrong design path", ["gen", "designs/nope.ts", "--out", "src/gen"], /designs\/nope\.ts: design file not found/],
     ["no design argument", ["gen", "--out", "src/gen"], /missing an argument: toolwright gen <design>/],
