@@ -57,10 +57,7 @@ describe("child environment", () => {
 
 describe("crash", () => {
   it("kills the server mid-call: the call fails as unavailable, the next call runs on a new process", async () => {
-    // server-everything takes seconds to start on a loaded machine (more than the default 10 s connect
-    // budget at load 8 on 2 cores); this test is about the crash and the restart, not start-up speed.
-    const everything = { command: NODE, args: [EVERYTHING, "stdio"], connectTimeoutMs: 120_000 };
-    manager = createMcpManager(config({ everything }), { client: { restartDelayMs: 20 } });
+    manager = createMcpManager(config({ everything: { command: NODE, args: [EVERYTHING, "stdio"] } }), { client: { restartDelayMs: 20 } });
     await manager.start();
     const oldPid = manager.listServers()[0]?.pid as number;
     expect(alive(oldPid)).toBe(true);
@@ -74,12 +71,9 @@ describe("crash", () => {
       expect(failed.failure.tool).toBe("everything.trigger-long-running-operation");
       expect(failed.failure.retryable).toBe(true);
     }
-    // The call fails when the pipe closes; the exit is reported after it, later still on a loaded
-    // machine. A call sent in between goes to the dead process and fails, rightly, as unavailable
-    // (see "load with crashes"), so wait for the manager to have seen the death: an event, not a time.
-    await vi.waitFor(() => expect(manager?.listServers()[0]?.pid).not.toBe(oldPid), { timeout: 30_000 });
     const next = await manager.callTool("everything.echo", { message: "back" });
-    expect(next.ok && next.value).toBe("Echo: back");
+    // Flaky under load (issue 25 item 19, not resolved): the failure is printed so the next run says why.
+    expect(next.ok && next.value, next.ok ? "" : JSON.stringify(next.failure)).toBe("Echo: back");
     const newPid = manager.listServers()[0]?.pid as number;
     expect(newPid).not.toBe(oldPid);
     expect(alive(newPid)).toBe(true);
