@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -11,6 +11,7 @@ import { type Machine, markdown, svgChart } from "./lib/report.ts";
 import { killAll, liveChildren, minimalEnv, parseResult, run } from "./lib/spawn.ts";
 import { addRatios, type Row } from "./lib/stats.ts";
 import { checkTargets } from "./lib/targets.ts";
+import { measureCli } from "./sections/cli.ts";
 import { measureCodegen } from "./sections/codegen.ts";
 import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
@@ -22,7 +23,7 @@ import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable"] as const;
+const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable", "cli"] as const;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -116,6 +117,12 @@ async function main(): Promise<void> {
   if (only.has("durable")) {
     log("durable steps");
     rows.push(...(await measureDurable(config, log, (text) => notes.push(text))));
+  }
+  if (only.has("cli")) {
+    log("CLI start-up");
+    const out = await measureCli(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
   }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);

@@ -82,6 +82,7 @@ export function checkTargets(
   const mcpServerHttp = sdk("server", httpConcM, "http");
   const mcpServer2 = sdk2("server", stdioConcM, "stdio");
   const mcpServer2Http = sdk2("server", httpConcM, "http");
+  const cliVersion = tw("cli", "toolwright --version", "-");
   const validatorsBytes = tw("code size", "validators.gen.ts bytes per tool, server-memory", "-");
   const maxWarnings = warnings.every((w) => w) && warnings.length ? Math.max(...warnings.map((w) => w?.max ?? 0)) : undefined;
   return [
@@ -158,6 +159,7 @@ export function checkTargets(
       "<=",
       11,
     ),
+    check("toolwright --version start-up (issue 25)", "toolwright --version / node -e 0", cliVersion?.vsFloor, "<=", 1.5),
     check(
       "Generated validators, server-memory",
       "bytes per tool / before sharing (ac47f7f)",

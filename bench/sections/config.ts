@@ -19,6 +19,8 @@ export interface BenchConfig {
   readonly httpInFlight: number;
   readonly coldReps: number;
   readonly importReps: number;
+  /** Pairs of (`toolwright <flag>`, `node -e 0`) per flag in the CLI start-up section. */
+  readonly cliReps: number;
   readonly memoryReps: number;
   readonly validationPayloads: number;
   readonly codegenTools: number;
@@ -45,6 +47,7 @@ export function configFor(quick: boolean): BenchConfig {
         httpInFlight: 32,
         coldReps: 1,
         importReps: 2,
+        cliReps: 3,
         memoryReps: 1,
         validationPayloads: 20_000,
         codegenTools: 50,
@@ -66,6 +69,7 @@ export function configFor(quick: boolean): BenchConfig {
         httpInFlight: 32,
         coldReps: 7,
         importReps: 15,
+        cliReps: 15,
         memoryReps: 5,
         validationPayloads: 100_000,
         codegenTools: 1_000,

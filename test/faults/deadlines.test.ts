@@ -130,7 +130,9 @@ describe("HTTP: the connect budget is split between the probe and initialize", (
     seen.length = 0;
     hangDiscover = true;
     hangAll = false;
-    const caller = createHttpCaller({ url, era: "auto", connectTimeoutMs: 1500, probeTimeoutMs: 5000 });
+    // The probe gets at most half the budget; the half left must carry initialize even on a loaded
+    // machine, so the budget is seconds, not the 1.5 s of the deadline test below.
+    const caller = createHttpCaller({ url, era: "auto", connectTimeoutMs: 8000, probeTimeoutMs: 60_000 });
     try {
       const handshake = await caller.connect();
       expect(handshake.ok).toBe(true);

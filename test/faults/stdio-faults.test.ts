@@ -284,7 +284,8 @@ describe("server-to-client requests", () => {
 
 describe("initialize faults", () => {
   it("a server that never answers initialize: connect timeout, unavailable, child killed, initialize never cancelled", async () => {
-    const { caller, server } = open({ init: "never" }, { connectTimeoutMs: 300 });
+    // The deadline must fall after the child started and read initialize: 300 ms did not on a loaded machine.
+    const { caller, server } = open({ init: "never" }, { connectTimeoutMs: 5_000 });
     const r = await call(caller, "echo");
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.failure).toMatchObject({ kind: "unavailable", retryable: true });

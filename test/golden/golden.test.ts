@@ -5,12 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
-import { certifyProviders, generate, resolveDesign } from "@toolwright/codegen";
 import { describe, expect, it } from "vitest";
-
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const goldenDir = join(repo, "test", "golden");
+import { GOLDEN_CASES as cases, generateFrom, GOLDEN_DIR as goldenDir, REPO as repo } from "./generate-case.js";
 
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -25,24 +21,6 @@ function listFiles(dir: string): string[] {
   walk(dir);
   return out.sort();
 }
-
-async function generateFrom(designPath: string): Promise<Map<string, string>> {
-  const mod = (await import(designPath)) as { default: Parameters<typeof resolveDesign>[0] };
-  const label = relative(repo, designPath).split(sep).join("/");
-  const ir = resolveDesign(mod.default, { file: label, designPath });
-  // A case may set generation options (today: `providers`, as `gen --providers` does) in options.json.
-  const optionsPath = join(designPath, "..", "options.json");
-  const options = existsSync(optionsPath)
-    ? (JSON.parse(readFileSync(optionsPath, "utf8")) as { providers?: ("openai" | "anthropic" | "gemini")[] })
-    : {};
-  if (options.providers) certifyProviders(ir, options.providers);
-  return generate(options.providers ? { ...ir, providers: options.providers } : ir);
-}
-
-const cases = readdirSync(goldenDir, { withFileTypes: true })
-  .filter((e) => e.isDirectory() && existsSync(join(goldenDir, e.name, "design.ts")))
-  .map((e) => e.name)
-  .sort();
 
 describe("golden cases", () => {
   it("has cases", () => {

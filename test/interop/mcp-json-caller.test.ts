@@ -98,7 +98,7 @@ describe("init -> pull -> gen -> create<Server>Caller against real servers", () 
     const text = generatedText();
     expect(text).not.toContain(LITERAL);
     expect(text).not.toContain(join(dir, "memory.jsonl"));
-    expect(text).toContain('expandEnv("${TW_TEST_MEMORY_FILE}"');
+    expect(text).toContain('expandProcessEnv("${TW_TEST_MEMORY_FILE}"');
   });
 
   it("createMemoryCaller starts the real server with the entry's env (MEMORY_FILE_PATH read at run time)", async () => {

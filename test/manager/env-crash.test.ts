@@ -72,7 +72,8 @@ describe("crash", () => {
       expect(failed.failure.retryable).toBe(true);
     }
     const next = await manager.callTool("everything.echo", { message: "back" });
-    expect(next.ok && next.value).toBe("Echo: back");
+    // Flaky under load (issue 25 item 19, not resolved): the failure is printed so the next run says why.
+    expect(next.ok && next.value, next.ok ? "" : JSON.stringify(next.failure)).toBe("Echo: back");
     const newPid = manager.listServers()[0]?.pid as number;
     expect(newPid).not.toBe(oldPid);
     expect(alive(newPid)).toBe(true);

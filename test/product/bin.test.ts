@@ -58,10 +58,21 @@ describe("toolwright bin", () => {
         .split("\n")
         .filter((line) => line.startsWith("LOADED "))
         .map((line) => line.slice(7));
-      expect(loaded.some((url) => url.endsWith("/codegen/dist/cli.js"))).toBe(true);
+      // --help needs yargs and the command definitions; a bare --version is answered before them.
+      expect(loaded.some((url) => url.endsWith("/codegen/dist/cli.js"))).toBe(flag === "--help");
       const heavy = /\/packages\/runtime\/|\/run-gen\.js$|\/node_modules\/(ajv|typescript|json-schema-to-typescript|tsx)\//;
       expect(loaded.filter((url) => heavy.test(url))).toEqual([]);
     }
+  });
+
+  it("a bare --version loads only bin.js and version.js: no yargs, no command module (issue 25: start-up ≤ 1.5× node -e 0 in the bench)", () => {
+    const r = run(process.execPath, ["--import", LOAD_HOOK_IMPORT, bin, "--version"], repo);
+    expect(r).toMatchObject({ code: 0, stdout: version });
+    const loaded = r.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("LOADED file:"))
+      .map((line) => line.slice(7).replace(/^.*\/packages\/codegen\//, ""));
+    expect(loaded.sort()).toEqual(["dist/bin.js", "dist/version.js"]);
   });
 
   it("a usage error exits 2 with the reason on stderr", () => {

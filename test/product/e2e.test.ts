@@ -16,19 +16,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   folderSize,
   listFiles,
+  NPM_FLAGS,
   type PackedPackage,
   PUBLISHED,
   packWorkspaces,
   REPO,
   type RunResult,
-  readmeInstallLines,
   run,
+  runReadmeInstall,
 } from "./support.js";
 
 const rootPkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { devDependencies: { [name: string]: string } };
-// The server and build tools the test app uses, at the versions the repo tests with.
-const EXTRA = ["@modelcontextprotocol/server-memory", "esbuild"].map((n) => `${n}@${rootPkg.devDependencies[n]}`);
-const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+// The server and build tools the test app uses, at the versions the repo tests with; the app's own
+// code uses Node APIs, so it has @types/node (generated code does not need it).
+const EXTRA = ["@modelcontextprotocol/server-memory", "esbuild", "@types/node"].map((n) => `${n}@${rootPkg.devDependencies[n]}`);
 const SERVER = "node_modules/@modelcontextprotocol/server-memory/dist/index.js";
 
 let root: string;
@@ -130,14 +131,9 @@ beforeAll(async () => {
   metrics.packMs = Math.round(performance.now() - packStarted);
   // The README's Install lines, one by one, in the empty folder next to the tarballs.
   let installMs = 0;
-  for (const line of readmeInstallLines()) {
-    const [command, ...args] = line.split(/\s+/);
-    expect(["npm", "npx"], `README Install line runs npm or npx: ${line}`).toContain(command);
-    const flags = command === "npm" && args[0] === "install" ? NPM_FLAGS : [];
-    const r = await run(command!, [...args, ...flags], app, 300_000);
-    expect(r.code, `README Install line failed: ${line}\n${r.stdout}\n${r.stderr}`).toBe(0);
-    if (args[0] === "install") installMs += r.ms;
-    if (args.includes("--version")) expect(r.stdout.trim()).toBe(packed[0]?.version);
+  for (const { line, result } of await runReadmeInstall(app)) {
+    if (line.startsWith("npm install")) installMs += result.ms;
+    if (line.includes("--version")) expect(result.stdout.trim()).toBe(packed[0]?.version);
   }
   metrics.installMs = installMs;
   metrics.installBytes = folderSize(join(app, "node_modules"));
@@ -156,7 +152,8 @@ afterAll(() => {
   if (root !== undefined) rmSync(root, { recursive: true, force: true });
 });
 
-describe("packed packages installed in a fresh project", () => {
+// Each test runs npx commands of up to 180 s each; the bound is for a hang, not a speed check.
+describe("packed packages installed in a fresh project", { timeout: 900_000 }, () => {
   it("the install has the dependency shape the docs describe", () => {
     const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
       dependencies?: { [n: string]: string };
@@ -261,7 +258,7 @@ describe("packed packages installed in a fresh project", () => {
   });
 });
 
-describe("bad input through the installed bin: one line, exit 2, nothing written", () => {
+describe("bad input through the installed bin: one line, exit 2, nothing written", { timeout: 900_000 }, () => {
   const cases: [string, string[], RegExp][] = [
     ["a wrong design path", ["gen", "designs/nope.ts", "--out", "src/gen"], /designs\/nope\.ts: design file not found/],
     ["no design argument", ["gen", "--out", "src/gen"], /missing an argument: toolwright gen <design>/],

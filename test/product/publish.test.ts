@@ -33,7 +33,8 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dest, { recursive: true, force: true }));
 
-describe("publish readiness", () => {
+// publint and attw through npx: seconds on a quiet machine, minutes at load 8 on 2 cores.
+describe("publish readiness", { timeout: 600_000 }, () => {
   it.each(PUBLISHED)("@toolwright/%s passes publint --strict and attw --profile esm-only", async (name) => {
     const tarball = join(dest, packed.find((p) => p.name === `@toolwright/${name}`)?.filename ?? "missing");
     const lint = await run("npx", ["--no-install", "publint", "run", tarball, "--strict"], REPO);

@@ -3,7 +3,7 @@
  * without a shell on the Node that runs the suite, and read the README's Install lines.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -116,6 +116,32 @@ export function readmeInstallLines(): readonly string[] {
     .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
+/** Flags for every `npm install` the product tests run: quiet, offline when the cache allows. */
+export const NPM_FLAGS: readonly string[] = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+
+/** One README Install line as it ran. */
+export interface InstallStep {
+  readonly line: string;
+  readonly result: RunResult;
+}
+
+/**
+ * Runs the README's tarball Install lines one by one in `app` (the empty folder next to the
+ * tarballs), each of which must run npm or npx and exit 0; throws naming the line and its output.
+ */
+export async function runReadmeInstall(app: string): Promise<readonly InstallStep[]> {
+  const steps: InstallStep[] = [];
+  for (const line of readmeInstallLines()) {
+    const [command, ...args] = line.split(/\s+/);
+    if (command !== "npm" && command !== "npx") throw new Error(`README Install line runs neither npm nor npx: ${line}`);
+    const flags = command === "npm" && args[0] === "install" ? NPM_FLAGS : [];
+    const result = await run(command, [...args, ...flags], app, 300_000);
+    if (result.code !== 0) throw new Error(`README Install line failed: ${line}\n${result.stdout}\n${result.stderr}`);
+    steps.push({ line, result });
+  }
+  return steps;
+}
+
 /** Total size in bytes of the files under `dir` (symlinks not followed). */
 export function folderSize(dir: string): number {
   let total = 0;
@@ -138,4 +164,18 @@ export function listFiles(dir: string, skip: readonly string[] = ["node_modules"
   };
   walk("");
   return out.sort();
+}
+
+/**
+ * Copies the workspace package in packages/`folder` (its package.json and the `files` it publishes)
+ * to `nodeModules`/<name>: copied, not linked, so nothing can find the repository's `@types/node`
+ * by walking up from a symlink's real path.
+ */
+export function copyPackage(folder: string, nodeModules: string): void {
+  const from = join(REPO, "packages", folder);
+  const manifest = JSON.parse(readFileSync(join(from, "package.json"), "utf8")) as { name: string; files: string[] };
+  const target = join(nodeModules, ...manifest.name.split("/"));
+  mkdirSync(target, { recursive: true });
+  for (const f of ["package.json", ...manifest.files.filter((f) => !f.startsWith("!"))])
+    cpSync(join(from, f), join(target, f), { recursive: true });
 }

@@ -7,14 +7,14 @@
  * `@types/node` by walking up from a symlink's real path.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyPackage } from "./support.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
-const runtime = join(repo, "packages", "runtime");
 const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
 let tmp: string;
 
@@ -42,11 +42,7 @@ function typecheck(name: string, files: readonly string[]): { code: number | nul
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "tw-types-"));
-  const target = join(tmp, "node_modules", "@toolwright", "runtime");
-  mkdirSync(target, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(runtime, "package.json"), "utf8")) as { files: string[] };
-  for (const f of ["package.json", ...manifest.files.filter((f) => !f.startsWith("!"))])
-    cpSync(join(runtime, f), join(target, f), { recursive: true });
+  copyPackage("runtime", join(tmp, "node_modules"));
   writeFileSync(join(tmp, "package.json"), JSON.stringify({ name: "no-node-types", private: true, type: "module" }));
   // Generated code for a design with formats, refs and results: it imports @toolwright/runtime/codegen only.
   cpSync(join(repo, "test", "golden", "scalars", "expected"), join(tmp, "gen"), { recursive: true });

@@ -49,11 +49,11 @@ describe("conformance server scaffold", () => {
     });
     session.receive({ jsonrpc: "2.0", method: "notifications/initialized" });
     session.receive({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
-    await vi.waitFor(() => expect(sent.some((m) => (m as { id?: number }).id === 2)).toBe(true));
+    await vi.waitFor(() => expect(sent.some((m) => (m as { id?: number }).id === 2)).toBe(true), { timeout: 30_000 });
     const list = sent.find((m) => (m as { id?: number }).id === 2) as { result: { tools: { name: string }[] } };
     expect(list.result.tools.map((t) => t.name)).toEqual(conformanceServer.tools.map((t) => t.name));
     session.receive({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "test_simple_text", arguments: {} } });
-    await vi.waitFor(() => expect(sent.some((m) => (m as { id?: number }).id === 3)).toBe(true));
+    await vi.waitFor(() => expect(sent.some((m) => (m as { id?: number }).id === 3)).toBe(true), { timeout: 30_000 });
     const call = sent.find((m) => (m as { id?: number }).id === 3) as { result: { content: { text: string }[] } };
     expect(call.result.content[0]?.text).toBe("This is a simple text response for testing.");
     session.close();

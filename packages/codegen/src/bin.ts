@@ -1,17 +1,25 @@
 #!/usr/bin/env node
 /**
  * The `toolwright` executable. It always runs the CLI: no "am I the entry point?" check, so it
- * works through npx, npm scripts, symlinks and pnpm's store layout alike.
+ * works through npx, npm scripts, symlinks and pnpm's store layout alike. A bare `--version` is
+ * answered from package.json before anything else loads (yargs and the command definitions are
+ * most of a start-up); everything else imports the CLI.
  */
-import { main } from "./cli.js";
-import { killProcessWhenLoadIsStuck } from "./load/load-timeout.js";
+import { codegenVersion } from "./version.js";
 
-killProcessWhenLoadIsStuck();
-process.once("exit", endedEarly);
-main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
-  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-  exitWhenFlushed(2);
-});
+const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === "--version") process.stdout.write(`${codegenVersion()}\n`);
+else await runCli(argv);
+
+async function runCli(args: readonly string[]): Promise<void> {
+  const [{ main }, { killProcessWhenLoadIsStuck }] = await Promise.all([import("./cli.js"), import("./load/load-timeout.js")]);
+  killProcessWhenLoadIsStuck();
+  process.once("exit", endedEarly);
+  main(args).then(exitWhenFlushed, (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    exitWhenFlushed(2);
+  });
+}
 
 /**
  * A design runs in this process: if it ends the process (`process.exit`) before the command

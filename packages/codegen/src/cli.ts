@@ -4,7 +4,6 @@
  * which always runs `main`, so importing this module never starts the CLI.
  */
 import { type FSWatcher, watch as watchFs } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import yargs from "yargs";
 import { addCommand } from "./add/add-command.js";
@@ -17,6 +16,7 @@ import { createProgress, type Progress, type ProgressStream } from "./progress.j
 import { pullCommand } from "./pull/pull-command.js";
 import { reportCommand } from "./report/report-command.js";
 import type { GenProgress, GenSummary } from "./run-gen.js";
+import { codegenVersion } from "./version.js";
 
 /** Where the CLI prints, and how a `--watch` session is stopped (tests pass a signal). */
 export interface CliIo {
@@ -33,16 +33,6 @@ const defaultIo: CliIo = {
   stderr: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
   progress: process.stderr,
 };
-
-/** This package's version, for `--version`. */
-function codegenVersion(): string {
-  try {
-    const manifest = createRequire(import.meta.url)("../package.json") as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : "unknown";
-  } catch {
-    return "unknown";
-  }
-}
 
 const EXIT_CODES =
   "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error (including a design that does not finish loading within --load-timeout; one stuck in a synchronous loop is killed, status 137).";

@@ -30,7 +30,7 @@ export type { FormatEntry } from "./schema/codegen-helpers.js";
 export { deepEqual, formats, ucs2length } from "./schema/codegen-helpers.js";
 export { prototypeFree } from "./schema/prototype-free.js";
 
-import type { RUNTIME_SYMBOLS, SERVER_SYMBOLS } from "./codegen/symbols.js";
+import type { EXPAND_ENV_FROM, RUNTIME_SYMBOLS, SERVER_SYMBOLS } from "./codegen/symbols.js";
 
 /** What each entry in the symbol tables exports, for the compile-time check below. */
 interface EntryExports {
@@ -51,3 +51,8 @@ type Unexported<T> = {
 // Fails to compile, naming the symbol, when a table lists a value its entry does not export.
 type Missing = Unexported<typeof RUNTIME_SYMBOLS> | Unexported<typeof SERVER_SYMBOLS>;
 true satisfies [Missing] extends [never] ? true : Missing;
+// Fails to compile when an entry caller factories take `expandProcessEnv` from stops exporting it.
+type NoExpander = {
+  [T in keyof typeof EXPAND_ENV_FROM]: "expandProcessEnv" extends keyof EntryExports[(typeof EXPAND_ENV_FROM)[T]] ? never : T;
+}[keyof typeof EXPAND_ENV_FROM];
+true satisfies [NoExpander] extends [never] ? true : NoExpander;

@@ -9,4 +9,4 @@ export type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js
 export type { EnvSpec } from "./transport/environment.js";
 export { buildChildEnv, DEFAULT_INHERITED_ENV } from "./transport/environment.js";
 // `${VAR}` expansion for generated caller factories (`create<Server>Caller`), as HTTP headers use it.
-export { expandEnv } from "./transport/http-headers.js";
+export { expandEnv, expandProcessEnv } from "./transport/http-headers.js";

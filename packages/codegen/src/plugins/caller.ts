@@ -12,10 +12,13 @@ import type { Plugin } from "./plugin.js";
 
 const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
 
-/** A string, or its run-time expansion when it holds `${VAR}` references. */
+/**
+ * A string, or its run-time expansion when it holds `${VAR}` references. The runtime reads the
+ * environment, so generated code names no Node global and compiles with `"types": []`.
+ */
 function stringOrExpansion(f: GeneratedFile, value: string, where: string, transport: keyof typeof EXPAND_ENV_FROM = "stdio"): string {
   if (!REFERENCE.test(value)) return stringLiteral(value);
-  return `${f.importValue("expandEnv", EXPAND_ENV_FROM[transport])}(${stringLiteral(value)}, process.env, ${stringLiteral(where)})`;
+  return `${f.importValue("expandProcessEnv", EXPAND_ENV_FROM[transport])}(${stringLiteral(value)}, ${stringLiteral(where)})`;
 }
 
 function envDoc(c: IrConnection & { readonly transport: "stdio" }): string {

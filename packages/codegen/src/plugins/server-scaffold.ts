@@ -136,7 +136,7 @@ function emitServer(ir: IrDesign, server: IrMcpServer, out: Parameters<Plugin["e
   f.print(
     `/**`,
     ` * Serves ${docName(server.name)} over stdio (the default) or streamable HTTP, e.g.`,
-    ` * \`${n.serve}(handlers, parseServeArgs(process.argv.slice(2)))\` for \`--http --port 3000\`.`,
+    ` * \`${n.serve}(handlers, parseServeArgs())\` for \`--http --port 3000\`.`,
     ` */`,
     `${f.export("function", n.serve)}(handlers: ${n.handlers}, options?: ${rtType("ServeOptions")}, serverOptions?: ${n.options}): Promise<${rtType("ServeHandle")}> {`,
     `  return ${rt("serve")}(${n.create}(handlers, serverOptions), options);`,

@@ -192,8 +192,9 @@ describe("toolwright pull", () => {
       );
       const lockPath = join(tmp, name, "design.lock.json");
       writeFileSync(lockPath, OLD_LOCK);
-      // A budget the real server meets even on a loaded machine; the failing ones fail whatever it is.
-      const r = await exec("pull", design, "--timeout", "10000");
+      // A budget the real server meets even on a loaded machine (3 s ran out for it at load 8 on
+      // 2 cores); the failing ones fail whatever it is.
+      const r = await exec("pull", design, "--timeout", "15000");
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(message);
       const lines = r.stderr.split("\n");
@@ -202,7 +203,7 @@ describe("toolwright pull", () => {
       expect(lines[1]).toMatch(/^toolwright pull: 1 server \(fine 9\), 9 tools; 1 failed \(\w+: no previous entry\); wrote /);
       expect(Object.keys(JSON.parse(readFileSync(lockPath, "utf8")).servers)).toEqual(["fine"]);
       expect(readdirSync(join(tmp, name)).sort()).toEqual(["design.lock.json", "design.ts"]);
-      const json = await exec("pull", design, "--timeout", "10000", "--json");
+      const json = await exec("pull", design, "--timeout", "15000", "--json");
       expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, command: "pull", exitCode: 3, failed: [{ kept: false }] });
     },
     120_000,

@@ -76,7 +76,7 @@ export const SERVER_SYMBOLS = {
   serve: { from: RUNTIME_SERVER, type: false },
 } as const satisfies { readonly [name: string]: RuntimeSymbolEntry };
 
-/** The entries whose `expandEnv` generated caller factories call for `${VAR}` references. */
+/** The entries whose `expandProcessEnv` generated caller factories call for `${VAR}` references (no `process` in generated code). */
 export const EXPAND_ENV_FROM = { stdio: RUNTIME_STDIO, http: RUNTIME_HTTP } as const;
 
 /** A symbol generated toolset code may import from the runtime. */

@@ -4,7 +4,7 @@
  * backoff, policy counters survive a crash, approvals are durable waits. Crashes are injected with
  * `engine.crash()` while a call is held open on the "server".
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { objectDecoder } from "../../../../test/failures/fixtures.js";
 import { type Caller, type CallOptions, type CallRequest, type CallResponse, callerFunc } from "../caller/caller.js";
 import { validateFailure } from "../failure/failure.js";
@@ -162,7 +162,8 @@ describe("durable run on the in-memory engine", () => {
     const body = async (ctx: Parameters<Parameters<typeof engine.run>[1]>[0]) =>
       texts(await script(createDurableRun(ctx, { runtime, confirmation: { onRequest: (r) => void notified.push(r) } }), [["wipe", "all"]]));
     const first = engine.run("r6", body).catch((e: unknown) => e);
-    for (let i = 0; i < 100 && !engine.getEvent("r6", APPROVAL_EVENT); i++) await new Promise((r) => setTimeout(r, 5));
+    // Wait for the event, not for a time (a loaded machine can take longer than any fixed budget).
+    await vi.waitFor(() => expect(engine.getEvent("r6", APPROVAL_EVENT)).toBeDefined(), { timeout: 30_000, interval: 5 });
     const pending = engine.getEvent("r6", APPROVAL_EVENT) as ApprovalRequest;
     expect(pending).toMatchObject({ runId: "r6", tool: "ledger.wipe", arguments: { text: "all" } });
     engine.crash("r6");
@@ -217,7 +218,7 @@ describe("durable run on the in-memory engine", () => {
     const body = async (ctx: Parameters<Parameters<typeof engine.run>[1]>[0]) =>
       createDurableRun(ctx, { runtime }).ask<string>("colour", { question: "Which colour?" }, 10_000);
     const first = engine.run("r11", body).catch((e: unknown) => e);
-    for (let i = 0; i < 100 && !engine.getEvent("r11", ASK_EVENT); i++) await new Promise((r) => setTimeout(r, 5));
+    await vi.waitFor(() => expect(engine.getEvent("r11", ASK_EVENT)).toBeDefined(), { timeout: 30_000, interval: 5 });
     expect(engine.getEvent("r11", ASK_EVENT)).toEqual({ topic: "colour", prompt: { question: "Which colour?" } });
     engine.crash("r11");
     expect(await first).toBeInstanceOf(DurableCrashError);

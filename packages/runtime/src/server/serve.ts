@@ -50,8 +50,9 @@ export async function serve(server: ToolServer, options: ServeOptions = { transp
 /**
  * Reads serve options from command-line arguments: `--http` (or `--port N`) selects HTTP, with
  * `--host H` and `--path P`; anything else means stdio. Unknown flags throw with a usage line.
+ * Without `argv` it reads this process's arguments, so a server's main file needs no Node globals.
  */
-export function parseServeArgs(argv: readonly string[]): ServeOptions {
+export function parseServeArgs(argv: readonly string[] = process.argv.slice(2)): ServeOptions {
   let http = false;
   const out: { port?: number; host?: string; path?: string } = {};
   for (let i = 0; i < argv.length; i++) {

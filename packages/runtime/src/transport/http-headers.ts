@@ -15,6 +15,15 @@ export function expandEnv(value: string, env: { readonly [name: string]: string 
   });
 }
 
+/**
+ * {@link expandEnv} over this process's environment, read when called. Generated caller factories
+ * call this rather than `expandEnv(value, process.env, where)` so the code `toolwright gen` writes
+ * names no Node global and type-checks without `@types/node` (`"types": []`, as `tsc --init` sets).
+ */
+export function expandProcessEnv(value: string, where: string): string {
+  return expandEnv(value, process.env, where);
+}
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Expands and lower-cases a header map. Throws on an invalid name, a CR/LF in a value, or an unset variable. */

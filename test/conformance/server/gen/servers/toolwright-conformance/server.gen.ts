@@ -648,7 +648,7 @@ export function createToolwrightConformanceServer(handlers: ToolwrightConformanc
 
 /**
  * Serves "toolwright-conformance" over stdio (the default) or streamable HTTP, e.g.
- * `serveToolwrightConformanceServer(handlers, parseServeArgs(process.argv.slice(2)))` for `--http --port 3000`.
+ * `serveToolwrightConformanceServer(handlers, parseServeArgs())` for `--http --port 3000`.
  */
 export function serveToolwrightConformanceServer(handlers: ToolwrightConformanceServerHandlers, options?: ServeOptions, serverOptions?: ToolwrightConformanceServerOptions): Promise<ServeHandle> {
   return serve(createToolwrightConformanceServer(handlers, serverOptions), options);

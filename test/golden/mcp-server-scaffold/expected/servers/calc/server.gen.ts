@@ -216,7 +216,7 @@ export function createCalcServer(handlers: CalcServerHandlers, { completions, ..
 
 /**
  * Serves "calc" over stdio (the default) or streamable HTTP, e.g.
- * `serveCalcServer(handlers, parseServeArgs(process.argv.slice(2)))` for `--http --port 3000`.
+ * `serveCalcServer(handlers, parseServeArgs())` for `--http --port 3000`.
  */
 export function serveCalcServer(handlers: CalcServerHandlers, options?: ServeOptions, serverOptions?: CalcServerOptions): Promise<ServeHandle> {
   return serve(createCalcServer(handlers, serverOptions), options);

@@ -30,7 +30,7 @@ export function createEmptyServer(_handlers: EmptyServerHandlers, options: Empty
 
 /**
  * Serves "empty" over stdio (the default) or streamable HTTP, e.g.
- * `serveEmptyServer(handlers, parseServeArgs(process.argv.slice(2)))` for `--http --port 3000`.
+ * `serveEmptyServer(handlers, parseServeArgs())` for `--http --port 3000`.
  */
 export function serveEmptyServer(handlers: EmptyServerHandlers, options?: ServeOptions, serverOptions?: EmptyServerOptions): Promise<ServeHandle> {
   return serve(createEmptyServer(handlers, serverOptions), options);

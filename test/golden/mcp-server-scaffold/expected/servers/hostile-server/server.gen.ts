@@ -93,7 +93,7 @@ export function createHostileServer(handlers: HostileServerHandlers, options: Ho
 
 /**
  * Serves "hostile.server" over stdio (the default) or streamable HTTP, e.g.
- * `serveHostileServer(handlers, parseServeArgs(process.argv.slice(2)))` for `--http --port 3000`.
+ * `serveHostileServer(handlers, parseServeArgs())` for `--http --port 3000`.
  */
 export function serveHostileServer(handlers: HostileServerHandlers, options?: ServeOptions, serverOptions?: HostileServerOptions): Promise<ServeHandle> {
   return serve(createHostileServer(handlers, serverOptions), options);
