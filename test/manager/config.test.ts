@@ -153,7 +153,8 @@ describe("bad files", () => {
   });
 
   it("invalid JSON gives the file and a line and column", () => {
-    write(projectFile(), '{\n  "mcpServers": {\n    "s": { "command": "c", }\n  }\n}');
+    // A trailing comma is accepted (Claude, Cursor and VS Code accept it); a missing value is not.
+    write(projectFile(), '{\n  "mcpServers": {\n    "s": { "command": }\n  }\n}');
     const error = loadError(() => loadMcpConfig({ projectDir, globalDir }));
     expect(error.message).toContain(projectFile());
     expect(error.message).toMatch(/invalid JSON at line 3, column \d+/);

@@ -132,7 +132,7 @@ describe("config variable expander fuzzing", () => {
       `{"mcpServers":{"s":{"url":"http://127.0.0.1:1/mcp","headers":{"Authorization":"Bearer ${secret}"},"enabled":"yes"}}}`,
       `{"mcpServers":{"s":{"command":"node","env":{"API_KEY":"${secret}"},"args":[1]}}}`,
       `{"mcpServers":{"s":{"command":"node","env":{"API_KEY":"${secret}" "x":1}}}}`,
-      `{"mcpServers":{"s":{"url":"http://127.0.0.1:1/mcp","headers":{"X-Api-Key":"${secret}"}, }}}`,
+      `{"mcpServers":{"s":{"url":"http://127.0.0.1:1/mcp","headers":{"X-Api-Key":"${secret}"} "x" }}}`,
       `{"mcpServers":{"s":{"url":"http://127.0.0.1:1/mcp","headers":{"Authorization":${secret}}}}}`,
     );
     fc.assert(

@@ -5,7 +5,15 @@
 
 import { createSurfaceCollector } from "./design-surface.js";
 import { checkName, collectTools } from "./design-tool.js";
-import type { ConnectionDecl, ExternalServerDecl, McpJsonConnectionDecl, McpServerDecl, ToolDecl, ToolsetBuilder } from "./design-types.js";
+import {
+  type ConnectionDecl,
+  type ExternalServerDecl,
+  type McpJsonApp,
+  type McpJsonConnectionDecl,
+  type McpServerDecl,
+  type ToolDecl,
+  type ToolsetBuilder,
+} from "./design-types.js";
 import { fail, isPlainObject, locate, show } from "./errors.js";
 /** Protocol versions an `mcpServer` may pin. */
 export const SERVER_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -64,18 +72,38 @@ function buildMcpServer(
 
 /**
  * Reads the server's connection from an `mcp.json` file (default `.toolwright/mcp.json`, relative
- * to the design's folder; Claude, Cursor and VS Code files work too). `entry` names the file's
- * entry when it differs from the server's name.
+ * to the design's folder; `~/` for one under the home directory; Claude, Cursor and VS Code files
+ * work too), or from an application's own config found per platform when the design is loaded
+ * (`mcpJson({ app: "claude-desktop" })`), so the design holds no one's home path. `entry` names
+ * the file's entry when it differs from the server's name.
  */
-export function mcpJson(file = ".toolwright/mcp.json", options: { readonly entry?: string } = {}): McpJsonConnectionDecl {
-  if (typeof file !== "string" || file === "") fail("mcpJson()", 'the file must be a non-empty path such as ".toolwright/mcp.json"');
+export function mcpJson(
+  file: string | { readonly app: McpJsonApp } = ".toolwright/mcp.json",
+  options: { readonly entry?: string } = {},
+): McpJsonConnectionDecl {
+  const app = isPlainObject(file) ? checkApp(file) : undefined;
+  if (app === undefined && (typeof file !== "string" || file === "")) {
+    fail("mcpJson()", 'the file must be a non-empty path such as ".toolwright/mcp.json", or { app: "claude-desktop" }');
+  }
   if (!isPlainObject(options)) fail("mcpJson()", "the options must be { entry? }");
   for (const key of Object.keys(options)) if (key !== "entry") fail("mcpJson()", `unknown option "${key}"`);
   if (options.entry !== undefined && (typeof options.entry !== "string" || options.entry === "")) {
     fail("mcpJson()", "entry must be a non-empty string");
   }
-  return Object.freeze({ kind: "mcp-json", file, ...(options.entry === undefined ? {} : { entry: options.entry }) });
+  const entry = options.entry === undefined ? {} : { entry: options.entry };
+  return Object.freeze(app === undefined ? { kind: "mcp-json", file: file as string, ...entry } : { kind: "mcp-json", app, ...entry });
 }
+
+function checkApp(value: { readonly [key: string]: unknown }): McpJsonApp {
+  for (const key of Object.keys(value)) if (key !== "app") fail("mcpJson()", `unknown field "${key}" (give { app })`);
+  if (!(MCP_JSON_APPS as readonly unknown[]).includes(value.app)) {
+    fail("mcpJson()", `app must be one of ${MCP_JSON_APPS.join(", ")}; got ${show(value.app)}`);
+  }
+  return value.app as McpJsonApp;
+}
+
+/** The applications `mcpJson({ app })` knows; codegen resolves each one's path per platform. */
+export const MCP_JSON_APPS: readonly McpJsonApp[] = Object.freeze(["claude-desktop"]);
 
 const OUTBOUND_FLAGS = ["allowInsecureHttp", "allowPrivateNetworks", "allowLoopback"];
 
@@ -96,7 +124,8 @@ function checkOutbound(where: string, outbound: unknown): void {
 function checkConnection(where: string, connection: unknown): void {
   if (!isPlainObject(connection)) fail(where, "the connection must be { command, args? }, { url, headers? } or mcpJson()");
   if (connection.kind === "mcp-json") {
-    if (typeof connection.file !== "string" || connection.file === "") fail(where, "mcpJson() needs a file");
+    const hasApp = (MCP_JSON_APPS as readonly unknown[]).includes(connection.app);
+    if (!hasApp && (typeof connection.file !== "string" || connection.file === "")) fail(where, "mcpJson() needs a file or an app");
     return;
   }
   const strings = (what: string, v: unknown) => {

@@ -101,13 +101,26 @@ export interface ToolsetBuilder {
 }
 
 /**
+ * Applications whose `mcp.json` lives at a per-platform place outside the project; a design names
+ * the application, not the path, so it works for everyone who has it installed.
+ * `claude-desktop`: `~/Library/Application Support/Claude/claude_desktop_config.json` (macOS),
+ * `%APPDATA%\\Claude\\claude_desktop_config.json` (Windows), `$XDG_CONFIG_HOME/Claude/claude_desktop_config.json` (elsewhere).
+ */
+export type McpJsonApp = "claude-desktop";
+
+/**
  * A connection read from an `mcp.json` file at pull and gen time (`mcpJson()`): the server is
  * declared once, in the file the manager and other MCP clients read too.
  */
 export interface McpJsonConnectionDecl {
   readonly kind: "mcp-json";
-  /** The file, relative to the design's folder (default `.toolwright/mcp.json`). */
-  readonly file: string;
+  /**
+   * The file, relative to the design's folder (default `.toolwright/mcp.json`); `~/` starts at the
+   * home directory of whoever loads the design. Absent when `app` names the file.
+   */
+  readonly file?: string;
+  /** An application's own config, found on the loading machine's platform (`claude-desktop`). */
+  readonly app?: McpJsonApp;
   /** The entry's name in the file, when it differs from the server's name in the design. */
   readonly entry?: string;
 }

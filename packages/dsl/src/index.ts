@@ -7,7 +7,7 @@ export { design, fromExternalMCP, fromMCP, tool, toolset } from "./design.js";
 export type { RunPolicyInput } from "./design-agent.js";
 export { agent, use } from "./design-agent.js";
 export type { McpServerInfo } from "./design-server.js";
-export { externalServer, mcpJson, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
+export { externalServer, MCP_JSON_APPS, mcpJson, mcpServer, SERVER_PROTOCOL_VERSIONS } from "./design-server.js";
 export type {
   PromptArgumentDecl,
   PromptDecl,
@@ -23,6 +23,7 @@ export type {
   ConnectionDecl,
   ExternalMcpProvider,
   ExternalServerDecl,
+  McpJsonApp,
   McpJsonConnectionDecl,
   McpProvider,
   McpServerDecl,

@@ -20,6 +20,7 @@ export {
   globalConfigDir,
   loadMcpConfig,
   McpConfigError,
+  parseConfigText,
   parseMcpConfig,
   projectConfigPath,
   resolveServerEntry,
@@ -38,6 +39,8 @@ export type {
   StdioServerConfig,
 } from "./manager/config-types.js";
 export type { ConfigIssue } from "./manager/config-validate.js";
+export type { JsoncText } from "./manager/jsonc.js";
+export { JsoncError, parseJsonc, readJsonc, visibleText } from "./manager/jsonc.js";
 export { validateConfigFile, validateServerEntry } from "./manager/config-validate.js";
 export type { ConfigWatcher, WatchMcpConfigOptions } from "./manager/config-watcher.js";
 export { watchManagerConfig, watchMcpConfig } from "./manager/config-watcher.js";

@@ -102,8 +102,9 @@ describe("toolwright init", () => {
     );
     const s = await runInit({ cwd: dir, from: "claude", env: { HOME: home } });
     expect(s.servers).toEqual(["memory"]);
-    // Outside the project, the design names the file by its absolute path.
-    expect(read("design.ts")).toContain(`mcpJson(${JSON.stringify(config)})`);
+    // Outside the project, the design names the application, found per platform when loaded: no one's home path.
+    expect(read("design.ts")).toContain('mcpJson({ app: "claude-desktop" })');
+    expect(read("design.ts")).not.toContain(home);
   });
 
   it("never overwrites an existing design without --force; --force replaces it", async () => {

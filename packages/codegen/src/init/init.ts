@@ -11,7 +11,15 @@ import { FileError } from "../errors.js";
 import { designLabel } from "../load/design-label.js";
 import { knownMcpJsonFiles, readMcpJson } from "../mcp-json/read-mcp-json.js";
 import { writeFileAtomic } from "../write.js";
-import { checkConfigName, DSL_IMPORTS, mcpJsonCall, serverExpression, serverIdentifier, toolsetExpression } from "./snippets.js";
+import {
+  checkConfigName,
+  DSL_IMPORTS,
+  mcpJsonCall,
+  mcpJsonLabel,
+  serverExpression,
+  serverIdentifier,
+  toolsetExpression,
+} from "./snippets.js";
 
 /** Options for `runInit`. */
 export interface InitOptions {
@@ -57,6 +65,7 @@ export async function starterDesign(
   mcpJsonPath: string,
   servers: readonly string[],
   fromLabel: string,
+  env: InitOptions["env"] = process.env,
 ): Promise<string> {
   const { IndentationText, Project, QuoteKind, VariableDeclarationKind } = await import("ts-morph");
   const project = new Project({
@@ -76,7 +85,14 @@ export async function starterDesign(
       declarationKind: VariableDeclarationKind.Const,
       docs: [`Server ${docName(name)}: its connection is read from ${docText(fromLabel)} (pull, gen and the manager use the same entry).`],
       declarations: [
-        { name: id, initializer: serverExpression(name, mcpJsonCall(dirname(designPath), projectDir, mcpJsonPath, undefined, '"'), '"') },
+        {
+          name: id,
+          initializer: serverExpression(
+            name,
+            mcpJsonCall(dirname(designPath), projectDir, mcpJsonPath, undefined, '"', undefined, env),
+            '"',
+          ),
+        },
       ],
     });
   }
@@ -118,7 +134,9 @@ export async function runInit(options: InitOptions = {}): Promise<InitSummary> {
   const servers = Object.keys(parsed.servers);
   for (const name of servers) checkConfigName(fromLabel, name);
   if (servers.length === 0) throw new FileError(fromLabel, "lists no servers; add one under mcpServers (or servers for VS Code)");
-  const text = await starterDesign(designPath, cwd, source, servers, fromLabel);
+  // The design names the file as anyone can find it (`claude-desktop config`, `~/...`), never this machine's home path.
+  const env = options.env ?? process.env;
+  const text = await starterDesign(designPath, cwd, source, servers, mcpJsonLabel(cwd, source, env), env);
   writeFileAtomic(designPath, text, { within: cwd });
   return { design: label, from: fromLabel, servers, replaced };
 }

@@ -7,6 +7,7 @@ import { nameProblem } from "@toolwright/dsl";
 import { stringLiteral } from "../emit/literal.js";
 import { camelName } from "../emit/names.js";
 import { FileError } from "../errors.js";
+import { type PlaceEnv, portableMcpJson } from "../mcp-json/read-mcp-json.js";
 
 /** The DSL functions the snippets call; a server identifier must not shadow them. */
 export const DSL_IMPORTS = ["design", "externalServer", "fromMCP", "mcpJson", "toolset"] as const;
@@ -22,7 +23,9 @@ export function serverIdentifier(name: string, taken: ReadonlySet<string>): stri
 
 /**
  * How a design refers to an `mcp.json`: `mcpJson()` for the project's own, the path from the
- * design's folder for a file inside the project, the absolute path for one outside (Claude Desktop's).
+ * design's folder for a file inside the project; for one outside, the application
+ * (`{ app: "claude-desktop" }`) or a `~/` path, found per machine when loaded, so the design holds
+ * no one's home directory. Only a file outside both keeps its absolute path.
  */
 export function mcpJsonCall(
   designDir: string,
@@ -31,13 +34,25 @@ export function mcpJsonCall(
   entry: string | undefined,
   quote: string,
   local: (name: string) => string = (n) => n,
+  env: PlaceEnv = process.env,
 ): string {
-  const inProject = !relative(projectDir, file).startsWith("..") && !isAbsolute(relative(projectDir, file));
-  const path = inProject ? relative(designDir, file).split(sep).join("/") : file.split(sep).join("/");
   const q = (text: string) => quoted(text, quote);
   const options = entry === undefined ? "" : `, { entry: ${q(entry)} }`;
+  const inProject = !relative(projectDir, file).startsWith("..") && !isAbsolute(relative(projectDir, file));
+  const portable = inProject ? undefined : portableMcpJson(file, env);
+  if (portable !== undefined && "app" in portable) return `${local("mcpJson")}({ app: ${q(portable.app)} }${options})`;
+  const path = inProject ? relative(designDir, file).split(sep).join("/") : (portable?.path ?? file.split(sep).join("/"));
   if (path === ".toolwright/mcp.json" && options === "") return `${local("mcpJson")}()`;
   return `${local("mcpJson")}(${q(path)}${options})`;
+}
+
+/** How the design's comments name the file: its path in the project, `Claude Desktop's config`, `~/...`. */
+export function mcpJsonLabel(projectDir: string, file: string, env: PlaceEnv = process.env): string {
+  const rel = relative(projectDir, file);
+  if (!rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
+  const portable = portableMcpJson(file, env);
+  if (portable === undefined) return file.split(sep).join("/");
+  return "app" in portable ? `${portable.app} config` : portable.path;
 }
 
 /** A string literal in the file's quote style (`stringLiteral`, the one escaping helper). */

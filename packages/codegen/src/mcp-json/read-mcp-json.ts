@@ -1,43 +1,22 @@
 /**
- * Reads an `mcp.json` for codegen through the manager's own parser (`parseConfigText` of
- * `@toolwright/runtime/manager`), so the design, `pull` and the manager agree on every entry.
- * Only the dialects differ and are adapted here: VS Code's `servers` key and `${env:VAR}`
- * references, and JSON with comments (VS Code, Cursor), read with TypeScript's JSONC reader.
+ * Reads an `mcp.json` for codegen through the manager's own reader (`parseConfigText` of
+ * `@toolwright/runtime/manager`), so init, add, pull, gen, approve and the manager accept and
+ * refuse the same files: BOM, comments and trailing commas, VS Code's `servers` key and
+ * `${env:VAR}` references are all handled there, once.
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import { McpConfigError, type ParsedConfigFile, parseMcpConfig } from "@toolwright/runtime/manager";
+import { isAbsolute, join, posix, relative, resolve, sep, win32 } from "node:path";
+import { MCP_JSON_APPS, type McpJsonApp, type McpJsonConnectionDecl } from "@toolwright/dsl";
+import { type ParsedConfigFile, parseConfigText } from "@toolwright/runtime/manager";
 import { FileError } from "../errors.js";
 
-/** A read file: the manager's parsed form plus the dialect it was written in. */
-export interface McpJsonFile extends ParsedConfigFile {
-  /** `vscode` when the servers sat under `servers` (VS Code), else `mcpServers`. */
-  readonly dialect: "mcpServers" | "vscode";
-}
-
-/** VS Code and Cursor write `${env:NAME}`; the manager's loader reads `${NAME}`. */
-function envReferences(value: unknown): unknown {
-  if (typeof value === "string") return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, "${$1}");
-  if (Array.isArray(value)) return value.map(envReferences);
-  if (typeof value !== "object" || value === null) return value;
-  const out: { [key: string]: unknown } = Object.create(null);
-  for (const [k, v] of Object.entries(value)) out[k] = envReferences(v);
-  return out;
-}
-
-/** JSON with comments and trailing commas (VS Code's format), through TypeScript's own reader (loaded only then). */
-function parseJsonc(text: string, label: string): unknown {
-  const { ts } = createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph");
-  const parsed = ts.parseConfigFileTextToJson(label, text);
-  if (parsed.error) return undefined;
-  return parsed.config as unknown;
-}
+/** A read file: the manager's parsed form, with the dialect it was written in. */
+export type McpJsonFile = ParsedConfigFile;
 
 /**
  * Reads one file. `label` is how messages name it. Throws `FileError` for a missing or
- * unreadable file and the manager's `McpConfigError` (file and JSON pointer) for a bad entry.
+ * unreadable file and the manager's `McpConfigError` (file, line and column, or JSON pointer) for a bad one.
  */
 export function readMcpJson(path: string, label: string): McpJsonFile {
   let text: string;
@@ -47,40 +26,11 @@ export function readMcpJson(path: string, label: string): McpJsonFile {
     const code = (error as NodeJS.ErrnoException).code;
     throw new FileError(label, code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = parseJsonc(text, label);
-    // Not JSONC either: let the manager's parser report the line and column.
-    if (value === undefined) parseMcpConfig(text, { file: label, env: {} });
-  }
-  const object = (typeof value === "object" && value !== null && !Array.isArray(value) ? value : {}) as { [key: string]: unknown };
-  const vscode = object.mcpServers === undefined && object.servers !== undefined;
-  const adapted = envReferences(vscode ? { mcpServers: object.servers } : { mcpServers: object.mcpServers });
-  try {
-    // Expansion is not wanted here (references stay references); an empty env keeps it side-effect free.
-    const config = parseMcpConfig(JSON.stringify(adapted), { file: label, env: {}, onMissing: (name) => `\${${name}}` });
-    const servers: { [name: string]: unknown } = Object.create(null);
-    const raw = (adapted as { mcpServers?: { [name: string]: unknown } }).mcpServers ?? {};
-    for (const name of Object.keys(config.mcpServers)) servers[name] = raw[name];
-    return {
-      file: label,
-      servers: servers as ParsedConfigFile["servers"],
-      warnings: config.warnings ?? [],
-      dialect: vscode ? "vscode" : "mcpServers",
-    };
-  } catch (error) {
-    if (error instanceof McpConfigError && vscode) {
-      throw new McpConfigError(
-        error.message.replace("/mcpServers/", "/servers/"),
-        error.file,
-        error.pointer.replace(/^\/mcpServers/, "/servers"),
-      );
-    }
-    throw error;
-  }
+  return parseConfigText(text, label);
 }
+
+/** The environment the per-platform places are found from (HOME, APPDATA, XDG_CONFIG_HOME). */
+export type PlaceEnv = { readonly [key: string]: string | undefined };
 
 /** A well-known place an `mcp.json` lives. */
 export interface KnownMcpJson {
@@ -89,16 +39,54 @@ export interface KnownMcpJson {
   readonly path: string;
 }
 
-/** Claude Desktop's config file on this platform. */
-export function claudeDesktopConfig(env: { readonly [key: string]: string | undefined } = process.env): string {
-  const home = env.HOME ?? homedir();
-  if (process.platform === "darwin") return join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json");
-  if (process.platform === "win32") return join(env.APPDATA ?? join(home, "AppData", "Roaming"), "Claude", "claude_desktop_config.json");
-  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "Claude", "claude_desktop_config.json");
+function homeOf(env: PlaceEnv): string {
+  return env.HOME || env.USERPROFILE || homedir();
+}
+
+/** Claude Desktop's config file on `platform` (default this one), found from `env`. */
+export function claudeDesktopConfig(env: PlaceEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const home = homeOf(env);
+  // Paths for another platform are built with that platform's separator, so a test on Linux gets the Windows path right.
+  const p = platform === "win32" ? win32 : posix;
+  if (platform === "darwin") return p.join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json");
+  if (platform === "win32") return p.join(env.APPDATA || p.join(home, "AppData", "Roaming"), "Claude", "claude_desktop_config.json");
+  return p.join(env.XDG_CONFIG_HOME || p.join(home, ".config"), "Claude", "claude_desktop_config.json");
+}
+
+/** Where `app`'s own config lives on `platform`. */
+export function appMcpJson(app: McpJsonApp, env: PlaceEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  switch (app) {
+    case "claude-desktop":
+      return claudeDesktopConfig(env, platform);
+  }
+}
+
+/**
+ * The absolute path an `mcpJson()` declaration names for whoever loads the design: an app's
+ * per-platform place, `~/...` under their home, or a path relative to the design's folder.
+ */
+export function mcpJsonPath(decl: McpJsonConnectionDecl, designDir: string, env: PlaceEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (decl.app !== undefined) return appMcpJson(decl.app, env, platform);
+  const file = decl.file ?? ".toolwright/mcp.json";
+  if (file === "~" || file.startsWith("~/")) return join(homeOf(env), file.slice(1));
+  return isAbsolute(file) ? file : resolve(designDir, file);
+}
+
+/**
+ * How a design should name a file outside its project so that it means the same file for anyone:
+ * `{ app }` for an application's own config, `~/...` for one under the home directory, undefined
+ * when neither applies (the absolute path is then the only name).
+ */
+export function portableMcpJson(file: string, env: PlaceEnv = process.env): { readonly app: McpJsonApp } | { readonly path: string } | undefined {
+  for (const app of MCP_JSON_APPS) if (resolve(appMcpJson(app, env)) === resolve(file)) return { app };
+  const home = resolve(homeOf(env));
+  const rel = relative(home, resolve(file));
+  if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return { path: `~/${rel.split(sep).join("/")}` };
+  return undefined;
 }
 
 /** The files `init` looks for, in order: the project's own, Cursor's, VS Code's, Claude Code's, Claude Desktop's. */
-export function knownMcpJsonFiles(projectDir: string, env: { readonly [key: string]: string | undefined } = process.env): KnownMcpJson[] {
+export function knownMcpJsonFiles(projectDir: string, env: PlaceEnv = process.env): KnownMcpJson[] {
   return [
     { kind: "project", path: join(projectDir, ".toolwright", "mcp.json") },
     { kind: "cursor", path: join(projectDir, ".cursor", "mcp.json") },

@@ -12,7 +12,7 @@ import type { RawServerConfig } from "@toolwright/runtime/manager";
 import { pascalName } from "../emit/names.js";
 import { DesignError } from "../errors.js";
 import type { IrConnection, IrEnvEntry } from "../ir/ir.js";
-import { readMcpJson } from "../mcp-json/read-mcp-json.js";
+import { mcpJsonPath, readMcpJson } from "../mcp-json/read-mcp-json.js";
 
 /** What resolving a connection needs to know about the design. */
 export interface ConnectionContext {
@@ -21,6 +21,10 @@ export interface ConnectionContext {
   readonly designPath: string | undefined;
   /** Working directory of the run: relative paths in generated code are relative to it. */
   readonly cwd: string;
+  /** Where `mcpJson({ app })` and `~/` paths are found (HOME, APPDATA...); default `process.env`. */
+  readonly env?: { readonly [key: string]: string | undefined };
+  /** The platform whose places apply; default `process.platform`. */
+  readonly platform?: NodeJS.Platform;
 }
 
 /** An `mcp.json` entry a design points at, unexpanded. */
@@ -43,14 +47,16 @@ export function readMcpJsonEntry(
 ): McpJsonEntry {
   const c = server.connection;
   const base = ctx.designPath === undefined ? ctx.cwd : dirname(ctx.designPath);
-  const path = isAbsolute(c.file) ? c.file : resolve(base, c.file);
+  // An app's config or a `~/` path is found on this machine, for whoever runs pull or gen.
+  const path = mcpJsonPath(c, base, ctx.env ?? process.env, ctx.platform ?? process.platform);
   const label = posix(relative(ctx.cwd, path)) || path;
   const loc = { file: ctx.file, server: server.name };
   let parsed: ReturnType<typeof readMcpJson>;
   try {
     parsed = readMcpJson(path, label);
   } catch (error) {
-    throw new DesignError(loc, `mcpJson(${JSON.stringify(c.file)}): ${error instanceof Error ? error.message : String(error)}`, {
+    const call = c.app === undefined ? JSON.stringify(c.file) : `{ app: ${JSON.stringify(c.app)} }`;
+    throw new DesignError(loc, `mcpJson(${call}): ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     });
   }

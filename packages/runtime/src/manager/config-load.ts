@@ -7,9 +7,11 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { prototypeFree } from "../schema/prototype-free.js";
+import { expandVariables } from "../transport/http-headers.js";
 import { copyOutboundPolicy } from "../transport/outbound.js";
 import type { CollisionPolicy, McpConfig, RawServerConfig, ServerConfig } from "./config-types.js";
 import { pointerSegment, type ValidRawServer, validateConfigFile } from "./config-validate.js";
+import { JsoncError, parseJsonc, visibleText } from "./jsonc.js";
 
 /** A bad config file or an unset variable: says which file, which field and why. */
 export class McpConfigError extends Error {
@@ -22,7 +24,8 @@ export class McpConfigError extends Error {
     /** The unset variable, for expansion errors. */
     readonly variable?: string,
   ) {
-    super(message);
+    // Text from the file (names, keys) may hold a BOM or a zero-width character: shown as U+XXXX, never raw.
+    super(visibleText(message));
     this.name = "McpConfigError";
   }
 }
@@ -56,25 +59,8 @@ export function projectConfigPath(projectDir: string): string {
   return join(projectDir, ".toolwright", "mcp.json");
 }
 
-/** `${NAME}` or `${NAME:-default}` (shell syntax, as Claude's and Cursor's files use it); NAME as a POSIX variable name. */
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-
-/** Expands `${VAR}` and `${VAR:-default}` in one string. */
-export function expandVariables(
-  text: string,
-  env: { readonly [key: string]: string | undefined },
-  onMissing: (variable: string) => string,
-): string {
-  return text.replace(VAR, (_match, name: string, fallback: string | undefined) => {
-    // Own properties only: `${constructor}` or `${__proto__}` must not read Object.prototype.
-    const value = Object.hasOwn(env, name) ? env[name] : undefined;
-    // The shell's `:-` rule: the default also replaces a variable that is set but empty.
-    if (value !== undefined && value !== "") return value;
-    if (fallback !== undefined) return fallback;
-    if (value !== undefined) return value;
-    return onMissing(name);
-  });
-}
+/** The one `${VAR}` expander (generated callers and HTTP headers use it too). */
+export { expandVariables };
 
 /** Context for resolving one entry. */
 export interface ResolveContext {
@@ -122,13 +108,13 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
     ...(r.type !== undefined ? { type: r.type } : {}),
     source: context.file,
   };
-  // Variables expand in args, env values, cwd, url and headers (as documented); the command is used
-  // as written.
+  // Variables expand in command, args, env values, cwd, url and headers alike, as Claude Code and
+  // Cursor do: real configs point `command` at `${VENV}/bin/server`.
   if (r.command !== undefined) {
     return {
       ...common,
       transport: "stdio",
-      command: r.command,
+      command: expand(r.command, `${base}/command`),
       args: (r.args ?? []).map((a, i) => expand(a, `${base}/args/${i}`)),
       env: expandMap(r.env, "env"),
       ...(r.cwd !== undefined ? { cwd: expand(r.cwd, `${base}/cwd`) } : {}),
@@ -149,29 +135,42 @@ export interface ParsedConfigFile {
   readonly servers: { readonly [name: string]: RawServerConfig };
   readonly collisionPolicy?: CollisionPolicy;
   readonly warnings: readonly string[];
+  /** `vscode` when the servers sat under `servers` (VS Code's file), else `mcpServers`. */
+  readonly dialect: "mcpServers" | "vscode";
 }
 
-/** Line and column of a character offset. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return `line ${line}, column ${offset - before.lastIndexOf("\n")}`;
+const isRecord = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** VS Code and Cursor write `${env:NAME}`; the one expander reads `${NAME}`. Maps stay prototype-free. */
+function envReferences(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, "${$1}");
+  if (Array.isArray(value)) return value.map(envReferences);
+  if (!isRecord(value)) return value;
+  const out: { [key: string]: unknown } = Object.create(null);
+  for (const [k, v] of Object.entries(value)) out[k] = envReferences(v);
+  return out;
 }
 
-/** Parses and checks the text of one file. Throws `McpConfigError` naming the file and the field. */
+/**
+ * Parses and checks the text of one file: the one `mcp.json` reader (manager, approve, init, pull,
+ * gen, add). JSON with a BOM, comments and trailing commas, as Claude, Cursor and VS Code accept it;
+ * VS Code's `servers` key and `${env:NAME}` references. Throws `McpConfigError` naming the file and
+ * the line and column (syntax) or the field (JSON pointer).
+ */
 export function parseConfigText(text: string, file: string): ParsedConfigFile {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonc(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // V8 names an offset ("at position 42"); a line and column is what an editor can jump to.
-    const at = /position (\d+)/.exec(message);
-    const where = at ? ` at ${lineColumn(text, Number(at[1]))}` : "";
-    throw new McpConfigError(`${file}: invalid JSON${where}: ${message}`, file, "");
+    if (!(error instanceof JsoncError)) throw error;
+    throw new McpConfigError(`${file}: invalid JSON at line ${error.line}, column ${error.column}: ${error.reason}`, file, "");
   }
+  const vscode = isRecord(value) && value.mcpServers === undefined && value.servers !== undefined;
+  // VS Code's file is checked as if its `servers` were `mcpServers`; pointers name the key it really has.
+  const checked = isRecord(value) ? prototypeFree({ ...value, mcpServers: envReferences(vscode ? value.servers : value.mcpServers) }) : value;
+  const key = (pointer: string) => (vscode ? pointer.replace(/^\/mcpServers(?=\/|$)/, "/servers") : pointer);
   const warnings: string[] = [];
-  const issues = validateConfigFile(value, warnings);
+  const issues = validateConfigFile(checked, warnings).map((i) => ({ ...i, pointer: key(i.pointer) }));
   // One error, the first issue in full and a few more by pointer: enough to fix a file in one go
   // without a wall of text.
   const first = issues[0];
@@ -185,12 +184,13 @@ export function parseConfigText(text: string, file: string): ParsedConfigFile {
         : "";
     throw new McpConfigError(`${file}: ${first.pointer || "/"} ${first.message}${more}`, file, first.pointer);
   }
-  const object = value as { mcpServers?: { [name: string]: RawServerConfig }; collisionPolicy?: CollisionPolicy };
+  const object = checked as { mcpServers?: { [name: string]: RawServerConfig }; collisionPolicy?: CollisionPolicy };
   return {
     file,
-    servers: object.mcpServers ?? {},
+    servers: object.mcpServers ?? prototypeFree({}),
     ...(object.collisionPolicy ? { collisionPolicy: object.collisionPolicy } : {}),
-    warnings: warnings.map((w) => `${file}: ${w}`),
+    warnings: warnings.map((w) => `${file}: ${key(w)}`),
+    dialect: vscode ? "vscode" : "mcpServers",
   };
 }
 

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { McpConfigError } from "./config-load.js";
 import type { RawServerConfig } from "./config-types.js";
+import { JsoncError, readJsonc } from "./jsonc.js";
 import { writeFileSafe } from "./safe-write.js";
 
 /** The indentation a JSON text uses (the first indented line), default two spaces. */
@@ -32,14 +33,28 @@ export function writeServerEntry(
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  // A file we cannot parse is never rewritten: the user's comments or half-edited entry would be lost.
+  // A file we cannot parse is never rewritten: the user's half-edited entry would be lost. The one
+  // mcp.json reader (BOM, comments, trailing commas) reads it; a file with comments is not rewritten
+  // either, since JSON.stringify would drop them.
   let object: { [key: string]: unknown } = {};
-  if (text !== undefined && text.trim() !== "") {
+  let bom = "";
+  if (text !== undefined && text.replace(/^\uFEFF/, "").trim() !== "") {
+    let read: ReturnType<typeof readJsonc>;
     try {
-      object = JSON.parse(text) as { [key: string]: unknown };
+      read = readJsonc(text);
     } catch (error) {
-      throw new McpConfigError(`${file}: invalid JSON, not rewriting it: ${(error as Error).message}`, file, "");
+      if (!(error instanceof JsoncError)) throw error;
+      throw new McpConfigError(
+        `${file}: invalid JSON at line ${error.line}, column ${error.column}, not rewriting it: ${error.reason}`,
+        file,
+        "",
+      );
     }
+    if (read.comments > 0) {
+      throw new McpConfigError(`${file}: has comments, not rewriting it (they would be lost); add the entry by hand`, file, "");
+    }
+    object = read.value as { [key: string]: unknown };
+    if (read.bom) bom = "\uFEFF";
     if (typeof object !== "object" || object === null || Array.isArray(object)) {
       throw new McpConfigError(`${file}: / the file must hold a JSON object`, file, "");
     }
@@ -58,6 +73,6 @@ export function writeServerEntry(
   // Temp file in the same directory, then rename: a reader (the manager's watcher, another client)
   // sees the old file or the new one, never half of one; never through a link out of its folder.
   // 0o600: entries can hold tokens.
-  writeFileSafe(file, JSON.stringify(object, null, indent) + trailing, { mode: 0o600 });
+  writeFileSafe(file, bom + JSON.stringify(object, null, indent) + trailing, { mode: 0o600 });
   return { created: text === undefined };
 }

@@ -3,15 +3,34 @@
  * environment, and lower-casing so later code can merge and strip headers by name.
  */
 
+/** `${NAME}` or `${NAME:-default}` (shell syntax, as Claude's and Cursor's files use it); NAME as a POSIX variable name. */
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * The one `${VAR}` expander: mcp.json entries (manager, pull, approve), generated callers and
+ * HTTP headers all expand through it. One pass (a value is never re-expanded); the shell's `:-`
+ * rule (the default also replaces a set but empty variable); an unset variable without a default
+ * is handed to `onMissing`, whose answer is used (or which throws).
+ */
+export function expandVariables(
+  text: string,
+  env: { readonly [key: string]: string | undefined },
+  onMissing: (variable: string) => string,
+): string {
+  return text.replace(PLACEHOLDER, (_match, name: string, fallback: string | undefined) => {
+    // Own properties only: `${constructor}` or `${__proto__}` must not read Object.prototype.
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    if (value !== undefined) return value;
+    return onMissing(name);
+  });
+}
 
 /** Expands `${VAR}` / `${VAR:-default}` in one value. An unset variable without a default throws, naming it and `where`. */
 export function expandEnv(value: string, env: { readonly [name: string]: string | undefined }, where: string): string {
-  return value.replace(PLACEHOLDER, (_match, name: string, fallback: string | undefined) => {
-    const found = Object.hasOwn(env, name) ? env[name] : undefined;
-    if (fallback !== undefined) return found === undefined || found === "" ? fallback : found;
-    if (found === undefined) throw new Error(`${where}: environment variable ${name} is not set`);
-    return found;
+  return expandVariables(value, env, (name) => {
+    throw new Error(`${where}: environment variable ${name} is not set`);
   });
 }
 
