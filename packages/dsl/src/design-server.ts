@@ -5,14 +5,14 @@
 
 import { createSurfaceCollector } from "./design-surface.js";
 import { checkName, collectTools } from "./design-tool.js";
-import {
-  type ConnectionDecl,
-  type ExternalServerDecl,
-  type McpJsonApp,
-  type McpJsonConnectionDecl,
-  type McpServerDecl,
-  type ToolDecl,
-  type ToolsetBuilder,
+import type {
+  ConnectionDecl,
+  ExternalServerDecl,
+  McpJsonApp,
+  McpJsonConnectionDecl,
+  McpServerDecl,
+  ToolDecl,
+  ToolsetBuilder,
 } from "./design-types.js";
 import { fail, isPlainObject, locate, show } from "./errors.js";
 /** Protocol versions an `mcpServer` may pin. */

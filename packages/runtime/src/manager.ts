@@ -39,8 +39,6 @@ export type {
   StdioServerConfig,
 } from "./manager/config-types.js";
 export type { ConfigIssue } from "./manager/config-validate.js";
-export type { JsoncText } from "./manager/jsonc.js";
-export { JsoncError, parseJsonc, readJsonc, visibleText } from "./manager/jsonc.js";
 export { validateConfigFile, validateServerEntry } from "./manager/config-validate.js";
 export type { ConfigWatcher, WatchMcpConfigOptions } from "./manager/config-watcher.js";
 export { watchManagerConfig, watchMcpConfig } from "./manager/config-watcher.js";
@@ -48,6 +46,8 @@ export type { WriteEntryOptions } from "./manager/config-write.js";
 export { detectIndent, writeServerEntry } from "./manager/config-write.js";
 export type { ConnectOutcome, DiscoveredServer } from "./manager/embed.js";
 export { connectFromConfig, discoverServers } from "./manager/embed.js";
+export type { JsoncText } from "./manager/jsonc.js";
+export { JsoncError, parseJsonc, readJsonc, visibleText } from "./manager/jsonc.js";
 export { createMcpManager } from "./manager/manager.js";
 export type { ApplySummary, ApprovalHook, ApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager-types.js";
 export type { McpRegisterConfirm, McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";

@@ -65,7 +65,12 @@ export function appMcpJson(app: McpJsonApp, env: PlaceEnv = process.env, platfor
  * The absolute path an `mcpJson()` declaration names for whoever loads the design: an app's
  * per-platform place, `~/...` under their home, or a path relative to the design's folder.
  */
-export function mcpJsonPath(decl: McpJsonConnectionDecl, designDir: string, env: PlaceEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function mcpJsonPath(
+  decl: McpJsonConnectionDecl,
+  designDir: string,
+  env: PlaceEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (decl.app !== undefined) return appMcpJson(decl.app, env, platform);
   const file = decl.file ?? ".toolwright/mcp.json";
   if (file === "~" || file.startsWith("~/")) return join(homeOf(env), file.slice(1));
@@ -77,7 +82,10 @@ export function mcpJsonPath(decl: McpJsonConnectionDecl, designDir: string, env:
  * `{ app }` for an application's own config, `~/...` for one under the home directory, undefined
  * when neither applies (the absolute path is then the only name).
  */
-export function portableMcpJson(file: string, env: PlaceEnv = process.env): { readonly app: McpJsonApp } | { readonly path: string } | undefined {
+export function portableMcpJson(
+  file: string,
+  env: PlaceEnv = process.env,
+): { readonly app: McpJsonApp } | { readonly path: string } | undefined {
   for (const app of MCP_JSON_APPS) if (resolve(appMcpJson(app, env)) === resolve(file)) return { app };
   const home = resolve(homeOf(env));
   const rel = relative(home, resolve(file));

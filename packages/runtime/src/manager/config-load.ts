@@ -167,7 +167,9 @@ export function parseConfigText(text: string, file: string): ParsedConfigFile {
   }
   const vscode = isRecord(value) && value.mcpServers === undefined && value.servers !== undefined;
   // VS Code's file is checked as if its `servers` were `mcpServers`; pointers name the key it really has.
-  const checked = isRecord(value) ? prototypeFree({ ...value, mcpServers: envReferences(vscode ? value.servers : value.mcpServers) }) : value;
+  const checked = isRecord(value)
+    ? prototypeFree({ ...value, mcpServers: envReferences(vscode ? value.servers : value.mcpServers) })
+    : value;
   const key = (pointer: string) => (vscode ? pointer.replace(/^\/mcpServers(?=\/|$)/, "/servers") : pointer);
   const warnings: string[] = [];
   const issues = validateConfigFile(checked, warnings).map((i) => ({ ...i, pointer: key(i.pointer) }));

@@ -61,7 +61,8 @@ export function readJsonc(text: string): JsoncText {
     const last = lines[lines.length - 1] ?? "";
     throw new JsoncError(reason, lines.length, last.length + 1, at);
   };
-  const unexpected = (): never => (i >= text.length ? fail("unexpected end of file") : fail(`unexpected character ${showChar(text[i] as string)}`));
+  const unexpected = (): never =>
+    i >= text.length ? fail("unexpected end of file") : fail(`unexpected character ${showChar(text[i] as string)}`);
 
   const skip = (): void => {
     for (;;) {
@@ -155,7 +156,7 @@ export function readJsonc(text: string): JsoncText {
       const key = string();
       skip();
       if (text[i] !== ":") {
-        if (i >= text.length) fail("unexpected end of file (expected \":\")");
+        if (i >= text.length) fail('unexpected end of file (expected ":")');
         fail(`expected ":" after key ${visibleText(JSON.stringify(key))}, found ${showChar(text[i] as string)}`);
       }
       i++;
