@@ -33,7 +33,10 @@ const jsonValue = fc.letrec((tie) => ({
 })).value;
 
 /** Where the decorated text may put a comment or extra space: between any two tokens. */
-type Gap = { readonly kind: "none" } | { readonly kind: "space"; readonly text: string } | { readonly kind: "line" | "block"; readonly text: string };
+type Gap =
+  | { readonly kind: "none" }
+  | { readonly kind: "space"; readonly text: string }
+  | { readonly kind: "line" | "block"; readonly text: string };
 const gap: fc.Arbitrary<Gap> = fc.oneof(
   fc.constant({ kind: "none" as const }),
   fc.constantFrom(" ", "\n", "\r\n", "\t", "  \r\n  ").map((text) => ({ kind: "space" as const, text })),
