@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expandVariables, McpConfigError, parseMcpConfig } from "../../packages/runtime/src/manager/config-load.js";
+import { expandVariables, McpConfigError, parseMcpConfig, resolveServerEntry } from "../../packages/runtime/src/manager/config-load.js";
 import { expandEnv } from "../../packages/runtime/src/transport/http-headers.js";
 
 const RUNS = 2_000;
@@ -76,6 +76,42 @@ describe("config variable expander fuzzing", () => {
         }
         if (missing.length === 0) expect(viaHeaders).toBe(viaConfig);
         else expect(error).toContain(`variable ${missing[0]} is not set`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("an entry expands command, args, cwd, env, url and headers alike, naming the field of an unset variable", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), fc.dictionary(varName, envValue, { maxKeys: 6 }), (pieces, env) => {
+        const template = pieces
+          .map((p) => (p.kind === "lit" ? p.text : p.fallback === undefined ? `\${${p.name}}` : `\${${p.name}:-${p.fallback}}`))
+          .join("");
+        const missing: string[] = [];
+        const expected = expandVariables(template, env, (name) => {
+          missing.push(name);
+          return "";
+        });
+        const stdio = { command: `x${template}`, args: [template], cwd: template, env: { K: template } };
+        const http = { url: `http://h/${template}`, headers: { "X-K": template } };
+        for (const raw of [stdio, http]) {
+          const pointers: string[] = [];
+          const got = resolveServerEntry("s", raw, {
+            file: "f",
+            env,
+            onMissing: (_name, where) => {
+              pointers.push(where.pointer);
+              return "";
+            },
+          }) as { command?: string; args?: string[]; cwd?: string; env?: object; url?: string; headers?: object };
+          if (raw === stdio) {
+            expect([got.command, got.args, got.cwd, got.env]).toEqual([`x${expected}`, [expected], expected, { K: expected }]);
+            const fields = ["command", "args/0", "env/K", "cwd"];
+            expect(pointers).toEqual(fields.flatMap((f) => missing.map(() => `/mcpServers/s/${f}`)));
+          } else {
+            expect([got.url, got.headers]).toEqual([`http://h/${expected}`, { "X-K": expected }]);
+          }
+        }
       }),
       { numRuns: RUNS },
     );
