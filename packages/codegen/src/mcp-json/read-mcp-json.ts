@@ -85,8 +85,9 @@ export function mcpJsonPath(
 export function portableMcpJson(
   file: string,
   env: PlaceEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
 ): { readonly app: McpJsonApp } | { readonly path: string } | undefined {
-  for (const app of MCP_JSON_APPS) if (resolve(appMcpJson(app, env)) === resolve(file)) return { app };
+  for (const app of MCP_JSON_APPS) if (resolve(appMcpJson(app, env, platform)) === resolve(file)) return { app };
   const home = resolve(homeOf(env));
   const rel = relative(home, resolve(file));
   if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return { path: `~/${rel.split(sep).join("/")}` };
