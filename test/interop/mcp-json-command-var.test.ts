@@ -126,5 +126,9 @@ describe("${VAR} in command", () => {
     expect(error).toBeInstanceOf(McpConfigError);
     expect(error).toMatchObject({ variable: "TW_NODE", pointer: "/mcpServers/memory/command" });
     expect((error as Error).message).toContain('server "memory"');
+    // Set but empty: refused before anything is spawned, naming the field and what it expanded.
+    expect(() => loadMcpConfig({ projectDir: dir, globalDir, env: { TW_NODE: "", TW_MEMORY_BIN: memoryBin, TW_MEMORY_DIR: dir } })).toThrow(
+      /server "memory" has an empty command at \/mcpServers\/memory\/command after expanding "\$\{TW_NODE\}"/,
+    );
   }, 120_000);
 });

@@ -111,10 +111,19 @@ export function resolveServerEntry(name: string, raw: RawServerConfig, context: 
   // Variables expand in command, args, env values, cwd, url and headers alike, as Claude Code and
   // Cursor do: real configs point `command` at `${VENV}/bin/server`.
   if (r.command !== undefined) {
+    const command = expand(r.command, `${base}/command`);
+    // A variable set to "" would otherwise surface as a spawn error that names no variable.
+    if (command.trim() === "") {
+      throw new McpConfigError(
+        `${context.file}: server "${name}" has an empty command at ${base}/command after expanding ${JSON.stringify(r.command)}`,
+        context.file,
+        `${base}/command`,
+      );
+    }
     return {
       ...common,
       transport: "stdio",
-      command: expand(r.command, `${base}/command`),
+      command,
       args: (r.args ?? []).map((a, i) => expand(a, `${base}/args/${i}`)),
       env: expandMap(r.env, "env"),
       ...(r.cwd !== undefined ? { cwd: expand(r.cwd, `${base}/cwd`) } : {}),
