@@ -71,7 +71,7 @@ describe("${VAR} in command", () => {
     const gen = await cli(["gen", "design.ts", "--out", "src/gen"], env);
     expect(gen.status).toBe(0);
     const caller = readFileSync(join(dir, "src", "gen", "memory", "caller.gen.ts"), "utf8");
-    expect(caller).toContain('expandEnv("${TW_NODE}"');
+    expect(caller).toContain('expandProcessEnv("${TW_NODE}"');
     const generated = readdirSync(join(dir, "src", "gen"), { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => readFileSync(join(e.parentPath, e.name), "utf8"))
