@@ -276,6 +276,8 @@ describe("toolwright pull", () => {
     const help = await exec("pull", "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Examples:/);
-    expect(help.stdout).toMatch(/Exit codes: 0 ok, 1 --check found a stale lock\s+or --strict found high or\s+medium lint findings, 2/);
+    expect(help.stdout).toMatch(
+      /Exit codes: 0 ok, 1 --check found a stale lock\s+or\s+--strict\s+found\s+high\s+or\s+medium\s+lint\s+findings,\s+2/,
+    );
   });
 });
