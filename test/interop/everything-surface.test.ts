@@ -47,7 +47,7 @@ describe.each(transports)("server-everything surface over %s", (transport) => {
       const path = transport === "sse" ? "sse" : "mcp";
       caller = createHttpCaller({ url: `http://127.0.0.1:${started.port}/${path}`, name: "everything", onListChanged });
     }
-  }, 30_000);
+  });
   afterAll(async () => {
     await caller.close();
     await stopEverything(child);

@@ -63,7 +63,7 @@ describe("crash", () => {
     const oldPid = manager.listServers()[0]?.pid as number;
     expect(alive(oldPid)).toBe(true);
     const inFlight = manager.callTool("everything.trigger-long-running-operation", { duration: 30, steps: 30 });
-    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 30_000 });
     process.kill(oldPid, "SIGKILL");
     const failed = await inFlight;
     expect(failed.ok).toBe(false);
@@ -150,7 +150,7 @@ describe("load with crashes", () => {
         calls.push(manager.callTool("dyn.sleep", { ms }).then((r) => (r.ok ? { ok: true } : { ok: false, kind: r.failure.kind })));
       }
       if (round < 2) {
-        await vi.waitFor(() => expect(manager?.listServers()[0]?.pid, `round ${round}`).toBeDefined(), { timeout: 10_000 });
+        await vi.waitFor(() => expect(manager?.listServers()[0]?.pid, `round ${round}`).toBeDefined(), { timeout: 30_000 });
         const pid = manager.listServers()[0]?.pid as number;
         killed.push(pid);
         process.kill(pid, "SIGKILL");
@@ -174,7 +174,7 @@ describe("load with crashes", () => {
     await manager.start();
     const controller = new AbortController();
     const pending = manager.callTool("dyn.sleep", { ms: 5000 }, { signal: controller.signal });
-    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 30_000 });
     controller.abort();
     const result = await pending;
     expect(result.ok === false && result.failure.kind).toBe("canceled");
