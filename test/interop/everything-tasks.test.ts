@@ -65,7 +65,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ta
   it("lists simulate-research-query (task required) and the async tools the task capability unlocks", async () => {
     // The conditional tools arrive with a list_changed right after connect.
     let names: string[] = [];
-    for (let i = 0; i < 100 && !names.includes("trigger-sampling-request-async"); i++) {
+    for (let i = 0; i < 600 && !names.includes("trigger-sampling-request-async"); i++) {
       const listed = await caller.listTools();
       names = listed.ok ? listed.value.map((t) => t.name) : [];
       if (!names.includes("trigger-sampling-request-async")) await new Promise((r) => setTimeout(r, 50));
