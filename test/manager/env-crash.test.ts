@@ -113,6 +113,25 @@ describe("crash", () => {
     }
   });
 
+  it("a health probe while a call is restarting a crashed server does not close the client under that call", async () => {
+    // The restart backoff holds the call in its reconnect long enough for a probe to land there for sure.
+    manager = createMcpManager(config({ dyn: { command: NODE, args: [DYNAMIC] } }), { client: { restartDelayMs: 1500 } });
+    await manager.start();
+    const oldPid = manager.listServers()[0]?.pid as number;
+    process.kill(oldPid, "SIGKILL");
+    // The manager saw the death: no live process.
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.pid).toBeUndefined(), { timeout: 30_000 });
+    const call = manager.callTool("dyn.pid");
+    await vi.waitFor(() => expect(manager?.listServers()[0]?.inFlight).toBe(1), { timeout: 30_000 });
+    const probe = await manager.probe("dyn");
+    expect(probe.ok === false && probe.failure.message).toMatch(/not running/);
+    const result = await call;
+    expect(result.ok, result.ok ? "" : JSON.stringify(result.failure)).toBe(true);
+    const newPid = manager.listServers()[0]?.pid as number;
+    expect(result.ok && result.value).toBe(String(newPid));
+    expect(newPid).not.toBe(oldPid);
+  });
+
   it("stops restarting after maxRestarts consecutive crashes until connect()", async () => {
     manager = createMcpManager(config({ dyn: { command: NODE, args: [DYNAMIC] } }), { maxRestarts: 2, client: { restartDelayMs: 5 } });
     await manager.start();
