@@ -82,7 +82,7 @@ describe("designs that never finish loading", () => {
     const run = await toolwright("gen", designFile("ok.design.ts", ""), "--out", "ok-out", "--load-timeout", "0");
     expect(run.status).toBe(2);
     expect(run.output).toMatch(/--load-timeout must be a positive number of milliseconds/);
-  }, 60_000);
+  });
 });
 
 describe("designs that leave work behind", () => {
@@ -107,5 +107,5 @@ describe("designs that leave work behind", () => {
     expect(gen.status).toBe(2);
     expect(gen.output).toMatch(/the process was ended before the command finished/);
     expect(existsSync(join(root, "exit-out"))).toBe(false);
-  }, 60_000);
+  });
 });

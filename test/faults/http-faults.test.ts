@@ -154,9 +154,9 @@ describe("SSE faults", () => {
     const r = await caller.callTool({ name: "wait", arguments: {} }, { timeoutMs: 200 });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.failure).toMatchObject({ kind: "timeout", retryable: true });
-    for (let i = 0; i < 500 && server.rpc("notifications/cancelled").length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+    for (let i = 0; i < 3000 && server.rpc("notifications/cancelled").length === 0; i++) await new Promise((res) => setTimeout(res, 10));
     expect(server.rpc("notifications/cancelled")).toHaveLength(1);
-    for (let i = 0; i < 500 && !server.rpc("tools/call")[0]?.closedEarly; i++) await new Promise((res) => setTimeout(res, 10));
+    for (let i = 0; i < 3000 && !server.rpc("tools/call")[0]?.closedEarly; i++) await new Promise((res) => setTimeout(res, 10));
     expect(server.rpc("tools/call")[0]?.closedEarly).toBe(true);
     await expectEcho(caller, "after-drip");
   });
@@ -198,7 +198,7 @@ describe("SSE faults", () => {
 describe("connection faults on 127.0.0.1", () => {
   it("connection refused: unavailable with the cause", async () => {
     const port = await refusedPort();
-    const caller = createHttpCaller({ name: "refused", url: `http://127.0.0.1:${port}/mcp`, era: "legacy", connectTimeoutMs: 2000 });
+    const caller = createHttpCaller({ name: "refused", url: `http://127.0.0.1:${port}/mcp`, era: "legacy", connectTimeoutMs: 30_000 });
     callers.push(caller);
     const r = await echo(caller, "x");
     expect(r.ok).toBe(false);
@@ -219,7 +219,7 @@ describe("connection faults on 127.0.0.1", () => {
         }),
     );
     const { port } = plain.address() as net.AddressInfo;
-    const caller = createHttpCaller({ name: "tls", url: `https://127.0.0.1:${port}/mcp`, era: "legacy", connectTimeoutMs: 2000 });
+    const caller = createHttpCaller({ name: "tls", url: `https://127.0.0.1:${port}/mcp`, era: "legacy", connectTimeoutMs: 30_000 });
     callers.push(caller);
     const r = await echo(caller, "x");
     expect(r.ok).toBe(false);

@@ -97,7 +97,7 @@ describe("2026-07-28 era faults", () => {
     const r = await caller.callTool({ name: "wait", arguments: {} }, { timeoutMs: 200 });
     expect(r).toMatchObject({ ok: false, failure: { kind: "timeout", retryable: true } });
     const call = server.rpc("tools/call").find((q) => q.body?.params?.name === "wait");
-    for (let i = 0; i < 500 && !call?.closedEarly; i++) await new Promise((res) => setTimeout(res, 10));
+    for (let i = 0; i < 3000 && !call?.closedEarly; i++) await new Promise((res) => setTimeout(res, 10));
     expect(call?.closedEarly).toBe(true);
     expect(server.rpc("notifications/cancelled")).toEqual([]);
     await expectEcho(caller, "after");

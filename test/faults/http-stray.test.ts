@@ -76,7 +76,7 @@ async function start(script: Script): Promise<{ caller: HttpCaller; warnings: st
   caller = createHttpCaller({
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
     era: "legacy",
-    timeoutMs: 5000,
+    timeoutMs: 30_000,
     onWarning: (w) => warnings.push(w),
   });
   return { caller, warnings };

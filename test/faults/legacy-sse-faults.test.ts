@@ -46,7 +46,7 @@ afterAll(async () => {
   expect(report).toEqual({ processes: [], handles: [], warnings: [], listeners: [] });
 });
 
-async function start(script: Script, connectTimeoutMs = 2000): Promise<{ caller: HttpCaller; warnings: string[] }> {
+async function start(script: Script, connectTimeoutMs = 30_000): Promise<{ caller: HttpCaller; warnings: string[] }> {
   let stream: http.ServerResponse | undefined;
   const send = (value: unknown) => stream?.write(`event: message\ndata: ${JSON.stringify(value)}\n\n`);
   server = http.createServer((req, res) => {
@@ -83,7 +83,7 @@ async function start(script: Script, connectTimeoutMs = 2000): Promise<{ caller:
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`,
     era: "auto",
     connectTimeoutMs,
-    timeoutMs: 5000,
+    timeoutMs: 30_000,
     onWarning: (w) => warnings.push(w),
   });
   return { caller, warnings };

@@ -84,7 +84,7 @@ it("a 64 MiB stdio answer over a 1 MiB cap fails its call without growing memory
     leaks.track(server.pids());
     server.dispose();
   }
-}, 60_000);
+});
 
 it("64 MiB of stderr is kept in a bounded ring: the tail is capped and memory does not grow", async () => {
   const server = scriptedServer();
@@ -111,7 +111,7 @@ it("64 MiB of stderr is kept in a bounded ring: the tail is capped and memory do
     leaks.track(server.pids());
     server.dispose();
   }
-}, 60_000);
+});
 
 it("the SSE parser drops a line over its cap, keeps nothing of it, and dispatches the next event", () => {
   const events: SseEvent[] = [];
@@ -182,4 +182,4 @@ it("a 128 MiB SSE line before the answer: the answer still arrives, and the heap
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-}, 60_000);
+});

@@ -34,11 +34,11 @@ it("stdio: 64 calls on one signal complete, then 64 hanging calls on one signal 
     expect(done.every((r, i) => r.ok && (r.value.structuredContent as { i: number }).i === i)).toBe(true);
     const cancel = new AbortController();
     const hanging = Array.from({ length: CONCURRENT }, () => caller.callTool({ name: "hang", arguments: {} }, { signal: cancel.signal }));
-    for (let i = 0; i < 500 && server.received("tools/call").length < 2 * CONCURRENT; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 3000 && server.received("tools/call").length < 2 * CONCURRENT; i++) await new Promise((r) => setTimeout(r, 10));
     cancel.abort();
     const results = await Promise.all(hanging);
     expect(results.map((r) => (r.ok ? "ok" : r.failure.kind))).toEqual(Array(CONCURRENT).fill("canceled"));
-    for (let i = 0; i < 500 && server.received("notifications/cancelled").length < CONCURRENT; i++)
+    for (let i = 0; i < 3000 && server.received("notifications/cancelled").length < CONCURRENT; i++)
       await new Promise((r) => setTimeout(r, 10));
     expect(server.received("notifications/cancelled")).toHaveLength(CONCURRENT);
   } finally {

@@ -37,7 +37,7 @@ function open(serverOptions: ScriptedServerOptions = {}, callerOptions: Partial<
     args: server.args,
     env: server.env,
     timeoutMs: 10_000,
-    connectTimeoutMs: 5_000,
+    connectTimeoutMs: 30_000,
     restartDelayMs: 10,
     closeGraceMs: 200,
     onNoise: (reason) => noise.push(reason),
@@ -101,7 +101,7 @@ describe("stdio server exits mid-call", () => {
     const pid = r.ok ? (r.value.structuredContent as { pid: number }).pid : -1;
     expect(isAlive(pid)).toBe(true);
     await caller.close();
-    for (let i = 0; i < 250 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 1500 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(isAlive(pid)).toBe(false);
   });
 
@@ -164,7 +164,7 @@ describe("stdio server hangs", () => {
     const waited = r.ok ? 0 : Number(/within (\d+) ms/.exec(r.failure.message)?.[1]);
     expect(waited).toBeGreaterThan(550);
     const id = wireIdOf(server, "progress_forever");
-    for (let i = 0; i < 500 && server.received("notifications/cancelled").length === 0; i++)
+    for (let i = 0; i < 3000 && server.received("notifications/cancelled").length === 0; i++)
       await new Promise((res) => setTimeout(res, 10));
     expect(server.received("notifications/cancelled").map((c) => c.msg?.params?.requestId)).toEqual([id]);
     await expectEcho(caller, "after-progress");
@@ -175,7 +175,7 @@ describe("stdio server hangs", () => {
     await caller.connect();
     const controller = new AbortController();
     const pending = caller.callTool({ name: "hang", arguments: {} }, { signal: controller.signal });
-    for (let i = 0; i < 500 && wireIdOf(server, "hang") === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 3000 && wireIdOf(server, "hang") === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     const r = await pending;
     expect(r.ok).toBe(false);
@@ -250,7 +250,7 @@ describe("stray responses", () => {
     const r = await call(caller, "late", {}, 100);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.failure.kind).toBe("timeout");
-    for (let i = 0; i < 500 && !noise.some((n) => /unknown id/.test(n)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 3000 && !noise.some((n) => /unknown id/.test(n)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(noise.filter((n) => /unknown id/.test(n))).toHaveLength(1);
     const next = await call(caller, "echo", { tag: "fresh" });
     expect(next.ok && next.value.structuredContent).toEqual({ tag: "fresh" });

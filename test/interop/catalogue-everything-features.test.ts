@@ -75,7 +75,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)(
         caller = createHttpCaller({ ...common, url: `http://127.0.0.1:${started.port}/${transport === "sse" ? "sse" : "mcp"}` });
       }
       client = createEverythingFeaturesClient(caller);
-    }, 30_000);
+    });
     afterAll(async () => {
       await caller.close();
       await stopEverything(child);

@@ -63,7 +63,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ov
       caller = createHttpCaller({ name: "everything", url, capabilities: {} });
     }
     everything = createEverythingClient(caller);
-  }, 30_000);
+  });
   afterAll(async () => {
     await caller.close();
     await stopEverything(child);
@@ -137,7 +137,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("server-everything ov
     expect(ok("simulate-research-query", research).value).toContain("Research Report: drift");
     expect([...called].sort()).toEqual(everythingSpecs.map((s) => s.name).sort());
     expect(called.size).toBe(13);
-  }, 30_000);
+  });
 
   it("gets every pulled prompt and reads every pulled resource and template through the generated typed methods", async () => {
     const surface = everythingCatalogue.surface;

@@ -85,7 +85,7 @@ describe("server-filesystem through the generated client", () => {
     expect(media.content).toEqual([{ type: "image", mimeType: "image/png", data: PNG_1X1 }]);
     expect([...called].sort()).toEqual(filesystemSpecs.map((s) => s.name).sort());
     expect(called.size).toBe(14);
-  }, 30_000);
+  });
 
   it("a path outside the root is a tool error (isError, no structured content), not a crash", async () => {
     const outside = await fs.readTextFile({ path: "/etc/hostname" });

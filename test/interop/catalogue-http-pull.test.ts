@@ -85,5 +85,5 @@ describe("toolwright pull over streamable HTTP (real server-everything)", () => 
     expect(pulled.fingerprints).toEqual(committed.fingerprints);
     expect(pulled.fingerprint).toBe(committed.fingerprint);
     expect(pulled.tools).toEqual(committed.tools);
-  }, 60_000);
+  });
 });

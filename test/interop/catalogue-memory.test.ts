@@ -96,7 +96,7 @@ describe("server-memory through the generated client", () => {
     expect(existsSync(join(dir, "m.jsonl"))).toBe(true);
     expect([...called].sort()).toEqual(memorySpecs.map((s) => s.name).sort());
     expect(called.size).toBe(9);
-  }, 30_000);
+  });
 
   it("a payload the schema rejects fails as invalid_call with field issues (generated validator)", async () => {
     // @ts-expect-error entityNames must be an array of strings

@@ -35,7 +35,7 @@ describe.each(["stdio", "streamableHttp", "sse"] as const)("generated typed read
       caller = createHttpCaller({ url: `http://127.0.0.1:${started.port}/${transport === "sse" ? "sse" : "mcp"}`, name: "everything" });
     }
     client = createEverythingClient(caller);
-  }, 30_000);
+  });
   afterAll(async () => {
     await caller.close();
     await stopEverything(child);

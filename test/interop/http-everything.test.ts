@@ -69,7 +69,7 @@ describe("server-everything over Streamable HTTP", () => {
     const seen: number[] = [];
     const out = await caller.callTool(
       { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
-      { onProgress: (p) => seen.push(p.progress), resetTimeoutOnProgress: true, timeoutMs: 5000 },
+      { onProgress: (p) => seen.push(p.progress), resetTimeoutOnProgress: true, timeoutMs: 30_000 },
     );
     expect(out.ok).toBe(true);
     expect(seen).toEqual([1, 2, 3]);

@@ -216,7 +216,7 @@ describe("streamable HTTP, legacy era", () => {
     await caller.connect();
     expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(0);
     server.next({ rpc: "tools/call" }, { answerOnGet: true });
-    const out = await caller.callTool({ name: "echo", arguments: { message: "via get" } }, { timeoutMs: 5000 });
+    const out = await caller.callTool({ name: "echo", arguments: { message: "via get" } }, { timeoutMs: 30_000 });
     expect(out).toMatchObject({ ok: true, value: { content: [{ text: "Echo: via get" }] } });
     expect(server.requests.filter((r) => r.method === "GET")).toHaveLength(1);
   });
@@ -248,9 +248,11 @@ describe("timeouts, versions and trace context", () => {
   it("resets the call timeout on progress, and still enforces the maximum total", async () => {
     server = await startScriptedHttpServer({ tools: ticking, response: "sse" });
     caller = createHttpCaller({ url: server.url, era: "legacy" });
+    // 3 s of ticks against a 2 s timeout: only the resets keep it alive, and a busy machine's
+    // pauses between ticks stay far below the timeout.
     const reset = await caller.callTool(
-      { name: "tick", arguments: { n: 6, every: 100 } },
-      { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: () => {} },
+      { name: "tick", arguments: { n: 10, every: 300 } },
+      { timeoutMs: 2000, resetTimeoutOnProgress: true, onProgress: () => {} },
     );
     expect(reset).toMatchObject({ ok: true, value: { content: [{ text: "ticked" }] } });
     const capped = await caller.callTool(
@@ -378,7 +380,7 @@ describe("legacy HTTP+SSE transport", () => {
     await new Promise<void>((r) => evil.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(evil.address() as AddressInfo).port}/sse`;
-      caller = createHttpCaller({ url, era: "legacy", connectTimeoutMs: 2000 });
+      caller = createHttpCaller({ url, era: "legacy", connectTimeoutMs: 30_000 });
       const out = await caller.connect();
       expect(out.ok).toBe(false);
       if (!out.ok) expect(out.failure.message).toContain("another origin");
@@ -404,7 +406,7 @@ describe("fallback and auth", () => {
   it("falls back to legacy SSE on 405 of the initialize POST", async () => {
     server = await startScriptedHttpServer({ tools: slowTools });
     server.next({ rpc: "initialize" }, { status: 405 });
-    caller = createHttpCaller({ url: server.url, era: "legacy", connectTimeoutMs: 2000 });
+    caller = createHttpCaller({ url: server.url, era: "legacy", connectTimeoutMs: 30_000 });
     const out = await caller.connect();
     // The scripted server is not an SSE server: the GET is the proof that the fallback was tried.
     expect(out.ok).toBe(false);
@@ -462,7 +464,7 @@ describe("fallback and auth", () => {
   });
 });
 
-async function waitFor(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+async function waitFor(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!predicate()) {
     if (Date.now() - start > timeoutMs) throw new Error("condition not met in time");

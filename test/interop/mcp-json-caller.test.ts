@@ -63,7 +63,7 @@ beforeAll(async () => {
   process.env.TW_TEST_MEMORY_FILE = join(dir, "memory.jsonl");
   process.env.TW_TEST_PARENT_SECRET = PARENT_SECRET;
   delete process.env.API_TOKEN;
-}, 60_000);
+});
 
 afterAll(() => {
   for (const key of ["TW_TEST_MEMORY_FILE", "TW_TEST_PARENT_SECRET", "TW_TEST_GREETING", "API_TOKEN"]) {
@@ -92,7 +92,7 @@ describe("init -> pull -> gen -> create<Server>Caller against real servers", () 
     expect(gen.stderr).toBe("");
     expect(gen.code).toBe(0);
     expect(existsSync(join(dir, "src", "gen", "memory", "caller.gen.ts"))).toBe(true);
-  }, 60_000);
+  });
 
   it("generated code holds no env value: literals are withheld, ${VAR} stays a reference", () => {
     const text = generatedText();
@@ -117,7 +117,7 @@ describe("init -> pull -> gen -> create<Server>Caller against real servers", () 
     } finally {
       await caller.close();
     }
-  }, 30_000);
+  });
 
   it("createEverythingCaller: the child sees GREETING, not the withheld literal nor the parent's other variables", async () => {
     process.env.TW_TEST_GREETING = "from-the-environment";
@@ -144,7 +144,7 @@ describe("init -> pull -> gen -> create<Server>Caller against real servers", () 
     } finally {
       await withToken.close();
     }
-  }, 30_000);
+  });
 
   it("the manager reads the same entries and lists the tools the lock holds", async () => {
     const lock = JSON.parse(readFileSync(join(dir, "design.lock.json"), "utf8")) as {
@@ -164,7 +164,7 @@ describe("init -> pull -> gen -> create<Server>Caller against real servers", () 
     } finally {
       await manager.stop();
     }
-  }, 30_000);
+  });
 
   it("editing the mcp.json entry makes gen --check name the stale caller", async () => {
     const file = join(dir, ".toolwright", "mcp.json");
@@ -174,5 +174,5 @@ describe("init -> pull -> gen -> create<Server>Caller against real servers", () 
     const check = await cli("gen", "design.ts", "--out", "src/gen", "--check");
     expect(check.code).toBe(1);
     expect(check.stderr).toContain("stale: src/gen/memory/caller.gen.ts");
-  }, 30_000);
+  });
 });

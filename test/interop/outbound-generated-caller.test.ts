@@ -62,7 +62,7 @@ beforeAll(async () => {
   const out: string[] = [];
   const code = await main(["gen", "design.ts", "--out", "src/gen"], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), cwd: dir });
   if (code !== 0) throw new Error(`gen failed: ${out.join("\n")}`);
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));

@@ -108,7 +108,7 @@ describe("the lock records the live prompts, resources and templates", () => {
     expect(stale.stderr + stale.stdout).toMatch(/everything\/specs\.gen\.ts/);
     writeFileSync(lockPath, pulled);
     expect((await cli("gen", design, "--out", out, "--check", "--no-cache")).code).toBe(0);
-  }, 60_000);
+  });
 
   it("bad surface content in the lock is refused naming file, server and field; nothing is written", async () => {
     const cases: [(e: Lock["servers"]["everything"]) => void, RegExp][] = [

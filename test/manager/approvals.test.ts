@@ -92,7 +92,7 @@ describe("approval store in the manager", () => {
     expect(registry.specs().map((s) => s.name)).toEqual(["greet", "lookup"]);
     expect(second.heldTools()).toEqual([]);
     expect(await second.callTool("mutable.lookup", { text: "k" })).toMatchObject({ ok: true, value: "lookup: k" });
-  }, 30_000);
+  });
 
   it("newTools hold: nothing reaches the model before approval; approve() approves every listed tool", async () => {
     const m = manager("hold");
@@ -101,7 +101,7 @@ describe("approval store in the manager", () => {
     expect(m.heldTools().map((h) => `${h.name}:${h.reason}`)).toEqual(["greet:new", "lookup:new"]);
     expect(await m.approve()).toEqual(["mutable.greet", "mutable.lookup"]);
     expect(names(m)).toEqual(["greet", "lookup"]);
-  }, 30_000);
+  });
 
   it("the store is read prototype-free and a malformed one names the file and field", () => {
     writeFileSync(storePath, `{"version":1,"servers":{"__proto__":{"polluted":"sha256:${"a".repeat(64)}"}}}`);
@@ -176,5 +176,5 @@ describe("toolwright approve", () => {
       if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
       else process.env.XDG_CONFIG_HOME = saved;
     }
-  }, 60_000);
+  });
 });

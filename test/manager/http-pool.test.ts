@@ -32,7 +32,7 @@ describe("HTTP eviction and rebuild", () => {
   it("evicts a vanished HTTP server on probe and reconnects on the next call after it returns", async () => {
     const first = await startEverythingHttp();
     servers.push(first);
-    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { remote: { url: first.url, probeTimeoutMs: 2000 } } })));
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { remote: { url: first.url, probeTimeoutMs: 30_000 } } })));
     await manager.start();
     expect(status("remote")?.connected).toBe(true);
     expect(await manager.probe("remote")).toEqual({ ok: true, value: undefined });

@@ -61,9 +61,9 @@ describe("idle reaper", () => {
     manager = createMcpManager(config({ dyn: dyn({ lifecycle: { idleTimeoutMs: 60 } }) }), { reapIntervalMs: 15 });
     await manager.start();
     const first = status()?.pid as number;
-    await vi.waitFor(() => expect(status()?.state).toBe("idle"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(status()?.state).toBe("idle"), { timeout: 30_000 });
     expect(status()?.pid).toBeUndefined();
-    await vi.waitFor(() => expect(alive(first)).toBe(false), { timeout: 10_000 });
+    await vi.waitFor(() => expect(alive(first)).toBe(false), { timeout: 30_000 });
     expect(manager.tools().some((t) => t.id === "dyn.alpha")).toBe(true);
     const again = await manager.callTool("dyn.alpha");
     expect(again.ok).toBe(true);
@@ -77,7 +77,7 @@ describe("idle reaper", () => {
     const pid = status()?.pid;
     const reapedDuring: string[] = [];
     const slow = manager.callTool("dyn.sleep", { ms: 400 });
-    await vi.waitFor(() => expect(status()?.inFlight).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(status()?.inFlight).toBe(1), { timeout: 30_000 });
     // Run the reaper by hand as well while the call is in flight.
     for (let i = 0; i < 5; i++) {
       reapedDuring.push(...(await manager.reapIdle()));
@@ -99,7 +99,8 @@ describe("idle reaper", () => {
 
 describe("health probe", () => {
   it("pings a live legacy server; a hung one times out on the probe budget, is evicted and rebuilt", async () => {
-    manager = createMcpManager(config({ dyn: dyn({ probeTimeoutMs: 100 }) }), { client: { closeGraceMs: 30 } });
+    // A budget a live server meets on a busy machine too; the stopped one waits it out.
+    manager = createMcpManager(config({ dyn: dyn({ probeTimeoutMs: 5000 }) }), { client: { closeGraceMs: 30 } });
     await manager.start();
     expect(await manager.probe("dyn")).toEqual({ ok: true, value: undefined });
     const hung = status()?.pid as number;
@@ -109,7 +110,7 @@ describe("health probe", () => {
     expect(probe).toMatchObject({ ok: false, failure: { kind: "timeout" } });
     expect(status()?.state).toBe("failed");
     expect(status()?.error).toMatch(/health probe failed/);
-    await vi.waitFor(() => expect(alive(hung)).toBe(false), { timeout: 10_000 });
+    await vi.waitFor(() => expect(alive(hung)).toBe(false), { timeout: 30_000 });
     const rebuilt = await manager.callTool("dyn.alpha");
     expect(rebuilt.ok).toBe(true);
     expect(status()?.pid).not.toBe(hung);
@@ -189,7 +190,7 @@ describe("stop", () => {
 
 describe("protocol era per server", () => {
   it("passes the era to the stdio client: auto falls back to legacy, a 2026 pin fails on a legacy-only server", async () => {
-    manager = createMcpManager(config({ auto: dyn({ era: "auto" }), pinned: dyn({ era: "2026-07-28", connectTimeoutMs: 3000 }) }), {
+    manager = createMcpManager(config({ auto: dyn({ era: "auto" }), pinned: dyn({ era: "2026-07-28", connectTimeoutMs: 60_000 }) }), {
       collisionPolicy: "prefix",
     });
     await manager.start();
@@ -209,7 +210,7 @@ describe("stop during start, enable and disable", () => {
         .split("\n")
         .filter((l) => l.includes("dynamic-server.mjs"));
     const starting = manager.start();
-    await vi.waitFor(() => expect(children().length).toBeGreaterThan(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(children().length).toBeGreaterThan(0), { timeout: 30_000 });
     await manager.stop();
     await starting;
     expect(children()).toEqual([]);
@@ -223,7 +224,7 @@ describe("stop during start, enable and disable", () => {
     expect(await manager.applyConfig(config({ dyn: dyn({ enabled: false }) }))).toEqual([]);
     expect(status()?.state).toBe("disabled");
     expect(manager.tools()).toEqual([]);
-    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 10_000 });
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 30_000 });
     const refused = await manager.callTool("dyn.alpha");
     expect(refused.ok === false && refused.failure.message).toMatch(/disabled/);
     // Retrying cannot reach a disabled server: replan (it was an invented transport fault, retry, before).

@@ -81,7 +81,7 @@ describe("config file watcher", () => {
     expect(watcher.files).toContain(file);
 
     write({ keep: dyn(), change: dyn({ args: [DYNAMIC, "--changed"] }), add: dyn() });
-    await vi.waitFor(() => expect(applied.length).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(applied.length).toBe(1), { timeout: 30_000 });
     expect(applied[0]).toEqual({ added: ["add"], removed: ["drop"], changed: ["change"], updated: [] });
     expect(
       manager
@@ -100,7 +100,7 @@ describe("config file watcher", () => {
     expect(manager.tools().some((t) => t.id === "add.alpha")).toBe(true);
 
     writeFileSync(file, '{ "mcpServers": { "keep": ');
-    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 30_000 });
     expect(errors[0]?.message).toContain(file);
     expect(errors[0]?.message).toMatch(/invalid JSON/);
     expect(applied.length).toBe(1);
@@ -108,7 +108,7 @@ describe("config file watcher", () => {
     expect(manager.listServers().every((s) => s.connected)).toBe(true);
 
     write({ keep: dyn() });
-    await vi.waitFor(() => expect(applied.length).toBe(2), { timeout: 10_000 });
+    await vi.waitFor(() => expect(applied.length).toBe(2), { timeout: 30_000 });
     expect(applied[1]).toEqual({ added: [], removed: ["change", "add"], changed: [], updated: [] });
     expect(pidOf("keep")).toBe(before.keep);
 
@@ -132,7 +132,7 @@ describe("config file watcher", () => {
     watchManagerConfig(manager, { ...load, debounceMs: 10, pollIntervalMs: 20 });
     mkdirSync(join(projectDir, ".toolwright"));
     writeFileSync(join(projectDir, ".toolwright", "mcp.json"), JSON.stringify({ mcpServers: { late: dyn() } }));
-    await vi.waitFor(() => expect(applied.length).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(applied.length).toBe(1), { timeout: 30_000 });
     expect(applied[0]?.added).toEqual(["late"]);
     expect(manager.listServers()[0]?.connected).toBe(true);
   });

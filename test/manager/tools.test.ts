@@ -41,7 +41,7 @@ describe("list_changed", () => {
     changes.length = 0;
     const added = await manager.callTool("dyn.add-tools");
     expect(added.ok).toBe(true);
-    await vi.waitFor(() => expect(names()).toContain("beta"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(names()).toContain("beta"), { timeout: 30_000 });
     expect(names()).not.toContain("secret");
     expect(names()).not.toContain("secret-two");
     expect(manager.listServers()[0]?.hiddenToolCount).toBe(2);

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 3000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(check(), what).toBe(true);
 }
 

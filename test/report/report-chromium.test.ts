@@ -111,7 +111,7 @@ describe("the HTML report in Chromium", () => {
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(10_000);
     await page.close();
-  }, 60_000);
+  });
 
   it("escapes markup and makes hidden characters visible", () => {
     expect(escapeHtml(`<b a="1">&'</b>`)).toBe("&lt;b a=&quot;1&quot;&gt;&amp;&#39;&lt;/b&gt;");

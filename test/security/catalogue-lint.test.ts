@@ -255,7 +255,7 @@ describe("real catalogues", () => {
     ]);
     expect(m.tools().length).toBeGreaterThan(30);
     expect(m.lint()).toEqual([]);
-  }, 60_000);
+  });
 
   it("the committed example lock: one finding, explained", () => {
     const lock = JSON.parse(readFileSync(join(__dirname, "../../examples/catalogues/design.lock.json"), "utf8"));
@@ -380,5 +380,5 @@ describe("odd entries are reported, not thrown", () => {
     expect(findings.find((f) => f.rule === "long-description" && f.severity === "medium")?.message).toMatch(
       /only the first 100000 were checked/,
     );
-  }, 60_000);
+  });
 });

@@ -71,7 +71,7 @@ beforeAll(async () => {
   expect(pulled.findings).toEqual([]);
   await runGen({ design, out: join(dir, "gen"), cwd: root, cache: false });
   gen = (await import(join(dir, "gen", "mutable", "index.ts"))) as Generated;
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const c of callers.splice(0)) await c.close();
@@ -163,7 +163,7 @@ describe("a live server changes a description after the lock", () => {
     expect(strict.stderr).toMatch(/lint: medium other-tools-data mutable\/greet description/);
     expect(strict.stderr).toContain("not written (--strict: lint findings)");
     expect(readFileSync(join(dir, "design.lock.json"), "utf8")).toBe(lockBefore);
-  }, 30_000);
+  });
 
   it("pull --strict prints a low finding (an honest long description) and still writes the lock", async () => {
     const lockBefore = readFileSync(join(dir, "design.lock.json"), "utf8");
@@ -176,5 +176,5 @@ describe("a live server changes a description after the lock", () => {
     const lockAfter = readFileSync(join(dir, "design.lock.json"), "utf8");
     expect(lockAfter).not.toBe(lockBefore);
     expect(lockAfter).toContain("preferred form of address");
-  }, 30_000);
+  });
 });

@@ -115,7 +115,7 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
     const { json } = await gen(inField(`raw({ type: "string", pattern: "(?<" })`));
     expect(json.location).toMatchObject({ toolset: "shop", tool: "buy", schema: "input", pointer: AT });
     expect(json.problem).toMatch(new RegExp(`pattern "\\(\\?<" at ${AT.replace(/\//g, "\\/")} is not a valid regular expression`));
-  }, 60_000);
+  });
 
   it("inside a named type, the pointer is under $defs; in an output schema, it says output", async () => {
     const named = await gen(
@@ -128,7 +128,7 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
     );
     expect(output.json.location).toMatchObject({ toolset: "shop", tool: "quote", schema: "output", pointer: "/properties/price" });
     expect(output.json.problem).toMatch(/^output schema: number\(\) at \/properties\/price: no number satisfies the bounds/);
-  }, 60_000);
+  });
 
   it("in a server the design implements, the server and the tool are named", async () => {
     const { json } = await gen(
@@ -136,7 +136,7 @@ describe("schema builder mistakes name the file, toolset, tool and JSON pointer"
     );
     expect(json.location).toMatchObject({ server: "calc", tool: "add", schema: "input", pointer: "/properties/a" });
     expect(json.problem).toMatch(/^input schema: integer\(\) at \/properties\/a: multipleOf must be greater than 0/);
-  }, 60_000);
+  });
 });
 
 describe("declaration mistakes name the toolset and tool (or server, or agent), wherever the tool was declared", () => {

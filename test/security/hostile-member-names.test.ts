@@ -118,7 +118,7 @@ export default design({ toolsets: [then], agents: [agent("bot", { use: [then] })
       "toLocaleString",
       "__proto__",
     ]);
-  }, 60_000);
+  });
 
   it("request builders are not thenable either and build requests for the real tool ids", async () => {
     expect(await Promise.resolve(mod.thenRequests)).toBe(mod.thenRequests);
@@ -159,7 +159,7 @@ export default design({ toolsets: [then], agents: [agent("bot", { use: [then] })
     const runtime = agents.createBotRuntime({ then_: caller });
     await runtime.execute(mod.thenRequests.then_!({}));
     expect(calledNames(server)).toEqual(["then"]);
-  }, 60_000);
+  });
 
   it("a generated server takes handlers named then_ and toString_, so a handlers object stays a plain object", async () => {
     const scaffold = await load<{
@@ -178,7 +178,7 @@ export default design({ toolsets: [then], agents: [agent("bot", { use: [then] })
       await caller.close?.();
       await handle.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("pulled catalogues the user cannot rename", () => {

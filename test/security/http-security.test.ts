@@ -49,7 +49,13 @@ async function scripted() {
 }
 
 function caller(options: HttpCallerOptions, warnings: string[] = []) {
-  const c = createHttpCaller({ era: "legacy", connectTimeoutMs: 2000, timeoutMs: 2000, onWarning: (w) => warnings.push(w), ...options });
+  const c = createHttpCaller({
+    era: "legacy",
+    connectTimeoutMs: 30_000,
+    timeoutMs: 30_000,
+    onWarning: (w) => warnings.push(w),
+    ...options,
+  });
   callers.push(c);
   return c;
 }

@@ -64,4 +64,4 @@ it("a crashing stdio server that prints its env, and an HTTP server that reflect
     stdio.dispose();
     await http.close();
   }
-}, 60_000);
+});

@@ -45,7 +45,7 @@ async function scripted() {
 }
 
 function caller(options: HttpCallerOptions) {
-  const c = createHttpCaller({ era: "legacy", connectTimeoutMs: 3000, timeoutMs: 3000, legacySseFallback: false, ...options });
+  const c = createHttpCaller({ era: "legacy", connectTimeoutMs: 30_000, timeoutMs: 30_000, legacySseFallback: false, ...options });
   callers.push(c);
   return c;
 }

@@ -41,7 +41,7 @@ const refuse = (): never => {
 
 /** Waits (bounded) until a handler of kind `what` has started, so a cancellation cannot come before its call. */
 async function whenStarted(what: string, count: number): Promise<void> {
-  for (let i = 0; i < 1000 && started.filter((s) => s === what).length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 3000 && started.filter((s) => s === what).length < count; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 beforeAll(async () => {

@@ -65,7 +65,7 @@ async function listen(id: number, notifications: { [key: string]: unknown }, ext
       for (const wake of waiters.splice(0)) wake();
     })();
   }
-  const next = async (count: number, ms = 3000) => {
+  const next = async (count: number, ms = 30_000) => {
     const deadline = Date.now() + ms;
     while (frames.length < count && !ended && Date.now() < deadline)
       await new Promise<void>((r) => {
@@ -138,7 +138,7 @@ describe("subscriptions/listen over stateless HTTP", () => {
     const seen: string[] = [];
     const caller = createHttpCaller({ url: http.url, name: "listen", era: "2026-07-28", onNotification: (n) => void seen.push(n.method) });
     expect((await caller.connect()).ok).toBe(true);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000;
     while (!seen.includes("notifications/tools/list_changed") && Date.now() < deadline) {
       server.notifyToolListChanged();
       await new Promise((r) => setTimeout(r, 100));

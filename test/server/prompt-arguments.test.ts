@@ -23,7 +23,7 @@ beforeAll(async () => {
   http = await serveCalcServer(calcHandlers, { transport: "http", port: 0, host: "127.0.0.1" }, { completions: calcCompletions });
   client = new Client({ name: "item-12", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url as string)));
-}, 60_000);
+});
 
 afterAll(async () => {
   await client?.close();

@@ -93,7 +93,7 @@ describe("subscriptions and caching", () => {
     const c = caller("legacy");
     const updates: string[] = [];
     expect(await c.subscribe("notes://readme", (uri) => updates.push(uri))).toEqual({ ok: true, value: undefined });
-    for (let i = 0; i < 100 && updates.length === 0; i++) {
+    for (let i = 0; i < 1500 && updates.length === 0; i++) {
       server.notifyResourceUpdated("notes://readme");
       await new Promise((r) => setTimeout(r, 20));
     }

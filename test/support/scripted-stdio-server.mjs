@@ -35,6 +35,8 @@ const waitingForCancel = new Map();
 /** Server-to-client requests waiting for the client's answer (tool `ask_client`). */
 const waitingForClient = new Map();
 let serverRequestSeq = 0;
+/** Set by tool `stall_lists`: tools/list is received (and logged) but never answered. */
+let stallLists = false;
 
 const TOOLS = {
   /** Answers with its arguments. */
@@ -47,6 +49,11 @@ const TOOLS = {
   },
   /** Never answers. */
   hang: () => {},
+  /** Sends tools/list_changed, then leaves this call and every later tools/list unanswered. */
+  stall_lists: () => {
+    stallLists = true;
+    write({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+  },
   /** Writes raw `lines` to stdout (garbage, partial JSON...), then answers normally. */
   garbage: (id, args) => {
     for (const line of args.lines ?? []) process.stdout.write(`${line}\n`);
@@ -180,6 +187,7 @@ function handle(msg) {
       result(msg.id, {});
       return;
     case "tools/list":
+      if (stallLists) return;
       // SCRIPTED_LIST: a JSON array of tool descriptors to list instead (hostile catalogues for pull).
       result(msg.id, {
         tools: process.env.SCRIPTED_LIST

@@ -237,7 +237,7 @@ export default design({ toolsets: [toolset("w", fromExternalMCP("w"), (t) => { f
     const r = run(["gen", rel(join(dir, "design.ts")), "--out", rel(out), "--watch"], stop.signal);
     const client = () => (existsSync(join(out, "w", "client.gen.ts")) ? readFileSync(join(out, "w", "client.gen.ts"), "utf8") : "");
     const waitFor = async (check: () => boolean) => {
-      for (let i = 0; i < 300 && !check(); i++) await new Promise((f) => setTimeout(f, 50));
+      for (let i = 0; i < 1200 && !check(); i++) await new Promise((f) => setTimeout(f, 50));
       expect(check()).toBe(true);
     };
     await waitFor(() => r.err.some((e) => e.includes("watching")));

@@ -42,7 +42,7 @@ beforeAll(() => {
     },
   };
   writeFileSync(join(dir, ".toolwright", "mcp.json"), JSON.stringify(config));
-}, 30_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("createProgress", () => {
@@ -86,7 +86,7 @@ describe("pull and gen through main", () => {
     expect(drawn.endsWith("\r\x1b[2K")).toBe(true);
     expect(r.stdout).toHaveLength(1);
     expect(r.stdout[0]).toMatch(/^toolwright pull: 2 servers/);
-  }, 60_000);
+  });
 
   it("pull piped: nothing drawn, one summary line", async () => {
     const t = terminal(false);
@@ -95,7 +95,7 @@ describe("pull and gen through main", () => {
     expect(t.drawn).toEqual([]);
     expect(r.stderr).toEqual([]);
     expect(r.stdout).toHaveLength(1);
-  }, 60_000);
+  });
 
   it("gen on a terminal: its phases and the files being written; --json on a terminal draws nothing", async () => {
     const t = terminal(true);
@@ -111,7 +111,7 @@ describe("pull and gen through main", () => {
     const j = await cli(json.stream, "gen", "design.ts", "--out", "src/gen", "--no-cache", "--json");
     expect(json.drawn).toEqual([]);
     expect(JSON.parse(j.stdout.join(""))).toMatchObject({ ok: true, command: "gen" });
-  }, 60_000);
+  });
 });
 
 describe("the real bin under a pseudo-terminal", () => {

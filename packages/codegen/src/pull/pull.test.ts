@@ -142,7 +142,7 @@ describe("toolwright pull", () => {
     const one = await exec("pull", design, "--server", "calc", "--json");
     expect(JSON.parse(one.stdout).servers.map((s: { name: string }) => s.name)).toEqual(["calc"]);
     expect(readFileSync(join(tmp, "ok", "design.lock.json"), "utf8")).toBe(text);
-  }, 60_000);
+  });
 
   const OLD_LOCK = '{ "version": 1, "servers": {} }\n';
   const failing: [string, () => string, RegExp][] = [

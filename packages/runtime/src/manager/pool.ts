@@ -24,6 +24,12 @@ export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evic
   const timeoutMs = slot.config.probeTimeoutMs ?? defaultTimeoutMs;
   let failure: ToolFailure | undefined;
   if (slot.config.transport === "stdio" && client.pid === undefined) {
+    // A call in flight on a client with no process is restarting the server (after a crash): closing
+    // the client now would fail that call, which would succeed on the new process. Report, keep it.
+    if (slot.inFlight > 0) {
+      const message = "server process is not running (a call is restarting it)";
+      return { ok: false, failure: failureFromFault({ type: "transport", code: "EXIT", message }, context) };
+    }
     failure = failureFromFault({ type: "transport", code: "EXIT", message: "server process is not running" }, context);
   } else {
     // 2026-07-28 removed ping; a light tools/list is the only proof of life there.

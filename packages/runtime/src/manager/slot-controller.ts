@@ -173,9 +173,12 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     }
     const listed = await client.listTools(listOptions(slot));
     if (!listed.ok) {
-      // Only a dead connection is dropped; a server that refuses tools/list keeps its last listing.
-      if (listed.failure.kind === "unavailable" && slot.client === client)
-        await evict(slot, messageWithoutServer(listed.failure), "failed");
+      // Accounted as a failed call is: a broken HTTP connection is dropped, a stdio server that died
+      // is restarted by its own client on the next request, and a server that refuses tools/list
+      // keeps its last listing. Evicting the stdio client here closed it under a call that was
+      // already restarting the server after the same crash, and that call failed (issue 25 item 19).
+      const accounting = context.crash.callEnded(slot, client, listed.failure);
+      if (accounting) await accounting;
       return listed;
     }
     // Replaced while listing: the new client's connect registers its own listing.
