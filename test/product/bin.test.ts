@@ -72,7 +72,9 @@ describe("toolwright bin", () => {
       .split("\n")
       .filter((line) => line.startsWith("LOADED file:"))
       .map((line) => line.slice(7).replace(/^.*\/packages\/codegen\//, ""));
-    expect(loaded.sort()).toEqual(["dist/bin.js", "dist/version.js"]);
+    // Node 22 and later pass require() through the load hooks too, so the manifest the version is
+    // read from shows up there; it is data, not a module with code.
+    expect(loaded.filter((path) => path !== "package.json").sort()).toEqual(["dist/bin.js", "dist/version.js"]);
   });
 
   it("a usage error exits 2 with the reason on stderr", () => {
