@@ -25,6 +25,7 @@ export {
   projectConfigPath,
   resolveServerEntry,
 } from "./manager/config-load.js";
+export { type FromConfigSchema, MCP_CONFIG_SCHEMA, type RawServerEntry } from "./manager/config-schema.js";
 export type {
   CollisionPolicy,
   HttpServerConfig,

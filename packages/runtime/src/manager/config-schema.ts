@@ -165,19 +165,15 @@ export const MCP_CONFIG_SCHEMA = {
   },
 } as const;
 
-type Defs = (typeof MCP_CONFIG_SCHEMA)["$defs"];
-type Writable<T> = T extends readonly (infer E)[] ? E : never;
-type Required<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
-
 /** The TypeScript type of a value that passes (sub)schema `S`, for the keywords this schema uses. */
-export type FromConfigSchema<S> = S extends { readonly $ref: `#/$defs/${infer K extends keyof Defs}` }
-  ? FromConfigSchema<Defs[K]>
+export type FromConfigSchema<S> = S extends { readonly $ref: `#/$defs/${infer K extends keyof (typeof MCP_CONFIG_SCHEMA)["$defs"]}` }
+  ? FromConfigSchema<(typeof MCP_CONFIG_SCHEMA)["$defs"][K]>
   : S extends { readonly const: infer C }
     ? C
-    : S extends { readonly enum: infer E }
-      ? Writable<E>
-      : S extends { readonly oneOf: infer O }
-        ? FromConfigSchema<Writable<O>>
+    : S extends { readonly enum: readonly (infer E)[] }
+      ? E
+      : S extends { readonly oneOf: readonly (infer O)[] }
+        ? FromConfigSchema<O>
         : S extends { readonly type: "string" }
           ? string
           : S extends { readonly type: "boolean" }
@@ -187,12 +183,18 @@ export type FromConfigSchema<S> = S extends { readonly $ref: `#/$defs/${infer K 
               : S extends { readonly type: "array"; readonly items: infer I }
                 ? readonly FromConfigSchema<I>[]
                 : S extends { readonly type: "object"; readonly properties: infer P }
-                  ? { readonly [K in keyof P as K extends Required<S> ? K : never]: FromConfigSchema<P[K]> } & {
-                      readonly [K in keyof P as K extends Required<S> ? never : K]?: FromConfigSchema<P[K]>;
+                  ? {
+                      readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never)
+                        ? K
+                        : never]: FromConfigSchema<P[K]>;
+                    } & {
+                      readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never)
+                        ? never
+                        : K]?: FromConfigSchema<P[K]>;
                     }
                   : S extends { readonly type: "object"; readonly additionalProperties: infer A }
                     ? { readonly [key: string]: FromConfigSchema<A> }
                     : unknown;
 
 /** One `mcpServers` entry as the schema accepts it (before `${VAR}` expansion), computed from the schema. */
-export type RawServerEntry = FromConfigSchema<Defs["server"]>;
+export type RawServerEntry = FromConfigSchema<(typeof MCP_CONFIG_SCHEMA)["$defs"]["server"]>;
