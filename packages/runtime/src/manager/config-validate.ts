@@ -2,6 +2,7 @@
  * Hand-written checks for `mcp.json` entries. The runtime has no schema library, so this file
  * mirrors `mcp-config.schema.json` and reports each problem with the JSON pointer of the field.
  */
+import { listRevisions } from "../revisions/registry.js";
 import type { RawServerConfig } from "./config-types.js";
 
 /** One problem in a config file, located by JSON pointer. */
@@ -18,7 +19,8 @@ export function pointerSegment(key: string): string {
 // The accepted values, as in mcp-config.schema.json (test/manager/config.test.ts runs samples through both). "http" and
 // "streamable-http" are one transport: Claude's and Cursor's files spell it either way.
 const SERVER_TYPES = ["stdio", "http", "streamable-http", "sse"];
-const ERAS = ["auto", "legacy", "2026-07-28"];
+/** `auto` and every registered revision's name (the revision registry is the one list of eras). */
+const eras = (): readonly string[] => ["auto", ...listRevisions().map((r) => r.name)];
 const POLICIES = ["error", "prefix", "prefix-on-collision"];
 /** Fields we read. Others are warnings, not errors: files written for other clients carry their own. */
 const KNOWN_FIELDS = new Set([
@@ -165,8 +167,8 @@ export function validateServerEntry(entry: unknown, pointer: string, warnings: s
     if (entry[key] !== undefined && typeof entry[key] !== "boolean")
       issues.push({ pointer: `${pointer}/${key}`, message: "must be a boolean" });
   }
-  if (entry.era !== undefined && !ERAS.includes(entry.era as string)) {
-    issues.push({ pointer: `${pointer}/era`, message: `must be one of ${ERAS.join(", ")}` });
+  if (entry.era !== undefined && !eras().includes(entry.era as string)) {
+    issues.push({ pointer: `${pointer}/era`, message: `must be one of ${eras().join(", ")}` });
   }
   for (const key of ["connectTimeoutMs", "requestTimeoutMs", "probeTimeoutMs"]) {
     if (entry[key] !== undefined) positiveInt(entry[key], `${pointer}/${key}`, issues);

@@ -5,6 +5,7 @@
  * ends the session. Every message a session sends is routed to the stream of the request it
  * belongs to, else to the standalone stream.
  */
+import { versionPrimesStreams } from "../revisions/legacy/versions.js";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
@@ -66,7 +67,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
   // Streams get priming events (an id and retry before any data) from 2025-11-25 on (SEP-1699).
   const priming = (entry: HttpSession) => {
     const version = entry.session.protocolVersion;
-    return version !== undefined && version >= "2025-11-25";
+    return version !== undefined && versionPrimesStreams(version);
   };
 
   function open(): HttpSession {

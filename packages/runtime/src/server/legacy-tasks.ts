@@ -8,6 +8,7 @@
  * `tasks/result` request (the spec's side channel), so it reaches the client over HTTP too.
  * Tasks are scoped to their session and kept for their ttl in a bounded, prototype-free Map.
  */
+import { versionHasTasks } from "../revisions/legacy/versions.js";
 import type { RpcId } from "../protocol/json-rpc.js";
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
@@ -25,10 +26,7 @@ const PAGE_SIZE = 100;
 /** The `tasks` capability of a 2025-11-25 server that runs tool calls as tasks. */
 export const LEGACY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } } as const;
 
-/** True when the negotiated version has experimental tasks (2025-11-25 and later legacy versions). */
-export function versionHasTasks(version: string): boolean {
-  return version >= "2025-11-25";
-}
+export { versionHasTasks };
 
 /** What a running task gives its handler. */
 export interface LegacyTaskRun {
