@@ -1,6 +1,6 @@
 /**
  * Dependency direction, checked by `npm run lint` (docs/architecture.md draws it):
- *   entries → manager, server, core → caller → protocol, transport → failure
+ *   entries → manager, server, core → caller → protocol (with its revisions/), transport → failure
  * plus: the runtime and the DSL have no npm dependencies, nothing in them imports codegen, and
  * generated code imports only @toolwright/runtime and its own folder.
  *
@@ -75,7 +75,14 @@ module.exports = {
       comment: "JSON-RPC, MCP messages and eras know nothing of transports, callers or anything above.",
       severity: "error",
       from: { path: `${RT}protocol/` },
-      to: { path: RT, pathNot: [`${RT}protocol/`, RT_FAILURE] },
+      to: { path: RT, pathNot: [`${RT}protocol/`, `${RT}revisions/`, RT_FAILURE] },
+    },
+    {
+      name: "revisions-import-only-protocol-and-failure",
+      comment: "A protocol revision (revisions/<name>/) is protocol: it knows messages and wire faults, nothing above.",
+      severity: "error",
+      from: { path: `${RT}revisions/` },
+      to: { path: RT, pathNot: [`${RT}(protocol|revisions)/`, RT_FAILURE] },
     },
     {
       name: "transport-imports-only-wire-protocol-and-failure",

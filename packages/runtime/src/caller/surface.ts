@@ -21,9 +21,9 @@ import type {
   ResourceDescriptor,
   ResourceTemplateDescriptor,
 } from "../protocol/mcp-types.js";
+import { revisionOf } from "../revisions/registry.js";
 import type { CallOptions, SurfaceRequest } from "./call-options.js";
 import type { SkillsSurface } from "./skills.js";
-import { revisionOf } from "../revisions/registry.js";
 
 /** A surface answer: a `Result`. The name stays because generated clients print it. */
 export type SurfaceResult<T> = Result<T>;
@@ -225,7 +225,8 @@ class Surface implements SurfaceHandle {
     const connected = await deps.connect(options);
     if (!connected.ok) return connected;
     const session = deps.live()?.session;
-    if (session !== undefined && revisionOf(session).subscriptions === "listen") return deps.listenTo([...(this.subscriptions?.keys() ?? [])]);
+    if (session !== undefined && revisionOf(session).subscriptions === "listen")
+      return deps.listenTo([...(this.subscriptions?.keys() ?? [])]);
     const answer = await deps.request(method, { uri }, options);
     if (!answer.ok) return answer;
     return method === "resources/subscribe" ? deps.listenTo([...(this.subscriptions?.keys() ?? [])]) : { ok: true, value: undefined };

@@ -35,8 +35,10 @@ export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evic
     // A revision without ping (2026-07-28): a light tools/list is the only proof of life there.
     const era = (client as { readonly era?: string }).era;
     const version = client.handshake?.protocolVersion;
-    const revision = (era !== undefined ? revisionNamed(era) : undefined) ?? (version !== undefined ? revisionForVersion(version) : undefined);
-    const outcome = revision !== undefined && revision.liveness !== "ping" ? await client.listTools({ timeoutMs }) : await client.ping({ timeoutMs });
+    const revision =
+      (era !== undefined ? revisionNamed(era) : undefined) ?? (version !== undefined ? revisionForVersion(version) : undefined);
+    const outcome =
+      revision !== undefined && revision.liveness !== "ping" ? await client.listTools({ timeoutMs }) : await client.ping({ timeoutMs });
     if (!outcome.ok) failure = outcome.failure;
   }
   if (!failure) return { ok: true, value: undefined };

@@ -5,6 +5,7 @@
  * `mcp-handshake.ts`, re-exported here so callers import one module.
  */
 
+import { revisionOf } from "../revisions/registry.js";
 import {
   type ClientIdentity,
   type ConnectBudget,
@@ -24,7 +25,6 @@ import {
 } from "./mcp-handshake.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
-import { revisionOf } from "../revisions/registry.js";
 import { pickVersion } from "./modern.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
 import type { RpcOutcome, WireFault } from "./wire-fault.js";

@@ -4,10 +4,10 @@
  * they agree on. Requests on that session live in `mcp-client.ts`.
  */
 
+import { discoverVersions, LEGACY_NAME, listRevisions, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { initializeSession, type Outcome } from "./mcp-session.js";
 import type { Implementation, ServerHandshake } from "./mcp-types.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
-import { discoverVersions, LEGACY_NAME, listRevisions, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { META, MODERN_ERROR_CODES, pickVersion, protocolMeta } from "./modern.js";
 import type { RpcPeer } from "./rpc-peer.js";
 import type { WireFault } from "./wire-fault.js";

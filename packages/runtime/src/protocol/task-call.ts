@@ -9,11 +9,12 @@
  * Polls honour the server's poll interval; an abort cancels the task; every end without a result
  * is a `task` wire fault, mapped in failure-mapping.ts.
  */
+
+import { serverRunsToolTasks } from "../revisions/legacy/tasks.js";
+import { revisionOf } from "../revisions/registry.js";
 import { callToolInSession, fulfilInputRequests, type RequestContext, sendRequest } from "./mcp-client.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
-import { serverRunsToolTasks } from "../revisions/legacy/tasks.js";
-import { revisionOf } from "../revisions/registry.js";
 import type { PeerRequestOptions, RpcPeer } from "./rpc-peer.js";
 import type { WireFault } from "./wire-fault.js";
 

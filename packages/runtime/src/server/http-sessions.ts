@@ -5,11 +5,12 @@
  * ends the session. Every message a session sends is routed to the stream of the request it
  * belongs to, else to the standalone stream.
  */
-import { versionPrimesStreams } from "../revisions/legacy/versions.js";
+
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { classify } from "../protocol/json-rpc.js";
+import { versionPrimesStreams } from "../revisions/legacy/versions.js";
 import { isResponse } from "./http-stateless.js";
 import { invalidAnswer, invalidAnswers, sendError } from "./http-support.js";
 import { parseEventId, SseStream } from "./sse-stream.js";

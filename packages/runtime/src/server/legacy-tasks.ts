@@ -8,10 +8,11 @@
  * `tasks/result` request (the spec's side channel), so it reaches the client over HTTP too.
  * Tasks are scoped to their session and kept for their ttl in a bounded, prototype-free Map.
  */
-import { versionHasTasks } from "../revisions/legacy/versions.js";
+
 import type { RpcId } from "../protocol/json-rpc.js";
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { versionHasTasks } from "../revisions/legacy/versions.js";
 import { requestClient, type SessionState } from "./session.js";
 import { decodeCursor, encodeCursor } from "./tool-catalog.js";
 

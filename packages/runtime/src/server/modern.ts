@@ -4,8 +4,8 @@
  * those fields and the routing headers; `tool-server.ts` and `http-server.ts` apply the results.
  */
 import { META, type ParamHeader } from "../protocol/modern.js";
-import { discoverVersions } from "../revisions/registry.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { discoverVersions } from "../revisions/registry.js";
 import type { LogLevel } from "./types.js";
 
 /** `_meta` key of the per-request log level (absent: the server sends no log messages). */

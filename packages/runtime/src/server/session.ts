@@ -4,11 +4,12 @@
  * their timeouts and cancellation). `tool-server.ts` owns the dispatch; this file owns the wire
  * side of a session so the dispatcher never touches pending-request bookkeeping.
  */
-import type { StatelessRevisionName } from "../revisions/2026-07-28/versions.js";
-import type { Revision } from "../revisions/registry.js";
+
 import type { RpcId, RpcMessage, RpcResponse } from "../protocol/json-rpc.js";
 import type { Implementation } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import type { StatelessRevisionName } from "../revisions/2026-07-28/versions.js";
+import type { Revision } from "../revisions/registry.js";
 import { CAPABILITY_FOR } from "./tool-catalog.js";
 import type { LogLevel } from "./types.js";
 

@@ -10,10 +10,10 @@
 import { classify, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
 import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
 import { META, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
-import { discoverVersions, LEGACY_NAME, type Revision, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/task-call.js";
+import { discoverVersions, LEGACY_NAME, type Revision, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { CANCELLED, type CallRouteDeps, routeToolCall } from "./call-route.js";
 import { createStateCodec } from "./input-required.js";
 import { createLegacyTaskStore, LEGACY_TASKS_CAPABILITY, type LegacyTaskStore, versionHasTasks } from "./legacy-tasks.js";

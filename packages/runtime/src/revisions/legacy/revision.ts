@@ -4,8 +4,8 @@
  * changes on the session's notification stream, `ping` for liveness.
  */
 import { shapedCallResult } from "../../protocol/result-shape.js";
-import { serverRunsToolTasks } from "./tasks.js";
 import { LEGACY_NAME, type Revision } from "../revision.js";
+import { serverRunsToolTasks } from "./tasks.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./versions.js";
 
 /** The legacy `initialize` family. */
