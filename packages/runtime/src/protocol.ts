@@ -84,4 +84,7 @@ export { SKILL_LIMITS, SKILLS_EXTENSION } from "./protocol/skills.js";
 export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
 export type { WireFault } from "./protocol/wire-fault.js";
+// Protocol revisions: the one interface, and the registry a new revision registers with (docs/revisions.md).
+export type { Revision, RevisionIdentity } from "./revisions/registry.js";
+export { listRevisions, registerRevision, revisionForVersion, revisionNamed } from "./revisions/registry.js";
 export type { Decoded, Decoder } from "./schema/codec.js";

@@ -26,6 +26,7 @@ import {
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
 import { pickVersion } from "./modern.js";
+import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
 import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
@@ -238,8 +239,9 @@ export function callToolInSession<T = Outcome<CallToolResult>>(
       : { name: request.name, arguments: request.arguments, _meta: meta };
   if (request.task) params.task = request.task;
   const map = then ?? (same as (outcome: Outcome<CallToolResult>) => T);
-  // The session's revision checks and shapes the result.
-  const decode = revisionOf(ctx.session).decodeToolResult;
+  // The session's revision checks and shapes a finished result; a task envelope is the task layer's to follow.
+  const revision = revisionOf(ctx.session);
+  const decode = (raw: unknown) => (isTaskEnvelope(raw) ? shapedCallResult(raw) : revision.decodeToolResult(raw));
   const decoded = (outcome: RpcOutcome): Outcome<CallToolResult> => (outcome.ok ? decode(outcome.result) : outcome);
   if (!oneRound(ctx, options)) return requestRounds(peer, ctx, "tools/call", params, options, undefined).then(decoded).then(map);
   return peer.request("tools/call", params, options).then((first) => {
@@ -249,6 +251,13 @@ export function callToolInSession<T = Outcome<CallToolResult>>(
 }
 
 const same = <T>(value: T): T => value;
+
+/** A task-creation answer (`resultType: "task"`, or a legacy `{ task }`), not a finished tool result. */
+function isTaskEnvelope(raw: unknown): boolean {
+  if (typeof raw !== "object" || raw === null) return false;
+  const r = raw as { readonly resultType?: unknown; readonly task?: unknown };
+  return r.resultType === "task" || (typeof r.task === "object" && r.task !== null);
+}
 
 // getRandomValues is a native call costing microseconds; one call fills randomness for ~170 ids.
 const pool = new Uint8Array(4096);

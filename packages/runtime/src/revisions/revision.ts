@@ -55,6 +55,12 @@ export interface Revision {
   // ---- server side ----
   /** The result a server answers for `method`, in this revision's wire shape (`result` is what the handler returned). */
   encodeResult(method: string, result: unknown): unknown;
+  /**
+   * A tool's finished `CallToolResult` in this revision's shape, wherever it goes: the `tools/call`
+   * answer or a task's stored result. Absent when the shape is the handler's own (no extra step on
+   * the call path).
+   */
+  readonly encodeToolResult?: ((result: CallToolResult) => CallToolResult) | undefined;
 }
 
 /** The revisions known to this process, in registration order. */

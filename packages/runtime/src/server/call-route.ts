@@ -108,7 +108,10 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     ask,
     closeSseStream: () => state.options.closeStream?.(request.id),
   });
-  const run = runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `tool ${tool.name}`));
+  const run = inRevisionShape(
+    scope,
+    runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `tool ${tool.name}`)),
+  );
   // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
   // An "after-input" task tool: once no input is missing and it still runs, the call becomes a task.
   // Not a task: a promise that never settles, so it never wins the race below.
@@ -148,8 +151,17 @@ function startModernTask(
       ask: (key, method, body) => task.ask(key, { method, ...(body ? { params: body } : {}) }),
       closeSseStream: () => {},
     });
-    return runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`));
+    return inRevisionShape(
+      scope,
+      runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`)),
+    );
   });
+}
+
+/** A tool's result in the shape of the request's revision (no step at all when the revision keeps the handler's shape). */
+function inRevisionShape(scope: RequestScope, run: Promise<CallToolResult>): Promise<CallToolResult> {
+  const encode = scope.revision.encodeToolResult;
+  return encode === undefined ? run : run.then(encode);
 }
 
 /**
@@ -179,6 +191,9 @@ function startLegacyTask(
       ask: (_key, method, body, timeoutMs) => task.ask(method, body, timeoutMs),
       closeSseStream: () => {},
     });
-    return runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`));
+    return inRevisionShape(
+      scope,
+      runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`)),
+    );
   });
 }
