@@ -19,4 +19,5 @@ export {
   revisionForVersion,
   revisionNamed,
   revisionOf,
+  type TaskRecord,
 } from "./revision.js";

@@ -7,6 +7,26 @@
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { CallToolResult, Implementation } from "../protocol/mcp-types.js";
 
+/**
+ * The server's one task record, whatever the revision: the flows (legacy-tasks.ts,
+ * task-server.ts) extend it with their own bookkeeping; `Revision.taskStatus` gives its wire shape.
+ */
+export interface TaskRecord {
+  readonly taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  readonly createdAt: string;
+  lastUpdatedAt: string;
+  /** How long the task and its result are kept, ms. */
+  readonly ttlMs: number;
+  /** The poll interval the server suggests, ms. */
+  readonly pollIntervalMs: number;
+  readonly controller: AbortController;
+  result?: CallToolResult;
+  /** A JSON-RPC error the task ended with (only deliberate handler errors keep their message). */
+  error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
+
 /** What the client says about itself on every request of a stateless revision. */
 export interface RevisionIdentity {
   readonly capabilities: { readonly [key: string]: unknown };
@@ -61,6 +81,8 @@ export interface Revision {
    * the call path).
    */
   readonly encodeToolResult?: ((result: CallToolResult) => CallToolResult) | undefined;
+  /** A task's status in this revision's wire shape (`tasks/get`, `tasks/list`, the `CreateTaskResult`). */
+  taskStatus(task: TaskRecord): { [key: string]: unknown };
 }
 
 /** The revisions known to this process, in registration order. */

@@ -118,8 +118,8 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   const running = asTask ? twoTicks().then(() => RUNNING) : new Promise<never>(() => {});
   const outcome: Promise<unknown> = round
     ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED), running]).then((value) => {
-        if (value === RUNNING) return deps.tasks.start(() => run);
-        if (value !== INPUT_REQUIRED) return asTask ? deps.tasks.start(async () => value as CallToolResult) : value;
+        if (value === RUNNING) return deps.tasks.start(scope.revision, () => run);
+        if (value !== INPUT_REQUIRED) return asTask ? deps.tasks.start(scope.revision, async () => value as CallToolResult) : value;
         controller.abort(INPUT_REQUIRED);
         return round.result();
       })
@@ -139,7 +139,7 @@ function startModernTask(
   scope: RequestScope,
   params: { readonly [key: string]: unknown },
 ) {
-  return deps.tasks.start((task) => {
+  return deps.tasks.start(scope.revision, (task) => {
     const ctx = createToolContext({
       signal: task.signal,
       requestId: request.id,

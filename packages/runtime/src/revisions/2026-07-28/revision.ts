@@ -26,4 +26,13 @@ export const statelessRevision: Revision = Object.freeze({
   // Results say whether they are complete (MRTR); a handler's result that does not say, is.
   encodeResult: (_method, result) =>
     typeof result === "object" && result !== null && !("resultType" in result) ? { ...result, resultType: "complete" } : result,
+  taskStatus: (task) => ({
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+  }),
 } satisfies Revision);

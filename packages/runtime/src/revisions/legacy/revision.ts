@@ -23,4 +23,14 @@ export const legacyRevision: Revision = Object.freeze({
   decodeToolResult: shapedCallResult,
   // A legacy result is what the handler returned.
   encodeResult: (_method, result) => result,
+  // 2025-11-25 names the ttl and the poll interval without a unit.
+  taskStatus: (task) => ({
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttl: task.ttlMs,
+    pollInterval: task.pollIntervalMs,
+  }),
 } satisfies Revision);
