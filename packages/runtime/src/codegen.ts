@@ -3,8 +3,13 @@
  * @packageDocumentation
  */
 export type { Caller, CallOptions } from "./caller/caller.js";
+export { invokeTool } from "./caller/invoke.js";
 export type { MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export { getPromptVia, readResourceVia } from "./caller/surface.js";
+export type { ToolResult, ToolSpec } from "./caller/tool-spec.js";
+export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./catalogue/drift.js";
+export { checkDrift } from "./catalogue/drift.js";
+export type { ExpectedSurface, LiveSurface, SurfaceDrift, SurfaceKind } from "./catalogue/surface-drift.js";
 export type { RuntimeSymbol, RuntimeSymbolEntry, ServerSymbol } from "./codegen/symbols.js";
 export {
   EXPAND_ENV_FROM,
@@ -16,12 +21,7 @@ export {
   RUNTIME_SYMBOLS,
   SERVER_SYMBOLS,
 } from "./codegen/symbols.js";
-export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./core/drift.js";
-export { checkDrift } from "./core/drift.js";
-export { invokeTool } from "./core/invoke.js";
 export type { Runtime } from "./core/runtime.js";
-export type { ExpectedSurface, LiveSurface, SurfaceDrift, SurfaceKind } from "./core/surface-drift.js";
-export type { ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { expandTemplate } from "./protocol/uri-template.js";
 export type { Decoder, ValidateFunction, ValidatorError } from "./schema/codec.js";

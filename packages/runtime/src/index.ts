@@ -15,13 +15,13 @@ import { createInMemoryCallerOn, type InMemoryCaller, type InMemoryTool } from "
 export type { Caller, CallOptions, CallRequest, CallResponse, SessionCaller, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, isCallerClosedError } from "./caller/caller.js";
 export type { InMemoryCaller, InMemoryTool } from "./caller/in-memory-caller.js";
+export type { ToolRequest } from "./caller/tool-request.js";
+export type { PayloadOf, ResultOf, ToolResult, ToolSpec } from "./caller/tool-spec.js";
 export type { RunPolicy, RunUsage } from "./core/policy.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./core/runtime.js";
 export { createRuntime } from "./core/runtime.js";
 export type { RuntimeEvent, TelemetryOptions, TracerLike } from "./core/telemetry.js";
 export { createOtelTraceContext } from "./core/telemetry.js";
-export type { ToolRequest } from "./core/tool-request.js";
-export type { PayloadOf, ResultOf, ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { FailureKind, FailureReason, FailureSource, FieldIssue, Recovery, RecoveryAction, ToolFailure } from "./failure/failure.js";
 export { isToolFailure } from "./failure/failure.js";
 export type { Result } from "./failure/result.js";

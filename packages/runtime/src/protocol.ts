@@ -9,16 +9,16 @@
 
 export type { SessionCallerOptions } from "./caller/caller.js";
 export { callerFunc, markPropagating, propagates } from "./caller/caller.js";
+export type { ResultSpec } from "./caller/invoke.js";
+export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
-export type { ResultSpec } from "./core/invoke.js";
-export { invokeTool, joinText, resultFromCall } from "./core/invoke.js";
+export type { ToolLookup } from "./caller/tool-request.js";
+export { closestToolNames, editDistance } from "./caller/tool-request.js";
+export type { SpecAnnotations } from "./caller/tool-spec.js";
 export type { DesignRunPolicy } from "./core/policy.js";
 export { runPolicyFromDesign } from "./core/policy.js";
 export type { SpanLike, TraceContextFn } from "./core/telemetry.js";
-export type { ToolLookup } from "./core/tool-request.js";
-export { closestToolNames, editDistance } from "./core/tool-request.js";
-export type { SpecAnnotations } from "./core/tool-spec.js";
 export type { DurableEvidence, IssueConstraint } from "./failure/failure.js";
 export {
   combineFailures,
@@ -49,6 +49,7 @@ export {
   mayHaveRun,
   retryAfterMsFromHeader,
 } from "./failure/failure-mapping.js";
+export type { WireFault } from "./failure/wire-fault.js";
 export { normalizeModelCall } from "./planner/model-call.js";
 export { capText, renderContentBlock } from "./planner/render.js";
 export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";
@@ -83,5 +84,4 @@ export type { SkillEntry, SkillResource } from "./protocol/skills.js";
 export { SKILL_LIMITS, SKILLS_EXTENSION } from "./protocol/skills.js";
 export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
-export type { WireFault } from "./protocol/wire-fault.js";
 export type { Decoded, Decoder } from "./schema/codec.js";

@@ -3,9 +3,9 @@
  */
 
 import type { Caller, CallOptions } from "../caller/caller.js";
+import type { ToolResult } from "../caller/tool-spec.js";
 import type { LintFinding, LintOptions } from "../catalogue/catalogue-lint.js";
 import type { Runtime } from "../core/runtime.js";
-import type { ToolResult } from "../core/tool-spec.js";
 import type { Result } from "../failure/result.js";
 import type { ApprovalStore, HeldTool } from "./approval-store.js";
 import type { ClientFactoryOptions } from "./client-factory.js";
