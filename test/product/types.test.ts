@@ -76,7 +76,8 @@ describe("runtime typings without @types/node", () => {
       [
         'import { createOAuthProvider, type TokenStore } from "@toolwright/runtime/auth";',
         'import { createClientFeatures } from "@toolwright/runtime/client-features";',
-        'import { mapTransportCode, type Outcome, type RpcRequest } from "@toolwright/runtime/protocol";',
+        'import { mapTransportCode } from "@toolwright/runtime/caller";
+import { type Outcome, type RpcRequest } from "@toolwright/runtime/protocol";',
         'import { fingerprintCatalogue, lintCatalogue } from "@toolwright/runtime/catalogue";',
         "export const oauth = createOAuthProvider;",
         "export type Store = TokenStore;",

@@ -17,7 +17,7 @@ import type { ManagedTool, ToolsDiff } from "./tool-registry.js";
 import type { ArgumentValidation } from "./validation.js";
 
 /** What the approval hook sees. */
-export interface ApprovalRequest {
+export interface CallApprovalRequest {
   readonly server: string;
   /** `server.tool`. */
   readonly id: string;
@@ -28,7 +28,7 @@ export interface ApprovalRequest {
 }
 
 /** Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. */
-export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+export type ApprovalHook = (request: CallApprovalRequest) => boolean | Promise<boolean>;
 
 /** What `applyConfig` did. */
 export interface ApplySummary {
