@@ -1,7 +1,8 @@
 /**
  * Dependency direction, checked by `npm run lint` (docs/architecture.md draws it). The runtime's
  * folders stand on floors (scripts/runtime-floors.cjs), bottom first:
- *   failure → protocol, schema → transport → auth, server → caller, client-features → planner
+ *   failure → protocol (with its revisions/), schema → transport → auth, server → caller,
+ *   client-features → planner
  *   → core → catalogue, durable → manager → codegen
  * A folder imports only its own files and lower floors (`floors-point-down`), and each entry file is
  * the face of one folder (`entry-faces-its-folder`). Plus: the runtime and the DSL have no npm
@@ -11,11 +12,11 @@
  * No rule has exceptions. The runtime root holds entry files only (rule `runtime-root-holds-only-entries`); every other
  * file sits in the folder of its layer, so the layers below are plain folder names.
  */
-const { ENTRY_HOME, FLOORS, notBelow } = require("./scripts/runtime-floors.cjs");
+const { ENTRY_HOME, FOLDERS, notBelow } = require("./scripts/runtime-floors.cjs");
 
 const RT = "^packages/runtime/src/";
 const RT_ENTRIES = `${RT}(${Object.keys(ENTRY_HOME).join("|")})\\.ts$`;
-const RT_FOLDERS = FLOORS.flat();
+const RT_FOLDERS = FOLDERS;
 const folders = (list) => `${RT}(${list.join("|")})/`;
 const RT_FAILURE = `${RT}failure/`;
 

@@ -5,6 +5,9 @@
  * folder and lower floors only. `.dependency-cruiser.cjs` turns both tables into lint rules;
  * scripts/count-exports.mjs and test/architecture read them too.
  *
+ * A room may span folders that import each other freely (ROOMS): the protocol's revisions/ are
+ * part of the protocol.
+ *
  * Why planner/ sits under core/: it never imports core/, and the root entry (the face of core/)
  * hands applications the planner's rendering and model-call helpers. core/ still never imports the
  * planner (rule `core-does-not-import-wings`): the runtime core stays model-agnostic.
@@ -22,7 +25,10 @@ const FLOORS = [
   ["codegen"],
 ];
 
-/** Entry file (without `.ts`) → the folder it is the face of. */
+/** Rooms of more than one folder: room → its folders (a folder not listed is a room of its own). */
+const ROOMS = { protocol: ["protocol", "revisions"] };
+
+/** Entry file (without `.ts`) → the room it is the face of. */
 const ENTRY_HOME = {
   index: "core",
   stdio: "caller",
@@ -39,16 +45,24 @@ const ENTRY_HOME = {
   server: "server",
 };
 
+/** The room a folder belongs to. */
+function roomOf(folder) {
+  return Object.keys(ROOMS).find((room) => ROOMS[room].includes(folder)) ?? folder;
+}
+
+/** Every folder on a floor. */
+const FOLDERS = FLOORS.flat().flatMap((room) => ROOMS[room] ?? [room]);
+
 /** The floor number of a folder (undefined for a folder not on a floor). */
 function floorOf(folder) {
-  const i = FLOORS.findIndex((floor) => floor.includes(folder));
+  const i = FLOORS.findIndex((floor) => floor.includes(roomOf(folder)));
   return i < 0 ? undefined : i;
 }
 
-/** Folders `folder` may not import: every other folder on its floor or above. */
+/** Folders `folder` may not import: every folder of another room on its floor or above. */
 function notBelow(folder) {
   const mine = floorOf(folder);
-  return FLOORS.flat().filter((f) => f !== folder && floorOf(f) >= mine);
+  return FOLDERS.filter((f) => roomOf(f) !== roomOf(folder) && floorOf(f) >= mine);
 }
 
-module.exports = { FLOORS, ENTRY_HOME, floorOf, notBelow };
+module.exports = { FLOORS, ROOMS, FOLDERS, ENTRY_HOME, roomOf, floorOf, notBelow };
