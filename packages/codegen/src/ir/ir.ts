@@ -3,7 +3,8 @@
  * read it and never validate anything; every name in it is already safe to print.
  */
 import type { JsonSchema } from "@toolwright/dsl";
-import type { EraPreference, OutboundPolicy } from "@toolwright/runtime/http";
+import type { OutboundPolicy } from "@toolwright/runtime/http";
+import type { EraPreference } from "@toolwright/runtime/protocol";
 
 /** How a generated module declares an export (`export const x`, `export interface X`...). */
 export type IrExportKind = "const" | "function" | "interface" | "type";

@@ -9,7 +9,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
-import type { Caller, SessionCaller, ToolFailure } from "@toolwright/runtime";
+import type { Caller, ToolFailure } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime/caller";
 import {
   compareCatalogues,
   compareSurface,

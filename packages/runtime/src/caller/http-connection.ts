@@ -3,6 +3,8 @@
  * legacy `initialize`, and the fallback to HTTP+SSE on 400/404/405 of the initialize POST (never
  * on 401/403). The era found is cached per endpoint.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
 import {
   type ConnectBudget,
@@ -17,7 +19,6 @@ import type { Outcome } from "../protocol/mcp-session.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "../protocol/modern.js";
 import { createRpcPeer, type RpcPeer, type RpcPeerOptions } from "../protocol/rpc-peer.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { revisionOf } from "../revisions/registry.js";
 import type { HttpEndpointOptions, WireFaultError } from "../transport/http-exchange.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "../transport/http-streamable.js";

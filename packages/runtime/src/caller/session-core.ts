@@ -9,6 +9,7 @@
 
 import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "../failure/failure.js";
 import { callContext, type FailureContext, failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
 import {
   type ClientIdentity,
@@ -24,7 +25,6 @@ import { DEFAULT_CLIENT_INFO, type Outcome } from "../protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import { type PeerRequestOptions, watchAbort } from "../protocol/rpc-peer.js";
 import { callToolTasked, startToolTask, taskSupportOf } from "../protocol/task-call.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { revisionOf } from "../revisions/registry.js";
 import { createRestartBackoff } from "./backoff.js";
 import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";

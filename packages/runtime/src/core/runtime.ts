@@ -3,6 +3,9 @@
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "../caller/caller.js";
+import { invokeValidated } from "../caller/invoke.js";
+import { type ToolRequest, toolUnavailable } from "../caller/tool-request.js";
+import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
 import { type ToolFailure, validateFailure } from "../failure/failure.js";
 import {
   type CallFacts,
@@ -11,11 +14,8 @@ import {
   failureFromInvalidInput,
   failureFromLocal,
 } from "../failure/failure-mapping.js";
-import { invokeValidated } from "./invoke.js";
 import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
 import { createTelemetry, type TelemetryOptions } from "./telemetry.js";
-import { type ToolRequest, toolUnavailable } from "./tool-request.js";
-import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A registered toolset. */
 export interface ToolsetRegistration {

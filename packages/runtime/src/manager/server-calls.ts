@@ -5,12 +5,12 @@
  * its outcome. Also the per-server `Caller` the runtime registry and `getClient` hand out.
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/caller.js";
-import { resultFromCall, resultFromShaped } from "../core/invoke.js";
-import { toolUnavailable } from "../core/tool-request.js";
-import type { ToolResult } from "../core/tool-spec.js";
+import { resultFromCall, resultFromShaped } from "../caller/invoke.js";
+import { toolUnavailable } from "../caller/tool-request.js";
+import type { ToolResult } from "../caller/tool-spec.js";
 import { type FailureReason, type FieldIssue, redactFailure } from "../failure/failure.js";
 import { type CallFacts, callContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
 import { checksResultShape } from "./client-factory.js";
 import type { CrashAccounting } from "./crash-accounting.js";

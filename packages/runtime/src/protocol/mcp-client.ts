@@ -5,6 +5,7 @@
  * `mcp-handshake.ts`, re-exported here so callers import one module.
  */
 
+import type { RpcOutcome, WireFault } from "../failure/wire-fault.js";
 import { revisionOf } from "../revisions/registry.js";
 import {
   type ClientIdentity,
@@ -28,7 +29,6 @@ import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
 import { pickVersion } from "./modern.js";
 import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
-import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
 export type { ClientIdentity, ConnectBudget, ConnectTiming, Era, EraPreference, ProbeResult, Session };
 export { createConnectBudget, discoverOnly, effectiveEra, initializeLegacy, notModern, openSession, probeModern, statusOf };

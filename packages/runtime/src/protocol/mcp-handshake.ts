@@ -4,13 +4,13 @@
  * they agree on. Requests on that session live in `mcp-client.ts`.
  */
 
+import type { WireFault } from "../failure/wire-fault.js";
 import { discoverVersions, LEGACY_NAME, listRevisions, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { initializeSession, type Outcome } from "./mcp-session.js";
 import type { Implementation, ServerHandshake } from "./mcp-types.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
 import { META, MODERN_ERROR_CODES, pickVersion, protocolMeta } from "./modern.js";
 import type { RpcPeer } from "./rpc-peer.js";
-import type { WireFault } from "./wire-fault.js";
 
 /**
  * Which protocol era to speak: detect, or pin one. Eras are named as `mcp.json` names them: `legacy`

@@ -3,8 +3,9 @@
  * cancellation, routes progress, and answers server-to-client requests. Transports feed it parsed
  * messages with `receive` and give it a `send` function.
  */
+
+import type { RpcOutcome, WireFault } from "../failure/wire-fault.js";
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest, type RpcResponse } from "./json-rpc.js";
-import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
 /** A progress notification for one request. */
 export interface Progress {

@@ -10,13 +10,13 @@
  * is a `task` wire fault, mapped in failure-mapping.ts.
  */
 
+import type { WireFault } from "../failure/wire-fault.js";
 import { serverRunsToolTasks } from "../revisions/legacy/tasks.js";
 import { revisionOf } from "../revisions/registry.js";
 import { callToolInSession, fulfilInputRequests, type RequestContext, sendRequest } from "./mcp-client.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
 import type { PeerRequestOptions, RpcPeer } from "./rpc-peer.js";
-import type { WireFault } from "./wire-fault.js";
 
 /** The extension id of 2026-07-28 tasks. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

@@ -3,9 +3,10 @@
  * answers, `Mcp-Session-Id`, `MCP-Protocol-Version`, SSE resume by GET + `Last-Event-ID` after
  * `retry` ms (SEP-1699), the standalone GET stream (405 tolerated) and DELETE on close.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { META } from "../protocol/modern.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import {
   httpStatusFault,
   isSse,

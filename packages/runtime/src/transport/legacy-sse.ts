@@ -3,8 +3,9 @@
  * event names the POST URL; every client message is POSTed there and answers come back as
  * `message` events. An endpoint on another origin is refused.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { httpStatusFault, isSse, readFaultBody } from "./http-answer.js";
 import { addCredentials, answerChallenge, isChallenge } from "./http-auth.js";
 import { type HttpEndpointOptions, type HttpResponse, httpExchange, WireFaultError } from "./http-exchange.js";

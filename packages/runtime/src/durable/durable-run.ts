@@ -4,14 +4,14 @@
  * confirmations as durable waits. Any engine that implements `DurableContext` runs it.
  */
 import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller/caller.js";
+import { invokeValidated } from "../caller/invoke.js";
+import { toolUnavailable } from "../caller/tool-request.js";
+import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
+import { createRunLedger, type RunPolicy, type RunUsage } from "../core/policy.js";
+import { type ExecuteRequest, type Runtime, repeatable } from "../core/runtime.js";
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
-import { invokeValidated } from "./invoke.js";
-import { createRunLedger, type RunPolicy, type RunUsage } from "./policy.js";
-import { type ExecuteRequest, type Runtime, repeatable } from "./runtime.js";
-import { toolUnavailable } from "./tool-request.js";
-import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** The event a run publishes while it waits for an approval (`null` when it waits for none). */
 export const APPROVAL_EVENT = "toolwright.approval";
