@@ -17,15 +17,9 @@ const MAX_FUNCTION_LINES = 150;
 const LONG_FUNCTIONS_LEFT = [
   "packages/runtime/src/caller/http-connection.ts#createHttpConnector",
   "packages/runtime/src/caller/session-core.ts#createSessionCore",
-  "packages/runtime/src/core/runtime.ts#createRuntime",
-  "packages/runtime/src/durable/durable-run.ts#createDurableRun",
-  "packages/runtime/src/manager/server-calls.ts#createServerCalls",
-  "packages/runtime/src/manager/slot-controller.ts#createSlotController",
   "packages/runtime/src/protocol/rpc-peer.ts#createRpcPeer",
   "packages/runtime/src/server/http-sessions.ts#createSessionTable",
-  "packages/runtime/src/server/surface-server.ts#createSurfaceServer",
   "packages/runtime/src/server/tool-server.ts#createToolServer",
-  "packages/runtime/src/transport/http-streamable.ts#createStreamableHttpTransport",
 ];
 /** Files still over MAX_FILE_LINES. */
 const LONG_FILES_LEFT = ["packages/runtime/src/caller/session-core.ts"];
