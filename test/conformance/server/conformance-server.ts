@@ -6,12 +6,12 @@ import type { McpServerDecl } from "../../../packages/dsl/src/index.js";
 import { toJsonSchema } from "../../../packages/dsl/src/index.js";
 import {
   createToolServer,
-  RpcHandlerError,
   type ServerTool,
   type ToolContext,
   type ToolHandlerResult,
   type ToolServer,
 } from "../../../packages/runtime/src/server.js";
+import { RpcHandlerError } from "../../../packages/runtime/src/protocol.js";
 import { conformanceServer } from "./design.js";
 
 type Handler = (args: { [key: string]: unknown }, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
