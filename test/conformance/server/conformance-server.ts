@@ -4,6 +4,7 @@
  */
 import type { McpServerDecl } from "../../../packages/dsl/src/index.js";
 import { toJsonSchema } from "../../../packages/dsl/src/index.js";
+import { RpcHandlerError } from "../../../packages/runtime/src/protocol.js";
 import {
   createToolServer,
   type ServerTool,
@@ -11,7 +12,6 @@ import {
   type ToolHandlerResult,
   type ToolServer,
 } from "../../../packages/runtime/src/server.js";
-import { RpcHandlerError } from "../../../packages/runtime/src/protocol.js";
 import { conformanceServer } from "./design.js";
 
 type Handler = (args: { [key: string]: unknown }, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
