@@ -66,7 +66,8 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     if (mismatch) throw new RpcHandlerError(HEADER_MISMATCH, mismatch);
   }
   const support = tool.execution?.taskSupport;
-  const legacy = scope.modern ? undefined : deps.legacyTasks(state, scope);
+  // The revision says how tasks come about: asked for by the client, or decided by the server.
+  const legacy = scope.revision.tasks === "client-augmented" ? deps.legacyTasks(state, scope) : undefined;
   if (legacy) {
     // 2025-11-25: the client asks for a task with `task`; the tool's taskSupport says whether it may or must.
     const taskable = support === "optional" || support === "required";
@@ -80,7 +81,7 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     if (params.task !== undefined) return Promise.resolve(startLegacyTask(deps, legacy, state, tool, request, scope, params));
   }
   // 2026-07-28 tasks extension: a task-supporting tool becomes a task for a client that declared it.
-  const taskTool = scope.modern && (support === "optional" || support === "required");
+  const taskTool = scope.revision.tasks === "server-decided" && (support === "optional" || support === "required");
   if (taskTool && !declaresTasks(scope.capabilities) && support === "required") throw tasksExtensionRequired(`tool ${tool.name}`);
   const asTask = taskTool && declaresTasks(scope.capabilities);
   if (asTask && tool.taskStart !== "after-input") return Promise.resolve(startModernTask(deps, tool, request, scope, params));

@@ -123,7 +123,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   // 2025-11-25 tasks are scoped to their session; a session gets its store on first use.
   const legacyStores = new WeakMap<SessionState, LegacyTaskStore>();
   const legacyTasks = (state: SessionState, scope: RequestScope): LegacyTaskStore | undefined => {
-    if (!offersTasks || scope.modern || !versionHasTasks(scope.version)) return undefined;
+    if (!offersTasks || scope.revision.tasks !== "client-augmented" || !versionHasTasks(scope.version)) return undefined;
     let store = legacyStores.get(state);
     if (!store) {
       store = createLegacyTaskStore(
