@@ -17,7 +17,6 @@ const MAX_FUNCTION_LINES = 150;
 const LONG_FUNCTIONS_LEFT = [
   "packages/runtime/src/caller/http-connection.ts#createHttpConnector",
   "packages/runtime/src/caller/session-core.ts#createSessionCore",
-  "packages/runtime/src/protocol/rpc-peer.ts#createRpcPeer",
   "packages/runtime/src/server/http-sessions.ts#createSessionTable",
   "packages/runtime/src/server/tool-server.ts#createToolServer",
 ];
