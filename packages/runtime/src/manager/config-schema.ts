@@ -15,6 +15,8 @@
  *   because files written for other clients (Claude, Cursor, VS Code) carry their own fields.
  */
 
+import { BUILT_IN_ERAS } from "../revisions/registry.js";
+
 const millis = { type: "integer", exclusiveMinimum: 0, "x-message": "must be a positive integer (milliseconds)" } as const;
 const count = { type: "integer", exclusiveMinimum: 0, "x-message": "must be a positive integer (calls)" } as const;
 const stringList = {
@@ -111,7 +113,7 @@ export const MCP_CONFIG_SCHEMA = {
         enabled: { type: "boolean", default: true },
         disabled: { type: "boolean", description: "Alias: disabled true is enabled false." },
         autoStart: { type: "boolean", default: true, description: "Connect in start(); false connects on first call." },
-        era: { enum: ["auto", "legacy", "2026-07-28"], default: "auto" },
+        era: { enum: ["auto", ...BUILT_IN_ERAS], default: "auto" },
         connectTimeoutMs: { $ref: "#/$defs/millis" },
         requestTimeoutMs: { $ref: "#/$defs/millis" },
         probeTimeoutMs: { $ref: "#/$defs/millis" },
