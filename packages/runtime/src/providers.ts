@@ -8,6 +8,15 @@
 export type { DefinitionProblem, ProviderTools, ProviderToolsOptions, ToolCallOutcome, ToolRunner } from "./planner/providers/binding.js";
 export { createProviderTools, formatToolName, safeInParallel } from "./planner/providers/binding.js";
 export type {
+  DiscoveryFallback,
+  DiscoveryMode,
+  DiscoveryOptions,
+  DiscoveryPlan,
+  DiscoverySend,
+  DiscoveryTools,
+} from "./planner/providers/discovery.js";
+export { createDiscoveryTools } from "./planner/providers/discovery.js";
+export type {
   AnthropicTool,
   AnthropicToolResultMessage,
   ExtractedCall,
