@@ -46,3 +46,5 @@ export {
 export { rankTools, searchTokens } from "./planner/providers/tool-rank.js";
 export type { ToolSearchOptions } from "./planner/providers/tool-search.js";
 export { createToolSearch, TOOL_SEARCH_SPECS } from "./planner/providers/tool-search.js";
+export type { BudgetedRunner, BudgetedText, ResultBudgetOptions, ResultStore, Truncation } from "./planner/result-budget.js";
+export { budgetResult, createResultBudget, createResultStore, READ_RESULT_SPEC, readResultPage } from "./planner/result-budget.js";
