@@ -9,7 +9,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
-import { createDiscoveryTools, createProviderTools } from "@toolwright/runtime/providers";
+import { createDiscoveryTools, createProviderTools, createTokenAccount } from "@toolwright/runtime/providers";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
@@ -226,5 +226,20 @@ describe("the switch is a share of the context window, not a tool count", () => 
     // native: false searches locally even where the provider has deferred loading.
     expect(createDiscoveryTools(servers.runtime, { format: "anthropic", native: false, ...SMALL_WINDOW }).plan().mode).toBe("local");
     expect(() => createDiscoveryTools(servers.runtime, { format: "anthropic", threshold: 2 })).toThrow(/threshold must be in \(0, 1\]/);
+  });
+
+  it("token attribution: definitions sent against the whole catalogue, per run", () => {
+    const account = createTokenAccount();
+    const tools = createDiscoveryTools(servers.runtime, { format: "anthropic", ...SMALL_WINDOW, account });
+    tools.definitions();
+    tools.definitions();
+    const a = account.attribution();
+    expect(a.turns).toBe(2);
+    expect(a.definitionTokensFull).toBe(2 * tools.plan().catalogueTokens);
+    // Only the search tool is loaded; the deferred definitions are not in the context.
+    expect(a.definitionTokensSent).toBe(
+      2 * Math.ceil(JSON.stringify([{ type: "tool_search_tool_bm25_20251119", name: "tool_search_tool_bm25" }]).length / 4),
+    );
+    expect(a.savedBySearch).toBe(a.definitionTokensFull - a.definitionTokensSent);
   });
 });

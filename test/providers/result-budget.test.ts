@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createProviderTools, createResultBudget } from "@toolwright/runtime/providers";
+import { createProviderTools, createResultBudget, createTokenAccount } from "@toolwright/runtime/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 import { countTokens } from "../../packages/codegen/src/tokens/count.js";
@@ -39,7 +39,8 @@ describe("result budgets", () => {
     const content = `${lines.join("\n")}\n`;
     writeFileSync(file, content);
     expect(content.length).toBeGreaterThan(5_000_000);
-    const budgeted = createResultBudget(servers.runtime, { toolTokens: 6_000, turnTokens: 20_000, countTokens });
+    const account = createTokenAccount();
+    const budgeted = createResultBudget(servers.runtime, { toolTokens: 6_000, turnTokens: 20_000, countTokens, account });
     // maxChars: 0 — the budget decides what fits; the adapter's own character cap would cut pages again.
     const tools = createProviderTools(budgeted, { format: "openai-chat", maxChars: 0 });
     expect(tools.definitions().map((d) => d.function.name)).toContain("read_result");
@@ -90,6 +91,10 @@ describe("result budgets", () => {
     const midText = mid.outcomes[0]?.text ?? "";
     expect(midText).toMatch(/characters 2000000-2003000 of \d+\. Next: read_result \{"handle":"res_\d+","offset":2003000,"limit":3000\}/);
     expect(budgeted.truncations().map((t) => t.why)).toEqual(["tool_budget", "tool_budget"]);
+    // The run's attribution: what the two 5 MB results would have cost against what was returned.
+    const attribution = account.attribution();
+    expect(attribution.resultTokensFull).toBeGreaterThan(2_000_000);
+    expect(attribution.savedByBudgets).toBe(attribution.resultTokensFull - attribution.resultTokensReturned);
   });
 
   it("a typed result over budget is projected with its output schema, and the left-out fields are named", async () => {

@@ -48,3 +48,5 @@ export type { ToolSearchOptions } from "./planner/providers/tool-search.js";
 export { createToolSearch, TOOL_SEARCH_SPECS } from "./planner/providers/tool-search.js";
 export type { BudgetedRunner, BudgetedText, ResultBudgetOptions, ResultStore, Truncation } from "./planner/result-budget.js";
 export { budgetResult, createResultBudget, createResultStore, READ_RESULT_SPEC, readResultPage } from "./planner/result-budget.js";
+export type { TokenAccount, TokenAttribution } from "./planner/token-account.js";
+export { createTokenAccount } from "./planner/token-account.js";

@@ -13,7 +13,7 @@ import {
 } from "../failure/failure-mapping.js";
 import { invokeValidated } from "./invoke.js";
 import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
-import { createTelemetry, type TelemetryOptions } from "./telemetry.js";
+import { connectionOf, createTelemetry, type TelemetryOptions } from "./telemetry.js";
 import { type ToolRequest, toolUnavailable } from "./tool-request.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
@@ -239,7 +239,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       };
       const startedAt = performance.now();
       telemetry.emit({ type: "call_started", ...base, at: Date.now() });
-      const span = await telemetry.startSpan(tool, server, request.callId);
+      const connection = connectionOf(entry?.caller);
+      const span = await telemetry.startSpan(tool, server, request.callId, connection);
       let outcome: Awaited<ReturnType<typeof run>>;
       try {
         outcome = await span.run(() => run(request, callOptions));
@@ -250,6 +251,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       }
       const { result, sent, counts } = outcome;
       const durationMs = performance.now() - startedAt;
+      if (sent) telemetry.recordOperation(durationMs / 1000, tool, connection, result.ok ? undefined : result.failure.kind);
       if (counts) ledger.recordOutcome(result.ok);
       if (result.ok) {
         span.end({});

@@ -16,6 +16,7 @@ import type { ToolRequest, ToolRunner } from "../core/tool-request.js";
 import type { ToolResult, ToolSpec } from "../core/tool-spec.js";
 import type { Decoded } from "../schema/codec.js";
 import { renderResult } from "./render.js";
+import type { TokenAccount } from "./token-account.js";
 
 /** Where spilled results are held. The default keeps the most recent ones in memory. */
 export interface ResultStore {
@@ -50,6 +51,8 @@ export interface ResultBudgetOptions {
   /** Token counter (default: characters / 4; pass a real tokenizer for exact budgets). */
   readonly countTokens?: (text: string) => number;
   readonly store?: ResultStore;
+  /** Records each result's tokens (returned vs. whole) for the run's attribution. */
+  readonly account?: TokenAccount;
 }
 
 /** What a budget left out of one result. */
@@ -281,7 +284,9 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
       let text = readResultPage(store, a.handle, a.offset, Math.min(a.limit, maxChars));
       for (let i = 0; i < 8 && count(text) > Math.min(left, toolTokens) && a.limit > 1; i++)
         text = readResultPage(store, a.handle, a.offset, Math.floor((text.length - 200) * 0.7));
-      used += count(text);
+      const tokens = count(text);
+      used += tokens;
+      options.account?.recordResult(tokens, tokens);
       return textResult(text);
     }
     const result = await inner.execute(request, callOptions);
@@ -297,6 +302,7 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
       ...(left <= NOTICE_TOKENS ? { why: "turn_budget" as const } : {}),
     });
     used += out.tokens;
+    options.account?.recordResult(out.tokens, out.truncation?.totalTokens ?? out.tokens);
     if (!out.truncation) return result;
     truncations.push(out.truncation);
     return textResult(out.text);

@@ -14,6 +14,7 @@
 import type { CallOptions } from "../../caller/caller.js";
 import type { ToolRunner } from "../../core/tool-request.js";
 import type { ToolSpec } from "../../core/tool-spec.js";
+import type { TokenAccount } from "../token-account.js";
 import { createProviderTools, type ProviderTools, type ToolCallOutcome } from "./binding.js";
 import { type ExtractedCall, PROVIDER_TOOL_CAP, type ProviderFormat, type ToolMessagesOf } from "./formats.js";
 
@@ -43,6 +44,8 @@ export interface DiscoveryOptions<F extends ProviderFormat> {
    * discovery. Pass a real counter (e.g. js-tiktoken) for exact numbers.
    */
   readonly countTokens?: (text: string) => number;
+  /** Records each turn's definition tokens (sent vs. the whole catalogue) for the run's attribution. */
+  readonly account?: TokenAccount;
   /** Passed to the underlying adapters (see `ProviderToolsOptions`). */
   readonly strict?: boolean;
   readonly filter?: (spec: ToolSpec) => boolean;
@@ -201,9 +204,14 @@ export function createDiscoveryTools<F extends ProviderFormat>(runtime: ToolRunn
   const adapterFor = (mode: DiscoveryMode): ProviderTools<F> => (mode === "local" ? local : plain);
 
   function definitions(): unknown[] {
-    const mode = plan().mode;
-    if (mode === "native") return nativeDefinitions();
-    return adapterFor(mode).definitions();
+    const current = plan();
+    const defs = current.mode === "native" ? nativeDefinitions() : adapterFor(current.mode).definitions();
+    // Deferred definitions are not loaded into the context: only the search tool counts as sent.
+    if (options.account) {
+      const loaded = current.mode === "native" ? defs.slice(0, 1) : defs;
+      options.account.recordDefinitions(count(JSON.stringify(loaded)), current.catalogueTokens);
+    }
+    return defs;
   }
 
   return {
