@@ -5,7 +5,7 @@
  * the toolset.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createProviderTools, type ProviderFormat, type ToolRunner } from "@toolwright/runtime/providers";
@@ -75,6 +75,17 @@ describe("toolwright gen: the token bill", () => {
       .map((t) => t.max);
     expect(bill.top.map((t: { max: number }) => t.max)).toEqual(byMax);
     expect(bill.top).toHaveLength(5);
+    // The guide's table is this bill (regenerate it with the same command when a catalogue changes).
+    const guide = readFileSync(join(REPO, "docs/guides/token-economy.md"), "utf8");
+    const table = /<!-- token-bill:start -->([\s\S]*?)<!-- token-bill:end -->/.exec(guide)?.[1] ?? "";
+    const rows = table.split("\n").filter((l) => /^\| [a-z]/.test(l) && !l.startsWith("| toolset"));
+    const fmt = (n: number) => n.toLocaleString("en-US");
+    expect(rows).toEqual(
+      bill.toolsets.map(
+        (t: { name: string; tools: number; tokens: Record<string, number> }) =>
+          `| ${t.name} | ${t.tools} | ${FORMATS.map((f) => fmt(t.tokens[f] ?? 0)).join(" | ")} |`,
+      ),
+    );
   });
 
   it("prints the bill after the summary, also when the run is answered from the cache", () => {
