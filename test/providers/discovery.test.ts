@@ -242,4 +242,29 @@ describe("the switch is a share of the context window, not a tool count", () => 
     );
     expect(a.savedBySearch).toBe(a.definitionTokensFull - a.definitionTokensSent);
   });
+
+  it("local search answers at the detail asked: name, summary, signature, full schema", async () => {
+    const tools = createDiscoveryTools(servers.runtime, { format: "openai-chat", ...SMALL_WINDOW });
+    const ask = async (detail: string | null) =>
+      (await tools.runCall({ id: "s", name: "search_tools", arguments: JSON.stringify({ query: "read a text file", limit: 2, detail }) }))
+        .text;
+    const name = await ask("name");
+    const summary = await ask(null);
+    const signature = await ask("signature");
+    const full = await ask("full");
+    expect(name).toMatch(/^2 tools:\n- filesystem_read_text_file\n- \w+\nJSON: /);
+    expect(summary).toMatch(/- filesystem_read_text_file \[read-only\]: /);
+    expect(signature).toMatch(/- filesystem_read_text_file\(head\?: number, path: string, tail\?: number\) \[read-only\]: /);
+    expect(full).toMatch(/Arguments \(JSON Schema\): \{"properties":\{"head"/);
+    expect(name.length).toBeLessThan(summary.length);
+    expect(summary.length).toBeLessThan(signature.length);
+    expect(signature.length).toBeLessThan(full.length);
+    const bad = await tools.runCall({
+      id: "b",
+      name: "search_tools",
+      arguments: JSON.stringify({ query: "x", limit: null, detail: "everything" }),
+    });
+    expect(bad.result.ok).toBe(false);
+    expect(bad.text).toMatch(/detail has a value that is not allowed/);
+  });
 });
