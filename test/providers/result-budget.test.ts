@@ -4,12 +4,16 @@
  * told what was left out, and `read_result` pages the rest, exactly; a result with a declared type
  * is projected (fields chosen from its output schema) rather than cut.
  */
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRuntime } from "@toolwright/runtime";
+import { createMcpManager } from "@toolwright/runtime/manager";
 import { createProviderTools, createResultBudget, createTokenAccount } from "@toolwright/runtime/providers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 import { countTokens } from "../../packages/codegen/src/tokens/count.js";
+import { MEMORY, NODE } from "../manager/helpers.js";
 
 let servers: RealServers;
 beforeAll(() => {
@@ -134,5 +138,35 @@ describe("result budgets", () => {
       response([{ id: "u", name: "read_result", arguments: JSON.stringify({ handle: "res_999", offset: 0, limit: 10 }) }]),
     );
     expect(unknown.outcomes[0]?.text).toMatch(/No result is held as "res_999"/);
+  });
+
+  it("works the same through the manager's mirrored registry (live schemas, no generated code)", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "tw-budget-manager-")));
+    const runtime = createRuntime();
+    const manager = createMcpManager(
+      { mcpServers: { memory: { command: NODE, args: [MEMORY], env: { MEMORY_FILE_PATH: join(dir, "m.jsonl") } } } } as never,
+      { registry: runtime },
+    );
+    try {
+      await manager.start();
+      const observations = Array.from({ length: 40 }, (_, i) => `note ${i} ${"y".repeat(300)}`);
+      const entities = Array.from({ length: 20 }, (_, i) => ({ name: `m-${i}`, entityType: "thing", observations }));
+      expect((await manager.callTool("memory.create_entities", { entities })).ok).toBe(true);
+      const budgeted = createResultBudget(runtime, { toolTokens: 2_000, countTokens });
+      const tools = createProviderTools(budgeted, { format: "anthropic", maxChars: 0 });
+      const name = tools.specs().find((s) => s.id.endsWith("read_graph"))?.providerName ?? "";
+      const r = await tools.run({ content: [{ type: "tool_use", id: "t1", name, input: {} }] });
+      const text = r.outcomes[0]?.text ?? "";
+      expect(countTokens(text)).toBeLessThanOrEqual(2_000);
+      expect(text).toMatch(/left out: entities\[\]\.observations/);
+      const handle = /held as (res_\d+)/.exec(text)?.[1];
+      const page = await tools.run({
+        content: [{ type: "tool_use", id: "t2", name: "read_result", input: { handle, offset: 0, limit: 1_000 } }],
+      });
+      expect(page.outcomes[0]?.text).toContain("note 0");
+    } finally {
+      await manager.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
