@@ -20,14 +20,8 @@ import {
   NETWORK_TRANSPORT_VALUE_PIPE,
   NETWORK_TRANSPORT_VALUE_TCP,
 } from "@opentelemetry/semantic-conventions/incubating";
-import {
-  callAttributes,
-  createOtelTraceContext,
-  createRuntime,
-  MCP_CLIENT_METRICS,
-  type MeterLike,
-  type TracerLike,
-} from "@toolwright/runtime";
+import { createOtelTraceContext, createRuntime, type MeterLike, type TracerLike } from "@toolwright/runtime";
+import { callAttributes, MCP_CLIENT_METRICS } from "@toolwright/runtime/protocol";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { spec } from "../failures/fixtures.js";

@@ -18,8 +18,8 @@ export type { InMemoryCaller, InMemoryTool } from "./caller/in-memory-caller.js"
 export type { RunPolicy, RunUsage } from "./core/policy.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./core/runtime.js";
 export { createRuntime } from "./core/runtime.js";
-export type { CallConnection, HistogramLike, MeterLike, RuntimeEvent, TelemetryOptions, TracerLike } from "./core/telemetry.js";
-export { callAttributes, createOtelTraceContext, MCP_CLIENT_METRICS } from "./core/telemetry.js";
+export type { MeterLike, RuntimeEvent, TelemetryOptions, TracerLike } from "./core/telemetry.js";
+export { createOtelTraceContext } from "./core/telemetry.js";
 export type { ToolRequest } from "./core/tool-request.js";
 export type { PayloadOf, ResultOf, ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { FailureKind, FailureReason, FailureSource, FieldIssue, Recovery, RecoveryAction, ToolFailure } from "./failure/failure.js";

@@ -15,7 +15,9 @@ export type { ResultSpec } from "./core/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./core/invoke.js";
 export type { DesignRunPolicy } from "./core/policy.js";
 export { runPolicyFromDesign } from "./core/policy.js";
-export type { SpanLike, TraceContextFn } from "./core/telemetry.js";
+// Telemetry names of the OpenTelemetry MCP and GenAI semantic conventions (issue 28), for exporters and tests.
+export type { CallConnection, HistogramLike, SpanLike, TraceContextFn } from "./core/telemetry.js";
+export { callAttributes, MCP_CLIENT_METRICS } from "./core/telemetry.js";
 export type { ToolLookup } from "./core/tool-request.js";
 export { closestToolNames, editDistance } from "./core/tool-request.js";
 export type { SpecAnnotations } from "./core/tool-spec.js";
