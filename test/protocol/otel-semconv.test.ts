@@ -21,10 +21,12 @@ import {
   NETWORK_TRANSPORT_VALUE_TCP,
 } from "@opentelemetry/semantic-conventions/incubating";
 import { createOtelTraceContext, createRuntime, type MeterLike, type TracerLike } from "@toolwright/runtime";
+import { createHttpCaller } from "@toolwright/runtime/http";
 import { callAttributes, MCP_CLIENT_METRICS } from "@toolwright/runtime/protocol";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { spec } from "../failures/fixtures.js";
+import { startEverything, stopEverything } from "../support/everything-server.js";
 import { alsContextManager } from "../support/otel-context.js";
 import { scriptedServer } from "../support/scripted-stdio-server.js";
 
@@ -138,6 +140,28 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
     } finally {
       await caller.close();
       server.dispose();
+    }
+  });
+
+  it("a streamable HTTP tools/call (real server-everything): network.transport tcp and the mcp.session.id the server gave", async () => {
+    const { child, port } = await startEverything("streamableHttp");
+    const caller = createHttpCaller({ name: "everything", url: `http://127.0.0.1:${port}/mcp` });
+    try {
+      const { tracer, spans } = recordingTracer();
+      const { meter, points } = recordingMeter();
+      const runtime = createRuntime({ tracer, telemetry: { meter } });
+      runtime.registerToolset({ toolset: "everything", specs: [spec("everything", "echo", { message: "string" })], caller });
+      expect((await runtime.execute({ tool: "everything.echo", arguments: { message: "a" } })).ok).toBe(true);
+      expect((await runtime.execute({ tool: "everything.echo", arguments: { message: "b" } })).ok).toBe(true);
+      const second = spans[1]?.attributes ?? {};
+      expect(second[ATTR_NETWORK_TRANSPORT]).toBe(NETWORK_TRANSPORT_VALUE_TCP);
+      expect(typeof caller.sessionId).toBe("string");
+      expect(second[ATTR_MCP_SESSION_ID]).toBe(caller.sessionId);
+      expect(second[ATTR_MCP_PROTOCOL_VERSION]).toBe(caller.handshake?.protocolVersion);
+      expect(points[1]?.attributes[ATTR_MCP_SESSION_ID]).toBe(caller.sessionId);
+    } finally {
+      await caller.close();
+      await stopEverything(child);
     }
   });
 });
