@@ -14,6 +14,7 @@
 import type { CallOptions } from "../../caller/caller.js";
 import type { ToolRunner } from "../../core/tool-request.js";
 import type { ToolSpec } from "../../core/tool-spec.js";
+import { redactText } from "../../failure/failure.js";
 import type { TokenAccount } from "../token-account.js";
 import { createProviderTools, type ProviderTools, type ToolCallOutcome } from "./binding.js";
 import { type ExtractedCall, PROVIDER_TOOL_CAP, type ProviderFormat, type ToolMessagesOf } from "./formats.js";
@@ -232,7 +233,8 @@ export function createDiscoveryTools<F extends ProviderFormat>(runtime: ToolRunn
         fallback = {
           from: "native",
           to: before.tools <= PROVIDER_TOOL_CAP[format] ? "all" : "local",
-          reason: `${status}: ${message.replace(/\s+/g, " ").slice(0, 300)}`,
+          // The refusal is kept as a value the caller may log: secret-looking text is redacted first.
+          reason: `${status}: ${redactText(message).replace(/\s+/g, " ").slice(0, 300)}`,
         };
         const after = plan();
         return { response: await request(definitions()), plan: after, fallback };
