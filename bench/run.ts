@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -18,12 +18,26 @@ import { measureDurable } from "./sections/durable.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
 import { measureManager } from "./sections/manager.ts";
 import { measureServer } from "./sections/server.ts";
+import { measureTokens } from "./sections/tokens.ts";
 import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable", "cli"] as const;
+const SECTIONS = [
+  "stdio",
+  "http",
+  "cold",
+  "memory",
+  "import",
+  "validation",
+  "codegen",
+  "manager",
+  "server",
+  "durable",
+  "cli",
+  "tokens",
+] as const;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -121,6 +135,12 @@ async function main(): Promise<void> {
   if (only.has("cli")) {
     log("CLI start-up");
     const out = await measureCli(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  if (only.has("tokens")) {
+    log("definition tokens per turn");
+    const out = await measureTokens(log);
     rows.push(...out.rows);
     notes.push(...out.notes);
   }

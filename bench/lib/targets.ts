@@ -128,6 +128,16 @@ export function checkTargets(
     check("Import RSS over bare node (root + stdio + http)", "Toolwright / SDK v2", importRss?.vsSdk2, "<", 1),
     check("Heap per extra connection", "Toolwright / SDK 1.32.2", pair(heap, sdkHeap), "<=", 0.5, pair(sdk2Heap, sdkHeap)),
     check("Manager-path call overhead (sequential p50)", "manager.callTool / direct caller", manager?.vsFloor, "<=", 1.1),
+    // Issue 28: definition tokens per turn at 500 tools, discovery over all tools loaded.
+    ...(["anthropic", "openai-responses", "openai-chat"] as const).map((server) =>
+      check(
+        `Definition tokens per turn at 500 tools, ${server === "openai-chat" ? "local search" : "provider-native deferred"} (${server})`,
+        "discovery / all tools loaded",
+        tw("tokens", "definition tokens per turn, 500 tools", server)?.vsFloor,
+        "<=",
+        0.15,
+      ),
+    ),
     check(
       "Generated scaffold server throughput, stdio",
       "scaffold / SDK McpServer",

@@ -60,5 +60,6 @@ export { resolveDesign } from "./resolve/resolve.js";
 export { serverNames } from "./resolve/symbols.js";
 export type { GenOptions, GenProgress, GenSummary } from "./run-gen.js";
 export { runGen, summaryLine } from "./run-gen.js";
+export type { BudgetOverrun, GroupBill, TokenBill, TokensByFormat, ToolBill } from "./tokens/bill.js";
 export type { OutputReport } from "./write.js";
 export { checkOutput, safeJoin, writeOutput } from "./write.js";

@@ -42,6 +42,11 @@ export interface ProviderToolsOptions<F extends ProviderFormat> {
    * does so when the catalogue exceeds the provider's tool cap; `false` never (then too many tools throws).
    */
   readonly toolSearch?: boolean | "auto";
+  /**
+   * Most tools one request may carry (default `PROVIDER_TOOL_CAP[format]`). Deferred loading
+   * (`createDiscoveryTools`) raises it: deferred definitions are not loaded into the context.
+   */
+  readonly maxTools?: number;
 }
 
 /** A schema problem found while building definitions at run time (generation-time certification reports these as design errors). */
@@ -189,7 +194,7 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
       problems = [];
       nonStrict.clear();
       const specs = active().specs();
-      const cap = PROVIDER_TOOL_CAP[format];
+      const cap = options.maxTools ?? PROVIDER_TOOL_CAP[format];
       if (specs.length > cap)
         throw new RangeError(`${specs.length} tools exceed ${format}'s cap of ${cap} per request; use toolSearch or a filter`);
       return specs.map(definition) as ToolDefinitionOf[F][];
