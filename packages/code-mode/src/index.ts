@@ -3,4 +3,18 @@
  * type checker live here so `@toolwright/runtime` stays zero-dependency.
  * @packageDocumentation
  */
-export {};
+export type {
+  ConsoleLine,
+  ExecuteOptions,
+  ExecutionError,
+  ExecutionLimits,
+  ExecutionResult,
+  Executor,
+  HostAnswer,
+  HostFunction,
+  HostFunctions,
+  LimitName,
+} from "./executor.js";
+export { DEFAULT_LIMITS, resolveLimits } from "./executor.js";
+export type { QuickJsExecutorOptions } from "./quickjs-executor.js";
+export { createQuickJsExecutor } from "./quickjs-executor.js";
