@@ -3,4 +3,7 @@
  * type checker live here so `@toolwright/runtime` stays zero-dependency.
  * @packageDocumentation
  */
-export {};
+
+export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";
+export type { CheckDiagnostic, CheckFailure, CheckResult, TypeChecker, TypeCheckerOptions } from "./check/type-checker.js";
+export { createTypeChecker } from "./check/type-checker.js";
