@@ -18,3 +18,6 @@ export type {
 export { DEFAULT_LIMITS, resolveLimits } from "./executor.js";
 export type { QuickJsExecutorOptions } from "./quickjs-executor.js";
 export { createQuickJsExecutor } from "./quickjs-executor.js";
+export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";
+export type { CheckDiagnostic, CheckFailure, CheckResult, TypeChecker, TypeCheckerOptions } from "./check/type-checker.js";
+export { createTypeChecker } from "./check/type-checker.js";
