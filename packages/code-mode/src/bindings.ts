@@ -37,7 +37,8 @@ export function deriveApis(specs: readonly ToolSpec[]): CodeModeApis {
   const out: { [ns: string]: { [fn: string]: string } } = Object.create(null);
   for (const spec of specs) {
     const ns = camelIdentifier(spec.toolset);
-    const fns = (out[ns] ??= Object.create(null) as { [fn: string]: string });
+    if (!Object.hasOwn(out, ns)) out[ns] = Object.create(null) as { [fn: string]: string };
+    const fns = out[ns] as { [fn: string]: string };
     let fn = camelIdentifier(spec.name);
     // Two wire names that camel-case alike (`get_item`, `getItem`) keep both: the second gets its id's suffix.
     for (let i = 2; Object.hasOwn(fns, fn); i++) fn = `${camelIdentifier(spec.name)}${i}`;
