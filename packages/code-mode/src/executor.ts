@@ -10,7 +10,12 @@
  */
 export type HostAnswer =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: { readonly message: string; readonly [key: string]: unknown } };
+  | {
+      readonly ok: false;
+      readonly error: { readonly message: string; readonly [key: string]: unknown };
+      /** Ends the whole program (uncatchable) with `error.message`, e.g. a durable program that diverged from its journal. */
+      readonly stop?: true;
+    };
 
 /**
  * A function the program can await as `namespace.name(args)`. Receives a JSON copy of the arguments
@@ -79,6 +84,8 @@ export type ExecutionError =
   | { readonly type: "result"; readonly message: string }
   /** The program waits for something that can never settle (no host call in flight). */
   | { readonly type: "deadlock"; readonly message: string }
+  /** A host function stopped the program (`HostAnswer.stop`). */
+  | { readonly type: "stopped"; readonly message: string }
   /** The executor itself failed; the program may or may not have run. */
   | { readonly type: "internal"; readonly message: string };
 

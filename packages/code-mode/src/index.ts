@@ -3,6 +3,20 @@
  * type checker live here so `@toolwright/runtime` stays zero-dependency.
  * @packageDocumentation
  */
+
+export type { CodeModeApis } from "./bindings.js";
+export { camelIdentifier, deriveApis } from "./bindings.js";
+export type {
+  CheckOutcome,
+  CodeChecker,
+  CodeMode,
+  CodeModeCall,
+  CodeModeOptions,
+  CodeModeResult,
+  CodeModeRunOptions,
+} from "./code-mode.js";
+export { createCodeMode } from "./code-mode.js";
+export type { DurableCalls } from "./durable-calls.js";
 export type {
   ConsoleLine,
   ExecuteOptions,
@@ -16,6 +30,7 @@ export type {
   LimitName,
 } from "./executor.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./executor.js";
+export { PROGRAM_TOOL } from "./failures.js";
 export type { QuickJsExecutorOptions } from "./quickjs-executor.js";
 export { createQuickJsExecutor } from "./quickjs-executor.js";
 export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";

@@ -5,7 +5,15 @@
  * limit and its globals die with it. The context has only the language's built-ins plus what the
  * prelude adds: no `process`, `require`, module loader, `fetch`, timers, file system or environment.
  */
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
+import type {
+  CustomizeVariantOptions,
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 import {
   type ConsoleLine,
   type ExecuteOptions,
@@ -25,22 +33,43 @@ export interface QuickJsExecutorOptions {
   readonly limits?: Partial<ExecutionLimits>;
 }
 
-let shared: Promise<QuickJSWASMModule> | undefined;
+/**
+ * Compiled modules by memory cap. QuickJS's own memory limit cannot be trusted in this build (its
+ * allocator reports no usable sizes under Emscripten, so it counts only a few bytes per allocation):
+ * the limit is enforced by the WebAssembly memory itself, created with a maximum, so an allocation
+ * past it fails and QuickJS throws its catchable "out of memory". Runs that overlap in time on one
+ * module share that memory; the cap still holds for all of them together.
+ */
+const modules = new Map<number, Promise<QuickJSWASMModule>>();
+const PAGE = 65536;
+/** What the module itself needs besides the program's heap: its static data, stack and allocator slack. */
+const MODULE_BASE_BYTES = 16 * 1024 * 1024;
 
-/** Loads (once) the wasm module; a failed load is forgotten so the next run tries again. */
-function loadModule(): Promise<QuickJSWASMModule> {
-  shared ??= (async () => {
-    const [{ newQuickJSWASMModuleFromVariant }, variant] = await Promise.all([
+/** Loads (once per cap) the wasm module; a failed load is forgotten so the next run tries again. */
+function loadModule(memoryBytes: number): Promise<QuickJSWASMModule> {
+  const cached = modules.get(memoryBytes);
+  if (cached) return cached;
+  const loading = (async () => {
+    const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
       import("quickjs-emscripten-core"),
       import("@jitl/quickjs-wasmfile-release-sync"),
     ]);
+    const initial = MODULE_BASE_BYTES / PAGE;
+    const maximum = Math.max(initial, Math.ceil((memoryBytes + MODULE_BASE_BYTES) / PAGE));
+    // The package's tsconfig has no DOM or wasm lib: the one constructor used is typed here.
+    const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => object } })
+      .WebAssembly;
+    const wasmMemory = new wasm.Memory({ initial, maximum }) as CustomizeVariantOptions["wasmMemory"];
     // The variant package types its export against its own copy of the ffi types: same shape, cast.
-    return newQuickJSWASMModuleFromVariant(variant.default as unknown as Parameters<typeof newQuickJSWASMModuleFromVariant>[0]);
+    const base = variant.default as unknown as QuickJSSyncVariant;
+    const module = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory }));
+    // One throwaway evaluation compiles the interpreter's hot paths, so the first program is not billed for it.
+    module.evalCode("[1, 2].map((x) => JSON.stringify({ x })).join()");
+    return module;
   })();
-  shared.catch(() => {
-    shared = undefined;
-  });
-  return shared;
+  modules.set(memoryBytes, loading);
+  loading.catch(() => modules.delete(memoryBytes));
+  return loading;
 }
 
 const utf8Length = (text: string) => Buffer.byteLength(text, "utf8");
@@ -58,7 +87,7 @@ export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Exe
       }
       let module: QuickJSWASMModule;
       try {
-        module = await loadModule();
+        module = await loadModule(limits.memoryBytes);
       } catch (error) {
         const message = `code mode: the QuickJS wasm module did not load: ${(error as Error).message}`;
         return { ok: false, error: { type: "internal", message }, console: [], calls: 0 };
@@ -67,7 +96,7 @@ export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Exe
         return await runOnce(module, js, runOptions, limits);
       } catch (error) {
         // A fault of the wasm instance itself (an abort) may leave the shared module broken: drop it.
-        shared = undefined;
+        modules.delete(limits.memoryBytes);
         const message = `code mode: the sandbox failed: ${(error as Error).message}`;
         return { ok: false, error: { type: "internal", message }, console: [], calls: 0 };
       }
@@ -97,7 +126,8 @@ interface RunState {
 const limitError = (limit: LimitName, message: string): ExecutionError => ({ type: "limit", limit, message });
 
 async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOptions, limits: ExecutionLimits): Promise<ExecutionResult> {
-  const deadline = Date.now() + limits.wallTimeMs;
+  // The clock starts once the sandbox is set up: the program's time is the program's, not ours.
+  let deadline = Number.POSITIVE_INFINITY;
   const signal = options.signal;
   const state: RunState = {
     limits,
@@ -128,7 +158,8 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
   try {
     const stopped = () => stopReason(state, deadline, signal);
     const finish = installPrelude(context, state, options);
-    if ("error" in finish) return done(finish.error);
+    if ("error" in finish) return done(stopped() ?? finish.error);
+    deadline = Date.now() + limits.wallTimeMs;
     let program: QuickJSHandle;
     {
       const evaluated = context.evalCode(wrapProgram(js), "program.js");
@@ -228,7 +259,8 @@ const internal = (thrown: { name?: string; message?: string } | undefined): Exec
 function limitFromThrown(limits: ExecutionLimits, thrown: { name?: string; message?: string } | undefined): ExecutionError | undefined {
   const message = String(thrown?.message ?? thrown ?? "");
   if (/out of memory/i.test(message)) return limitError("memoryBytes", `the program used more than ${limits.memoryBytes} bytes of memory`);
-  if (/stack overflow/i.test(message)) return limitError("stackBytes", `the program overflowed its ${limits.stackBytes}-byte stack (too deep a recursion)`);
+  if (/stack overflow/i.test(message))
+    return limitError("stackBytes", `the program overflowed its ${limits.stackBytes}-byte stack (too deep a recursion)`);
   return undefined;
 }
 
@@ -244,18 +276,27 @@ function settle(
     const text = rest[0] ?? "null";
     const bytes = utf8Length(text);
     if (bytes > state.limits.maxResultBytes)
-      return done(limitError("maxResultBytes", `the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}`));
+      return done(
+        limitError("maxResultBytes", `the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}`),
+      );
     return done(undefined, JSON.parse(text));
   }
   if (kind === "unjsonable") return done({ type: "result", message: `the program's value is not JSON: ${rest[0] ?? ""}` });
   const thrown = (rest[0] ?? []) as unknown as string[];
-  const limit = limitFromThrown(state.limits, { message: thrown[0] === "error" ? thrown[2] ?? "" : "" });
+  const limit = limitFromThrown(state.limits, { message: thrown[0] === "error" ? (thrown[2] ?? "") : "" });
   if (limit && thrown[1] === "InternalError") return done(limit);
   if (thrown[0] === "tool") {
     const value = JSON.parse(thrown[1] ?? "{}") as { message?: string };
-    return done({ type: "thrown", name: "ToolError", message: String(value.message ?? ""), value, ...(thrown[2] ? { stack: thrown[2] } : {}) });
+    return done({
+      type: "thrown",
+      name: "ToolError",
+      message: String(value.message ?? ""),
+      value,
+      ...(thrown[2] ? { stack: thrown[2] } : {}),
+    });
   }
-  if (thrown[0] === "error") return done({ type: "thrown", name: thrown[1] ?? "Error", message: thrown[2] ?? "", ...(thrown[3] ? { stack: thrown[3] } : {}) });
+  if (thrown[0] === "error")
+    return done({ type: "thrown", name: thrown[1] ?? "Error", message: thrown[2] ?? "", ...(thrown[3] ? { stack: thrown[3] } : {}) });
   // A thrown string, number or object that is not an Error: kept as JSON text, bounded.
   const text = String(thrown[1] ?? "");
   const bounded = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
@@ -308,7 +349,14 @@ function writeConsole(state: RunState, level: ConsoleLine["level"], text: string
 }
 
 /** One host call from the program: counted, queued under the in-flight limit, answered as a JSON string. */
-function hostCall(context: QuickJSContext, state: RunState, options: ExecuteOptions, ns: string, name: string, argsJson: string): QuickJSHandle {
+function hostCall(
+  context: QuickJSContext,
+  state: RunState,
+  options: ExecuteOptions,
+  ns: string,
+  name: string,
+  argsJson: string,
+): QuickJSHandle {
   const deferred = context.newPromise();
   state.deferreds.add(deferred);
   state.calls++;
@@ -320,10 +368,15 @@ function hostCall(context: QuickJSContext, state: RunState, options: ExecuteOpti
   }
   const start = () => {
     state.inFlight++;
-    void answer(options, ns, name, argsJson, state.ended.signal).then((json) => {
+    void answer(options, ns, name, argsJson, state.ended.signal).then(({ json, stop }) => {
       state.inFlight--;
       state.waiting.shift()?.();
       if (state.closed || !deferred.alive) return;
+      if (stop !== undefined) {
+        state.fatal ??= { type: "stopped", message: stop };
+        state.wake();
+        return;
+      }
       const value = context.newString(json);
       deferred.resolve(value);
       value.dispose();
@@ -337,7 +390,13 @@ function hostCall(context: QuickJSContext, state: RunState, options: ExecuteOpti
 }
 
 /** Runs the host function; every outcome (even a throw or a non-JSON value) becomes a JSON answer. */
-async function answer(options: ExecuteOptions, ns: string, name: string, argsJson: string, signal: AbortSignal): Promise<string> {
+async function answer(
+  options: ExecuteOptions,
+  ns: string,
+  name: string,
+  argsJson: string,
+  signal: AbortSignal,
+): Promise<{ json: string; stop?: string }> {
   const fn = Object.hasOwn(options.hostFunctions, ns) ? options.hostFunctions[ns]?.[name] : undefined;
   let result: HostAnswer;
   try {
@@ -346,9 +405,12 @@ async function answer(options: ExecuteOptions, ns: string, name: string, argsJso
   } catch (error) {
     result = { ok: false, error: { message: `host function ${ns}.${name} failed: ${(error as Error)?.message ?? String(error)}` } };
   }
+  if (!result.ok && result.stop === true) return { json: "", stop: String(result.error.message) };
   try {
-    return JSON.stringify(result);
+    return { json: JSON.stringify(result) };
   } catch (error) {
-    return JSON.stringify({ ok: false, error: { message: `the answer of ${ns}.${name} is not JSON: ${(error as Error).message}` } });
+    return {
+      json: JSON.stringify({ ok: false, error: { message: `the answer of ${ns}.${name} is not JSON: ${(error as Error).message}` } }),
+    };
   }
 }
