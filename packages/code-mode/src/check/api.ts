@@ -63,6 +63,8 @@ export function checkApis(apis: readonly CodeModeApi[]): void {
     if (other !== undefined) throw new TypeError(`${at}: namespace ${JSON.stringify(api.namespace)} is already used by toolset ${other}`);
     seen.set(api.namespace, JSON.stringify(api.toolset));
     if (api.prelude !== apis[0]!.prelude)
-      throw new TypeError(`${at}: its prelude differs from toolset ${JSON.stringify(apis[0]!.toolset)}'s; regenerate both with one toolwright version`);
+      throw new TypeError(
+        `${at}: its prelude differs from toolset ${JSON.stringify(apis[0]!.toolset)}'s; regenerate both with one toolwright version`,
+      );
   });
 }

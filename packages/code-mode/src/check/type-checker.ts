@@ -7,8 +7,8 @@
  * executor, in the same form: an async function body, types erased.
  */
 import { createHash } from "node:crypto";
-import { failureFromInvalidInput, redactText } from "@toolwright/runtime/protocol";
 import type { ToolFailure } from "@toolwright/runtime";
+import { failureFromInvalidInput, redactText } from "@toolwright/runtime/protocol";
 import ts from "typescript";
 import { type CodeModeApi, checkApis } from "./api.js";
 import { createCheckService } from "./service.js";

@@ -51,11 +51,6 @@ export const LOWER_CASE_GLOBALS: ReadonlySet<string> = new Set([
   "symbol",
   "bigint",
   "object",
-  "require",
-  "process",
-  "fetch",
-  "search",
-  "describe",
 ]);
 
 const union = (values: readonly string[]) => values.map((v) => stringLiteral(v)).join(" | ");
