@@ -36,3 +36,5 @@ export { createQuickJsExecutor } from "./quickjs-executor.js";
 export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";
 export type { CheckDiagnostic, CheckFailure, CheckResult, TypeChecker, TypeCheckerOptions } from "./check/type-checker.js";
 export { createTypeChecker } from "./check/type-checker.js";
+export type { CodeModeToolsOptions } from "./model-tools.js";
+export { CODE_MODE_TOOL_NAMES, createCodeModeTools } from "./model-tools.js";
