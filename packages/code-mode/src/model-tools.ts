@@ -107,11 +107,11 @@ function ok(text: string, structured: unknown): ToolResult<unknown> {
   return { ok: true, value: text, content: [{ type: "text", text }], structured };
 }
 
-/** JSON text of a program's value, capped; `undefined` prints as such. */
+/** Compact JSON text of a program's value (compact: every character is a context token), capped. */
 function show(value: unknown, maxChars: number): string {
   let text: string;
   try {
-    text = value === undefined ? "undefined" : JSON.stringify(value, null, 1);
+    text = value === undefined ? "undefined" : JSON.stringify(value);
   } catch {
     text = String(value);
   }
@@ -219,7 +219,8 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
                 ok: true,
                 value: result.value,
                 content: [{ type: "text", text }],
-                structured: { value: result.value, console: result.console, calls: result.calls },
+                // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
+                structured: printed.length > 0 ? undefined : result.value,
               };
             }
           }
