@@ -81,8 +81,8 @@ describe("run_code through the provider adapters", () => {
     }
     const sent = provider.requests("/v1/chat/completions");
     expect(sent).toHaveLength(2);
-    expect((sent[0]?.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(CODE_TOOLS);
-    const toolMessage = (sent[1]?.messages as { role: string; content: string }[]).find((m) => m.role === "tool");
+    expect(((sent[0]?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(CODE_TOOLS);
+    const toolMessage = ((sent[1]?.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === "tool");
     expectValueShown(toolMessage?.content ?? "");
     expectAdaStored(servers);
   });
@@ -101,8 +101,8 @@ describe("run_code through the provider adapters", () => {
       history.push({ role: "assistant", content: message.content }, ...messages);
     }
     const sent = provider.requests("/v1/messages");
-    expect((sent[0]?.tools as { name: string }[]).map((t) => t.name)).toEqual(CODE_TOOLS);
-    const last = (sent[1]?.messages as { content: unknown }[]).at(-1)?.content as { type: string; content: string }[];
+    expect(((sent[0]?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual(CODE_TOOLS);
+    const last = ((sent[1]?.messages ?? []) as { content: unknown }[]).at(-1)?.content as { type: string; content: string }[];
     expect(last[0]?.type).toBe("tool_result");
     expectValueShown(typeof last[0]?.content === "string" ? last[0].content : JSON.stringify(last[0]?.content));
     expectAdaStored(servers);
@@ -127,7 +127,7 @@ describe("run_code through the provider adapters", () => {
       contents.push(response.candidates?.[0]?.content as import("@google/genai").Content, ...messages);
     }
     const sent = provider.requests(path);
-    const declared = (sent[0]?.tools as { functionDeclarations: { name: string }[] }[])[0]?.functionDeclarations.map((d) => d.name);
+    const declared = ((sent[0]?.tools ?? []) as { functionDeclarations: { name: string }[] }[])[0]?.functionDeclarations.map((d) => d.name);
     expect(declared).toEqual(CODE_TOOLS);
     const reply = JSON.stringify(sent[1]?.contents);
     // The program's value, as JSON text inside the functionResponse part.
