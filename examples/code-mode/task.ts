@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createProviderTools } from "@toolwright/runtime/providers";
+import { createProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
 import OpenAI from "openai";
 import { countTokens } from "../../packages/codegen/src/tokens/count.js";
 import { startRealServers } from "../providers/real-servers.js";
@@ -36,7 +36,7 @@ function note(person: { name: string; facts: string[] }): string {
 }
 
 /** One model tool call. */
-interface Call {
+export interface Call {
   readonly name: string;
   readonly args: unknown;
 }
@@ -80,6 +80,19 @@ await filesystem.writeFile({ path: ${JSON.stringify(summaryPath)}, content: summ
 return { stored: people.length, summary: ${JSON.stringify(summaryPath)} };`;
 }
 
+/** A scripted multi-step workflow: its data, the direct run's turns, the code-mode program, and its check. */
+export interface Workflow {
+  readonly name: string;
+  /** Writes the files (and seeds memory through `runtime`) the task starts from. */
+  setUp(root: string, runtime: ToolRunner): Promise<void>;
+  /** The direct run: the calls of each turn, as a model makes them having read every result. */
+  directTurns(root: string): Call[][];
+  /** The code-mode run's one program. */
+  program(root: string): string;
+  /** True when the real servers hold the task's outcome. */
+  done(root: string, entities: Map<string, string[]>): boolean;
+}
+
 /** What one run measured, and what the real servers hold afterwards. */
 export interface TaskRun {
   readonly mode: "direct" | "code";
@@ -92,40 +105,65 @@ export interface TaskRun {
   readonly entities: Map<string, string[]>;
   /** `summary.md` as server-filesystem wrote it, or undefined. */
   readonly summary: string | undefined;
-  /** What the direct run's or the program's tool results reported as failed. */
+  /** Tool results that came back failed. */
   readonly failures: number;
+  /** The workflow's own check of the servers' state. */
+  readonly done: boolean;
 }
 
-/** The summary both runs must write, and the people both must store. */
+/** The summary the people task must write, and the people it must store. */
 export const EXPECTED = { summary: summaryText(), people: PEOPLE };
 
-/** Runs the task once in `mode` on fresh real servers and a fresh scripted model. */
-export async function runTask(mode: "direct" | "code"): Promise<TaskRun> {
+/** The demo's task: the people notes. */
+export const PEOPLE_WORKFLOW: Workflow = {
+  name: "people notes -> memory + summary",
+  async setUp(root) {
+    const people = join(root, "people");
+    mkdirSync(people);
+    for (const p of PEOPLE) writeFileSync(join(people, `${slug(p.name)}.md`), note(p));
+  },
+  directTurns: (root) => directTurns(join(root, "people"), join(root, "summary.md")),
+  program: (root) => taskProgram(join(root, "people"), join(root, "summary.md")),
+  done: (root, entities) =>
+    readOr(join(root, "summary.md")) === summaryText() &&
+    PEOPLE.every((p) => JSON.stringify(entities.get(p.name)) === JSON.stringify(p.facts)) &&
+    entities.has("Computing"),
+};
+
+/** A file's text, or undefined when it is not there. */
+export function readOr(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the people task once in `mode` (the demo). */
+export const runTask = (mode: "direct" | "code") => runWorkflow(PEOPLE_WORKFLOW, mode);
+
+/** Runs `workflow` once in `mode` on fresh real servers and a fresh scripted model. */
+export async function runWorkflow(workflow: Workflow, mode: "direct" | "code"): Promise<TaskRun> {
   const servers = startRealServers();
   const provider = await startScriptedProvider();
   try {
-    const people = join(servers.root, "people");
-    mkdirSync(people);
-    for (const p of PEOPLE) writeFileSync(join(people, `${slug(p.name)}.md`), note(p));
-    const summaryPath = join(servers.root, "summary.md");
+    const root = servers.root;
+    await workflow.setUp(root, servers.runtime);
     const tools = createProviderTools(servers.runtime, {
       format: "openai-chat",
       ...(mode === "code" ? { codeMode: { plugin: catalogueCodeMode(), mode: "code" as const } } : {}),
     });
     const turns: Call[][] =
-      mode === "direct" ? directTurns(people, summaryPath) : [[{ name: "run_code", args: { code: taskProgram(people, summaryPath) } }]];
+      mode === "direct" ? workflow.directTurns(root) : [[{ name: "run_code", args: { code: workflow.program(root) } }]];
     for (const [i, turn] of turns.entries())
       provider.script(
         "/v1/chat/completions",
         chatCompletion(turn.map((c, j) => ({ id: `call_${i}_${j}`, name: c.name, arguments: JSON.stringify(c.args) }))),
       );
-    provider.script("/v1/chat/completions", chatCompletion([], "Done: four people stored and summary.md written."));
+    provider.script("/v1/chat/completions", chatCompletion([], "Done."));
     const openai = new OpenAI({ apiKey: "demo", baseURL: `${provider.url}/v1`, maxRetries: 0 });
     const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-      {
-        role: "user",
-        content: `For every note in ${people}, store the person in memory with the note's facts, relate each to "Computing", and write ${summaryPath} listing each person and how many facts.`,
-      },
+      { role: "user", content: `Task (${workflow.name}) in ${root}.` },
     ];
     let failures = 0;
     for (let turn = 0; turn <= turns.length; turn++) {
@@ -137,20 +175,16 @@ export async function runTask(mode: "direct" | "code"): Promise<TaskRun> {
       messages.push(message, ...results);
     }
     const requests = provider.requests("/v1/chat/completions");
-    let summary: string | undefined;
-    try {
-      summary = readFileSync(summaryPath, "utf8");
-    } catch {
-      summary = undefined;
-    }
+    const entities = storedEntities(memoryFileOf(root));
     return {
       mode,
       roundTrips: requests.length,
       contextTokens: requests.reduce((n, r) => n + countTokens(JSON.stringify({ messages: r.messages, tools: r.tools })), 0),
       definitionTokens: countTokens(JSON.stringify(requests[0]?.tools ?? [])),
-      entities: storedEntities(memoryFileOf(servers.root)),
-      summary,
+      entities,
+      summary: readOr(join(root, "summary.md")),
       failures,
+      done: workflow.done(root, entities),
     };
   } finally {
     await provider.close();
