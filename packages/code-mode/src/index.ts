@@ -5,7 +5,10 @@
  */
 
 export type { CodeModeApis } from "./bindings.js";
-export { camelIdentifier, deriveApis } from "./bindings.js";
+export { apisFromGenerated, camelIdentifier, deriveApis } from "./bindings.js";
+export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";
+export type { CheckDiagnostic, CheckFailure, CheckResult, TypeChecker, TypeCheckerOptions } from "./check/type-checker.js";
+export { createTypeChecker } from "./check/type-checker.js";
 export type {
   CheckOutcome,
   CodeChecker,
