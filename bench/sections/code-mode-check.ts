@@ -101,7 +101,7 @@ export async function measureCodeModeCheck(
   const small = rows.find((r) => r.server === `${CODE_MODE_CHECK_SIZES[0]} tools` && r.measure.startsWith("warm check, program passes"));
   if (big && small && small.median > 0)
     notes.push(
-      `Code mode: a warm check at ${big.server} takes ${(big.median / small.median).toFixed(2)}× the time at ${small.server} (same run): the declarations are parsed once, so the check grows with the program, not the catalogue.`,
+      `Code mode: a warm check at ${big.server} takes ${(big.median / small.median).toFixed(2)}× the time at ${small.server} (same run).`,
     );
   return { rows, notes };
 }
