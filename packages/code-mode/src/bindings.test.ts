@@ -3,6 +3,7 @@ import { validateFailure } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { apisFromGenerated, bindApis, camelIdentifier, deriveApis } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";
+import { createCodeMode } from "./code-mode.js";
 import type { ExecutionError } from "./executor.js";
 import { programFailure } from "./failures.js";
 
@@ -58,6 +59,17 @@ describe("bindings", () => {
   it("reads the generated APIs' bindings as tool ids", () => {
     const api = { toolset: "memory", namespace: "memory", bindings: { readGraph: "read_graph" } } as unknown as CodeModeApi;
     expect(apisFromGenerated([api])).toEqual({ memory: { readGraph: "memory.read_graph" } });
+  });
+});
+
+describe("createCodeMode options", () => {
+  it("refuses a limit that is not a positive number, naming it", () => {
+    expect(() =>
+      createCodeMode({
+        runtime: { ...runner([]), execute: async () => ({ ok: true, value: 1, content: [], structured: undefined }) },
+        limits: { maxCalls: -1 },
+      }),
+    ).toThrow(/limit maxCalls must be a positive number, got -1/);
   });
 });
 

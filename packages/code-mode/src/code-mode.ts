@@ -9,7 +9,7 @@ import type { ToolRunner } from "@toolwright/runtime/providers";
 import { apisFromGenerated, bindApis, type CodeModeApis } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";
 import { type DurableCalls, journaled } from "./durable-calls.js";
-import type { ConsoleLine, ExecutionLimits, Executor, HostAnswer, HostFunctions } from "./executor.js";
+import { type ConsoleLine, type ExecutionLimits, type Executor, type HostAnswer, type HostFunctions, resolveLimits } from "./executor.js";
 import { programFailure } from "./failures.js";
 import { withProgramSpan } from "./program-span.js";
 import { createQuickJsExecutor } from "./quickjs-executor.js";
@@ -101,8 +101,12 @@ function errorForProgram(failure: ToolFailure, call: number): HostAnswer {
   return { ok: false, error: error as { message: string } };
 }
 
-/** Creates code mode over `options.runtime`. Throws a TypeError for a namespace or function that is not an identifier. */
+/**
+ * Creates code mode over `options.runtime`. Throws a TypeError for a namespace or function that is
+ * not an identifier, and a RangeError naming a limit that is not a positive number.
+ */
 export function createCodeMode(options: CodeModeOptions): CodeMode {
+  resolveLimits(options.limits); // a bad limit is the caller's mistake: said now, not on every run
   const executor = options.executor ?? createQuickJsExecutor();
   const generated = Array.isArray(options.apis) ? (options.apis as readonly CodeModeApi[]) : undefined;
   const bindings = generated ? apisFromGenerated(generated) : (options.apis as CodeModeApis | undefined);
