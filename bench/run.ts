@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,code-mode]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,code-mode,code-mode-check]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -13,6 +13,7 @@ import { addRatios, type Row } from "./lib/stats.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { measureCli } from "./sections/cli.ts";
 import { measureCodeMode } from "./sections/code-mode.ts";
+import { measureCodeModeCheck } from "./sections/code-mode-check.ts";
 import { measureCodegen } from "./sections/codegen.ts";
 import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
@@ -25,6 +26,20 @@ import { measureValidation } from "./sections/validation.ts";
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable", "cli", "code-mode"] as const;
+const SECTIONS = [
+  "stdio",
+  "http",
+  "cold",
+  "memory",
+  "import",
+  "validation",
+  "codegen",
+  "manager",
+  "server",
+  "durable",
+  "cli",
+  "code-mode-check",
+] as const;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
@@ -122,6 +137,12 @@ async function main(): Promise<void> {
   if (only.has("cli")) {
     log("CLI start-up");
     const out = await measureCli(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  if (only.has("code-mode-check")) {
+    log("code mode: type check");
+    const out = await measureCodeModeCheck(config, log);
     rows.push(...out.rows);
     notes.push(...out.notes);
   }

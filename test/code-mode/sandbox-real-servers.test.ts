@@ -11,6 +11,8 @@ import { createCodeMode } from "@toolwright/code-mode";
 import { createRuntime, type RuntimeEvent, type RuntimeOptions, type ToolSpec, type TracerLike } from "@toolwright/runtime";
 import { validateFailure } from "@toolwright/runtime/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { filesystemCodeMode } from "../../examples/catalogues/src/gen/filesystem/code-mode.gen.js";
+import { memoryCodeMode } from "../../examples/catalogues/src/gen/memory/code-mode.gen.js";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 import { alsContextManager } from "../support/otel-context.js";
 
@@ -67,6 +69,27 @@ describe("code mode over real MCP servers", () => {
     expect(result.calls.map((c) => c.tool)).toEqual(["filesystem.read_text_file", "memory.create_entities", "memory.read_graph"]);
     // Every call went through runtime.execute (its events) and reached the server once.
     expect(sentCalls(events)).toEqual(["filesystem.read_text_file", "memory.create_entities", "memory.read_graph"]);
+    expect(storedEntities(s)).toEqual(["Ada"]);
+  });
+
+  it("with the generated APIs, TypeScript is checked first: a type error sends nothing; a typed program runs", async () => {
+    const { servers: s, events } = start();
+    const mode = createCodeMode({ runtime: s.runtime, apis: [memoryCodeMode, filesystemCodeMode] });
+    expect(mode.apis.memory?.createEntities).toBe("memory.create_entities");
+    const wrong = await mode.run(`await memory.createEntities({ entities: [{ name: "Ada", entityType: 7, observations: [] }] });
+      await memory.deleteEverything({});`);
+    expect(wrong.ok).toBe(false);
+    if (wrong.ok) return;
+    expect(wrong.failure).toMatchObject({ kind: "invalid_call", recovery: { action: "correct_call" } });
+    expect((wrong.failure as { diagnostics?: { line: number }[] }).diagnostics?.map((d) => d.line)).toEqual([1, 2]);
+    expect(wrong.calls).toEqual([]);
+    expect(events).toEqual([]); // nothing reached the runtime, so nothing reached a server
+    const typed = await mode.run(`
+      const entities: memory.CreateEntitiesPayload["entities"] = [{ name: "Ada", entityType: "person", observations: ["wrote"] }];
+      const made: memory.CreateEntitiesResult = await memory.createEntities({ entities });
+      const graph = await memory.readGraph();
+      return { made: made.entities.length, names: graph.entities.map((e) => e.name) };`);
+    expect(typed).toMatchObject({ ok: true, value: { made: 1, names: ["Ada"] } });
     expect(storedEntities(s)).toEqual(["Ada"]);
   });
 

@@ -6,10 +6,22 @@
  */
 import type { ToolSpec } from "@toolwright/runtime";
 import { specVisibleToModel } from "@toolwright/runtime/protocol";
+import type { CodeModeApi } from "./check/api.js";
 
 /** Sandbox functions by namespace, each naming the tool id it calls: `{ memory: { readGraph: "memory.read_graph" } }`. */
 export interface CodeModeApis {
   readonly [namespace: string]: { readonly [fn: string]: string };
+}
+
+/** The generated APIs (`<toolset>CodeMode` of each `code-mode.gen.ts`) as bindings: namespace → function → tool id. */
+export function apisFromGenerated(apis: readonly CodeModeApi[]): CodeModeApis {
+  const out: { [ns: string]: { [fn: string]: string } } = Object.create(null);
+  for (const api of apis) {
+    const fns: { [fn: string]: string } = Object.create(null);
+    for (const fn of Object.keys(api.bindings)) fns[fn] = `${api.toolset}.${api.bindings[fn]}`;
+    out[api.namespace] = fns;
+  }
+  return out;
 }
 
 /** What binding needs from a runner. */

@@ -6,9 +6,10 @@
  */
 import type { ToolFailure, ToolResult, ToolSpec, TracerLike } from "@toolwright/runtime";
 import type { ToolRunner } from "@toolwright/runtime/providers";
-import { bindApis, type CodeModeApis } from "./bindings.js";
+import { apisFromGenerated, bindApis, type CodeModeApis } from "./bindings.js";
+import type { CodeModeApi } from "./check/api.js";
 import { type DurableCalls, journaled } from "./durable-calls.js";
-import type { ConsoleLine, ExecutionLimits, Executor, HostAnswer, HostFunctions } from "./executor.js";
+import { type ConsoleLine, type ExecutionLimits, type Executor, type HostAnswer, type HostFunctions, resolveLimits } from "./executor.js";
 import { programFailure } from "./failures.js";
 import { withProgramSpan } from "./program-span.js";
 import { createQuickJsExecutor } from "./quickjs-executor.js";
@@ -25,16 +26,22 @@ export interface CodeChecker {
 export interface CodeModeOptions {
   /** Runs the calls: a `Runtime`, the manager's registry, a tool-search surface... */
   readonly runtime: ToolRunner;
-  /** The sandbox API `toolwright gen` emitted (namespace → function → tool id). Default: derived from `runtime.specs()`. */
-  readonly apis?: CodeModeApis;
+  /**
+   * The sandbox API: the `<toolset>CodeMode` objects `toolwright gen` wrote (`code-mode.gen.ts`), or
+   * bindings (namespace → function → tool id). Default: derived from `runtime.specs()`.
+   */
+  readonly apis?: readonly CodeModeApi[] | CodeModeApis;
   /** Extra filter on the tools the sandbox may call (hidden, app-only tools are never bound). */
   readonly filter?: (spec: ToolSpec) => boolean;
   /** The sandbox. Default: QuickJS compiled to WebAssembly. */
   readonly executor?: Executor;
   /** Limits of every program (a run's own `limits` win). */
   readonly limits?: Partial<ExecutionLimits>;
-  /** The type check. Without one the program must be JavaScript, and runs unchecked. */
-  readonly checker?: CodeChecker;
+  /**
+   * The type check. Default: with generated `apis`, `createTypeChecker(apis)` (TypeScript loads on
+   * the first run); otherwise none. `false`, or no generated APIs: the program must be JavaScript, and runs unchecked.
+   */
+  readonly checker?: CodeChecker | false;
   /** Opens a span per program (`code_mode program`); the runtime's per-call spans nest under it. */
   readonly tracer?: TracerLike;
 }
@@ -94,10 +101,25 @@ function errorForProgram(failure: ToolFailure, call: number): HostAnswer {
   return { ok: false, error: error as { message: string } };
 }
 
-/** Creates code mode over `options.runtime`. Throws a TypeError for a namespace or function that is not an identifier. */
+/**
+ * Creates code mode over `options.runtime`. Throws a TypeError for a namespace or function that is
+ * not an identifier, and a RangeError naming a limit that is not a positive number.
+ */
 export function createCodeMode(options: CodeModeOptions): CodeMode {
+  resolveLimits(options.limits); // a bad limit is the caller's mistake: said now, not on every run
   const executor = options.executor ?? createQuickJsExecutor();
-  const bound = bindApis(options.runtime, options.apis, options.filter ?? (() => true));
+  const generated = Array.isArray(options.apis) ? (options.apis as readonly CodeModeApi[]) : undefined;
+  const bindings = generated ? apisFromGenerated(generated) : (options.apis as CodeModeApis | undefined);
+  const bound = bindApis(options.runtime, bindings, options.filter ?? (() => true));
+  let checker: Promise<CodeChecker> | undefined;
+  const checkerFor = (): Promise<CodeChecker> | undefined => {
+    if (options.checker === false) return undefined;
+    if (options.checker) return Promise.resolve(options.checker);
+    if (!generated) return undefined;
+    // Loaded on first use: TypeScript is large, and a caller that only runs JavaScript never needs it.
+    checker ??= import("./check/type-checker.js").then(({ createTypeChecker }) => createTypeChecker(generated));
+    return checker;
+  };
   const apis: { [ns: string]: { [fn: string]: string } } = {};
   for (const [ns, fns] of bound) apis[ns] = Object.fromEntries([...fns].map(([fn, spec]) => [fn, spec.id]));
 
@@ -146,10 +168,11 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     async run(source, runOptions = {}) {
       return withProgramSpan(options.tracer, async () => {
         let js = source;
-        if (options.checker) {
+        const pending = checkerFor();
+        if (pending) {
           let checked: CheckOutcome;
           try {
-            checked = await options.checker.check(source);
+            checked = await (await pending).check(source);
           } catch (error) {
             const failure = programFailure({ type: "internal", message: `the type check failed: ${(error as Error).message}` }, source);
             return { ok: false, failure, console: [], calls: [] };

@@ -5,7 +5,10 @@
  */
 
 export type { CodeModeApis } from "./bindings.js";
-export { camelIdentifier, deriveApis } from "./bindings.js";
+export { apisFromGenerated, camelIdentifier, deriveApis } from "./bindings.js";
+export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";
+export type { CheckDiagnostic, CheckFailure, CheckResult, TypeChecker, TypeCheckerOptions } from "./check/type-checker.js";
+export { createTypeChecker } from "./check/type-checker.js";
 export type {
   CheckOutcome,
   CodeChecker,
@@ -33,8 +36,5 @@ export { DEFAULT_LIMITS, resolveLimits } from "./executor.js";
 export { PROGRAM_TOOL } from "./failures.js";
 export type { QuickJsExecutorOptions } from "./quickjs-executor.js";
 export { createQuickJsExecutor } from "./quickjs-executor.js";
-export type { CodeModeApi, CodeModeIndexEntry } from "./check/api.js";
-export type { CheckDiagnostic, CheckFailure, CheckResult, TypeChecker, TypeCheckerOptions } from "./check/type-checker.js";
-export { createTypeChecker } from "./check/type-checker.js";
 export type { CodeModeToolsOptions } from "./model-tools.js";
 export { CODE_MODE_TOOL_NAMES, createCodeModeTools } from "./model-tools.js";

@@ -110,6 +110,15 @@ function functionDeclaration(tool: IrTool, namespace: string): string {
   return `/**\n * ${lines.join("\n * ")}\n */\nexport function ${tool.memberName}${params}: ${returns};`;
 }
 
+/**
+ * One-line JSDoc comments on one line: `/** Page size *\/` rather than three lines, about a fifth
+ * fewer tokens in a model's context. The text inside was escaped when printed (it holds no `*\/`),
+ * and moving it onto the opening line keeps it inside the same comment.
+ */
+export function compactComments(text: string): string {
+  return text.replace(/\/\*\*\n[ \t]* \* ([^\n]*)\n[ \t]* \*\//g, (_m, line: string) => `/** ${line.trimEnd()} */`);
+}
+
 const indentBy = (text: string, pad: string) =>
   text
     .split("\n")
@@ -132,7 +141,7 @@ export async function buildCodeModeApi(ts: IrToolset): Promise<CodeModeApiData> 
     // The function's JSDoc carries the description; saying it again on its types would double its tokens.
     doc: (tool, what) => `${what === "Payload" ? "Input" : "Result"} of ${namespace}.${tool.memberName}.`,
   });
-  const defText = new Map(definitions.map((d) => [d.name, d.text]));
+  const defText = new Map(definitions.map((d) => [d.name, compactComments(d.text)]));
   const defOrder = new Map(definitions.map((d, i) => [d.name, i]));
   // Which shared definitions a text needs, transitively (a definition may name others).
   const needs = (texts: readonly string[]): string[] => {
@@ -154,7 +163,7 @@ export async function buildCodeModeApi(ts: IrToolset): Promise<CodeModeApiData> 
   const details: { [name: string]: { text: string; tokens: number } } = {};
   const bindings: { [name: string]: string } = {};
   for (const { tool, payload, result } of printed) {
-    const own = [payload, ...(result === undefined ? [] : [result]), functionDeclaration(tool, namespace)];
+    const own = [payload, ...(result === undefined ? [] : [result]), functionDeclaration(tool, namespace)].map(compactComments);
     whole.push(...own);
     const text = namespaceBlock(namespace, toolsetDoc, [...own.slice(0, -1), ...needs(own).map((n) => defText.get(n)!), own.at(-1)!]);
     details[tool.memberName] = { text, tokens: countTokens(text) };
@@ -165,7 +174,7 @@ export async function buildCodeModeApi(ts: IrToolset): Promise<CodeModeApiData> 
     const line = summary === "" ? signature : `${signature} // ${summary}`;
     index.push({ tool: tool.name, name: tool.memberName, signature, summary, line, tokens: countTokens(line) });
   }
-  for (const def of definitions) whole.push(def.text);
+  for (const def of definitions) whole.push(defText.get(def.name)!);
   const declarations = namespaceBlock(namespace, toolsetDoc, whole);
   const prelude = codeModePrelude();
   return {

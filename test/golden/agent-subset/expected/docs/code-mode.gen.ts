@@ -11,8 +11,8 @@ export const docsCodeMode = {
   namespace: "docs",
   prelude: "/** Why a tool call failed. */\ntype ToolErrorKind = \"invalid_call\" | \"domain_rejection\" | \"unavailable\" | \"rate_limited\" | \"timeout\" | \"canceled\" | \"malformed_result\" | \"auth_required\" | \"internal\";\n/** What to do next: fix the arguments (correct_call), try the same call again (retry), take another way (replan), or stop (finish). */\ntype ToolRecoveryAction = \"correct_call\" | \"retry\" | \"replan\" | \"finish\";\n/** One problem with one field of a payload or a result. */\ninterface ToolFieldIssue {\n  /** Dotted path of the field, e.g. `items[2].name`; empty for the whole value. */\n  readonly field: string;\n  readonly constraint: \"missing_field\" | \"invalid_enum_value\" | \"invalid_format\" | \"invalid_pattern\" | \"invalid_range\" | \"invalid_length\" | \"invalid_field_type\" | \"unknown_field\";\n  /** Allowed values, for enum issues. */\n  readonly allowed?: readonly unknown[];\n  /** What was expected, in words. */\n  readonly expected?: string;\n  /** The offending value, when it is small enough to show. */\n  readonly actual?: unknown;\n}\n/** What to do next, with the evidence for it (a ToolFailure's `recovery`). */\ninterface ToolRecovery {\n  readonly action: ToolRecoveryAction;\n  readonly issues?: readonly ToolFieldIssue[];\n  /** The arguments that were rejected. */\n  readonly priorInput?: unknown;\n  /** A valid example payload, as JSON text. */\n  readonly exampleJson?: string;\n}\n/**\n * Thrown by a tool function when its call fails: catch it to recover. An uncaught one ends the\n * program and is returned as its failure.\n */\ndeclare class ToolError extends Error {\n  readonly name: \"ToolError\";\n  /** Why the call failed. */\n  readonly kind: ToolErrorKind;\n  /** What to do next: `recovery.action`. */\n  readonly recovery: ToolRecovery;\n  /** Field problems: the arguments that were wrong, or the result fields off its schema. */\n  readonly issues: readonly ToolFieldIssue[];\n  /** The tool that failed. */\n  readonly tool: string;\n  /** True when the same call may succeed if repeated. */\n  readonly retryable: boolean;\n}",
   preludeTokens: 493,
-  declarations: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /**\n   * Input of docs.delete_.\n   */\n  export interface DeletePayload {\n    id: string\n  }\n\n  /**\n   * Tool \"delete\" (destructive).\n   * @example await docs.delete_({\"id\":\"example\"})\n   */\n  export function delete_(input: DeletePayload): Promise<unknown>;\n\n  /**\n   * Input of docs.read.\n   */\n  export interface ReadPayload {\n    id: string\n  }\n\n  /**\n   * Tool \"read\" (read-only).\n   * @example await docs.read({\"id\":\"example\"})\n   */\n  export function read(input: ReadPayload): Promise<unknown>;\n\n  /**\n   * Input of docs.search.\n   */\n  export interface SearchPayload {\n    q: string\n  }\n\n  /**\n   * Tool \"search\" (read-only).\n   * @example await docs.search({\"q\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
-  tokens: 204,
+  declarations: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /** Input of docs.delete_. */\n  export interface DeletePayload {\n    id: string\n  }\n\n  /**\n   * Tool \"delete\" (destructive).\n   * @example await docs.delete_({\"id\":\"example\"})\n   */\n  export function delete_(input: DeletePayload): Promise<unknown>;\n\n  /** Input of docs.read. */\n  export interface ReadPayload {\n    id: string\n  }\n\n  /**\n   * Tool \"read\" (read-only).\n   * @example await docs.read({\"id\":\"example\"})\n   */\n  export function read(input: ReadPayload): Promise<unknown>;\n\n  /** Input of docs.search. */\n  export interface SearchPayload {\n    q: string\n  }\n\n  /**\n   * Tool \"search\" (read-only).\n   * @example await docs.search({\"q\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
+  tokens: 194,
   index: [
     {
       tool: "delete",
@@ -41,16 +41,16 @@ export const docsCodeMode = {
   ],
   details: {
     delete_: {
-      text: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /**\n   * Input of docs.delete_.\n   */\n  export interface DeletePayload {\n    id: string\n  }\n\n  /**\n   * Tool \"delete\" (destructive).\n   * @example await docs.delete_({\"id\":\"example\"})\n   */\n  export function delete_(input: DeletePayload): Promise<unknown>;\n}\n",
-      tokens: 78,
+      text: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /** Input of docs.delete_. */\n  export interface DeletePayload {\n    id: string\n  }\n\n  /**\n   * Tool \"delete\" (destructive).\n   * @example await docs.delete_({\"id\":\"example\"})\n   */\n  export function delete_(input: DeletePayload): Promise<unknown>;\n}\n",
+      tokens: 74,
     },
     read: {
-      text: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /**\n   * Input of docs.read.\n   */\n  export interface ReadPayload {\n    id: string\n  }\n\n  /**\n   * Tool \"read\" (read-only).\n   * @example await docs.read({\"id\":\"example\"})\n   */\n  export function read(input: ReadPayload): Promise<unknown>;\n}\n",
-      tokens: 75,
+      text: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /** Input of docs.read. */\n  export interface ReadPayload {\n    id: string\n  }\n\n  /**\n   * Tool \"read\" (read-only).\n   * @example await docs.read({\"id\":\"example\"})\n   */\n  export function read(input: ReadPayload): Promise<unknown>;\n}\n",
+      tokens: 72,
     },
     search: {
-      text: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /**\n   * Input of docs.search.\n   */\n  export interface SearchPayload {\n    q: string\n  }\n\n  /**\n   * Tool \"search\" (read-only).\n   * @example await docs.search({\"q\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
-      tokens: 75,
+      text: "/** Toolset \"docs\" */\ndeclare namespace docs {\n  /** Input of docs.search. */\n  export interface SearchPayload {\n    q: string\n  }\n\n  /**\n   * Tool \"search\" (read-only).\n   * @example await docs.search({\"q\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
+      tokens: 72,
     },
   },
   bindings: {

@@ -11,8 +11,8 @@ export const notesCodeMode = {
   namespace: "notes",
   prelude: "/** Why a tool call failed. */\ntype ToolErrorKind = \"invalid_call\" | \"domain_rejection\" | \"unavailable\" | \"rate_limited\" | \"timeout\" | \"canceled\" | \"malformed_result\" | \"auth_required\" | \"internal\";\n/** What to do next: fix the arguments (correct_call), try the same call again (retry), take another way (replan), or stop (finish). */\ntype ToolRecoveryAction = \"correct_call\" | \"retry\" | \"replan\" | \"finish\";\n/** One problem with one field of a payload or a result. */\ninterface ToolFieldIssue {\n  /** Dotted path of the field, e.g. `items[2].name`; empty for the whole value. */\n  readonly field: string;\n  readonly constraint: \"missing_field\" | \"invalid_enum_value\" | \"invalid_format\" | \"invalid_pattern\" | \"invalid_range\" | \"invalid_length\" | \"invalid_field_type\" | \"unknown_field\";\n  /** Allowed values, for enum issues. */\n  readonly allowed?: readonly unknown[];\n  /** What was expected, in words. */\n  readonly expected?: string;\n  /** The offending value, when it is small enough to show. */\n  readonly actual?: unknown;\n}\n/** What to do next, with the evidence for it (a ToolFailure's `recovery`). */\ninterface ToolRecovery {\n  readonly action: ToolRecoveryAction;\n  readonly issues?: readonly ToolFieldIssue[];\n  /** The arguments that were rejected. */\n  readonly priorInput?: unknown;\n  /** A valid example payload, as JSON text. */\n  readonly exampleJson?: string;\n}\n/**\n * Thrown by a tool function when its call fails: catch it to recover. An uncaught one ends the\n * program and is returned as its failure.\n */\ndeclare class ToolError extends Error {\n  readonly name: \"ToolError\";\n  /** Why the call failed. */\n  readonly kind: ToolErrorKind;\n  /** What to do next: `recovery.action`. */\n  readonly recovery: ToolRecovery;\n  /** Field problems: the arguments that were wrong, or the result fields off its schema. */\n  readonly issues: readonly ToolFieldIssue[];\n  /** The tool that failed. */\n  readonly tool: string;\n  /** True when the same call may succeed if repeated. */\n  readonly retryable: boolean;\n}",
   preludeTokens: 493,
-  declarations: "/** Toolset \"notes\" */\ndeclare namespace notes {\n  /**\n   * Input of notes.search.\n   */\n  export interface SearchPayload {\n    query: string\n    [k: string]: unknown\n  }\n\n  /**\n   * Searches notes\n   * Tool \"search\".\n   * @example await notes.search({\"query\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
-  tokens: 84,
+  declarations: "/** Toolset \"notes\" */\ndeclare namespace notes {\n  /** Input of notes.search. */\n  export interface SearchPayload {\n    query: string\n    [k: string]: unknown\n  }\n\n  /**\n   * Searches notes\n   * Tool \"search\".\n   * @example await notes.search({\"query\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
+  tokens: 81,
   index: [
     {
       tool: "search",
@@ -25,8 +25,8 @@ export const notesCodeMode = {
   ],
   details: {
     search: {
-      text: "/** Toolset \"notes\" */\ndeclare namespace notes {\n  /**\n   * Input of notes.search.\n   */\n  export interface SearchPayload {\n    query: string\n    [k: string]: unknown\n  }\n\n  /**\n   * Searches notes\n   * Tool \"search\".\n   * @example await notes.search({\"query\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
-      tokens: 84,
+      text: "/** Toolset \"notes\" */\ndeclare namespace notes {\n  /** Input of notes.search. */\n  export interface SearchPayload {\n    query: string\n    [k: string]: unknown\n  }\n\n  /**\n   * Searches notes\n   * Tool \"search\".\n   * @example await notes.search({\"query\":\"example\"})\n   */\n  export function search(input: SearchPayload): Promise<unknown>;\n}\n",
+      tokens: 81,
     },
   },
   bindings: {
