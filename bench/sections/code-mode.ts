@@ -49,7 +49,7 @@ async function sandboxRows(notes: (text: string) => void): Promise<Row[]> {
   }
   // Per host call: the extra time of a program making HOST_CALLS calls over an empty one, paired per repetition.
   const perCall = withCalls.map((t, i) => ((t - (warm[i] as number)) / HOST_CALLS) * 1000);
-  notes.push(
+  notes(
     `Code mode sandbox: first program of the process ${first.toFixed(1)} ms (QuickJS wasm compiled); warm program median ${median(warm).toFixed(2)} ms (target <= 5 ms: ${median(warm) <= 5 ? "met" : "NOT met"}); per host call ${median(perCall).toFixed(0)} µs (in-memory tool through runtime.execute).`,
   );
   const base = { section: "code-mode", server: "in-memory", client: "toolwright" as const, better: "lower" as const };
@@ -112,7 +112,7 @@ async function workflowRows(log: (line: string) => void, notes: (text: string) =
     );
   }
   const worst = Math.max(...ratios);
-  notes.push(
+  notes(
     `Code mode context tokens / direct over ${ratios.length} workflows: ${ratios.map((r) => r.toFixed(3)).join(", ")} (worst ${worst.toFixed(3)}x; target <= 0.2x: ${worst <= 0.2 ? "met" : "NOT met"}).`,
   );
   return rows;

@@ -7,6 +7,7 @@
 import type { FieldIssue, ToolResult, ToolSpec, TracerLike } from "@toolwright/runtime";
 import type { Decoded } from "@toolwright/runtime/protocol";
 import { type CodeModePlugin, rankTools, type ToolRunner } from "@toolwright/runtime/providers";
+import { apisFromGenerated } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";
 import { createTypeChecker, type TypeChecker } from "./check/type-checker.js";
 import { type CodeChecker, type CodeMode, createCodeMode } from "./code-mode.js";
@@ -133,9 +134,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
         },
       }
     : undefined;
-  const generatedApis: { [ns: string]: { [fn: string]: string } } = {};
-  for (const api of generated)
-    generatedApis[api.namespace] = Object.fromEntries(Object.entries(api.bindings).map(([fn, wire]) => [fn, `${api.toolset}.${wire}`]));
+  const generatedApis = apisFromGenerated(generated);
 
   return {
     catalogueTokens(specs) {
