@@ -25,7 +25,6 @@ import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable", "cli", "code-mode"] as const;
 const SECTIONS = [
   "stdio",
   "http",
@@ -39,6 +38,7 @@ const SECTIONS = [
   "durable",
   "cli",
   "code-mode-check",
+  "code-mode",
 ] as const;
 
 const argv = process.argv.slice(2);
