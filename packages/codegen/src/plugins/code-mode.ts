@@ -190,6 +190,31 @@ export async function buildCodeModeApi(ts: IrToolset): Promise<CodeModeApiData> 
   };
 }
 
+/**
+ * The type of the exported object, written out in each module so it imports nothing and still
+ * compiles under `isolatedDeclarations` (the same shape as `CodeModeApi` in `@toolwright/code-mode`).
+ */
+const API_TYPE = [
+  "interface CodeModeApiData {",
+  "  readonly toolset: string;",
+  "  readonly namespace: string;",
+  "  readonly prelude: string;",
+  "  readonly preludeTokens: number;",
+  "  readonly declarations: string;",
+  "  readonly tokens: number;",
+  "  readonly index: readonly {",
+  "    readonly tool: string;",
+  "    readonly name: string;",
+  "    readonly signature: string;",
+  "    readonly summary: string;",
+  "    readonly line: string;",
+  "    readonly tokens: number;",
+  "  }[];",
+  "  readonly details: { readonly [name: string]: { readonly text: string; readonly tokens: number } };",
+  "  readonly bindings: { readonly [name: string]: string };",
+  "}",
+].join("\n");
+
 /** Emits `<toolset>/code-mode.gen.ts`. */
 export const codeModePlugin: Plugin = {
   name: "code-mode",
@@ -197,13 +222,17 @@ export const codeModePlugin: Plugin = {
     for (const ts of ir.toolsets) {
       const api = await buildCodeModeApi(ts);
       const f = out.file(`${ts.dirName}/code-mode.gen.ts`, fileHeader(ir.file, ts.name));
+      const type = f.declare("CodeModeApiData");
       f.print(
-        `/**`,
+        "/** The shape `@toolwright/code-mode` reads (its `CodeModeApi`), written out so this module imports nothing. */",
+        API_TYPE.replace("CodeModeApiData", type),
+        "",
+        "/**",
         ` * The code-mode API of toolset ${docName(ts.name)}: TypeScript declarations for a model's program, an index`,
-        ` * with one line per tool and per-tool details, each with its o200k token count. Plain data; pass it to`,
-        ` * \`@toolwright/code-mode\`.`,
-        ` */`,
-        `${f.export("const", ts.symbols.codeMode.name)} = ${printLiteral(api)};`,
+        " * with one line per tool and per-tool details, each with its o200k token count. Plain data; pass it to",
+        " * `@toolwright/code-mode`.",
+        " */",
+        `${f.export("const", ts.symbols.codeMode.name)}: ${type} = ${printLiteral(api)};`,
       );
     }
   },
