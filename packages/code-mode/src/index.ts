@@ -34,7 +34,7 @@ export type {
 } from "./executor.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./executor.js";
 export { PROGRAM_TOOL } from "./failures.js";
-export type { QuickJsExecutorOptions } from "./quickjs-executor.js";
-export { createQuickJsExecutor } from "./quickjs-executor.js";
 export type { CodeModeToolsOptions } from "./model-tools.js";
 export { CODE_MODE_TOOL_NAMES, createCodeModeTools } from "./model-tools.js";
+export type { QuickJsExecutorOptions } from "./quickjs-executor.js";
+export { createQuickJsExecutor } from "./quickjs-executor.js";

@@ -5,10 +5,11 @@
  * for large catalogues. Plain JSON: no provider SDK is imported.
  * @packageDocumentation
  */
-export type { CodeModeChoice, CodeModeDecision, CodeModeOptions, CodeModePlugin } from "./planner/providers/code-mode-seam.js";
-export { decideCodeMode } from "./planner/providers/code-mode-seam.js";
+
 export type { DefinitionProblem, ProviderTools, ProviderToolsOptions, ToolCallOutcome, ToolRunner } from "./planner/providers/binding.js";
 export { createProviderTools, formatToolName, safeInParallel } from "./planner/providers/binding.js";
+export type { CodeModeChoice, CodeModeDecision, CodeModeOptions, CodeModePlugin } from "./planner/providers/code-mode-seam.js";
+export { decideCodeMode } from "./planner/providers/code-mode-seam.js";
 export type {
   AnthropicTool,
   AnthropicToolResultMessage,
