@@ -41,7 +41,8 @@ function declared(text: string, namespace: string, label: string): { functions: 
   const file = assertDataOnly(text, label);
   expect(file.statements, label).toHaveLength(1);
   const ns = file.statements[0]!;
-  if (!ts.isModuleDeclaration(ns) || ns.body === undefined || !ts.isModuleBlock(ns.body)) throw new Error(`${label}: not one namespace\n${text}`);
+  if (!ts.isModuleDeclaration(ns) || ns.body === undefined || !ts.isModuleBlock(ns.body))
+    throw new Error(`${label}: not one namespace\n${text}`);
   expect(ns.name.getText(file)).toBe(namespace);
   expect(ns.modifiers?.map((m) => m.kind)).toEqual([ts.SyntaxKind.DeclareKeyword]);
   const functions: string[] = [];
@@ -72,7 +73,8 @@ describe("code-mode declarations hold hostile text as data", () => {
         const whole = declared(api.declarations, api.namespace, "declarations");
         expect(whole.functions.sort()).toEqual(Object.keys(api.bindings).sort());
         expect(Object.values(api.bindings).sort()).toEqual([t.tool, `${t.other}-2`].sort());
-        for (const [name, detail] of Object.entries(api.details)) expect(declared(detail.text, api.namespace, name).functions).toEqual([name]);
+        for (const [name, detail] of Object.entries(api.details))
+          expect(declared(detail.text, api.namespace, name).functions).toEqual([name]);
         for (const entry of api.index) expect(entry.line).not.toMatch(/[\n\r\u2028\u2029\u0085]/);
         assertDataOnly(api.prelude, "prelude");
         const checker = createTypeChecker([api]);
