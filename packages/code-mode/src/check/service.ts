@@ -11,7 +11,19 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import ts from "typescript";
+import type ts from "typescript";
+
+const require = createRequire(import.meta.url);
+let loaded: typeof ts | undefined;
+
+/**
+ * The TypeScript compiler, loaded on first use: it is several megabytes of JavaScript, and an app
+ * that imports `@toolwright/code-mode` without checking programs should not pay for it.
+ */
+export function loadTypeScript(): typeof ts {
+  loaded ??= require("typescript") as typeof ts;
+  return loaded;
+}
 
 /** Where the library lives in the virtual file system (never a real path). */
 const LIB_DIR = "/toolwright-lib/";
@@ -22,25 +34,28 @@ const LIB_DIR = "/toolwright-lib/";
  * which run fine and would only cost the model a round trip: implicit `any` in its own helpers and
  * `unknown` catch variables (`catch (e) { e.message }` is the common idiom).
  */
-export const CHECK_OPTIONS: ts.CompilerOptions = Object.freeze({
-  target: ts.ScriptTarget.ES2023,
-  module: ts.ModuleKind.ESNext,
-  lib: ["lib.es2023.d.ts"],
-  types: [],
-  strict: true,
-  noImplicitAny: false,
-  useUnknownInCatchVariables: false,
-  noEmitOnError: false,
-  removeComments: true,
-  skipLibCheck: true,
-  skipDefaultLibCheck: true,
-  isolatedModules: false,
-  allowJs: false,
-  noResolve: true,
-  newLine: ts.NewLineKind.LineFeed,
-});
+export function checkOptions(): ts.CompilerOptions {
+  const t = loadTypeScript();
+  return {
+    target: t.ScriptTarget.ES2023,
+    module: t.ModuleKind.ESNext,
+    lib: ["lib.es2023.d.ts"],
+    types: [],
+    strict: true,
+    noImplicitAny: false,
+    useUnknownInCatchVariables: false,
+    noEmitOnError: false,
+    removeComments: true,
+    skipLibCheck: true,
+    skipDefaultLibCheck: true,
+    isolatedModules: false,
+    allowJs: false,
+    noResolve: true,
+    newLine: t.NewLineKind.LineFeed,
+  };
+}
 
-const realLibDir = dirname(createRequire(import.meta.url).resolve("typescript/lib/lib.es5.d.ts"));
+let realLibDir: string | undefined;
 const libTexts = new Map<string, string | undefined>();
 
 /** A library file's text, read once per process; undefined when there is no such file. */
@@ -51,6 +66,7 @@ function libText(fileName: string): string | undefined {
   if (!/^lib\.[a-z0-9.]+\.d\.ts$/.test(base)) return undefined;
   if (!libTexts.has(base)) {
     try {
+      realLibDir ??= dirname(require.resolve("typescript/lib/lib.es5.d.ts"));
       libTexts.set(base, readFileSync(join(realLibDir, base), "utf8"));
     } catch {
       libTexts.set(base, undefined);
@@ -77,13 +93,15 @@ export interface CheckService {
  * service, because the document registry behind every service is shared and keyed by file name.
  */
 export function createCheckService(fixed: ReadonlyMap<string, string>, programFile: string): CheckService {
+  const ts = loadTypeScript();
+  const options = checkOptions();
   let programText = "";
   let version = 0;
   const snapshots = new Map<string, ts.IScriptSnapshot>();
   const textOf = (fileName: string): string | undefined =>
     fileName === programFile ? programText : (fixed.get(fileName) ?? libText(fileName));
   const host: ts.LanguageServiceHost = {
-    getCompilationSettings: () => CHECK_OPTIONS,
+    getCompilationSettings: () => options,
     getScriptFileNames: () => [...fixed.keys(), programFile],
     // Fixed files never change under one name, so "0" is their version for good.
     getScriptVersion: (fileName) => (fileName === programFile ? String(version) : "0"),

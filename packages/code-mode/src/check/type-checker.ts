@@ -9,9 +9,9 @@
 import { createHash } from "node:crypto";
 import type { ToolFailure } from "@toolwright/runtime";
 import { failureFromInvalidInput, redactText } from "@toolwright/runtime/protocol";
-import ts from "typescript";
+import type ts from "typescript";
 import { type CodeModeApi, checkApis } from "./api.js";
-import { createCheckService } from "./service.js";
+import { createCheckService, loadTypeScript } from "./service.js";
 
 /** One problem the type check found, positioned in the program as the model wrote it. */
 export interface CheckDiagnostic {
@@ -71,6 +71,7 @@ let services = 0;
 
 /** Creates a checker for programs that call the tools of `apis` (generated `<toolset>CodeMode` objects). */
 export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeCheckerOptions = {}): TypeChecker {
+  const ts = loadTypeScript();
   checkApis(apis);
   const tool = options.tool ?? "code_mode";
   const maxSource = options.maxSourceLength ?? 262_144;
@@ -128,6 +129,7 @@ function rule(line: number, column: number, message: string): CheckDiagnostic {
 
 /** Maps a diagnostic of the wrapped file back onto the model's text (1-based, clamped to it). */
 function toDiagnostic(d: ts.Diagnostic, file: ts.SourceFile, lines: number): CheckDiagnostic {
+  const ts = loadTypeScript();
   // "Do you need to install type definitions for node? Try `npm i ...`": advice for a project, not a program.
   const message = ts.flattenDiagnosticMessageText(d.messageText, "\n").replace(/ Do you need to (install|change)[^\n]*/g, "");
   if (d.file === undefined || d.start === undefined) return { line: 1, column: 1, message, code: d.code };
@@ -155,7 +157,7 @@ const diagnosticAt = (file: ts.SourceFile, node: ts.Node, messageText: string): 
   start: node.getStart(file),
   length: node.getWidth(file),
   messageText,
-  category: ts.DiagnosticCategory.Error,
+  category: loadTypeScript().DiagnosticCategory.Error,
   code: 0,
 });
 
@@ -165,6 +167,7 @@ const diagnosticAt = (file: ts.SourceFile, node: ts.Node, messageText: string): 
  * since they type-check as `any` and the sandbox has no module loader to offer.
  */
 function structureDiagnostics(file: ts.SourceFile): ts.Diagnostic[] {
+  const ts = loadTypeScript();
   const out: ts.Diagnostic[] = [];
   const [first, ...rest] = file.statements;
   const wrapped = first !== undefined && ts.isFunctionDeclaration(first) && first.name?.text === WRAPPER_NAME && rest.length === 0;
