@@ -21,6 +21,8 @@ import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
+import { filesystemCodeMode } from "../../examples/catalogues/src/gen/filesystem/code-mode.gen.js";
+import { memoryCodeMode } from "../../examples/catalogues/src/gen/memory/code-mode.gen.js";
 import { adaProgram, catalogueCodeMode, memoryFileOf, storedEntities } from "../../examples/code-mode/programs.js";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 import {
@@ -223,6 +225,10 @@ describe('mode: "auto"', () => {
       .specs()
       .map((s) => JSON.stringify({ name: s.providerName, description: s.description ?? s.title ?? s.id, parameters: s.inputSchema }));
     expect(decision?.catalogueTokens).toBe(definitionsText.reduce((n, t) => n + countTokens(t), 0));
+    // Without a counter, the share comes from the token counts gen computed for each tool's declaration.
+    const genCounted = createCodeModeTools({ apis: [filesystemCodeMode, memoryCodeMode] }).catalogueTokens?.(servers.runtime.specs());
+    const details = [filesystemCodeMode, memoryCodeMode].flatMap((api) => Object.values(api.details).map((d) => d.tokens));
+    expect(genCounted).toBe(details.reduce((n, t) => n + t, 0));
     const window = Math.floor((decision?.catalogueTokens ?? 0) / 0.02) - 1;
     const code = createProviderTools(servers.runtime, { format: "openai-chat", codeMode: { plugin, contextWindow: window } });
     expect(code.codeMode()?.code).toBe(true);

@@ -24,7 +24,7 @@ export interface CodeModeToolsOptions {
   readonly executor?: Executor;
   readonly limits?: Partial<ExecutionLimits>;
   readonly tracer?: TracerLike;
-  /** A token counter (e.g. `countTokens` of `@toolwright/codegen`) for tools the generated index does not cover, and for `mode: "auto"`. */
+  /** An o200k token counter, for tools the generated index does not cover and for `mode: "auto"` (without one, auto uses the generated counts). */
   readonly countTokens?: (text: string) => number;
   /** Cap on the characters of a program's rendered answer. Default 20,000. */
   readonly maxChars?: number;
@@ -135,14 +135,23 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
       }
     : undefined;
   const generatedApis = apisFromGenerated(generated);
+  const generatedTokens = new Map<string, number>();
+  for (const api of generated)
+    for (const [fn, wire] of Object.entries(api.bindings)) {
+      const detail = Object.hasOwn(api.details, fn) ? api.details[fn] : undefined;
+      if (detail) generatedTokens.set(`${api.toolset}.${wire}`, detail.tokens);
+    }
 
   return {
     catalogueTokens(specs) {
       // Direct definitions as a provider request carries them: name, description and input schema.
       const text = (s: ToolSpec) =>
         JSON.stringify({ name: s.providerName, description: s.description ?? s.title ?? s.id, parameters: s.inputSchema });
-      if (options.countTokens) return specs.reduce((n, s) => n + (options.countTokens as (t: string) => number)(text(s)), 0);
-      return Math.ceil(specs.reduce((n, s) => n + text(s).length, 0) / 3.5);
+      const count = options.countTokens;
+      if (count) return specs.reduce((n, s) => n + count(text(s)), 0);
+      // No counter: the tokens gen counted for each tool's full declaration (the same input schema, as
+      // TypeScript), and an estimate from the JSON for tools the generated APIs do not cover.
+      return specs.reduce((n, s) => n + (generatedTokens.get(s.id) ?? Math.ceil(text(s).length / 3.5)), 0);
     },
     wrap(inner: ToolRunner): ToolRunner {
       // Rebuilt only when the inner catalogue changes (a manager's registry between turns).
