@@ -1,5 +1,5 @@
 /**
- * Code mode through every planner path, each with its real SDK package: OpenAI Chat Completions,
+ * Code mode through every planner path, each with its real SDK package: OpenAI Chat Completions and Responses,
  * Anthropic Messages and Gemini (their clients against scripted answers on 127.0.0.1), the AI SDK
  * (`generateText` with its mock model), LangChain (its tools invoked with the model's tool call),
  * and the manager's live registry. The model calls `run_code` with a program; its tool calls reach
@@ -29,6 +29,7 @@ import {
   anthropicMessage,
   chatCompletion,
   geminiAnswer,
+  responsesAnswer,
   type ScriptedProvider,
   startScriptedProvider,
 } from "../../examples/providers/scripted-provider.js";
@@ -86,6 +87,39 @@ describe("run_code through the provider adapters", () => {
     expect(((sent[0]?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(CODE_TOOLS);
     const toolMessage = ((sent[1]?.messages ?? []) as { role: string; content: string }[]).find((m) => m.role === "tool");
     expectValueShown(toolMessage?.content ?? "");
+    expectAdaStored(servers);
+  });
+
+  it("OpenAI Responses: the same program through a function_call item", async () => {
+    const { servers, provider, program } = await setUp();
+    const tools = createProviderTools(servers.runtime, {
+      format: "openai-responses",
+      codeMode: { plugin: catalogueCodeMode(), mode: "code" },
+    });
+    provider.script(
+      "/v1/responses",
+      responsesAnswer("resp_1", [{ callId: "r1", name: "run_code", arguments: JSON.stringify({ code: program }) }]),
+    );
+    provider.script("/v1/responses", responsesAnswer("resp_2", [], "Stored."));
+    const openai = new OpenAI({ apiKey: "test", baseURL: `${provider.url}/v1`, maxRetries: 0 });
+    let input: OpenAI.Responses.ResponseInput | string = "Remember Ada from my notes.";
+    let previous: string | undefined;
+    for (let turn = 0; turn < 4; turn++) {
+      const response = await openai.responses.create({
+        model: "test",
+        input,
+        tools: tools.definitions(),
+        ...(previous ? { previous_response_id: previous } : {}),
+      });
+      const { messages, outcomes } = await tools.run(response);
+      if (outcomes.length === 0) break;
+      input = messages;
+      previous = response.id;
+    }
+    const sent = provider.requests("/v1/responses");
+    expect(((sent[0]?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual(CODE_TOOLS);
+    const output = ((sent[1]?.input ?? []) as { type: string; output: string }[]).find((i) => i.type === "function_call_output");
+    expectValueShown(output?.output ?? "");
     expectAdaStored(servers);
   });
 
