@@ -118,6 +118,7 @@ describe("buildCodeModeApi", () => {
   it("summaries are one line, the first sentence, at most 120 characters", () => {
     expect(summaryOf({ description: "First.\nSecond line.", title: undefined })).toBe("First.");
     expect(summaryOf({ description: undefined, title: "A\u2028title" })).toBe("A title");
+    expect(summaryOf({ description: "\u0085a\u0085b\r\n", title: undefined })).toBe("a b");
     expect(summaryOf({ description: "x".repeat(300), title: undefined })).toHaveLength(120);
   });
 });

@@ -70,7 +70,8 @@ const identifiers = (text: string) => new Set(text.match(/[A-Za-z_$][\w$]*/g) ??
 
 /** `description` or `title`, first sentence, one line, at most 120 characters. */
 export function summaryOf(tool: Pick<IrTool, "description" | "title">): string {
-  const text = (tool.description ?? tool.title ?? "").replace(/\s+/g, " ").trim();
+  // U+0085 (NEL) is not `\s` in JavaScript, but some readers end a line there.
+  const text = (tool.description ?? tool.title ?? "").replace(/[\s\u0085]+/g, " ").trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(text)?.[1] ?? text;
   return sentence.length <= 120 ? sentence : `${sentence.slice(0, 119)}…`;
 }
