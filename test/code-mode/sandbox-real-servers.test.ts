@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { context, type Span, trace } from "@opentelemetry/api";
 import { createCodeMode } from "@toolwright/code-mode";
 import { createRuntime, type RuntimeEvent, type RuntimeOptions, type ToolSpec, type TracerLike } from "@toolwright/runtime";
-import { validateFailure } from "@toolwright/runtime/protocol";
+import { validateFailure } from "@toolwright/runtime/caller";
 import { afterEach, describe, expect, it } from "vitest";
 import { filesystemCodeMode } from "../../examples/catalogues/src/gen/filesystem/code-mode.gen.js";
 import { memoryCodeMode } from "../../examples/catalogues/src/gen/memory/code-mode.gen.js";

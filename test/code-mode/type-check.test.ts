@@ -8,7 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CheckFailure, type CheckResult, type CodeModeApi, createTypeChecker, type TypeChecker } from "@toolwright/code-mode";
-import { validateFailure } from "@toolwright/runtime/protocol";
+import { validateFailure } from "@toolwright/runtime/caller";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFrom, REPO } from "../golden/generate-case.js";
 

@@ -1,5 +1,5 @@
 import type { ToolSpec } from "@toolwright/runtime";
-import { validateFailure } from "@toolwright/runtime/protocol";
+import { validateFailure } from "@toolwright/runtime/caller";
 import { describe, expect, it } from "vitest";
 import { apisFromGenerated, bindApis, camelIdentifier, deriveApis } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";

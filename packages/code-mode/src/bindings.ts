@@ -5,7 +5,7 @@
  * tools a filter leaves out, do not exist in the sandbox at all.
  */
 import type { ToolSpec } from "@toolwright/runtime";
-import { specVisibleToModel } from "@toolwright/runtime/protocol";
+import { specVisibleToModel } from "@toolwright/runtime/providers";
 import type { CodeModeApi } from "./check/api.js";
 
 /** Sandbox functions by namespace, each naming the tool id it calls: `{ memory: { readGraph: "memory.read_graph" } }`. */

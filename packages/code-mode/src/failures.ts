@@ -4,7 +4,7 @@
  * through the runtime's secret redaction, as every failure does.
  */
 import type { ToolFailure } from "@toolwright/runtime";
-import { redactText } from "@toolwright/runtime/protocol";
+import { redactText } from "@toolwright/runtime/caller";
 import type { ExecutionError } from "./executor.js";
 
 /** The `tool` of failures that belong to the program rather than to one of its calls. */

@@ -5,7 +5,7 @@
  * tools: `run_code` (check and run a program), `search` (index lines) and `describe` (full types).
  */
 import type { FieldIssue, ToolResult, ToolSpec, TracerLike } from "@toolwright/runtime";
-import type { Decoded } from "@toolwright/runtime/protocol";
+import type { Decoded } from "@toolwright/runtime/caller";
 import { type CodeModePlugin, rankTools, type ToolRunner } from "@toolwright/runtime/providers";
 import { apisFromGenerated } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ToolFailure } from "@toolwright/runtime";
-import { failureFromInvalidInput, redactText } from "@toolwright/runtime/protocol";
+import { failureFromInvalidInput, redactText } from "@toolwright/runtime/caller";
 import type ts from "typescript";
 import { type CodeModeApi, checkApis } from "./api.js";
 import { createCheckService, loadTypeScript } from "./service.js";

@@ -5,7 +5,7 @@
  * Printed once per generated module (identical text) so each module is self-contained; the type
  * checker loads it once.
  */
-import { FAILURE_KINDS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/protocol";
+import { FAILURE_KINDS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/caller";
 import { stringLiteral } from "../emit/literal.js";
 
 /** Global names the code-mode declarations use; no toolset namespace or shared type may take one. */

@@ -1,5 +1,5 @@
 import type { DesignDecl } from "@toolwright/dsl";
-import { FAILURE_KINDS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/protocol";
+import { FAILURE_KINDS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/caller";
 import { describe, expect, it } from "vitest";
 import { resolveDesign } from "../resolve/resolve.js";
 import { countTokens } from "../tokens/count.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ToolRunner } from "../../core/tool-request.js";
-import type { ToolSpec } from "../../core/tool-spec.js";
+import type { ToolRunner } from "../../caller/tool-request.js";
+import type { ToolSpec } from "../../caller/tool-spec.js";
 import { createProviderTools } from "./binding.js";
 import { type CodeModePlugin, decideCodeMode } from "./code-mode-seam.js";
 

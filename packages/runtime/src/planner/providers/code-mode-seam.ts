@@ -5,8 +5,8 @@
  * `@toolwright/code-mode`, loaded only by the application that passes it here, so the runtime stays
  * zero-dependency and a planner that never uses code mode never loads a wasm module.
  */
-import type { ToolRunner } from "../../core/tool-request.js";
-import type { ToolSpec } from "../../core/tool-spec.js";
+import type { ToolRunner } from "../../caller/tool-request.js";
+import type { ToolSpec } from "../../caller/tool-spec.js";
 
 /** What `@toolwright/code-mode` (or any other code-mode implementation) provides. */
 export interface CodeModePlugin {
