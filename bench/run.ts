@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -12,6 +12,8 @@ import { killAll, liveChildren, minimalEnv, parseResult, run } from "./lib/spawn
 import { addRatios, type Row } from "./lib/stats.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { measureCli } from "./sections/cli.ts";
+import { measureCodeMode } from "./sections/code-mode.ts";
+import { measureCodeModeCheck } from "./sections/code-mode-check.ts";
 import { measureCodegen } from "./sections/codegen.ts";
 import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
@@ -37,6 +39,8 @@ const SECTIONS = [
   "durable",
   "cli",
   "tokens",
+  "code-mode-check",
+  "code-mode",
 ] as const;
 
 const argv = process.argv.slice(2);
@@ -141,6 +145,18 @@ async function main(): Promise<void> {
   if (only.has("tokens")) {
     log("definition tokens per turn");
     const out = await measureTokens(log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  if (only.has("code-mode-check")) {
+    log("code mode: type check");
+    const out = await measureCodeModeCheck(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  if (only.has("code-mode")) {
+    log("code mode");
+    const out = await measureCodeMode(log);
     rows.push(...out.rows);
     notes.push(...out.notes);
   }

@@ -10,6 +10,8 @@
 export { normalizeModelCall } from "./planner/model-call.js";
 export type { DefinitionProblem, ProviderTools, ProviderToolsOptions, ToolCallOutcome, ToolRunner } from "./planner/providers/binding.js";
 export { createProviderTools, formatToolName, safeInParallel } from "./planner/providers/binding.js";
+export type { CodeModeChoice, CodeModeDecision, CodeModeOptions, CodeModePlugin } from "./planner/providers/code-mode-seam.js";
+export { decideCodeMode } from "./planner/providers/code-mode-seam.js";
 export type {
   DiscoveryFallback,
   DiscoveryMode,
