@@ -40,6 +40,7 @@ export function createRawStdioClient({ command, args, env }) {
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   return {
+    pid: child.pid,
     async connect() {
       const init = await rpc("initialize", INIT);
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
@@ -48,8 +49,8 @@ export function createRawStdioClient({ command, args, env }) {
     async listTools() {
       return (await rpc("tools/list", {})).result.tools;
     },
-    async call(args) {
-      const message = await rpc("tools/call", { name: "echo", arguments: args });
+    async call(args, name = "echo") {
+      const message = await rpc("tools/call", { name, arguments: args });
       if (message.error) throw new Error(message.error.message);
       return message.result;
     },
@@ -121,10 +122,14 @@ export function createRawHttpClient({ url }) {
     async listTools() {
       return (await rpc("tools/list", {})).result.tools;
     },
-    async call(args) {
-      const message = await rpc("tools/call", { name: "echo", arguments: args });
+    async call(args, name = "echo") {
+      const message = await rpc("tools/call", { name, arguments: args });
       if (message.error) throw new Error(message.error.message);
       return message.result;
+    },
+    /** Drops the connection but leaves the session open on the server (the RSS-per-session measure). */
+    detach() {
+      agent.destroy();
     },
     async close() {
       if (session) {
