@@ -72,13 +72,14 @@ async function open(kind, transport) {
   if (transport === "stdio") {
     const client = createRawStdioClient({ command: process.execPath, args: argv(kind, "stdio"), env: minimalEnv() });
     await client.connect();
-    return { client, close: () => client.close() };
+    return { client, pid: client.pid, close: () => client.close() };
   }
   const server = await startHttpServer(kind);
   const client = createRawHttpClient({ url: server.url });
   await client.connect();
   return {
     client,
+    pid: server.pid,
     async close() {
       await client.close();
       await server.close();
@@ -118,7 +119,7 @@ function summary(parts) {
  * and the non-trivial order call at the last, in alternating halves so warm-up and drift hit both alike.
  */
 async function throughput() {
-  const { client, close } = await open(task.server, task.transport);
+  const { client, pid, close } = await open(task.server, task.transport);
   try {
     await client.listTools();
     const top = task.inFlight[task.inFlight.length - 1];
@@ -129,12 +130,19 @@ async function throughput() {
     const half = Math.ceil(task.calls[`x${top}`] / 2);
     const echo = [];
     const order = [];
-    echo.push(await runCalls(client, "echo", half, top));
-    order.push(await runCalls(client, "order", half, top));
-    order.push(await runCalls(client, "order", half, top));
-    echo.push(await runCalls(client, "echo", half, top));
-    out[`x${top}`] = summary(echo);
-    out.order = summary(order);
+    // Server CPU (user + system) per call, read around each half: quieter than calls/s on a busy machine.
+    const cpu = { echo: 0, order: 0 };
+    const timed = async (tool, into) => {
+      const before = cpuMsOf(pid);
+      into.push(await runCalls(client, tool, half, top));
+      cpu[tool] += cpuMsOf(pid) - before;
+    };
+    await timed("echo", echo);
+    await timed("order", order);
+    await timed("order", order);
+    await timed("echo", echo);
+    out[`x${top}`] = { ...summary(echo), cpuUsPerCall: (cpu.echo * 1000) / (2 * half) };
+    out.order = { ...summary(order), cpuUsPerCall: (cpu.order * 1000) / (2 * half) };
     return out;
   } finally {
     await close();
@@ -188,6 +196,12 @@ async function cold() {
   const ms = [];
   for (let i = 0; i < task.launches; i++) ms.push(await once());
   return { ms: [...ms].sort((a, b) => a - b)[Math.floor((ms.length - 1) / 2)], all: ms };
+}
+
+/** User + system CPU time of a process so far, in ms (Linux /proc, 10 ms ticks). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const rssOf = (pid) => {

@@ -65,6 +65,7 @@ interface Latency {
   readonly p50Us: number;
   readonly p99Us: number;
   readonly callsPerSec: number;
+  readonly cpuUsPerCall?: number;
 }
 type Throughput = Record<string, Latency>;
 
@@ -96,6 +97,8 @@ export async function measureServer(config: BenchConfig, log: (line: string) => 
           add(transport, SERVER_MEASURES.p50(n), kind, at.p50Us);
           add(transport, SERVER_MEASURES.p99(n), kind, at.p99Us);
         }
+        add(transport, SERVER_MEASURES.cpu, kind, (r.x64 as Latency).cpuUsPerCall ?? Number.NaN);
+        add(transport, SERVER_MEASURES.orderCpu, kind, (r.order as Latency).cpuUsPerCall ?? Number.NaN);
         const own = (r.order as Latency).callsPerSec;
         add(transport, SERVER_MEASURES.order, kind, own);
         add(transport, SERVER_MEASURES.orderOverEcho, kind, own / (r.x64 as Latency).callsPerSec);
@@ -159,7 +162,7 @@ export async function measureServer(config: BenchConfig, log: (line: string) => 
     rows,
     notes: [
       "Server section: the floor client (bench/lib/raw-client.mjs) against the generated scaffold (`toolwright gen` of bench/scaffold/design.ts, bundled by esbuild), tmcp 1.20 (zod adapter; HTTP through @remix-run/node-fetch-server), the SDK's McpServer 1.32.2, SDK v2's McpServer (@modelcontextprotocol/server 2.4.0, Streamable HTTP through @modelcontextprotocol/node) and the hand-written echo server, each serving `echo` and `order` (a nested object with enums and a union) with the same validation; the `server` column is the transport. There `×floor` is the server's figure over the hand-written server's, `×tmcp` over tmcp's, `×SDK` over McpServer 1.32.2's, `×SDK v2` over v2's.",
-      "Server measures: echo at 1, 16 and 64 in flight on one connection (p50/p99 per call); the order payload at 64 in flight in halves alternating with echo's; the mixed load is 50 HTTP sessions on one keep-alive connection each sharing the operations, every tenth a tools/list; cold launch is spawn to the first answered tools/list (median of launches after an unmeasured one); RSS per session is the server's VmRSS growth over a second batch of sessions left open (connections dropped) over the first batch's, divided by the batch size.",
+      "Server measures: echo at 1, 16 and 64 in flight on one connection (p50/p99 per call); the order payload at 64 in flight in halves alternating with echo's; server CPU per call is the server process's user + system time (/proc/<pid>/stat) over those halves, divided by their calls; the mixed load is 50 HTTP sessions on one keep-alive connection each sharing the operations, every tenth a tools/list; cold launch is spawn to the first answered tools/list (median of launches after an unmeasured one); RSS per session is the server's VmRSS growth over a second batch of sessions left open (connections dropped) over the first batch's, divided by the batch size.",
     ],
   };
 }
