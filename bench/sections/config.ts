@@ -115,7 +115,7 @@ export function configFor(quick: boolean): BenchConfig {
           mixedOps: 2_000,
           mixedWarmup: 500,
           coldLaunches: 3,
-          sessions: 150,
+          sessions: 100,
         },
       };
 }
