@@ -83,7 +83,10 @@ export function createRawHttpClient({ url }) {
   const agent = new Agent({ keepAlive: true });
   let session;
   let nextId = 1;
-  const post = (message) =>
+  // A request on a pooled socket the server closed at that moment (its keep-alive timeout passed
+  // while the socket sat idle) fails with ECONNRESET; like node's documentation advises, it is sent
+  // once more on a fresh socket. Nothing else is retried.
+  const post = (message, retried = false) =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify(message);
       const headers = {
@@ -109,7 +112,10 @@ export function createRawHttpClient({ url }) {
         });
         res.on("error", reject);
       });
-      req.on("error", reject);
+      req.on("error", (error) => {
+        if (!retried && req.reusedSocket && error.code === "ECONNRESET") post(message, true).then(resolve, reject);
+        else reject(error);
+      });
       req.end(body);
     });
   const rpc = (method, params) => post({ jsonrpc: "2.0", id: nextId++, method, params });
