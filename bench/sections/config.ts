@@ -107,15 +107,17 @@ export function configFor(quick: boolean): BenchConfig {
         codegenScale: [100, 1_000, 10_000],
         managerCalls: 2_000,
         server: {
-          reps: 3,
-          stdioCalls: { x1: 500, x16: 2_000, x64: 4_000 },
-          httpCalls: { x1: 300, x16: 1_000, x64: 2_000 },
-          warmup: 500,
+          // Sized so that one full run of the section takes about 8 minutes at load average 15 on
+          // 2 cores (the 3-repetition size of 2026-12-02 took 8.5 minutes per repetition there).
+          reps: 2,
+          stdioCalls: { x1: 300, x16: 1_000, x64: 2_000 },
+          httpCalls: { x1: 150, x16: 500, x64: 1_000 },
+          warmup: 300,
           mixedSessions: 50,
-          mixedOps: 2_000,
-          mixedWarmup: 500,
-          coldLaunches: 3,
-          sessions: 100,
+          mixedOps: 1_000,
+          mixedWarmup: 300,
+          coldLaunches: 2,
+          sessions: 60,
         },
       };
 }
