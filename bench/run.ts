@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check] [-- --out=<name>]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -47,6 +47,9 @@ const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const onlyArg = argv.find((a) => a.startsWith("--only="));
 const only = new Set(onlyArg ? onlyArg.slice(7).split(",") : SECTIONS);
+// `--out=<name>` writes bench/results/<name>.{md,json,svg} (e.g. one file per run of a section).
+const outArg = argv.find((a) => a.startsWith("--out="))?.slice(6);
+if (outArg !== undefined && !/^[a-z0-9-]+$/.test(outArg)) throw new Error(`--out=${outArg}: use lowercase letters, digits and dashes`);
 const config = configFor(quick);
 const t0 = performance.now();
 const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}\n`);
@@ -181,7 +184,7 @@ async function main(): Promise<void> {
     durationS: (performance.now() - started) / 1000,
     notes,
   };
-  const name = quick ? "quick" : "latest";
+  const name = outArg ?? (quick ? "quick" : "latest");
   const md = markdown(machine, rows, targets);
   writeFileSync(`${RESULTS}${name}.md`, md);
   writeFileSync(`${RESULTS}${name}.json`, `${JSON.stringify({ machine, config, targets, rows }, null, 2)}\n`);
