@@ -28,6 +28,7 @@ import { callAttributes, MCP_CLIENT_METRICS } from "../../packages/runtime/src/c
 import { spec } from "../failures/fixtures.js";
 import { startEverything, stopEverything } from "../support/everything-server.js";
 import { alsContextManager } from "../support/otel-context.js";
+import { startScriptedHttpServer } from "../support/scripted-http-server.js";
 import { scriptedServer } from "../support/scripted-stdio-server.js";
 
 afterEach(() => {
@@ -123,7 +124,13 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
       expect(spans[1]?.attributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(caller.handshake?.protocolVersion);
       expect(typeof caller.handshake?.protocolVersion).toBe("string");
       // W3C trace context reached the server in _meta.
-      const metas = server.received("tools/call").map((e) => e.msg?.params?._meta);
+      const calls = server.received("tools/call");
+      const metas = calls.map((e) => e.msg?.params?._meta);
+      // jsonrpc.request.id is the id the tools/call went out with on the wire, per call.
+      expect(calls).toHaveLength(2);
+      expect(spans[0]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(String(calls[0]?.msg?.id));
+      expect(spans[1]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(String(calls[1]?.msg?.id));
+      expect(calls[0]?.msg?.id).not.toBe(calls[1]?.msg?.id);
       expect(metas[0]).toEqual({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
       // The client operation histogram, in seconds, with the same attributes.
       expect(points.map((p) => [p.name, p.unit])).toEqual([
@@ -159,9 +166,35 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
       expect(second[ATTR_MCP_SESSION_ID]).toBe(caller.sessionId);
       expect(second[ATTR_MCP_PROTOCOL_VERSION]).toBe(caller.handshake?.protocolVersion);
       expect(points[1]?.attributes[ATTR_MCP_SESSION_ID]).toBe(caller.sessionId);
+      // Request ids are per call; metrics never carry them (unbounded cardinality).
+      expect(spans[0]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      expect(second[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      expect(second[ATTR_JSONRPC_REQUEST_ID]).not.toBe(spans[0]?.attributes[ATTR_JSONRPC_REQUEST_ID]);
+      expect(points[1]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBeUndefined();
     } finally {
       await caller.close();
       await stopEverything(child);
+    }
+  });
+
+  it("a streamable HTTP tools/call: jsonrpc.request.id is the id the server received, and the user's onRequestId still hears it", async () => {
+    const server = await startScriptedHttpServer();
+    const caller = createHttpCaller({ name: "scripted", url: server.url });
+    try {
+      const { tracer, spans } = recordingTracer();
+      const runtime = createRuntime({ tracer });
+      runtime.registerToolset({ toolset: "scripted", specs: [spec("scripted", "echo", { message: "string" })], caller });
+      const heard: [string | number, string][] = [];
+      const onRequestId = (id: string | number, method: string) => heard.push([id, method]);
+      expect((await runtime.execute({ tool: "scripted.echo", arguments: { message: "a" } }, { onRequestId })).ok).toBe(true);
+      expect((await runtime.execute({ tool: "scripted.echo", arguments: { message: "b" } })).ok).toBe(true);
+      const wire = server.rpc("tools/call").map((r) => r.body?.id);
+      expect(wire).toHaveLength(2);
+      expect(spans.map((s) => s.attributes[ATTR_JSONRPC_REQUEST_ID])).toEqual(wire.map(String));
+      expect(heard.filter(([, m]) => m === "tools/call").map(([id]) => id)).toEqual([wire[0]]);
+    } finally {
+      await caller.close();
+      await server.close();
     }
   });
 });

@@ -111,11 +111,11 @@ export function createSessionCore<C extends SessionConnection>(
 
   function peerOptions(o: CallOptions): PeerRequestOptions {
     if (o === NO_OPTIONS) return defaultPeerOptions;
-    const { timeoutMs: ms, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max } = o;
+    const { timeoutMs: ms, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max, onRequestId } = o;
     // Options with nothing for the peer (the manager's facts, a task's settings) share it as well.
-    if (ms === undefined && signal === undefined && onProgress === undefined && reset === undefined && max === undefined)
+    if (ms === undefined && signal === undefined && onProgress === undefined && reset === undefined && max === undefined && !onRequestId)
       return defaultPeerOptions;
-    return { timeoutMs: ms ?? timeoutMs, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max };
+    return { timeoutMs: ms ?? timeoutMs, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max, onRequestId };
   }
 
   function contextOf(conn: C): RequestContext {
