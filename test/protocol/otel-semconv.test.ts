@@ -26,7 +26,7 @@ import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { callAttributes, MCP_CLIENT_METRICS } from "../../packages/runtime/src/core/telemetry.js";
 import { spec } from "../failures/fixtures.js";
-import { startEverything, stopEverything } from "../support/everything-server.js";
+import { EVERYTHING, startEverything, stopEverything } from "../support/everything-server.js";
 import { alsContextManager } from "../support/otel-context.js";
 import { startScriptedHttpServer } from "../support/scripted-http-server.js";
 import { scriptedServer } from "../support/scripted-stdio-server.js";
@@ -196,5 +196,47 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
       await caller.close();
       await server.close();
     }
+  });
+
+  it("mcp.client.session.duration: one point per session, on close (stdio and HTTP, server-everything) and with error.type when the server dies", async () => {
+    const { meter, points } = recordingMeter();
+    // stdio, real server-everything: a clean close records one point without error.type.
+    const stdio = createStdioCaller({ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], meter });
+    expect((await stdio.callTool({ name: "echo", arguments: { message: "hi" } })).ok).toBe(true);
+    const version = stdio.handshake?.protocolVersion;
+    expect(points).toHaveLength(0); // nothing until the session ends
+    await stdio.close();
+    expect(points).toHaveLength(1);
+    expect(points[0]).toMatchObject({ name: METRIC_MCP_CLIENT_SESSION_DURATION, unit: "s" });
+    expect(points[0]?.attributes).toEqual({ [ATTR_MCP_PROTOCOL_VERSION]: version, [ATTR_NETWORK_TRANSPORT]: NETWORK_TRANSPORT_VALUE_PIPE });
+    expect(points[0]?.value).toBeGreaterThan(0);
+    // streamable HTTP, real server-everything: tcp, and no mcp.session.id (metrics stay low-cardinality).
+    const { child, port } = await startEverything("streamableHttp");
+    const http = createHttpCaller({ name: "everything", url: `http://127.0.0.1:${port}/mcp`, meter });
+    try {
+      expect((await http.callTool({ name: "echo", arguments: { message: "hi" } })).ok).toBe(true);
+      expect(typeof http.sessionId).toBe("string");
+    } finally {
+      await http.close();
+      await stopEverything(child);
+    }
+    expect(points).toHaveLength(2);
+    expect(points[1]?.attributes).toEqual({
+      [ATTR_MCP_PROTOCOL_VERSION]: expect.any(String),
+      [ATTR_NETWORK_TRANSPORT]: NETWORK_TRANSPORT_VALUE_TCP,
+    });
+    // A server process that exits mid-session: its session ends then, with error.type; close() adds nothing.
+    const server = scriptedServer();
+    const dying = createStdioCaller({ name: "scripted", command: server.command, args: server.args, env: server.env, meter });
+    try {
+      expect((await dying.callTool({ name: "echo", arguments: { a: 1 } })).ok).toBe(true);
+      expect((await dying.callTool({ name: "exit", arguments: { code: 3 } })).ok).toBe(false);
+      expect(points).toHaveLength(3);
+      expect(points[2]?.attributes[ATTR_ERROR_TYPE]).toBe("connection_lost");
+    } finally {
+      await dying.close();
+      server.dispose();
+    }
+    expect(points).toHaveLength(3);
   });
 });
