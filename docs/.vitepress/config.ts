@@ -2,8 +2,8 @@
  * The docs site (VitePress). The sidebar is read from the files: every `.md` under a section's
  * folder is listed, titled by its first `# ` heading, in the order below and then by name, so a
  * guide added by another change appears without editing this file. The site is built for a
- * server at "/" (search and client routing) and, with TOOLWRIGHT_DOCS_MPA=1, as plain pages that
- * open from a folder (docs/contributing/docs.md says why both).
+ * server at "/"; scripts/docs-build.ts derives the copy that opens from a folder
+ * (docs/contributing/docs.md says how and why).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -12,7 +12,6 @@ import { defineConfig, type DefaultTheme } from "vitepress";
 
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = join(DOCS, "..");
-const MPA = process.env.TOOLWRIGHT_DOCS_MPA === "1";
 
 /** The order pages are listed in; a page not named here comes after these, by file name. */
 const ORDER: { readonly [section: string]: readonly string[] } = {
@@ -82,10 +81,8 @@ export default defineConfig({
   title: "Toolwright",
   description: "Typed, validated MCP tools whose failures a planner can act on",
   lang: "en",
-  // Relative asset URLs only in the folder build; the served site lives at the root.
   base: "/",
-  mpa: MPA,
-  outDir: join(REPO, ".tmp", MPA ? "docs-site-folder" : "docs-site"),
+  outDir: join(REPO, ".tmp", "docs-site"),
   cacheDir: join(REPO, ".tmp", "vitepress-cache"),
   srcExclude: ["**/README.md"],
   cleanUrls: false,
