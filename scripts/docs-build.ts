@@ -77,5 +77,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!existsSync(join(API, "index.html"))) throw new Error(`${API}/index.html is missing: run bash scripts/typedoc.sh first`);
   cpSync(API, join(SITE, "api"), { recursive: true });
   writeFolderCopy();
-  console.log(`docs site: ${files(SITE).filter((f) => f.endsWith(".html") && !f.startsWith("api/")).length} pages in .tmp/docs-site, folder copy in .tmp/docs-site-folder`);
+  console.log(
+    `docs site: ${files(SITE).filter((f) => f.endsWith(".html") && !f.startsWith("api/")).length} pages in .tmp/docs-site, folder copy in .tmp/docs-site-folder`,
+  );
 }

@@ -153,10 +153,16 @@ function failuresPage(): string {
     }));
   const call = /m\("(?<kind>\w+)", "(?<action>\w+)"\)/.source;
   const rpc = rows(block(/export const RPC_CODE_MAP/), new RegExp(`\\[(?<when>-?\\d+), ${call}\\], // (?<why>.*)`, "g"));
-  const rpcRanges = rows(block(/export function mapRpcCode/), new RegExp(`(?:if \\((?<when>[^)]*)\\) )?return ${call}; // (?<why>.*)`, "g"));
+  const rpcRanges = rows(
+    block(/export function mapRpcCode/),
+    new RegExp(`(?:if \\((?<when>[^)]*)\\) )?return ${call}; // (?<why>.*)`, "g"),
+  );
   const rpcMessage = rows(block(/export function mapRpcError/), new RegExp(`if \\((?<when>.*)\\) return ${call}; // (?<why>.*)`, "g"));
   const http = rows(block(/export function mapHttpStatus/), new RegExp(`(?:if \\((?<when>.*)\\) )?return ${call}; // (?<why>.*)`, "g"));
-  const transport = rows(block(/export function mapTransportCode/), new RegExp(`(?:if \\((?<when>.*)\\) )?return ${call}; // (?<why>.*)`, "g"));
+  const transport = rows(
+    block(/export function mapTransportCode/),
+    new RegExp(`(?:if \\((?<when>.*)\\) )?return ${call}; // (?<why>.*)`, "g"),
+  );
   const task = rows(block(/export const TASK_STATUS_MAP/), new RegExp(`(?<when>\\w+): ${call}, // (?<why>.*)`, "g"));
   const local = rows(block(/export const LOCAL_MAP/), new RegExp(`(?<when>\\w+): ${call}, // (?<why>.*)`, "g"));
   for (const [name, r] of Object.entries({ rpc, rpcRanges, http, transport, task, local }))
@@ -229,7 +235,9 @@ const pages: { readonly [file: string]: string } = {
   "failures.md": failuresPage(),
 };
 if (process.argv.includes("--check")) {
-  const stale = Object.entries(pages).filter(([file, text]) => !existsSync(join(OUT, file)) || readFileSync(join(OUT, file), "utf8") !== text);
+  const stale = Object.entries(pages).filter(
+    ([file, text]) => !existsSync(join(OUT, file)) || readFileSync(join(OUT, file), "utf8") !== text,
+  );
   for (const [file] of stale) console.error(`stale: docs/reference/${file} (run npx tsx scripts/docs-reference.ts)`);
   process.exitCode = stale.length === 0 ? 0 : 1;
 } else {

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig, type DefaultTheme } from "vitepress";
+import { type DefaultTheme, defineConfig } from "vitepress";
 
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = join(DOCS, "..");
@@ -67,11 +67,7 @@ const sidebar: DefaultTheme.Sidebar = [
   {
     text: "Design notes",
     collapsed: true,
-    items: [
-      ...section("contributing"),
-      { text: "Architecture", link: "/architecture" },
-      { text: "Code generation", link: "/codegen" },
-    ],
+    items: [...section("contributing"), { text: "Architecture", link: "/architecture" }, { text: "Code generation", link: "/codegen" }],
   },
 ];
 

@@ -46,7 +46,8 @@ beforeAll(async () => {
     if (block.lang === "bash") {
       for (const line of commandLines(block)) {
         const result = await runLine(line, app);
-        if (result.code !== 0) throw new Error(`${PAGE}:${block.line}: \`${line}\` exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+        if (result.code !== 0)
+          throw new Error(`${PAGE}:${block.line}: \`${line}\` exited ${result.code}\n${result.stdout}\n${result.stderr}`);
         last = { line, result };
         steps.push(last);
       }
@@ -58,7 +59,11 @@ beforeAll(async () => {
     } else if (block.lang === "text") {
       // The output shown is that of the command that printed something last.
       const printer = [...steps].reverse().find((s) => s.result.stdout.trim() !== "") ?? last;
-      expectedOutputs.push({ after: printer?.line ?? "(nothing ran)", text: block.code.trim(), actual: printer?.result.stdout.trim() ?? "" });
+      expectedOutputs.push({
+        after: printer?.line ?? "(nothing ran)",
+        text: block.code.trim(),
+        actual: printer?.result.stdout.trim() ?? "",
+      });
     } else throw new Error(`${PAGE}:${block.line}: a ${block.lang} block with no [file name] cannot be followed`);
   }
 }, 1_800_000);
@@ -76,7 +81,13 @@ describe("the getting-started page, line by line in an empty folder", () => {
   it("goes design → gen → call with the real memory server", () => {
     const lines = steps.map((s) => s.line);
     expect(lines).toEqual(
-      expect.arrayContaining(["npm install --save-dev @modelcontextprotocol/server-memory", "npx toolwright init", "npx toolwright pull design.ts", "npx toolwright gen design.ts --out src/gen", "npx tsx main.ts"]),
+      expect.arrayContaining([
+        "npm install --save-dev @modelcontextprotocol/server-memory",
+        "npx toolwright init",
+        "npx toolwright pull design.ts",
+        "npx toolwright gen design.ts --out src/gen",
+        "npx tsx main.ts",
+      ]),
     );
     expect(written).toEqual([".mcp.json", "main.ts"]);
     expect(readFileSync(join(app, "design.ts"), "utf8")).toContain('externalServer("memory", mcpJson(".mcp.json"))');

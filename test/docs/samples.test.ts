@@ -65,7 +65,10 @@ beforeAll(async () => {
   // A control: a sample naming an export that does not exist must fail, or the check proves nothing.
   const control = join(DIR, "_control", "renamed.ts");
   mkdirSync(dirname(control), { recursive: true });
-  writeFileSync(control, 'import { createStdioCallerRenamed } from "@toolwright/runtime/stdio";\nexport const c = createStdioCallerRenamed;\n');
+  writeFileSync(
+    control,
+    'import { createStdioCallerRenamed } from "@toolwright/runtime/stdio";\nexport const c = createStdioCallerRenamed;\n',
+  );
   origin.set(control, { page: "(control)", line: 1 });
   const tsconfig = {
     compilerOptions: {
@@ -115,7 +118,11 @@ describe("the docs' samples", () => {
   });
 
   it("the generated reference pages match the CLI, the mcp.json schema and the failure table", async () => {
-    const r = await run(process.execPath, [join(REPO, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/docs-reference.ts", "--check"], REPO);
+    const r = await run(
+      process.execPath,
+      [join(REPO, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/docs-reference.ts", "--check"],
+      REPO,
+    );
     expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
   });
 });

@@ -145,7 +145,8 @@ describe("the docs site in Chromium, served on 127.0.0.1", () => {
           broken.push(`${path} → ${url.pathname}`);
           continue;
         }
-        if (url.hash.length > 1 && target.endsWith(".html") && !hasAnchor(target, url.hash)) broken.push(`${path} → ${url.pathname}${url.hash}`);
+        if (url.hash.length > 1 && target.endsWith(".html") && !hasAnchor(target, url.hash))
+          broken.push(`${path} → ${url.pathname}${url.hash}`);
         const page = url.pathname.endsWith("/") ? `${url.pathname}index.html` : url.pathname;
         if (page.endsWith(".html") && !page.startsWith("/api/") && !seen.has(page)) {
           seen.add(page);
@@ -207,7 +208,7 @@ describe("the folder copy, opened from file://", () => {
     await v.page.locator("a.VPButton", { hasText: "Start from your mcp.json" }).click();
     await v.page.waitForLoadState("load");
     expect(v.page.url()).toBe(pathToFileURL(join(FOLDER, "getting-started", "from-mcp-json.html")).href);
-    expect(await v.page.locator("h1").first().innerText()).toContain("From an existing mcp.json");
+    expect(await v.page.locator("h1").first().textContent()).toContain("From an existing mcp.json");
     // A nav bar link from a nested page leads to the right file.
     await v.page.locator(".VPNavBarMenu a", { hasText: "Troubleshooting" }).first().click();
     await v.page.waitForLoadState("load");
