@@ -9,6 +9,7 @@
  * `--check` (run by test/docs/samples.test.ts) writes nothing and exits 1 naming a stale page.
  * Text from the sources is escaped for Markdown tables and Vue (the site compiles pages as Vue).
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -229,10 +230,22 @@ function failuresPage(): string {
   ].join("\n");
 }
 
+/** `text` as the repository's formatter (Biome, which `npm run lint` runs on docs/) prints it. */
+function formatted(file: string, text: string): string {
+  const biome = join(REPO, "node_modules", "@biomejs", "biome", "bin", "biome");
+  const r = spawnSync(process.execPath, [biome, "format", `--stdin-file-path=docs/reference/${file}`], {
+    cwd: REPO,
+    input: text,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`biome format of docs/reference/${file} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
 const pages: { readonly [file: string]: string } = {
-  "cli.md": await cliPage(),
-  "mcp-json.md": mcpJsonPage(),
-  "failures.md": failuresPage(),
+  "cli.md": formatted("cli.md", await cliPage()),
+  "mcp-json.md": formatted("mcp-json.md", mcpJsonPage()),
+  "failures.md": formatted("failures.md", failuresPage()),
 };
 if (process.argv.includes("--check")) {
   const stale = Object.entries(pages).filter(
