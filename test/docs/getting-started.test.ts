@@ -93,8 +93,9 @@ describe("the getting-started page, line by line in an empty folder", () => {
     expect(readFileSync(join(app, "design.ts"), "utf8")).toContain('externalServer("memory", mcpJson(".mcp.json"))');
     expect(JSON.parse(readFileSync(join(app, "design.lock.json"), "utf8"))).toMatchObject({ servers: { memory: expect.anything() } });
     expect(existsSync(join(app, "src", "gen", "memory", "client.gen.ts"))).toBe(true);
-    // The server ran in the project folder, where the mcp.json's ${MEMORY_FILE_PATH:-memory.jsonl} points.
-    expect(readFileSync(join(app, "memory.jsonl"), "utf8")).toContain("Ada Lovelace");
+    // The real server stored the entity (server-memory keeps memory.jsonl next to its own code).
+    const store = join(app, "node_modules", "@modelcontextprotocol", "server-memory", "dist", "memory.jsonl");
+    expect(readFileSync(store, "utf8")).toContain("Ada Lovelace");
   });
 
   it("prints exactly what the page shows", () => {
