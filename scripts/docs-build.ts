@@ -56,7 +56,18 @@ export function relativizePage(html: string, page: string): string {
   return html
     .replace(/<script type="module"[^>]*>[\s\S]*?<\/script>/g, "")
     .replace(/<link rel="modulepreload"[^>]*>/g, "")
+    .replace(/<link rel="preload"[^>]*as="font"[^>]*>/g, "")
     .replace(/\b(href|src)="(\/(?!\/)[^"]*)"/g, (_m, attr: string, url: string) => `${attr}="${fix(url)}"`);
+}
+
+/** A stylesheet of the folder copy: font URLs as data: URLs, other root-absolute URLs relative. */
+function inlineFonts(css: string): string {
+  return css
+    .replace(/url\(\/(assets\/[^)]+\.woff2)\)/g, (_m, font: string) => {
+      const data = readFileSync(join(SITE, font)).toString("base64");
+      return `url(data:font/woff2;base64,${data})`;
+    })
+    .replace(/url\(\/assets\//g, "url(./");
 }
 
 /** Writes the folder copy of the built site. */
@@ -67,8 +78,9 @@ function writeFolderCopy(): void {
     const path = join(FOLDER, file);
     if (file.startsWith("api/")) continue; // TypeDoc writes relative URLs already
     if (file.endsWith(".html")) writeFileSync(path, relativizePage(readFileSync(path, "utf8"), file));
-    // Stylesheets live in assets/, next to the fonts they name by root-absolute URL.
-    else if (file.endsWith(".css")) writeFileSync(path, readFileSync(path, "utf8").replace(/url\(\/assets\//g, "url(./"));
+    // Browsers fetch fonts in CORS mode, which file:// cannot satisfy, so the stylesheets carry them
+    // inline; other root-absolute URLs become relative to assets/, where the stylesheets live.
+    else if (file.endsWith(".css")) writeFileSync(path, inlineFonts(readFileSync(path, "utf8")));
   }
 }
 

@@ -5,9 +5,10 @@
  * one by one (no shell, each must exit 0), a ```json [file] or ```ts [file] block is written to that
  * file, and a ```text block is what the command just before it must print. The mcp.json starts the
  * real memory server from npm, which the page installs into the project and starts with `node`. Then the `--check` commands of the CI page run in the
- * same folder and must pass, and fail once the design changes.
+ * same folder and must pass, and fail once the design changes. Last, the folder goes back to what
+ * the Install lines left, and the from-scratch page is followed the same way.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,48 +25,58 @@ interface Step {
 
 let root: string;
 let app: string;
-const steps: Step[] = [];
-const written: string[] = [];
-const expectedOutputs: { readonly after: string; readonly text: string; readonly actual: string }[] = [];
 
-/** Runs one command line of the page (npm or npx only, split at spaces, no shell). */
+/** Runs one command line of a page (npm or npx only, split at spaces, no shell). */
 async function runLine(line: string, cwd: string): Promise<RunResult> {
   const [command, ...args] = line.split(/\s+/);
-  if (command !== "npm" && command !== "npx") throw new Error(`${PAGE}: a command line runs neither npm nor npx: ${line}`);
+  if (command !== "npm" && command !== "npx") throw new Error(`a command line runs neither npm nor npx: ${line}`);
   const flags = command === "npm" && args[0] === "install" ? NPM_FLAGS : [];
   return run(command, [...args, ...flags], cwd, 600_000);
 }
+
+/** What following one page did. */
+interface Followed {
+  readonly steps: Step[];
+  readonly written: string[];
+  readonly outputs: { readonly after: string; readonly text: string; readonly actual: string }[];
+}
+
+/**
+ * Follows `page` in `dir`, block by block in page order: bash lines run (each must exit 0), blocks
+ * named `[file]` are written, a ```text block is what the last command that printed must print.
+ * Unnamed ts blocks are alternatives the page discusses; samples.test.ts compiles them.
+ */
+async function follow(page: string, dir: string): Promise<Followed> {
+  const done: Followed = { steps: [], written: [], outputs: [] };
+  for (const block of blocksOf(readPage(page))) {
+    if (block.lang === "bash") {
+      for (const line of commandLines(block)) {
+        const result = await runLine(line, dir);
+        if (result.code !== 0)
+          throw new Error(`${page}:${block.line}: \`${line}\` exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+        done.steps.push({ line, result });
+      }
+    } else if (block.name !== undefined) {
+      const file = join(dir, block.name);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, block.code);
+      done.written.push(block.name);
+    } else if (block.lang === "text") {
+      const printer = [...done.steps].reverse().find((s) => s.result.stdout.trim() !== "");
+      done.outputs.push({ after: printer?.line ?? "(nothing ran)", text: block.code.trim(), actual: printer?.result.stdout.trim() ?? "" });
+    } else if (block.lang !== "ts") throw new Error(`${page}:${block.line}: a ${block.lang} block with no [file name] cannot be followed`);
+  }
+  return done;
+}
+
+let fromMcpJson: Followed;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "tw-getting-started-"));
   app = join(root, "app");
   mkdirSync(app);
   await packWorkspaces(app);
-  let last: Step | undefined;
-  for (const block of blocksOf(readPage(PAGE))) {
-    if (block.lang === "bash") {
-      for (const line of commandLines(block)) {
-        const result = await runLine(line, app);
-        if (result.code !== 0)
-          throw new Error(`${PAGE}:${block.line}: \`${line}\` exited ${result.code}\n${result.stdout}\n${result.stderr}`);
-        last = { line, result };
-        steps.push(last);
-      }
-    } else if (block.name !== undefined) {
-      const file = join(app, block.name);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, block.code);
-      written.push(block.name);
-    } else if (block.lang === "text") {
-      // The output shown is that of the command that printed something last.
-      const printer = [...steps].reverse().find((s) => s.result.stdout.trim() !== "") ?? last;
-      expectedOutputs.push({
-        after: printer?.line ?? "(nothing ran)",
-        text: block.code.trim(),
-        actual: printer?.result.stdout.trim() ?? "",
-      });
-    } else throw new Error(`${PAGE}:${block.line}: a ${block.lang} block with no [file name] cannot be followed`);
-  }
+  fromMcpJson = await follow(PAGE, app);
 }, 1_800_000);
 
 afterAll(() => {
@@ -74,12 +85,12 @@ afterAll(() => {
 
 describe("the getting-started page, line by line in an empty folder", () => {
   it("installs with the same lines as the README", () => {
-    const lines = steps.map((s) => s.line);
+    const lines = fromMcpJson.steps.map((s) => s.line);
     expect(lines.slice(0, 5), "the page's Install block").toEqual(readmeInstallLines().filter((l) => l !== "npx toolwright --version"));
   });
 
   it("goes design → gen → call with the real memory server", () => {
-    const lines = steps.map((s) => s.line);
+    const lines = fromMcpJson.steps.map((s) => s.line);
     expect(lines).toEqual(
       expect.arrayContaining([
         "npm install --save-dev @modelcontextprotocol/server-memory",
@@ -89,7 +100,7 @@ describe("the getting-started page, line by line in an empty folder", () => {
         "npx tsx main.ts",
       ]),
     );
-    expect(written).toEqual([".mcp.json", "main.ts"]);
+    expect(fromMcpJson.written).toEqual([".mcp.json", "main.ts"]);
     expect(readFileSync(join(app, "design.ts"), "utf8")).toContain('externalServer("memory", mcpJson(".mcp.json"))');
     expect(JSON.parse(readFileSync(join(app, "design.lock.json"), "utf8"))).toMatchObject({ servers: { memory: expect.anything() } });
     expect(existsSync(join(app, "src", "gen", "memory", "client.gen.ts"))).toBe(true);
@@ -99,8 +110,8 @@ describe("the getting-started page, line by line in an empty folder", () => {
   });
 
   it("prints exactly what the page shows", () => {
-    expect(expectedOutputs.length).toBeGreaterThan(0);
-    for (const o of expectedOutputs) expect(o.actual, `output of ${o.after}`).toBe(o.text);
+    expect(fromMcpJson.outputs.length).toBeGreaterThan(0);
+    for (const o of fromMcpJson.outputs) expect(o.actual, `output of ${o.after}`).toBe(o.text);
   });
 
   it("the CI page's --check commands pass on the result, and gen --check fails once the design changes", async () => {
@@ -118,5 +129,31 @@ describe("the getting-started page, line by line in an empty folder", () => {
     writeFileSync(join(app, "design.ts"), design);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/^stale: src\/gen\//m);
+  });
+});
+
+describe("the from-scratch page, in the folder as the install left it", () => {
+  let scratch: Followed;
+
+  beforeAll(async () => {
+    // Back to what the Install lines leave: the manifest, the lock, node_modules and the tarballs.
+    const keep = new Set(["node_modules", "package.json", "package-lock.json"]);
+    for (const entry of readdirSync(app))
+      if (!keep.has(entry) && !entry.endsWith(".tgz")) rmSync(join(app, entry), { recursive: true, force: true });
+    scratch = await follow("docs/getting-started/from-scratch.md", app);
+  }, 1_200_000);
+
+  it("pulls, generates, calls the real everything server and type-checks with the page's tsconfig", () => {
+    expect(scratch.written).toEqual(["tsconfig.json", "design.ts", "app.ts"]);
+    expect(scratch.steps.map((s) => s.line)).toEqual([
+      "npm install --save-dev @modelcontextprotocol/server-everything",
+      "npx toolwright pull design.ts",
+      "npx toolwright gen design.ts --out src/gen",
+      "npx tsx app.ts",
+      "npx tsc --noEmit",
+    ]);
+    // The weather tool's structured result is random, but typed: a temperature is a number.
+    const printed = scratch.steps.find((s) => s.line === "npx tsx app.ts")?.result.stdout.trim() ?? "";
+    expect(printed).toMatch(/^-?\d+(\.\d+)?$/);
   });
 });
