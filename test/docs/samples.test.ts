@@ -105,6 +105,20 @@ describe("the docs' samples", () => {
     expect(tsc.code).not.toBe(0);
   });
 
+  it("the servers guide's example runs: its client calls its server and prints what the page shows", async () => {
+    const page = "docs/guides/servers.md";
+    const blocks = blocksOf(readPage(page));
+    const at = blocks.findIndex((b) => b.lang === "bash" && b.code.trim() === "npx tsx client.ts");
+    const shown = blocks.slice(at + 1).find((b) => b.lang === "text");
+    expect(at, "the page runs its client").toBeGreaterThan(0);
+    const dir = join(DIR, "docs_guides_servers");
+    const r = await run("npx", ["tsx", "client.ts"], dir, 300_000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(shown?.code.trim());
+    // The secret in the thrown error reached the server's onError, not the client.
+    expect(r.stdout).not.toContain("hunter2");
+  });
+
   it("every mcp.json sample is valid against the shipped JSON Schema", async () => {
     const schema = JSON.parse(readPage("packages/runtime/mcp-config.schema.json")) as object;
     const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
