@@ -4,62 +4,38 @@
  */
 import type { EraPreference } from "../protocol/mcp-client.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
+import type { RawServerEntry } from "./config-schema.js";
+
+/** What `mcp.json` may say, computed from its one definition (`config-schema.ts`). */
+type Entry = RawServerEntry;
 
 /** How a tool's exposed (model-facing) name is chosen when two servers share a tool name. */
-export type CollisionPolicy = "error" | "prefix" | "prefix-on-collision";
+export type CollisionPolicy = NonNullable<Entry["collisionPolicy"]>;
 
 /** Which protocol era to speak: negotiate, force legacy `initialize`, or stateless 2026-07-28 (the callers' `era`, same names). */
 export type ProtocolEra = EraPreference;
 
 /** Connection lifecycle: keep the connection open, or close it after this much idle time. */
-export type Lifecycle = "keep-alive" | { readonly idleTimeoutMs: number };
+export type Lifecycle = NonNullable<Entry["lifecycle"]>;
 
 /** Transport of a server. `sse` and `streamable-http` are spellings other clients use for HTTP. */
-export type ServerType = "stdio" | "http" | "streamable-http" | "sse";
+export type ServerType = NonNullable<Entry["type"]>;
 
-/** Fields every server may carry, whatever its transport. */
-export interface ServerCommon {
-  readonly type?: ServerType;
-  readonly enabled?: boolean;
-  readonly autoStart?: boolean;
-  readonly era?: ProtocolEra;
-  readonly connectTimeoutMs?: number;
-  readonly requestTimeoutMs?: number;
-  readonly probeTimeoutMs?: number;
-  /** Only these tools are exposed (exact names, `*` matches any run of characters). */
-  readonly allowTools?: readonly string[];
-  /** These tools are hidden, even if allowed. */
-  readonly denyTools?: readonly string[];
-  readonly lifecycle?: Lifecycle;
-  /** Skip the approval hook for every tool (`true`) or for the named tools. */
-  readonly autoApprove?: boolean | readonly string[];
-  /** Annotations from a trusted server are facts; from others they are hints. Default false. */
-  readonly trusted?: boolean;
-  readonly collisionPolicy?: CollisionPolicy;
-  /** Call limits a durable engine enforces across all workers (`@toolwright/dbos` makes them queues). */
-  readonly limits?: ServerLimits;
-}
+/** Per-server call limits a durable engine enforces across all workers (`@toolwright/dbos` makes them queues). */
+export type ServerLimits = NonNullable<Entry["limits"]>;
 
-/** Per-server call limits for durable runs. */
-export interface ServerLimits {
-  /** Calls in flight at once, across all workers. */
-  readonly concurrency?: number;
-  /** Calls in flight at once on one worker. */
-  readonly workerConcurrency?: number;
-  /** At most `calls` calls started per `periodMs`, across all workers. */
-  readonly rateLimit?: { readonly calls: number; readonly periodMs: number };
-}
+/** The fields that say how a server is reached; the rest apply whatever the transport. */
+type TransportFields = "command" | "args" | "env" | "cwd" | "url" | "headers" | "outbound";
+
+/**
+ * Fields every server may carry, whatever its transport (see the field descriptions in
+ * `mcp-config.schema.json`): type, enabled, autoStart, era, the timeouts, allowTools/denyTools,
+ * lifecycle, autoApprove, trusted, collisionPolicy and limits.
+ */
+export type ServerCommon = Omit<Entry, TransportFields | "disabled" | "description">;
 
 /** A server entry as written in `mcp.json` (before `${VAR}` expansion). */
-export interface RawServerConfig extends ServerCommon {
-  readonly command?: string;
-  readonly args?: readonly string[];
-  readonly env?: { readonly [key: string]: string };
-  readonly cwd?: string;
-  readonly url?: string;
-  readonly headers?: { readonly [key: string]: string };
-  readonly outbound?: OutboundPolicy;
-}
+export type RawServerConfig = Omit<Entry, "disabled" | "description">;
 
 /** A stdio server, variables expanded. */
 export interface StdioServerConfig extends ServerCommon {
