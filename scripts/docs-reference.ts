@@ -96,7 +96,7 @@ function mcpJsonPage(): string {
     if (s.type === "array") return `${s.items ? typeOf(s.items) : "any"}[]`;
     if (s.type === "object" && s.properties === undefined && typeof s.additionalProperties === "object")
       return `map of ${typeOf(s.additionalProperties)}`;
-    if (s.type === "integer" && s.exclusiveMinimum === 0) return "integer > 0 (ms)";
+    if (s.type === "integer" && s.exclusiveMinimum === 0) return raw.$ref?.endsWith("/millis") ? "milliseconds (integer > 0)" : "integer > 0";
     return s.type ?? "object";
   };
   const nested: { title: string; schema: JsonSchema }[] = [];
