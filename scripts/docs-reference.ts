@@ -96,7 +96,8 @@ function mcpJsonPage(): string {
     if (s.type === "array") return `${s.items ? typeOf(s.items) : "any"}[]`;
     if (s.type === "object" && s.properties === undefined && typeof s.additionalProperties === "object")
       return `map of ${typeOf(s.additionalProperties)}`;
-    if (s.type === "integer" && s.exclusiveMinimum === 0) return raw.$ref?.endsWith("/millis") ? "milliseconds (integer > 0)" : "integer > 0";
+    if (s.type === "integer" && s.exclusiveMinimum === 0)
+      return raw.$ref?.endsWith("/millis") ? "milliseconds (integer > 0)" : "integer > 0";
     return s.type ?? "object";
   };
   const nested: { title: string; schema: JsonSchema }[] = [];
@@ -107,7 +108,8 @@ function mcpJsonPage(): string {
       for (const o of objects) nested.push({ title: `${title}.${name}`, schema: o });
       const extra = [p.pattern ? `Pattern \`${p.pattern}\`.` : ""].filter(Boolean).join(" ");
       const def = p.default === undefined ? "" : `\`${JSON.stringify(p.default)}\``;
-      return `| \`${name}\` | ${cell(typeOf(rawProp))} | ${def} | ${cell([p.description ?? "", extra].filter(Boolean).join(" "))} |`;
+      const type = typeOf(rawProp) === "integer > 0" && name.endsWith("Ms") ? "milliseconds (integer > 0)" : typeOf(rawProp);
+      return `| \`${name}\` | ${cell(type)} | ${def} | ${cell([p.description ?? "", extra].filter(Boolean).join(" "))} |`;
     });
     return [`## ${title}`, "", "| field | type | default | meaning |", "| --- | --- | --- | --- |", ...rows].join("\n");
   };
