@@ -1,16 +1,24 @@
 /**
- * Dependency direction, checked by `npm run lint` (docs/architecture.md draws it):
- *   entries → manager, server, core → caller → protocol, transport → failure
- * plus: the runtime and the DSL have no npm dependencies, nothing in them imports codegen, and
- * generated code imports only @toolwright/runtime and its own folder.
+ * Dependency direction, checked by `npm run lint` (docs/architecture.md draws it). The runtime's
+ * folders stand on floors (scripts/runtime-floors.cjs), bottom first:
+ *   failure → protocol (with its revisions/), schema → transport → auth, server → caller,
+ *   client-features → planner
+ *   → core → catalogue, durable → manager → codegen
+ * A folder imports only its own files and lower floors (`floors-point-down`), and each entry file is
+ * the face of one folder (`entry-faces-its-folder`). Plus: the runtime and the DSL have no npm
+ * dependencies, nothing in them imports codegen, and generated code imports only @toolwright/runtime
+ * and its own folder.
  *
  * No rule has exceptions. The runtime root holds entry files only (rule `runtime-root-holds-only-entries`); every other
  * file sits in the folder of its layer, so the layers below are plain folder names.
  */
+const { ENTRY_HOME, FOLDERS, notBelow } = require("./scripts/runtime-floors.cjs");
+
 const RT = "^packages/runtime/src/";
-const RT_ENTRIES = `${RT}(index|stdio|http|auth|client-features|protocol|catalogue|codegen|manager|durable|providers|server)\\.ts$`;
+const RT_ENTRIES = `${RT}(${Object.keys(ENTRY_HOME).join("|")})\\.ts$`;
+const RT_FOLDERS = FOLDERS;
+const folders = (list) => `${RT}(${list.join("|")})/`;
 const RT_FAILURE = `${RT}failure/`;
-const RT_CALLERS = `${RT}(caller|client-features)/`;
 
 module.exports = {
   forbidden: [
@@ -63,19 +71,37 @@ module.exports = {
       from: {},
       to: { path: `${RT}[^/]+\\.ts$`, pathNot: RT_ENTRIES },
     },
-    {
-      name: "failure-is-the-bottom",
-      comment: "The failure type and mapping table import nothing of the runtime but the wire fault they map.",
+    // One rule per folder: it imports itself and lower floors only (no arrow runs up, so no circle
+    // between folders either). Replaces the per-layer rules: failure is the bottom, protocol knows no
+    // transport, callers know nothing that uses them, the server stands alone.
+    ...RT_FOLDERS.map((folder) => ({
+      name: "floors-point-down",
+      comment: `${folder}/ imports only itself and the floors below it (scripts/runtime-floors.cjs).`,
       severity: "error",
-      from: { path: RT_FAILURE },
-      to: { path: RT, pathNot: [RT_FAILURE, `${RT}protocol/wire-fault\\.ts$`] },
+      from: { path: `${RT}${folder}/` },
+      to: { path: folders(notBelow(folder)) },
+    })),
+    {
+      name: "every-runtime-folder-has-a-floor",
+      comment: "A new folder goes on a floor in scripts/runtime-floors.cjs before anything can import it.",
+      severity: "error",
+      from: {},
+      to: { path: `${RT}[^/]+/`, pathNot: folders(RT_FOLDERS) },
     },
-    {
-      name: "protocol-imports-only-protocol-and-failure",
-      comment: "JSON-RPC, MCP messages and eras know nothing of transports, callers or anything above.",
+    // One rule per entry: the face of its folder re-exports that folder and lower floors only.
+    ...Object.entries(ENTRY_HOME).map(([entry, home]) => ({
+      name: "entry-faces-its-folder",
+      comment: `${entry}.ts is the face of ${home}/: it re-exports ${home}/ and the floors below it.`,
       severity: "error",
-      from: { path: `${RT}protocol/` },
-      to: { path: RT, pathNot: [`${RT}protocol/`, RT_FAILURE] },
+      from: { path: `${RT}${entry}\\.ts$` },
+      to: { path: folders(notBelow(home)) },
+    })),
+    {
+      name: "core-does-not-import-wings",
+      comment: "The runtime core (registry, policy, telemetry) is used by the wings, never the reverse; it stays model-agnostic.",
+      severity: "error",
+      from: { path: `${RT}core/` },
+      to: { path: folders(["catalogue", "durable", "manager", "server", "planner", "client-features", "auth"]) },
     },
     {
       name: "transport-imports-only-wire-protocol-and-failure",
@@ -84,29 +110,8 @@ module.exports = {
       from: { path: `${RT}transport/` },
       to: {
         path: RT,
-        pathNot: [`${RT}transport/`, `${RT}protocol/(json-rpc|wire-fault|modern|mcp-types)\\.ts$`, RT_FAILURE],
+        pathNot: [`${RT}transport/`, `${RT}protocol/(json-rpc|modern|mcp-types)\\.ts$`, RT_FAILURE],
       },
-    },
-    {
-      name: "callers-do-not-import-what-uses-them",
-      comment: "Callers sit below the runtime core, the manager, the server and the planner.",
-      severity: "error",
-      from: { path: RT_CALLERS },
-      to: { path: `${RT}(core|manager|server|planner)/` },
-    },
-    {
-      name: "core-does-not-import-manager-server-or-planner",
-      comment: "The runtime core (registry, invoke, policy, telemetry, durable seam) is used by them, not the reverse.",
-      severity: "error",
-      from: { path: `${RT}core/` },
-      to: { path: `${RT}(manager|server|planner)/` },
-    },
-    {
-      name: "server-stands-alone",
-      comment: "What generated servers run on needs no client side: no callers, manager, core or planner.",
-      severity: "error",
-      from: { path: `${RT}server/` },
-      to: { path: `${RT}(manager|core|planner|caller|client-features)/` },
     },
     {
       name: "manager-does-not-import-server",
@@ -114,13 +119,6 @@ module.exports = {
       severity: "error",
       from: { path: `${RT}manager/` },
       to: { path: `${RT}server/` },
-    },
-    {
-      name: "planner-does-not-import-manager-or-server",
-      comment: "Planner helpers work on a runtime and its specs, never on the manager or the server.",
-      severity: "error",
-      from: { path: `${RT}planner/` },
-      to: { path: `${RT}(manager|server)/` },
     },
   ],
   options: {

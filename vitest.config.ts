@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@toolwright\/runtime\/server$/, replacement: src("./packages/runtime/src/server.ts") },
       { find: /^@toolwright\/runtime\/stdio$/, replacement: src("./packages/runtime/src/stdio.ts") },
       { find: /^@toolwright\/runtime\/http$/, replacement: src("./packages/runtime/src/http.ts") },
+      { find: /^@toolwright\/runtime\/caller$/, replacement: src("./packages/runtime/src/caller.ts") },
       { find: /^@toolwright\/runtime\/manager$/, replacement: src("./packages/runtime/src/manager.ts") },
       { find: /^@toolwright\/runtime\/providers$/, replacement: src("./packages/runtime/src/providers.ts") },
       { find: /^@toolwright\/runtime\/durable$/, replacement: src("./packages/runtime/src/durable.ts") },

@@ -10,6 +10,8 @@
 //   --files N       also list every file of N lines or more, largest first
 //   --ratios P      also list every file whose comment-line ratio is under P percent, lowest first
 //   --folders       also print the comment-line ratio of each src/ folder
+//   --json          print only {files, functions} (every file and function of packages/*/src) as JSON,
+//                   for test/architecture/code-shape.test.ts
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createScanner, getLeadingCommentRanges, LanguageVariant, SyntaxKind } from "typescript/unstable/ast";
@@ -24,6 +26,8 @@ const listFunctions = flag("--functions");
 const listFiles = flag("--files");
 const listRatios = flag("--ratios");
 const listFolders = process.argv.includes("--folders");
+const asJson = process.argv.includes("--json");
+const log = asJson ? () => {} : console.log;
 
 const FUNCTION_KINDS = new Set([
   SyntaxKind.FunctionDeclaration,
@@ -155,10 +159,10 @@ for (const pkg of packages) {
     comment += counts.comment;
     nonBlank += counts.nonBlank;
   }
-  console.log(`${pkg} (${files.length} files)`);
-  console.log(`  largest file      ${largest.file} (${largest.lines} lines)`);
-  console.log(`  longest function  ${longest.name} ${longest.file}:${longest.line} (${longest.lines} lines)`);
-  console.log(`  comment lines     ${comment} / ${nonBlank} non-blank = ${pct(comment, nonBlank)}`);
+  log(`${pkg} (${files.length} files)`);
+  log(`  largest file      ${largest.file} (${largest.lines} lines)`);
+  log(`  longest function  ${longest.name} ${longest.file}:${longest.line} (${longest.lines} lines)`);
+  log(`  comment lines     ${comment} / ${nonBlank} non-blank = ${pct(comment, nonBlank)}`);
 
   const manifest = JSON.parse(readFileSync(join(root, "packages", pkg, "package.json"), "utf8"));
   if (pkg !== "runtime") continue;
@@ -175,24 +179,24 @@ for (const pkg of packages) {
       const target = name.flags & SymbolFlags.Alias ? project.checker.getAliasedSymbol(name) : name;
       if (target.flags & SymbolFlags.Value) values++;
     }
-    console.log(`  exports ${subpath.padEnd(12)} ${names.length} names (${values} values, ${names.length - values} types only)`);
+    log(`  exports ${subpath.padEnd(12)} ${names.length} names (${values} values, ${names.length - values} types only)`);
   }
 }
 
 if (listFunctions !== undefined) {
-  console.log(`\nfunctions of ${listFunctions}+ lines`);
+  log(`\nfunctions of ${listFunctions}+ lines`);
   for (const fn of allFunctions.filter((f) => f.lines >= listFunctions).sort((a, b) => b.lines - a.lines)) {
-    console.log(`  ${String(fn.lines).padStart(4)}  ${fn.name}  ${fn.file}:${fn.line}`);
+    log(`  ${String(fn.lines).padStart(4)}  ${fn.name}  ${fn.file}:${fn.line}`);
   }
 }
 if (listFiles !== undefined) {
-  console.log(`\nfiles of ${listFiles}+ lines`);
+  log(`\nfiles of ${listFiles}+ lines`);
   for (const f of allFiles.filter((x) => x.lines >= listFiles).sort((a, b) => b.lines - a.lines)) {
-    console.log(`  ${String(f.lines).padStart(4)}  ${f.file}`);
+    log(`  ${String(f.lines).padStart(4)}  ${f.file}`);
   }
 }
 if (listFolders) {
-  console.log("\ncomment lines per folder");
+  log("\ncomment lines per folder");
   const folders = new Map();
   for (const f of allFiles) {
     const parts = f.file.split("/");
@@ -204,12 +208,13 @@ if (listFolders) {
     folders.set(key, sum);
   }
   for (const [key, sum] of [...folders].sort())
-    console.log(`  ${key.padEnd(28)} ${pct(sum.comment, sum.nonBlank).padStart(6)}  (${sum.comment} / ${sum.nonBlank})`);
+    log(`  ${key.padEnd(28)} ${pct(sum.comment, sum.nonBlank).padStart(6)}  (${sum.comment} / ${sum.nonBlank})`);
 }
 if (listRatios !== undefined) {
-  console.log(`\nfiles under ${listRatios}% comment lines`);
+  log(`\nfiles under ${listRatios}% comment lines`);
   for (const f of allFiles.filter((x) => 100 * x.ratio < listRatios).sort((a, b) => a.ratio - b.ratio)) {
-    console.log(`  ${(100 * f.ratio).toFixed(1).padStart(5)}%  ${String(f.lines).padStart(4)}  ${f.file}`);
+    log(`  ${(100 * f.ratio).toFixed(1).padStart(5)}%  ${String(f.lines).padStart(4)}  ${f.file}`);
   }
 }
 api.close();
+if (asJson) console.log(JSON.stringify({ files: allFiles.map(({ file, lines }) => ({ file, lines })), functions: allFunctions }));

@@ -4,7 +4,7 @@
  * counted with a real tokenizer (js-tiktoken, o200k_base, the GPT-4o encoding).
  */
 import { createInMemoryCaller, type ToolSpec, type ToolsetRegistration } from "@toolwright/runtime";
-import type { Decoder } from "@toolwright/runtime/protocol";
+import type { Decoder } from "@toolwright/runtime/caller";
 import { createProviderTools, type ProviderFormat, type ToolRunner } from "@toolwright/runtime/providers";
 import { getEncoding } from "js-tiktoken";
 

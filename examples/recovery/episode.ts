@@ -17,7 +17,7 @@ import {
   type ToolResult,
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
-import { combineFailures } from "@toolwright/runtime/protocol";
+import { combineFailures } from "@toolwright/runtime/caller";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { createResearcherRuntime } from "./src/gen/agents/index.js";
 

@@ -30,10 +30,18 @@ const files: { readonly [path: string]: string } = {
   "packages/runtime/src/protocol/mcp-client.ts": 'import { frame } from "./json-rpc.js";\nexport const session = frame;\n',
   "packages/runtime/src/transport/stdio.ts": 'import { frame } from "../protocol/json-rpc.js";\nexport const pipe = frame;\n',
   "packages/runtime/src/manager/pool.ts": 'import { wire } from "../caller/caller.js";\nexport const pool = wire;\n',
+  "packages/runtime/src/planner/render.ts": 'import { wire } from "../caller/caller.js";\nexport const render = wire;\n',
+  "packages/runtime/src/server/serve.ts": 'import { frame } from "../protocol/json-rpc.js";\nexport const serve = frame;\n',
+  "packages/runtime/src/caller.ts": 'export { wire } from "./caller/caller.js";\nexport { frame } from "./protocol/json-rpc.js";\n',
+  "packages/runtime/src/stray/thing.ts": "export const thing = 1;\n",
   "examples/demo/src/gen/x/types.gen.ts": "export type T = string;\n",
   // One broken rule each.
   "packages/runtime/src/protocol/peer.ts": 'import { pool } from "../manager/pool.js";\nexport const peer = pool;\n',
   "packages/runtime/src/transport/http.ts": 'import { session } from "../protocol/mcp-client.js";\nexport const http = session;\n',
+  "packages/runtime/src/protocol.ts": 'export { frame } from "./protocol/json-rpc.js";\nexport { wire } from "./caller/caller.js";\n',
+  "packages/runtime/src/core/uses-planner.ts": 'import { render } from "../planner/render.js";\nexport const u = render;\n',
+  "packages/runtime/src/manager/serves.ts": 'import { serve } from "../server/serve.js";\nexport const s = serve;\n',
+  "packages/runtime/src/core/uses-stray.ts": 'import { thing } from "../stray/thing.js";\nexport const t = thing;\n',
   "packages/runtime/src/core/loop-a.ts": 'import { b } from "./loop-b.js";\nexport const a = () => b;\n',
   "packages/runtime/src/core/loop-b.ts": 'import { a } from "./loop-a.js";\nexport const b = () => a;\n',
   "packages/runtime/src/core/uses-entry.ts": 'import { createRuntime } from "../index.js";\nexport const r = createRuntime;\n',
@@ -64,13 +72,17 @@ describe("dependency rules", () => {
       () => undefined,
       (error: unknown) => error,
     )) as { code?: number; stdout?: string } | undefined;
-    expect(failure?.code).toBe(9);
+    expect(failure?.code).toBe(13);
     // `error <rule>: <from> → <to>`; a cycle prints its loop over the following lines.
     const found = [...(failure?.stdout ?? "").matchAll(/error (\S+): (\S+) →\s+(\S+)/g)].map((m) => `${m[1]}: ${m[2]} -> ${m[3]}`).sort();
     const R = "packages/runtime/src";
     expect(found).toEqual(
       [
-        `protocol-imports-only-protocol-and-failure: ${R}/protocol/peer.ts -> ${R}/manager/pool.ts`,
+        `floors-point-down: ${R}/protocol/peer.ts -> ${R}/manager/pool.ts`,
+        `entry-faces-its-folder: ${R}/protocol.ts -> ${R}/caller/caller.ts`,
+        `core-does-not-import-wings: ${R}/core/uses-planner.ts -> ${R}/planner/render.ts`,
+        `manager-does-not-import-server: ${R}/manager/serves.ts -> ${R}/server/serve.ts`,
+        `every-runtime-folder-has-a-floor: ${R}/core/uses-stray.ts -> ${R}/stray/thing.ts`,
         `transport-imports-only-wire-protocol-and-failure: ${R}/transport/http.ts -> ${R}/protocol/mcp-client.ts`,
         `no-circular: ${R}/core/loop-a.ts -> ${R}/core/loop-b.ts`,
         `runtime-entries-are-imported-only-by-entries: ${R}/core/uses-entry.ts -> ${R}/index.ts`,

@@ -4,7 +4,7 @@
  * context, against a real scripted server process. Nothing remaps the failure afterwards.
  */
 import { createRuntime, type ToolFailure } from "@toolwright/runtime";
-import { validateFailure } from "@toolwright/runtime/protocol";
+import { validateFailure } from "@toolwright/runtime/caller";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";

@@ -3,7 +3,7 @@
  */
 
 import type { FieldIssue, ToolSpec } from "@toolwright/runtime";
-import type { Decoder } from "@toolwright/runtime/protocol";
+import type { Decoder } from "@toolwright/runtime/caller";
 
 type FieldType = "string" | "integer" | "boolean";
 

@@ -10,7 +10,7 @@ import {
   type ToolFailure,
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
-import { closestToolNames, editDistance, validateFailure } from "@toolwright/runtime/protocol";
+import { closestToolNames, editDistance, validateFailure } from "@toolwright/runtime/caller";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 

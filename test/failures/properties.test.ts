@@ -12,7 +12,6 @@ import {
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
 import {
-  type CallToolResult,
   FAILURE_REASONS,
   failureFrom,
   failureFromFault,
@@ -24,7 +23,8 @@ import {
   mayHaveRun,
   validateFailure,
   type WireFault,
-} from "@toolwright/runtime/protocol";
+} from "@toolwright/runtime/caller";
+import type { CallToolResult } from "@toolwright/runtime/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";

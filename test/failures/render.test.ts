@@ -4,13 +4,13 @@
 
 import { renderFailure, renderResult, type ToolResult } from "@toolwright/runtime";
 import {
-  capText,
   failureFromFault,
   failureFromInvalidInput,
   failureFromInvalidOutput,
   failureFromLocal,
   failureFromToolError,
-} from "@toolwright/runtime/protocol";
+} from "@toolwright/runtime/caller";
+import { capText } from "@toolwright/runtime/providers";
 import { describe, expect, it } from "vitest";
 
 const at = { tool: "files.read_text_file", server: "fs" };

@@ -3,7 +3,8 @@
  * confirmation hook, cancellation. Every failure is checked with the validator.
  */
 import { type CallOptions, createInMemoryCaller, createRuntime, type RuntimeEvent, type ToolResult } from "@toolwright/runtime";
-import { type CallToolResult, callContext, callerFunc, failureFromFault, validateFailure } from "@toolwright/runtime/protocol";
+import { callContext, callerFunc, failureFromFault, validateFailure } from "@toolwright/runtime/caller";
+import type { CallToolResult } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 

@@ -5,9 +5,9 @@
  * a third-party caller's result through invokeTool.
  */
 
+import { callerFunc } from "@toolwright/runtime/caller";
 import { invokeTool, type ToolSpec } from "@toolwright/runtime/codegen";
 import { createMcpManager, type HttpClientFactory, type ServerClient } from "@toolwright/runtime/manager";
-import { callerFunc } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isToolFailure } from "../../packages/runtime/src/failure/failure.js";

@@ -4,7 +4,7 @@
  * the message, and the run goes on.
  */
 import { type Caller, createRuntime } from "@toolwright/runtime";
-import { callerFunc } from "@toolwright/runtime/protocol";
+import { callerFunc } from "@toolwright/runtime/caller";
 import { describe, expect, it } from "vitest";
 import { createFilesClient } from "../golden/refs-recursive/expected/files/client.gen.js";
 import { registerFilesToolset } from "../golden/refs-recursive/expected/files/register.gen.js";

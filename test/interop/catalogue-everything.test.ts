@@ -8,7 +8,8 @@
  * templates: every one is got or read through its generated typed method, and drift covers them.
  */
 import type { ChildProcess } from "node:child_process";
-import type { SessionCaller, ToolResult } from "@toolwright/runtime";
+import type { ToolResult } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime/caller";
 import { checkDrift, fingerprintEntry } from "@toolwright/runtime/catalogue";
 import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";

@@ -5,8 +5,8 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { type Caller, type CallRequest, createRuntime } from "@toolwright/runtime";
-import { invokeTool } from "@toolwright/runtime/protocol";
+import { type Caller, createRuntime } from "@toolwright/runtime";
+import { type CallRequest, invokeTool } from "@toolwright/runtime/caller";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

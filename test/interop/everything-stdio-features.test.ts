@@ -4,7 +4,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { CallResponse } from "@toolwright/runtime";
+import type { CallResponse } from "@toolwright/runtime/caller";
 import { createClientFeatures, type LogEntry, urlElicitationsRequired } from "@toolwright/runtime/client-features";
 import type { ContentBlock, Progress } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";

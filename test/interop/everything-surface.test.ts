@@ -4,7 +4,7 @@
  * template instantiated, every prompt fetched, list-changed and resource-updated notifications.
  */
 import type { ChildProcess } from "node:child_process";
-import type { SessionCaller } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime/caller";
 import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -6,7 +6,7 @@
  * sampling and elicitation as client-side tasks that it polls.
  */
 import type { ChildProcess } from "node:child_process";
-import type { SessionCaller } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime/caller";
 import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";

@@ -5,7 +5,7 @@
  * instantiated; the live catalogue matches the declarations.
  */
 import type { ChildProcess } from "node:child_process";
-import type { SessionCaller } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime/caller";
 import { clearHttpEraCache, createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

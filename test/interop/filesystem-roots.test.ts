@@ -7,9 +7,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { CallResponse } from "@toolwright/runtime";
+import type { CallResponse } from "@toolwright/runtime/caller";
+import { failureFromToolError } from "@toolwright/runtime/caller";
 import { createClientFeatures } from "@toolwright/runtime/client-features";
-import { failureFromToolError } from "@toolwright/runtime/protocol";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 

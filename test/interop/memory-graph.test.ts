@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { CallResponse } from "@toolwright/runtime";
+import type { CallResponse } from "@toolwright/runtime/caller";
 import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 

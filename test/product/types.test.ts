@@ -1,7 +1,7 @@
 /**
  * The runtime's published typings, seen by a consumer that has no `@types/node` (a browser, edge or
  * Deno project): the root entry, `/codegen`, the portable subpaths (`/auth`, `/client-features`,
- * `/protocol`, `/catalogue`) and the code `toolwright gen` writes type-check with
+ * `/caller`, `/protocol`, `/catalogue`) and the code `toolwright gen` writes type-check with
  * only the ES and DOM libs; the Node-only entries (`/stdio`, …) say they need `@types/node`, which
  * is why it is an optional peer. The package is copied, not linked, so nothing can find the repo's
  * `@types/node` by walking up from a symlink's real path.
@@ -70,13 +70,14 @@ describe("runtime typings without @types/node", () => {
     expect(r.code).toBe(0);
   });
 
-  it("the subpaths for OAuth, client features, protocol and catalogue tooling type-check with only the ES and DOM libs", () => {
+  it("the subpaths for OAuth, client features, callers, protocol and catalogue tooling type-check with only the ES and DOM libs", () => {
     writeFileSync(
       join(tmp, "subpaths.ts"),
       [
         'import { createOAuthProvider, type TokenStore } from "@toolwright/runtime/auth";',
         'import { createClientFeatures } from "@toolwright/runtime/client-features";',
-        'import { mapTransportCode, type Outcome, type RpcRequest } from "@toolwright/runtime/protocol";',
+        'import { mapTransportCode } from "@toolwright/runtime/caller";',
+        'import { type Outcome, type RpcRequest } from "@toolwright/runtime/protocol";',
         'import { fingerprintCatalogue, lintCatalogue } from "@toolwright/runtime/catalogue";',
         "export const oauth = createOAuthProvider;",
         "export type Store = TokenStore;",

@@ -8,9 +8,9 @@
 
 import { randomBytes } from "node:crypto";
 import { createRuntime, type ToolFailure } from "@toolwright/runtime";
+import { callerFunc } from "@toolwright/runtime/caller";
 import { invokeTool, type ToolSpec } from "@toolwright/runtime/codegen";
 import { createMcpManager, parseMcpConfig } from "@toolwright/runtime/manager";
-import { callerFunc } from "@toolwright/runtime/protocol";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { renderFailure } from "../../packages/runtime/src/planner/render.js";

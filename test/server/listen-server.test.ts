@@ -4,7 +4,8 @@
 // ids, filters, the tasks extension's notifications/tasks and the graceful end.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearHttpEraCache, createHttpCaller } from "../../packages/runtime/src/http.js";
-import { type HttpServerHandle, type RpcMessage, serveHttp, type ToolServer } from "../../packages/runtime/src/server.js";
+import type { RpcMessage } from "../../packages/runtime/src/protocol.js";
+import { type HttpServerHandle, serveHttp, type ToolServer } from "../../packages/runtime/src/server.js";
 import { createTasksServer } from "./fixtures/tasks-server.js";
 
 const V = "2026-07-28";

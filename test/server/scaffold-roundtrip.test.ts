@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { SessionCaller } from "@toolwright/runtime";
+import type { SessionCaller } from "@toolwright/runtime/caller";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import type { ServeHandle } from "@toolwright/runtime/server";
 import { createStdioCaller } from "@toolwright/runtime/stdio";

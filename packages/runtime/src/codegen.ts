@@ -1,10 +1,16 @@
 /**
- * @toolwright/runtime/codegen: the symbols generated code imports. Not for hand-written code.
+ * @toolwright/runtime/codegen: the symbols generated code imports (`RUNTIME_SYMBOLS`), and the
+ * schema helpers precompiled validators call. Not for hand-written code. Its names may repeat names
+ * of other entries only where the table sends generated code here.
  * @packageDocumentation
  */
 export type { Caller, CallOptions } from "./caller/caller.js";
-export type { MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
+export { invokeTool } from "./caller/invoke.js";
+export type { SurfaceResult } from "./caller/surface.js";
 export { getPromptVia, readResourceVia } from "./caller/surface.js";
+export type { ToolResult, ToolSpec } from "./caller/tool-spec.js";
+export type { DriftOptions, DriftReport, ExpectedCatalogue } from "./catalogue/drift.js";
+export { checkDrift } from "./catalogue/drift.js";
 export type { RuntimeSymbol, RuntimeSymbolEntry, ServerSymbol } from "./codegen/symbols.js";
 export {
   EXPAND_ENV_FROM,
@@ -16,15 +22,10 @@ export {
   RUNTIME_SYMBOLS,
   SERVER_SYMBOLS,
 } from "./codegen/symbols.js";
-export type { DriftOptions, DriftPolicy, DriftReport, ExpectedCatalogue, ToolDrift } from "./core/drift.js";
-export { checkDrift } from "./core/drift.js";
-export { invokeTool } from "./core/invoke.js";
 export type { Runtime } from "./core/runtime.js";
-export type { ExpectedSurface, LiveSurface, SurfaceDrift, SurfaceKind } from "./core/surface-drift.js";
-export type { ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { expandTemplate } from "./protocol/uri-template.js";
-export type { Decoder, ValidateFunction, ValidatorError } from "./schema/codec.js";
+export type { ValidateFunction, ValidatorError } from "./schema/codec.js";
 export { createDecoder, issuesFromErrors } from "./schema/codec.js";
 export type { FormatEntry } from "./schema/codegen-helpers.js";
 export { deepEqual, formats, ucs2length } from "./schema/codegen-helpers.js";

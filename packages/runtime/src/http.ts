@@ -12,7 +12,6 @@
  */
 export type { HttpCaller, HttpCallerOptions } from "./caller/http-caller.js";
 export { clearHttpEraCache, createHttpCaller } from "./caller/http-caller.js";
-export type { Era, EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
 export type { RedirectPolicy } from "./transport/http-exchange.js";
 export { expandEnv, expandProcessEnv } from "./transport/http-headers.js";
 export type { OutboundGuard, OutboundLookup, OutboundPolicy } from "./transport/outbound.js";

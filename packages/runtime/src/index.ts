@@ -1,27 +1,30 @@
 /**
- * @toolwright/runtime: MCP callers that return `ToolFailure` values instead of throwing, and the
- * runtime registry that generated toolsets register into. This entry holds what applications use;
- * it needs no Node APIs. The rest lives in named subpaths:
+ * @toolwright/runtime: the runtime registry that generated toolsets register into, and `ToolFailure`
+ * values instead of exceptions. This entry is the face of `core/` (and of what `core/` stands on);
+ * it needs no Node APIs. The rest lives in named subpaths, each the face of one folder:
  * - `@toolwright/runtime/stdio`, `/http`: the Node callers; `/auth`: OAuth 2.1 for the HTTP callers;
  * - `/client-features`: elicitation, sampling, roots and logging handlers;
- * - `/manager`, `/server`, `/providers`, `/durable`: many servers, serving, model SDKs, durable runs;
- * - `/protocol`, `/catalogue`: for other libraries (your own callers, servers or tooling);
+ * - `/manager`, `/server`, `/providers`, `/durable`, `/catalogue`: many servers, serving, model SDKs,
+ *   durable runs, catalogue fingerprints, lint and drift;
+ * - `/caller`, `/protocol`: for other libraries (your own callers; the MCP wire);
  * - `/codegen`: what generated code imports.
+ *
+ * As connect-es does, the names below come in two groups: for applications, then for other
+ * libraries (the interfaces a caller or a tracer implements).
  * @packageDocumentation
  */
 
 import { createInMemoryCallerOn, type InMemoryCaller, type InMemoryTool } from "./caller/in-memory-caller.js";
 
-export type { Caller, CallOptions, CallRequest, CallResponse, SessionCaller, ToolTask } from "./caller/caller.js";
-export { CallerClosedError, isCallerClosedError } from "./caller/caller.js";
+// ── For applications ────────────────────────────────────────────────────────────────────────────
 export type { InMemoryCaller, InMemoryTool } from "./caller/in-memory-caller.js";
+export type { ToolRequest } from "./caller/tool-request.js";
+export type { PayloadOf, ResultOf, ToolResult, ToolSpec } from "./caller/tool-spec.js";
 export type { RunPolicy, RunUsage } from "./core/policy.js";
 export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } from "./core/runtime.js";
 export { createRuntime } from "./core/runtime.js";
 export type { RuntimeEvent, TelemetryOptions, TracerLike } from "./core/telemetry.js";
 export { createOtelTraceContext } from "./core/telemetry.js";
-export type { ToolRequest } from "./core/tool-request.js";
-export type { PayloadOf, ResultOf, ToolResult, ToolSpec } from "./core/tool-spec.js";
 export type { FailureKind, FailureReason, FailureSource, FieldIssue, Recovery, RecoveryAction, ToolFailure } from "./failure/failure.js";
 export { isToolFailure } from "./failure/failure.js";
 export type { Result } from "./failure/result.js";
@@ -43,3 +46,10 @@ export function createInMemoryCaller(server: string, tools: { readonly [name: st
     return createToolServer({ name: server, version: "0.0.0", tools: hosted });
   });
 }
+
+// ── For other libraries ─────────────────────────────────────────────────────────────────────────
+// What a caller implements (the rest of the caller kit is `@toolwright/runtime/caller`), the design's
+// policy names `RuntimeOptions.policy` accepts, and the span shapes a tracer provides.
+export type { Caller, CallOptions } from "./caller/caller.js";
+export type { DesignRunPolicy } from "./core/policy.js";
+export type { SpanLike, TraceContextFn } from "./core/telemetry.js";

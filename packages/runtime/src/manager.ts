@@ -25,6 +25,7 @@ export {
   projectConfigPath,
   resolveServerEntry,
 } from "./manager/config-load.js";
+export { type FromConfigSchema, MCP_CONFIG_SCHEMA, type RawServerEntry } from "./manager/config-schema.js";
 export type {
   CollisionPolicy,
   HttpServerConfig,
@@ -49,7 +50,7 @@ export { connectFromConfig, discoverServers } from "./manager/embed.js";
 export type { JsoncText } from "./manager/jsonc.js";
 export { JsoncError, parseJsonc, readJsonc, visibleText } from "./manager/jsonc.js";
 export { createMcpManager } from "./manager/manager.js";
-export type { ApplySummary, ApprovalHook, ApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager-types.js";
+export type { ApplySummary, ApprovalHook, CallApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager-types.js";
 export type { McpRegisterConfirm, McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";
 export { createMcpRegisterTool, MCP_REGISTER_DESCRIPTOR, MCP_REGISTER_TOOL } from "./manager/mcp-register.js";
 export type { NameChoice } from "./manager/names.js";

@@ -2,9 +2,12 @@
  * @toolwright/runtime/providers: tool definitions in each model provider's own JSON shape
  * (OpenAI Chat Completions and Responses, Anthropic Messages, Gemini), schema certification per
  * provider, the one-call helper from a response's tool calls to the next message, and tool search
- * for large catalogues. Plain JSON: no provider SDK is imported.
+ * for large catalogues, and the planner's helpers below `renderFailure` (model-call normalising,
+ * content rendering, visibility). The face of `planner/`. Plain JSON: no provider SDK is imported.
  * @packageDocumentation
  */
+
+export { normalizeModelCall } from "./planner/model-call.js";
 export type { DefinitionProblem, ProviderTools, ProviderToolsOptions, ToolCallOutcome, ToolRunner } from "./planner/providers/binding.js";
 export { createProviderTools, formatToolName, safeInParallel } from "./planner/providers/binding.js";
 export type {
@@ -37,3 +40,5 @@ export {
 export { rankTools, searchTokens } from "./planner/providers/tool-rank.js";
 export type { ToolSearchOptions } from "./planner/providers/tool-search.js";
 export { createToolSearch, TOOL_SEARCH_SPECS } from "./planner/providers/tool-search.js";
+export { capText, renderContentBlock } from "./planner/render.js";
+export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";

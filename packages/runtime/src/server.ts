@@ -1,15 +1,14 @@
 /**
  * @toolwright/runtime/server: serve MCP tools (Node only, no dependencies). Generated server
  * scaffolds call `createToolServer` with their tools, then `serve` (or `serveStdio` / `serveHttp`).
- * Speaks 2024-11-05 … 2025-11-25 with `initialize`, and stateless 2026-07-28.
+ * Speaks every revision the callers speak. The face of `server/`: the wire types a handler meets
+ * (JSON-RPC messages, `RpcHandlerError`, content blocks, URI templates) are in
+ * `@toolwright/runtime/protocol`; `CallToolResult`, `GetPromptResult` and `createDecoder` are also
+ * here because generated scaffolds import them from this entry (`SERVER_SYMBOLS`).
  * @packageDocumentation
  */
 
-export type { RpcErrorObject, RpcId, RpcMessage, RpcNotification, RpcRequest, RpcResponse } from "./protocol/json-rpc.js";
-export type { CallToolResult, ContentBlock, GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
-export { RpcHandlerError } from "./protocol/rpc-peer.js";
-export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
-export type { Decoder, ValidateFunction, ValidatorError } from "./schema/codec.js";
+export type { CallToolResult, GetPromptResult } from "./protocol/mcp-types.js";
 export { createDecoder } from "./schema/codec.js";
 export type { HttpServeOptions, HttpServerHandle } from "./server/http-server.js";
 export { serveHttp } from "./server/http-server.js";
@@ -22,7 +21,6 @@ export type { ServerSession, SessionOptions, ToolServer } from "./server/tool-se
 export { createToolServer } from "./server/tool-server.js";
 export type {
   ArgumentCompleter,
-  LogLevel,
   ResourceBody,
   ServerPrompt,
   ServerResource,

@@ -5,8 +5,7 @@
 
 export type { StdioCaller, StdioCallerOptions } from "./caller/stdio-caller.js";
 export { createStdioCaller } from "./caller/stdio-caller.js";
-export type { EraPreference, TraceContextOption } from "./protocol/mcp-client.js";
 export type { EnvSpec } from "./transport/environment.js";
 export { buildChildEnv, DEFAULT_INHERITED_ENV } from "./transport/environment.js";
 // `${VAR}` expansion for generated caller factories (`create<Server>Caller`), as HTTP headers use it.
-export { expandEnv, expandProcessEnv } from "./transport/http-headers.js";
+export { expandProcessEnv } from "./transport/http-headers.js";

@@ -4,9 +4,9 @@
  */
 import type { McpServerDecl } from "../../../packages/dsl/src/index.js";
 import { toJsonSchema } from "../../../packages/dsl/src/index.js";
+import { RpcHandlerError } from "../../../packages/runtime/src/protocol.js";
 import {
   createToolServer,
-  RpcHandlerError,
   type ServerTool,
   type ToolContext,
   type ToolHandlerResult,

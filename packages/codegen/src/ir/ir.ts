@@ -4,6 +4,7 @@
  */
 import type { JsonSchema } from "@toolwright/dsl";
 import type { OutboundPolicy } from "@toolwright/runtime/http";
+import type { EraPreference } from "@toolwright/runtime/protocol";
 
 /** How a generated module declares an export (`export const x`, `export interface X`...). */
 export type IrExportKind = "const" | "function" | "interface" | "type";
@@ -96,7 +97,7 @@ export type IrConnection = {
   /** Env or header names whose literal values were left out of generated code (they may be secrets). */
   readonly withheld: readonly string[];
   /** Caller options an `mcp.json` entry sets (`era`, `connectTimeoutMs`, `requestTimeoutMs` as `timeoutMs`), as the manager applies them. */
-  readonly options: { readonly era?: "auto" | "legacy" | "2026-07-28"; readonly connectTimeoutMs?: number; readonly timeoutMs?: number };
+  readonly options: { readonly era?: EraPreference; readonly connectTimeoutMs?: number; readonly timeoutMs?: number };
 } & (
   | {
       readonly transport: "stdio";

@@ -1,7 +1,7 @@
 import { design, externalServer, fromExternalMCP, fromMCP, mcpServer, object, toolset } from "@toolwright/dsl";
 import { createInMemoryCaller } from "@toolwright/runtime";
+import { callerFunc } from "@toolwright/runtime/caller";
 import { getPromptVia, readResourceVia } from "@toolwright/runtime/codegen";
-import { callerFunc } from "@toolwright/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import { DesignError } from "../errors.js";
 import { resolveDesign } from "./resolve.js";

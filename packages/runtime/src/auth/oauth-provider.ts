@@ -8,27 +8,48 @@
 import type { AuthChallenge } from "../transport/auth-provider.js";
 import { WireFaultError } from "../transport/http-exchange.js";
 import { createOutboundGuard, type OutboundGuard } from "../transport/outbound.js";
-import { type AuthorizationServerMetadata, discoverProtectedResource } from "./discovery.js";
+import { type AuthorizationServerMetadata, discoverProtectedResource, type FetchLike } from "./discovery.js";
 import { createDpopProof } from "./dpop.js";
 import { fetchWithDeadline, fetchWithinPolicy } from "./guards.js";
 import { createChallengeBudget } from "./oauth-budget.js";
 import { requestToken, type TokenDpop } from "./oauth-flows.js";
 import { authorizationCodeGrant, chooseScopes, clientFor, machineGrant, type TokenRequest } from "./oauth-grants.js";
 import { checkOAuthOptions, type OAuthProvider, type OAuthProviderOptions } from "./oauth-options.js";
-import { createAuthServerAccess } from "./oauth-server-access.js";
+import { type AuthServerAccess, createAuthServerAccess } from "./oauth-server-access.js";
 import { bearerChallenge, OAuthError } from "./oauth-util.js";
 import { createMemoryTokenStore, type OAuthTokens } from "./token-store.js";
 
 export type { AssertionContext, AuthorizationResponse, OAuthProvider, OAuthProviderOptions } from "./oauth-options.js";
 
-/** Creates an OAuth 2.1 provider for one MCP server. */
-export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
+/** The provider's fetch: timed, and checked by an outbound policy (its own, or the HTTP caller's it adopts). */
+function createOAuthFetch(options: OAuthProviderOptions): {
+  readonly fetchFn: FetchLike;
+  adopt(outbound: OutboundGuard | undefined): void;
+} {
   const insecure = options.allowInsecureHttp ? { allowInsecureHttp: true } : {};
   const ownGuard = options.outbound ? createOutboundGuard({ ...insecure, ...options.outbound }) : undefined;
   let guard: OutboundGuard = ownGuard ?? createOutboundGuard(insecure);
   const timed = fetchWithDeadline(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), options.requestTimeoutMs ?? 30_000);
-  // Names are resolved and checked only for the global fetch: a custom fetch does its own resolution.
-  const fetchFn = fetchWithinPolicy(timed, () => guard, options.fetch === undefined);
+  return {
+    // Names are resolved and checked only for the global fetch: a custom fetch does its own resolution.
+    fetchFn: fetchWithinPolicy(timed, () => guard, options.fetch === undefined),
+    adopt(outbound) {
+      // The HTTP caller's outbound policy governs the OAuth requests too, unless the provider has its own.
+      if (!ownGuard && outbound) guard = outbound;
+    },
+  };
+}
+
+/** The token request to an authorization server; the signing and DPoP keys are made on first use, after the grant's own checks. */
+function tokenRequester(fetchFn: FetchLike, servers: AuthServerAccess): (as: AuthorizationServerMetadata) => TokenRequest {
+  return (as) => async (client, fields) =>
+    requestToken(fetchFn, as, client, fields, await servers.assertionKey(), await servers.dpopFor(as));
+}
+
+/** Creates an OAuth 2.1 provider for one MCP server. */
+export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
+  const net = createOAuthFetch(options);
+  const fetchFn = net.fetchFn;
   const store = options.store ?? createMemoryTokenStore();
   const discoveryHeaders: { [key: string]: string } = options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {};
   checkOAuthOptions(options);
@@ -64,11 +85,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     options.onError?.(e);
     return false;
   }
-  /** The token request to `as`; the signing and DPoP keys are made on first use, after the grant's own checks. */
-  const tokenRequestTo =
-    (as: AuthorizationServerMetadata): TokenRequest =>
-    async (client, fields) =>
-      requestToken(fetchFn, as, client, fields, await servers.assertionKey(), await servers.dpopFor(as));
+  const tokenRequestTo = tokenRequester(fetchFn, servers);
 
   /** One refresh at a time: concurrent requests share it (a rotated refresh token is single-use). */
   let refreshing: Promise<boolean> | undefined;
@@ -117,8 +134,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
 
   async function handle(challenge: AuthChallenge): Promise<boolean> {
     serverUrl ??= challenge.url;
-    // The HTTP caller's outbound policy governs the OAuth requests too, unless the provider has its own.
-    if (!ownGuard && challenge.outbound) guard = challenge.outbound;
+    net.adopt(challenge.outbound);
     await load();
     const bearer = bearerChallenge(challenge.wwwAuthenticate);
     if (bearer?.params.error === "use_dpop_nonce" && challenge.dpopNonce && current?.tokenType === "DPoP") {

@@ -4,12 +4,12 @@
  * through which the transport reports notifications, a lost connection and a crash.
  */
 
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { ClientIdentity, EraPreference, RequestContext, Session } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { RequestHandler, RpcPeer } from "../protocol/rpc-peer.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import type { BackoffPolicy } from "./backoff.js";
 import type { SessionCallerOptions } from "./caller.js";
 

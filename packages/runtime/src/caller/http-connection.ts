@@ -3,13 +3,23 @@
  * legacy `initialize`, and the fallback to HTTP+SSE on 400/404/405 of the initialize POST (never
  * on 401/403). The era found is cached per endpoint.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
-import { type ConnectBudget, createConnectBudget, initializeLegacy, notModern, probeModern, statusOf } from "../protocol/mcp-client.js";
+import {
+  type ConnectBudget,
+  createConnectBudget,
+  discoverOnly,
+  initializeLegacy,
+  notModern,
+  probeModern,
+  statusOf,
+} from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "../protocol/modern.js";
 import { createRpcPeer, type RpcPeer, type RpcPeerOptions } from "../protocol/rpc-peer.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import { revisionOf } from "../revisions/registry.js";
 import type { HttpEndpointOptions, WireFaultError } from "../transport/http-exchange.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "../transport/http-streamable.js";
 import { createLegacySseTransport, type LegacySseTransport } from "../transport/legacy-sse.js";
@@ -69,7 +79,7 @@ function routingHeaders(conn: HttpConnection, message: RpcMessage): { [name: str
   const params = message.params;
   // Modern messages carry the protocol version in `_meta` (the discover probe too, before a session exists).
   const modern =
-    conn.session?.era === "2026-07-28" ||
+    (conn.session !== undefined && revisionOf(conn.session).routingHeaders) ||
     typeof (params?._meta as { [k: string]: unknown } | undefined)?.[META.protocolVersion] === "string";
   if (!modern) return undefined;
   const out = standardHeaders(message.method, params);
@@ -174,11 +184,11 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     const key = url.href;
     const cached = eraCache.get(key);
     // A cached "sse" skips the POST that would only get 404/405 again; honoured only while fallback is allowed.
-    if (cached === "sse" && era !== "2026-07-28" && o.legacySseFallback) return openSse(signal, budget);
+    if (cached === "sse" && !discoverOnly(era) && o.legacySseFallback) return openSse(signal, budget);
     const conn = streamableConnection();
     const streamable = conn.streamable as StreamableHttpTransport;
-    if (era === "2026-07-28" || (era === "auto" && cached !== "legacy")) {
-      const probe = await probeModern(conn.peer, identity, { timeoutMs: budget.probeMs(era, o.probeTimeoutMs ?? 5000), signal });
+    if (discoverOnly(era) || (era === "auto" && cached !== "legacy")) {
+      const probe = await probeModern(conn.peer, identity, { timeoutMs: budget.probeMs(era, o.probeTimeoutMs ?? 5000), signal }, era);
       if (probe.kind === "modern") {
         streamable.modern = true;
         // 2026-07-28 has no sessions: forget any id a server echoed on the probe.
@@ -189,7 +199,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
       }
       // A fault (transport, canceled, 401/403) is the answer, not a sign of an older server; and a
       // caller pinned to the modern era never falls back to initialize.
-      if (probe.kind === "fault" || era === "2026-07-28") {
+      if (probe.kind === "fault" || discoverOnly(era)) {
         await dispose(conn);
         const fault = probe.fault && budget.explain(probe.fault, "server/discover");
         return { ok: false, fault: probe.kind === "fault" ? (fault as WireFault) : notModern(fault) };
@@ -235,7 +245,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     },
     /** 2026-07-28: drops tools whose `x-mcp-header` declarations are invalid, and plans the rest. */
     planTools(conn, tools) {
-      if (conn.session?.era !== "2026-07-28") return tools;
+      if (conn.session === undefined || !revisionOf(conn.session).routingHeaders) return tools;
       const plans = new Map<string, readonly ParamHeader[]>();
       const dropped = new Map<string, string>();
       const kept: ToolDescriptor[] = [];

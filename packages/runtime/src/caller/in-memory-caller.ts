@@ -5,11 +5,11 @@
  * the root entry wires `createInMemoryCaller` to the tool server.
  */
 
+import type { WireFault } from "../failure/wire-fault.js";
 import { createConnectBudget, effectiveEra, openSession } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { createRpcPeer, RpcHandlerError } from "../protocol/rpc-peer.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { createInMemoryPipe, type InMemoryPipe, type MessageHost } from "../transport/in-memory.js";
 import type { CallRequest, SessionCaller, SessionCallerOptions } from "./caller.js";
 import { type ConnectorLink, connectionOn, type SessionConnection, type SessionConnector } from "./connector.js";

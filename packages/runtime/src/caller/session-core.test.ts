@@ -4,10 +4,10 @@
  * never reach a failure, and connects after failures follow the one restart backoff.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { WireFault } from "../failure/wire-fault.js";
 import { createConnectBudget, openSession } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import { createRpcPeer } from "../protocol/rpc-peer.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { createToolServer } from "../server/tool-server.js";
 import type { ServerTool } from "../server/types.js";
 import { createInMemoryPipe, type InMemoryPipe } from "../transport/in-memory.js";

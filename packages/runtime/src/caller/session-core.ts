@@ -9,6 +9,7 @@
 
 import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "../failure/failure.js";
 import { callContext, type FailureContext, failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import { withClientTasks, withTaskCapabilities } from "../protocol/client-tasks.js";
 import {
   type ClientIdentity,
@@ -23,8 +24,8 @@ import {
 import { DEFAULT_CLIENT_INFO, type Outcome } from "../protocol/mcp-session.js";
 import type { ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import { type PeerRequestOptions, watchAbort } from "../protocol/rpc-peer.js";
-import { callToolTasked, serverRunsToolTasks, startToolTask, taskSupportOf } from "../protocol/task-call.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import { callToolTasked, startToolTask, taskSupportOf } from "../protocol/task-call.js";
+import { revisionOf } from "../revisions/registry.js";
 import { createRestartBackoff } from "./backoff.js";
 import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
 import { LIVE, PLAIN_CALLER } from "./caller-prototype.js";
@@ -153,7 +154,7 @@ export function createSessionCore<C extends SessionConnection>(
     backoff?.reset();
     current = conn;
     // A listen lives on one connection; a new connection opens it again with the subscribed URIs.
-    if (conn.session?.era === "2026-07-28" && (listenOnConnect || listenUris.length > 0)) listen(conn);
+    if (listensFor(conn) && (listenOnConnect || listenUris.length > 0)) listen(conn);
     return outcome;
   }
 
@@ -217,7 +218,12 @@ export function createSessionCore<C extends SessionConnection>(
   /** Whether a call must list tools first: header plans (2026-07-28 over HTTP), or a task-capable legacy server. */
   function needsList(conn: C): boolean {
     const session = conn.session as Session;
-    return session.era === "2026-07-28" ? connector.plansFromToolList === true : serverRunsToolTasks(session.handshake.capabilities);
+    return revisionOf(session).needsToolList(session.handshake.capabilities, connector.plansFromToolList === true);
+  }
+
+  /** Whether the connection's revision delivers subscriptions through `subscriptions/listen`. */
+  function listensFor(conn: C): boolean {
+    return conn.session !== undefined && revisionOf(conn.session).subscriptions === "listen";
   }
 
   function listen(conn: C): void {
@@ -315,7 +321,7 @@ export function createSessionCore<C extends SessionConnection>(
       listenUris = uris;
       const conn = current;
       if (conn?.alive) {
-        if (conn.session?.era === "2026-07-28") listen(conn);
+        if (listensFor(conn)) listen(conn);
         else connector.openNotificationStream?.(conn);
       }
       return { ok: true, value: undefined };
@@ -358,8 +364,8 @@ export function createSessionCore<C extends SessionConnection>(
     request,
     async ping(callOptions: CallOptions = NO_OPTIONS) {
       const outcome = await run(callOptions.signal, (conn) =>
-        // 2026-07-28 has no ping; server/discover is the cheapest liveness request there.
-        conn.session?.era === "2026-07-28"
+        // The revision names its liveness request (2026-07-28 has no ping).
+        conn.session !== undefined && revisionOf(conn.session).liveness === "server/discover"
           ? sendRequest(conn.peer, contextOf(conn), "server/discover", {}, peerOptions(callOptions))
           : conn.peer.request("ping", undefined, peerOptions(callOptions)),
       );

@@ -4,10 +4,10 @@
  * The session itself (shared connect, calls, lists, close) is the core's; this file spawns.
  */
 
+import type { WireFault } from "../failure/wire-fault.js";
 import { createConnectBudget, type EraPreference, effectiveEra, openSession } from "../protocol/mcp-client.js";
 import type { Outcome } from "../protocol/mcp-session.js";
 import { createRpcPeer } from "../protocol/rpc-peer.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { configuredEnvValues, type EnvSpec } from "../transport/environment.js";
 import { type StdioProcess, type StdioProcessEvents, startStdioProcess } from "../transport/stdio-process.js";
 import type { SessionCaller, SessionCallerOptions } from "./caller.js";

@@ -21,6 +21,7 @@ import type {
   ResourceDescriptor,
   ResourceTemplateDescriptor,
 } from "../protocol/mcp-types.js";
+import { revisionOf } from "../revisions/registry.js";
 import type { CallOptions, SurfaceRequest } from "./call-options.js";
 import type { SkillsSurface } from "./skills.js";
 
@@ -223,7 +224,9 @@ class Surface implements SurfaceHandle {
     const deps = this.deps;
     const connected = await deps.connect(options);
     if (!connected.ok) return connected;
-    if (deps.live()?.session?.era === "2026-07-28") return deps.listenTo([...(this.subscriptions?.keys() ?? [])]);
+    const session = deps.live()?.session;
+    if (session !== undefined && revisionOf(session).subscriptions === "listen")
+      return deps.listenTo([...(this.subscriptions?.keys() ?? [])]);
     const answer = await deps.request(method, { uri }, options);
     if (!answer.ok) return answer;
     return method === "resources/subscribe" ? deps.listenTo([...(this.subscriptions?.keys() ?? [])]) : { ok: true, value: undefined };

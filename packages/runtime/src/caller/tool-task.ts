@@ -5,8 +5,8 @@
  */
 
 import type { ToolFailure } from "../failure/failure.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { TaskHandle } from "../protocol/task-call.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import type { ToolTask } from "./caller.js";
 
 /** Wraps a protocol task handle; `fail` maps a fault the way the caller maps every fault. */

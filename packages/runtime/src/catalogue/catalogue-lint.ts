@@ -7,49 +7,14 @@
 import { quoteExcerpt } from "./catalogue-diff.js";
 import { isCredentialName, isRecord, type Json, kindOf, strings } from "./lint-entries.js";
 import { checkName } from "./lint-names.js";
-import { normalise } from "./lint-normalise.js";
-import { DECODE_REQUEST, opaqueBlob } from "./lint-payloads.js";
+import { opaqueBlob } from "./lint-payloads.js";
 import type { PhraseContext } from "./lint-phrases.js";
-import { BIDI, HIDDEN_MARKUP, INVISIBLE, SMUGGLING } from "./lint-rules.js";
-import { excerptAt, textFindings } from "./lint-text.js";
+import { BIDI, INVISIBLE } from "./lint-rules.js";
+import { checkString, type OtherTools } from "./lint-string.js";
+import { excerptAt } from "./lint-text.js";
+import type { LintFinding, LintSeverity } from "./lint-types.js";
 
-/**
- * How bad a finding is: `high` is a likely attack, `medium` needs a look, `low` is a smell
- * (a long description, a non-ASCII name that cannot pass for another, a secret file merely named).
- */
-export type LintSeverity = "high" | "medium" | "low";
-
-/** The rules. */
-export type LintRule =
-  | "bidi-control"
-  | "invisible-unicode"
-  | "confusable-name"
-  | "hidden-instructions"
-  | "secret-access"
-  | "other-tools-data"
-  | "hidden-comment"
-  | "long-description"
-  | "cross-server-tool"
-  | "remote-image"
-  | "exfil-url"
-  | "encoded-payload"
-  | "malformed-entry";
-
-/** One finding, with where it is: server, tool (or prompt/resource; absent for instructions) and field path. */
-export interface LintFinding {
-  readonly rule: LintRule;
-  readonly severity: LintSeverity;
-  readonly server: string;
-  /** `tool` for tool entries; `instructions`, `prompt`, `resource` for the others. */
-  readonly kind: "tool" | "instructions" | "prompt" | "resource";
-  /** Tool or prompt name, resource URI; absent for instructions. */
-  readonly tool?: string;
-  /** Field path inside the entry: `name`, `description`, `inputSchema.properties.path.description`, `instructions`. */
-  readonly field: string;
-  readonly message: string;
-  /** The offending text around the match, JSON-quoted so invisible characters show as escapes. */
-  readonly excerpt: string;
-}
+export type { LintFinding, LintRule, LintSeverity } from "./lint-types.js";
 
 /** What the lint reads per server. Entries are raw `tools/list` (`prompts/list`, `resources/list`) entries. */
 export interface LintServer {
@@ -66,11 +31,7 @@ export interface LintOptions {
   readonly maxDescriptionLength?: number;
 }
 
-/** A zero-width joiner between two pictographs: how family and profession emoji are written. */
-const EMOJI_ZWJ = /(\p{Extended_Pictographic}\ufe0f?)\u200d(?=\p{Extended_Pictographic})/gu;
 const SEVERITY_ORDER: { readonly [s in LintSeverity]: number } = { high: 0, medium: 1, low: 2 };
-/** Text past this is not scanned but reported: bounds the work a hostile megabyte can cause. */
-const MAX_SCAN = 100_000;
 /** Strings read per entry at most; an entry with a million keys is reported, not walked. */
 const MAX_STRINGS = 5_000;
 /** A name is distinctive enough to count as a reference when it has a separator, mixed case, or 8+ characters. */
@@ -246,6 +207,7 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
         }
     };
 
+    const cross: OtherTools = { pattern: crossServer, others };
     /** Checks one string; says whether it asks the model to decode something. */
     const checkText = (
       kind: LintFinding["kind"],
@@ -254,77 +216,7 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
       text: string,
       isKey: boolean,
       context: PhraseContext,
-    ): boolean => {
-      const at = (f: Omit<LintFinding, "server" | "kind" | "tool" | "field">) => add(server.name, kind, tool, field, f);
-      const scanned = text.length > MAX_SCAN ? text.slice(0, MAX_SCAN) : text;
-      const bidi = scanned.search(BIDI);
-      if (bidi >= 0)
-        at({
-          rule: "bidi-control",
-          severity: "high",
-          message: "contains bidirectional control characters that reorder what is displayed",
-          excerpt: excerptAt(scanned, bidi, 1),
-        });
-      // A zero-width joiner inside an emoji sequence (👨‍👩‍👧) is how emoji are written, not hiding.
-      const scan = scanned.replace(EMOJI_ZWJ, "$1");
-      const hidden = scan.search(INVISIBLE);
-      if (hidden >= 0) {
-        const smuggled = SMUGGLING.test(scan);
-        at({
-          rule: "invisible-unicode",
-          severity: smuggled ? "high" : "medium",
-          message: smuggled
-            ? "carries text in invisible Unicode tag characters or variation selectors"
-            : "contains invisible characters (zero-width, controls)",
-          excerpt: excerptAt(scan, hidden, 1),
-        });
-      }
-      // Keys are checked for hidden characters only: phrase rules on a property name would flag
-      // ordinary names ("password", "token") that are no instruction to anyone.
-      if (isKey) return false;
-      for (const h of textFindings(scanned, context)) at(h);
-      // Markup is matched in the raw text: hiding it inside invisible characters is part of the trick.
-      for (const pattern of HIDDEN_MARKUP) {
-        const m = pattern.exec(scanned);
-        if (!m) continue;
-        at({
-          rule: "hidden-comment",
-          severity: "high",
-          message: "contains a hidden HTML or Markdown comment or hidden element",
-          excerpt: excerptAt(scanned, m.index, m[0].length),
-        });
-        break;
-      }
-      const leaf = field.slice(field.lastIndexOf(".") + 1);
-      if (text.length > MAX_SCAN)
-        at({
-          rule: "long-description",
-          severity: "medium",
-          message: `is ${text.length} characters long; only the first ${MAX_SCAN} were checked`,
-          excerpt: quoteExcerpt(text, 80),
-        });
-      // Length alone is a smell, not an attack: real servers write 6,000-character descriptions,
-      // and what a long one hides is found by the rules above.
-      else if ((leaf === "description" || leaf === "instructions") && text.length > maxLength)
-        at({
-          rule: "long-description",
-          severity: "low",
-          message: `is ${text.length} characters long (limit ${maxLength}); long text hides instructions`,
-          excerpt: quoteExcerpt(text, 80),
-        });
-      const plain = readable(scanned);
-      const ref = crossServer?.exec(plain);
-      if (ref) {
-        const by = others.find((o) => o.name === ref[1])?.by.join(", ");
-        at({
-          rule: "cross-server-tool",
-          severity: "medium",
-          message: `names tool ${JSON.stringify(ref[1])} of another server (${by})`,
-          excerpt: excerptAt(plain, ref.index, ref[0].length),
-        });
-      }
-      return DECODE_REQUEST.test(normalise(scanned));
-    };
+    ): boolean => checkString((f) => add(server.name, kind, tool, field, f), field, text, isKey, context, maxLength, cross);
 
     for (const [i, t] of server.tools.entries()) lintEntry("tool", t, i);
     const instructions = server.value.instructions;
@@ -345,11 +237,6 @@ export function lintCatalogue(servers: readonly LintServer[], options: LintOptio
       cmp(a.field, b.field) ||
       cmp(a.rule, b.rule),
   );
-}
-
-/** Text as the model effectively reads it, for tool-name references: invisible characters dropped, whitespace collapsed. */
-function readable(text: string): string {
-  return text.replace(INVISIBLE, "").replace(BIDI, "").replace(/\s+/g, " ");
 }
 
 function cmp(a: string, b: string): number {

@@ -3,6 +3,9 @@
  * that runs calls by tool id, provider-safe name or wire name, and enforces the run policy.
  */
 import type { Caller, CallOptions } from "../caller/caller.js";
+import { invokeValidated } from "../caller/invoke.js";
+import { type ToolRequest, toolUnavailable } from "../caller/tool-request.js";
+import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
 import { type ToolFailure, validateFailure } from "../failure/failure.js";
 import {
   type CallFacts,
@@ -11,11 +14,8 @@ import {
   failureFromInvalidInput,
   failureFromLocal,
 } from "../failure/failure-mapping.js";
-import { invokeValidated } from "./invoke.js";
-import { createRunLedger, type DesignRunPolicy, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
+import { createRunLedger, type DesignRunPolicy, type RunLedger, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
 import { createTelemetry, type TelemetryOptions } from "./telemetry.js";
-import { type ToolRequest, toolUnavailable } from "./tool-request.js";
-import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A registered toolset. */
 export interface ToolsetRegistration {
@@ -79,6 +79,76 @@ function checked(result: ToolResult<unknown>, context: FailureContext): ToolResu
   return { ok: false, failure: failureFromLocal("invalid_failure", message, context) };
 }
 
+/** Rebuilds the lookup index: ids, provider names, and wire names that only one toolset uses. */
+function reindex(toolsets: ReadonlyMap<string, ToolsetRegistration>, index: Map<string, Entry>): void {
+  index.clear();
+  const wire = new Map<string, Entry[]>();
+  for (const reg of toolsets.values()) {
+    for (const spec of reg.specs) {
+      const entry = { spec, caller: reg.caller };
+      index.set(spec.id, entry);
+      index.set(spec.providerName, entry);
+      wire.set(spec.name, [...(wire.get(spec.name) ?? []), entry]);
+    }
+  }
+  // A wire name shared by two toolsets would pick one silently: it is indexed only when unique, and
+  // never over an id or provider name.
+  for (const [name, entries] of wire) if (entries.length === 1 && !index.has(name)) index.set(name, entries[0] as Entry);
+}
+
+/**
+ * Runs the call with the timeout backstop and the caller's own signal linked in. The run's facts
+ * (is the tool repeatable, which deadline applies) go down with the call, so its failures are
+ * built with them (not safe to repeat, tool timeout, time budget) where they happen.
+ */
+async function send(ledger: RunLedger, entry: Entry, payload: unknown, callOptions: CallOptions): Promise<ToolResult<unknown>> {
+  const { timeoutMs, budgetBound } = ledger.callTimeout(callOptions.timeoutMs);
+  const deadline = budgetBound ? "time_budget" : timeoutMs === undefined ? undefined : "tool_timeout";
+  const facts: CallFacts = {
+    ...callOptions.facts,
+    tool: entry.spec.id,
+    repeatable: repeatable(entry.spec),
+    ...(deadline === undefined ? {} : { deadline }),
+  };
+  const context: FailureContext = { ...facts, tool: entry.spec.id, server: entry.caller.server, input: payload };
+  const controller = new AbortController();
+  const outer = callOptions.signal;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  // The race below answers on abort or backstop even when a caller ignores its signal and never
+  // settles; the user's deadline holds either way.
+  const stop = new Promise<ToolResult<unknown>>((resolve) => {
+    onAbort = () => {
+      controller.abort(outer?.reason);
+      resolve({ ok: false, failure: failureFromFault({ type: "canceled", message: "aborted by caller" }, context) });
+    };
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    // With progress resets the caller may legitimately wait longer; then only a hard cap is enforced here.
+    const backstop = callOptions.resetTimeoutOnProgress && !budgetBound ? callOptions.maxTotalTimeoutMs : timeoutMs;
+    if (backstop !== undefined)
+      timer = setTimeout(() => {
+        controller.abort(new Error("tool timeout"));
+        resolve({
+          ok: false,
+          failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${backstop} ms` }, context),
+        });
+      }, backstop + 50); // after the caller's own timeout, so its more precise failure normally wins
+  });
+  try {
+    const call = invokeValidated(entry.caller, entry.spec, payload, {
+      ...callOptions,
+      signal: controller.signal,
+      facts,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    return checked(await Promise.race([call, stop]), context);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort) outer?.removeEventListener("abort", onAbort);
+  }
+}
+
 /** Creates an empty runtime registry. Throws a TypeError on an invalid policy. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const toolsets = new Map<string, ToolsetRegistration>();
@@ -91,22 +161,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     ...(options.tracing !== undefined ? { tracing: options.tracing } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
   });
-
-  function reindex(): void {
-    index.clear();
-    const wire = new Map<string, Entry[]>();
-    for (const reg of toolsets.values()) {
-      for (const spec of reg.specs) {
-        const entry = { spec, caller: reg.caller };
-        index.set(spec.id, entry);
-        index.set(spec.providerName, entry);
-        wire.set(spec.name, [...(wire.get(spec.name) ?? []), entry]);
-      }
-    }
-    // A wire name shared by two toolsets would pick one silently: it is indexed only when unique, and
-    // never over an id or provider name.
-    for (const [name, entries] of wire) if (entries.length === 1 && !index.has(name)) index.set(name, entries[0] as Entry);
-  }
 
   const specs = () => [...toolsets.values()].flatMap((r) => r.specs);
 
@@ -126,59 +180,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       return false;
     } finally {
       resume();
-    }
-  }
-
-  /**
-   * Runs the call with the timeout backstop and the caller's own signal linked in. The run's facts
-   * (is the tool repeatable, which deadline applies) go down with the call, so its failures are
-   * built with them (not safe to repeat, tool timeout, time budget) where they happen.
-   */
-  async function send(entry: Entry, payload: unknown, callOptions: CallOptions): Promise<ToolResult<unknown>> {
-    const { timeoutMs, budgetBound } = ledger.callTimeout(callOptions.timeoutMs);
-    const deadline = budgetBound ? "time_budget" : timeoutMs === undefined ? undefined : "tool_timeout";
-    const facts: CallFacts = {
-      ...callOptions.facts,
-      tool: entry.spec.id,
-      repeatable: repeatable(entry.spec),
-      ...(deadline === undefined ? {} : { deadline }),
-    };
-    const context: FailureContext = { ...facts, tool: entry.spec.id, server: entry.caller.server, input: payload };
-    const controller = new AbortController();
-    const outer = callOptions.signal;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    // The race below answers on abort or backstop even when a caller ignores its signal and never
-    // settles; the user's deadline holds either way.
-    const stop = new Promise<ToolResult<unknown>>((resolve) => {
-      onAbort = () => {
-        controller.abort(outer?.reason);
-        resolve({ ok: false, failure: failureFromFault({ type: "canceled", message: "aborted by caller" }, context) });
-      };
-      if (outer?.aborted) onAbort();
-      else outer?.addEventListener("abort", onAbort, { once: true });
-      // With progress resets the caller may legitimately wait longer; then only a hard cap is enforced here.
-      const backstop = callOptions.resetTimeoutOnProgress && !budgetBound ? callOptions.maxTotalTimeoutMs : timeoutMs;
-      if (backstop !== undefined)
-        timer = setTimeout(() => {
-          controller.abort(new Error("tool timeout"));
-          resolve({
-            ok: false,
-            failure: failureFromFault({ type: "timeout", phase: "request", message: `no answer within ${backstop} ms` }, context),
-          });
-        }, backstop + 50); // after the caller's own timeout, so its more precise failure normally wins
-    });
-    try {
-      const call = invokeValidated(entry.caller, entry.spec, payload, {
-        ...callOptions,
-        signal: controller.signal,
-        facts,
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      });
-      return checked(await Promise.race([call, stop]), context);
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      if (onAbort) outer?.removeEventListener("abort", onAbort);
     }
   }
 
@@ -212,14 +213,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     if (late) return { result: { ok: false, failure: failureFromLocal(late.reason, late.message, context) }, sent: false, counts: false };
     // Counted as sent before the await, so parallel calls see the call budget already spent.
     ledger.recordSent();
-    return { result: await send(entry, request.arguments, callOptions), sent: true, counts: true };
+    return { result: await send(ledger, entry, request.arguments, callOptions), sent: true, counts: true };
   }
 
   return {
     policy,
     registerToolset(registration) {
       toolsets.set(registration.toolset, registration);
-      reindex();
+      reindex(toolsets, index);
     },
     lookup: (tool) => index.get(tool),
     specs,

@@ -3,10 +3,10 @@ import { fileURLToPath } from "node:url";
 import { context, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { alsContextManager } from "../../../../test/support/otel-context.js";
+import type { ToolSpec } from "../caller/tool-spec.js";
 import { createInMemoryCaller } from "../index.js";
 import { createRuntime } from "./runtime.js";
 import { createOtelTraceContext, createTelemetry, type SpanLike, type TracerLike } from "./telemetry.js";
-import type { ToolSpec } from "./tool-spec.js";
 
 interface Recorded {
   name: string;

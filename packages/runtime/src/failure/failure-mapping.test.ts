@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { WireFault } from "../protocol/wire-fault.js";
 import {
   FAILURE_REASONS,
   type FailureKind,
@@ -23,6 +22,7 @@ import {
   messageWithoutServer,
   retryAfterMsFromHeader,
 } from "./failure-mapping.js";
+import type { WireFault } from "./wire-fault.js";
 
 const at = { tool: "files.read", server: "fs" };
 const sent = { ...at, input: { path: "/x", token: "s3cr3t" }, exampleJson: '{"path":"/tmp/a.txt"}' };

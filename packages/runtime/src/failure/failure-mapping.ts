@@ -3,7 +3,6 @@
  * `isError` results, local validation and runtime policy. One case per line; tests walk a table.
  */
 
-import type { WireFault } from "../protocol/wire-fault.js";
 import {
   type FailureReason,
   type FailureSource,
@@ -25,6 +24,7 @@ import {
   mayHaveRun,
   TASK_STATUS_MAP,
 } from "./mapping-tables.js";
+import type { WireFault } from "./wire-fault.js";
 
 export {
   LOCAL_MAP,

@@ -15,6 +15,8 @@
  *   because files written for other clients (Claude, Cursor, VS Code) carry their own fields.
  */
 
+import { BUILT_IN_ERAS } from "../revisions/registry.js";
+
 const millis = { type: "integer", exclusiveMinimum: 0, "x-message": "must be a positive integer (milliseconds)" } as const;
 const count = { type: "integer", exclusiveMinimum: 0, "x-message": "must be a positive integer (calls)" } as const;
 const stringList = {
@@ -111,7 +113,7 @@ export const MCP_CONFIG_SCHEMA = {
         enabled: { type: "boolean", default: true },
         disabled: { type: "boolean", description: "Alias: disabled true is enabled false." },
         autoStart: { type: "boolean", default: true, description: "Connect in start(); false connects on first call." },
-        era: { enum: ["auto", "legacy", "2026-07-28"], default: "auto" },
+        era: { enum: ["auto", ...BUILT_IN_ERAS], default: "auto" },
         connectTimeoutMs: { $ref: "#/$defs/millis" },
         requestTimeoutMs: { $ref: "#/$defs/millis" },
         probeTimeoutMs: { $ref: "#/$defs/millis" },
@@ -165,19 +167,15 @@ export const MCP_CONFIG_SCHEMA = {
   },
 } as const;
 
-type Defs = (typeof MCP_CONFIG_SCHEMA)["$defs"];
-type Writable<T> = T extends readonly (infer E)[] ? E : never;
-type Required<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
-
 /** The TypeScript type of a value that passes (sub)schema `S`, for the keywords this schema uses. */
-export type FromConfigSchema<S> = S extends { readonly $ref: `#/$defs/${infer K extends keyof Defs}` }
-  ? FromConfigSchema<Defs[K]>
+export type FromConfigSchema<S> = S extends { readonly $ref: `#/$defs/${infer K extends keyof (typeof MCP_CONFIG_SCHEMA)["$defs"]}` }
+  ? FromConfigSchema<(typeof MCP_CONFIG_SCHEMA)["$defs"][K]>
   : S extends { readonly const: infer C }
     ? C
-    : S extends { readonly enum: infer E }
-      ? Writable<E>
-      : S extends { readonly oneOf: infer O }
-        ? FromConfigSchema<Writable<O>>
+    : S extends { readonly enum: readonly (infer E)[] }
+      ? E
+      : S extends { readonly oneOf: readonly (infer O)[] }
+        ? FromConfigSchema<O>
         : S extends { readonly type: "string" }
           ? string
           : S extends { readonly type: "boolean" }
@@ -187,12 +185,18 @@ export type FromConfigSchema<S> = S extends { readonly $ref: `#/$defs/${infer K 
               : S extends { readonly type: "array"; readonly items: infer I }
                 ? readonly FromConfigSchema<I>[]
                 : S extends { readonly type: "object"; readonly properties: infer P }
-                  ? { readonly [K in keyof P as K extends Required<S> ? K : never]: FromConfigSchema<P[K]> } & {
-                      readonly [K in keyof P as K extends Required<S> ? never : K]?: FromConfigSchema<P[K]>;
+                  ? {
+                      readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never)
+                        ? K
+                        : never]: FromConfigSchema<P[K]>;
+                    } & {
+                      readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never)
+                        ? never
+                        : K]?: FromConfigSchema<P[K]>;
                     }
                   : S extends { readonly type: "object"; readonly additionalProperties: infer A }
                     ? { readonly [key: string]: FromConfigSchema<A> }
                     : unknown;
 
 /** One `mcpServers` entry as the schema accepts it (before `${VAR}` expansion), computed from the schema. */
-export type RawServerEntry = FromConfigSchema<Defs["server"]>;
+export type RawServerEntry = FromConfigSchema<(typeof MCP_CONFIG_SCHEMA)["$defs"]["server"]>;

@@ -6,36 +6,33 @@ import type { EraPreference } from "../protocol/mcp-client.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
 import type { RawServerEntry } from "./config-schema.js";
 
-/** What `mcp.json` may say, computed from its one definition (`config-schema.ts`). */
-type Entry = RawServerEntry;
-
 /** How a tool's exposed (model-facing) name is chosen when two servers share a tool name. */
-export type CollisionPolicy = NonNullable<Entry["collisionPolicy"]>;
+export type CollisionPolicy = NonNullable<RawServerEntry["collisionPolicy"]>;
 
 /** Which protocol era to speak: negotiate, force legacy `initialize`, or stateless 2026-07-28 (the callers' `era`, same names). */
 export type ProtocolEra = EraPreference;
 
 /** Connection lifecycle: keep the connection open, or close it after this much idle time. */
-export type Lifecycle = NonNullable<Entry["lifecycle"]>;
+export type Lifecycle = NonNullable<RawServerEntry["lifecycle"]>;
 
 /** Transport of a server. `sse` and `streamable-http` are spellings other clients use for HTTP. */
-export type ServerType = NonNullable<Entry["type"]>;
+export type ServerType = NonNullable<RawServerEntry["type"]>;
 
 /** Per-server call limits a durable engine enforces across all workers (`@toolwright/dbos` makes them queues). */
-export type ServerLimits = NonNullable<Entry["limits"]>;
-
-/** The fields that say how a server is reached; the rest apply whatever the transport. */
-type TransportFields = "command" | "args" | "env" | "cwd" | "url" | "headers" | "outbound";
+export type ServerLimits = NonNullable<RawServerEntry["limits"]>;
 
 /**
  * Fields every server may carry, whatever its transport (see the field descriptions in
  * `mcp-config.schema.json`): type, enabled, autoStart, era, the timeouts, allowTools/denyTools,
  * lifecycle, autoApprove, trusted, collisionPolicy and limits.
  */
-export type ServerCommon = Omit<Entry, TransportFields | "disabled" | "description">;
+export type ServerCommon = Omit<
+  RawServerEntry,
+  "command" | "args" | "env" | "cwd" | "url" | "headers" | "outbound" | "disabled" | "description"
+>;
 
 /** A server entry as written in `mcp.json` (before `${VAR}` expansion). */
-export type RawServerConfig = Omit<Entry, "disabled" | "description">;
+export type RawServerConfig = Omit<RawServerEntry, "disabled" | "description">;
 
 /** A stdio server, variables expanded. */
 export interface StdioServerConfig extends ServerCommon {

@@ -5,12 +5,9 @@
 
 import { MCP_CONFIG_SCHEMA } from "./config-schema.js";
 import type { RawServerConfig } from "./config-types.js";
-import { checkSchema, type SchemaIssue, type SchemaNode } from "./schema-check.js";
+import { type ConfigIssue, checkSchema, type SchemaNode } from "./schema-check.js";
 
-export { pointerSegment } from "./schema-check.js";
-
-/** One problem in a config file, located by JSON pointer. */
-export type ConfigIssue = SchemaIssue;
+export { type ConfigIssue, pointerSegment } from "./schema-check.js";
 
 const SCHEMA = MCP_CONFIG_SCHEMA as unknown as SchemaNode;
 

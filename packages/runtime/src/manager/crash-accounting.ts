@@ -8,7 +8,7 @@
 import { backoffDelay } from "../caller/backoff.js";
 import type { ToolFailure } from "../failure/failure.js";
 import { messageWithoutServer } from "../failure/failure-mapping.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { ServerClient } from "./client-factory.js";
 import type { McpManagerOptions } from "./manager-types.js";
 import type { Evict } from "./pool.js";

@@ -3,9 +3,9 @@
  */
 
 import type { Caller, CallOptions } from "../caller/caller.js";
+import type { ToolResult } from "../caller/tool-spec.js";
 import type { LintFinding, LintOptions } from "../catalogue/catalogue-lint.js";
 import type { Runtime } from "../core/runtime.js";
-import type { ToolResult } from "../core/tool-spec.js";
 import type { Result } from "../failure/result.js";
 import type { ApprovalStore, HeldTool } from "./approval-store.js";
 import type { ClientFactoryOptions } from "./client-factory.js";
@@ -17,7 +17,7 @@ import type { ManagedTool, ToolsDiff } from "./tool-registry.js";
 import type { ArgumentValidation } from "./validation.js";
 
 /** What the approval hook sees. */
-export interface ApprovalRequest {
+export interface CallApprovalRequest {
   readonly server: string;
   /** `server.tool`. */
   readonly id: string;
@@ -28,7 +28,7 @@ export interface ApprovalRequest {
 }
 
 /** Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. */
-export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+export type ApprovalHook = (request: CallApprovalRequest) => boolean | Promise<boolean>;
 
 /** What `applyConfig` did. */
 export interface ApplySummary {

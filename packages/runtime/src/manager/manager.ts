@@ -7,11 +7,25 @@ import { createCrashAccounting } from "./crash-accounting.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
 import { createServerCalls } from "./server-calls.js";
 import { createSlot, type ServerSlot } from "./server-slot.js";
-import { createSlotController, notConfigured } from "./slot-controller.js";
+import { createSlotController, notConfigured, type SlotController } from "./slot-controller.js";
 import { createManagerSurface } from "./surface.js";
 import { createToolRegistry, runtimeSpecOf } from "./tool-registry.js";
 import { lintSlots } from "./trust.js";
 import { createArgumentValidator } from "./validation.js";
+
+/** The connected client of server `name` (connecting it first), or a failure naming why there is none. */
+async function connectedClient(slots: ReadonlyMap<string, ServerSlot>, controller: SlotController, name: string) {
+  const slot = slots.get(name);
+  const failed = (message: string) => ({
+    ok: false as const,
+    failure: failureFromFault({ type: "transport", code: "ECLOSED", message }, { tool: name, server: name }),
+  });
+  if (!slot) return { ok: false as const, failure: notConfigured(name, { tool: name, server: name }) };
+  if (slot.state !== "connected") await controller.connect(slot);
+  const client = slot.client;
+  if (!client || slot.state !== "connected") return failed(slot.error ?? `server "${name}" is not connected`);
+  return { ok: true as const, value: client };
+}
 
 /** Creates a manager for a resolved config. Nothing connects until `start()` or a call. */
 export function createMcpManager(initial: McpConfig, options: McpManagerOptions = {}): McpManager {
@@ -108,18 +122,7 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     },
     ...createManagerSurface({
       servers: () => [...slots.values()].filter((slot) => slot.config.enabled !== false).map((slot) => slot.name),
-      surfaceOf: async (name) => {
-        const slot = slots.get(name);
-        const failed = (message: string) => ({
-          ok: false as const,
-          failure: failureFromFault({ type: "transport", code: "ECLOSED", message }, { tool: name, server: name }),
-        });
-        if (!slot) return { ok: false as const, failure: notConfigured(name, { tool: name, server: name }) };
-        if (slot.state !== "connected") await controller.connect(slot);
-        const client = slot.client;
-        if (!client || slot.state !== "connected") return failed(slot.error ?? `server "${name}" is not connected`);
-        return { ok: true, value: client };
-      },
+      surfaceOf: (name) => connectedClient(slots, controller, name),
     }),
     listServers: () => [...slots.values()].map(status),
     getClient: (name) => (slots.has(name) ? calls.callerFor(name) : undefined),

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { type Caller, callerFunc } from "../caller/caller.js";
-import type { ToolResult } from "../core/tool-spec.js";
+import type { ToolResult } from "../caller/tool-spec.js";
 import type { FieldIssue } from "../failure/failure.js";
 import { failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";

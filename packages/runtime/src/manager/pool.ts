@@ -6,7 +6,7 @@
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromFault, messageWithoutServer } from "../failure/failure-mapping.js";
 import type { Result } from "../failure/result.js";
-import { MODERN_PROTOCOL_VERSION } from "../protocol/mcp-types.js";
+import { revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { idleTimeoutOf, type ServerSlot, type ServerState } from "./server-slot.js";
 
 /** Closes a slot's client and records why. */
@@ -32,10 +32,13 @@ export async function probeSlot(slot: ServerSlot, defaultTimeoutMs: number, evic
     }
     failure = failureFromFault({ type: "transport", code: "EXIT", message: "server process is not running" }, context);
   } else {
-    // 2026-07-28 removed ping; a light tools/list is the only proof of life there.
+    // A revision without ping (2026-07-28): a light tools/list is the only proof of life there.
     const era = (client as { readonly era?: string }).era;
-    const modern = era === "2026-07-28" || client.handshake?.protocolVersion === MODERN_PROTOCOL_VERSION;
-    const outcome = modern ? await client.listTools({ timeoutMs }) : await client.ping({ timeoutMs });
+    const version = client.handshake?.protocolVersion;
+    const revision =
+      (era !== undefined ? revisionNamed(era) : undefined) ?? (version !== undefined ? revisionForVersion(version) : undefined);
+    const outcome =
+      revision !== undefined && revision.liveness !== "ping" ? await client.listTools({ timeoutMs }) : await client.ping({ timeoutMs });
     if (!outcome.ok) failure = outcome.failure;
   }
   if (!failure) return { ok: true, value: undefined };

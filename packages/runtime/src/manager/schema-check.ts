@@ -8,7 +8,7 @@
  */
 
 /** One problem in a checked value, located by JSON pointer. */
-export interface SchemaIssue {
+export interface ConfigIssue {
   readonly pointer: string;
   readonly message: string;
 }
@@ -49,7 +49,7 @@ interface Context {
 }
 
 /** Walks `value` against `schema`; issues go to `out` (undefined: only the verdict is wanted). */
-function walk(schema: SchemaNode, value: unknown, pointer: string, cx: Context, out: SchemaIssue[] | undefined): boolean {
+function walk(schema: SchemaNode, value: unknown, pointer: string, cx: Context, out: ConfigIssue[] | undefined): boolean {
   const own = ownProblem(schema, value, cx);
   // A value of the right type for exactly one alternative is judged by that alternative, so
   // `lifecycle: { idleTimeoutMs: 0 }` points at idleTimeoutMs instead of at the whole choice.
@@ -108,7 +108,7 @@ function walkObject(
   v: { readonly [key: string]: unknown },
   pointer: string,
   cx: Context,
-  out: SchemaIssue[] | undefined,
+  out: ConfigIssue[] | undefined,
 ): boolean {
   let ok = true;
   const properties = isRecord(s.properties) ? (s.properties as { readonly [key: string]: SchemaNode }) : undefined;
@@ -152,8 +152,8 @@ export function checkSchema(
   schema: SchemaNode,
   value: unknown,
   options: { pointer?: string; at?: string; warnings?: string[] } = {},
-): SchemaIssue[] {
-  const out: SchemaIssue[] = [];
+): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
   const cx: Context = { root: schema, warnings: options.warnings ?? [] };
   walk(options.at === undefined ? schema : resolveRef(schema, options.at), value, options.pointer ?? "", cx, out);
   return out;

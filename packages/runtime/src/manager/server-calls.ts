@@ -5,16 +5,16 @@
  * its outcome. Also the per-server `Caller` the runtime registry and `getClient` hand out.
  */
 import type { Caller, CallOptions, CallRequest, CallResponse } from "../caller/caller.js";
-import { resultFromCall, resultFromShaped } from "../core/invoke.js";
-import { toolUnavailable } from "../core/tool-request.js";
-import type { ToolResult } from "../core/tool-spec.js";
+import { resultFromCall, resultFromShaped } from "../caller/invoke.js";
+import { toolUnavailable } from "../caller/tool-request.js";
+import type { ToolResult } from "../caller/tool-spec.js";
 import { type FailureReason, type FieldIssue, redactFailure } from "../failure/failure.js";
 import { type CallFacts, callContext, failureFromFault, failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { CallApproval } from "./approval-flow.js";
 import { checksResultShape } from "./client-factory.js";
 import type { CrashAccounting } from "./crash-accounting.js";
-import type { ServerSlot } from "./server-slot.js";
+import type { ServerSlot, ServerStatus } from "./server-slot.js";
 import { notConfigured, type SlotController } from "./slot-controller.js";
 import { type ManagedTool, runtimeSpecOf, type ToolRegistry } from "./tool-registry.js";
 import { heldMessage } from "./trust.js";
@@ -56,19 +56,78 @@ export interface ServerCalls {
   forget(name: string): void;
 }
 
+// Failures are built on the failure path only: a call that succeeds builds no failure context.
+const fail = (slot: ServerSlot, request: CallRequest, facts: CallFacts, fault: WireFault): CallResponse => ({
+  ok: false,
+  failure: failureFromFault(fault, callContext(slot.name, request, facts)),
+});
+const refuse = (slot: ServerSlot, request: CallRequest, facts: CallFacts, reason: FailureReason, message: string): CallResponse => ({
+  ok: false,
+  failure: failureFromLocal(reason, `${slot.name}: ${message}`, callContext(slot.name, request, facts)),
+});
+
+/**
+ * What a call answers with: the response as is (a server's `Caller`), or mapped (`callTool`).
+ * `tool` is the registry's entry the call went to (undefined when it was refused before one was
+ * found); `shaped`: the response came from a built-in caller, whose session checked the result's shape.
+ */
+type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string, tool?: ManagedTool, shaped?: boolean) => T;
+const asResponse: Finish<CallResponse> = (_slot, _request, response) => response;
+const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, tool, shaped = false) => {
+  // The same result mapping as every typed call: isError, malformed shapes, redaction.
+  if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
+  // A managed tool has an id and no example or result decoder: it is the result's spec as it is.
+  // Its id is `key` (server.tool), which a list_changed during the call may drop but never changes.
+  const spec = tool ?? { id: key };
+  // A custom factory's client gets the full shape check; a built-in one's session did it already.
+  return shaped
+    ? resultFromShaped(spec, slot.name, response.value, request.arguments)
+    : resultFromCall(spec, slot.name, response.value, request.arguments);
+};
+
+/** Why a call found its server unconnectable: the connect's error, with the child's stderr tail when there is one. */
+function connectFault(after: ServerStatus): WireFault {
+  const message = after.error ?? "not connected";
+  return { type: "transport", code: "EXIT", message, ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}) };
+}
+
+/** The `Caller` of one managed server; the slot is looked up per call (a config reload may have replaced or removed it). */
+function managedCaller(
+  name: string,
+  slots: ReadonlyMap<string, ServerSlot>,
+  controller: SlotController,
+  registry: ToolRegistry,
+  callOnServer: (slot: ServerSlot, request: CallRequest, callOptions?: CallOptions) => Promise<CallResponse>,
+): Caller {
+  return {
+    server: name,
+    // The slot is looked up per call: a config reload may have replaced or removed it.
+    // Not async: the typed path's calls add no frame over callOnServer's.
+    callTool: (request, callOptions) => {
+      const slot = slots.get(name);
+      if (!slot)
+        return Promise.resolve({
+          ok: false,
+          failure: notConfigured(name, { tool: request.name, server: name, input: request.arguments }),
+        });
+      return callOnServer(slot, request, callOptions);
+    },
+    listTools: async () => {
+      const slot = slots.get(name);
+      if (slot && slot.state !== "connected") await controller.connect(slot);
+      if (slot?.state !== "connected") {
+        const fault: WireFault = { type: "transport", code: "ECLOSED", message: slot?.error ?? "not connected" };
+        return { ok: false, failure: failureFromFault(fault, { tool: "tools/list", server: name }) };
+      }
+      return { ok: true, value: registry.ofServer(name).map((t) => t.descriptor) };
+    },
+  };
+}
+
 /** Creates the call path over the manager's slots. */
 export function createServerCalls(context: ServerCallsContext): ServerCalls {
   // Read once: each property read is one more inline cache per call until V8 optimises the path.
   const { slots, registry, controller, crash, approval, validation } = context;
-  // Failures are built on the failure path only: a call that succeeds builds no failure context.
-  const fail = (slot: ServerSlot, request: CallRequest, facts: CallFacts, fault: WireFault): CallResponse => ({
-    ok: false,
-    failure: failureFromFault(fault, callContext(slot.name, request, facts)),
-  });
-  const refuse = (slot: ServerSlot, request: CallRequest, facts: CallFacts, reason: FailureReason, message: string): CallResponse => ({
-    ok: false,
-    failure: failureFromLocal(reason, `${slot.name}: ${message}`, callContext(slot.name, request, facts)),
-  });
   const callers = new Map<string, Caller>();
   const unknownTool = (key: string) =>
     toolUnavailable(
@@ -76,25 +135,6 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       // As the runtime does: the closest names the model could use instead.
       registry.all().map((t) => runtimeSpecOf(t)),
     );
-
-  /**
-   * What a call answers with: the response as is (a server's `Caller`), or mapped (`callTool`).
-   * `tool` is the registry's entry the call went to (undefined when it was refused before one was
-   * found); `shaped`: the response came from a built-in caller, whose session checked the result's shape.
-   */
-  type Finish<T> = (slot: ServerSlot, request: CallRequest, response: CallResponse, key: string, tool?: ManagedTool, shaped?: boolean) => T;
-  const asResponse: Finish<CallResponse> = (_slot, _request, response) => response;
-  const asToolResult: Finish<ToolResult<unknown>> = (slot, request, response, key, tool, shaped = false) => {
-    // The same result mapping as every typed call: isError, malformed shapes, redaction.
-    if (!response.ok) return { ok: false, failure: redactFailure(response.failure) };
-    // A managed tool has an id and no example or result decoder: it is the result's spec as it is.
-    // Its id is `key` (server.tool), which a list_changed during the call may drop but never changes.
-    const spec = tool ?? { id: key };
-    // A custom factory's client gets the full shape check; a built-in one's session did it already.
-    return shaped
-      ? resultFromShaped(spec, slot.name, response.value, request.arguments)
-      : resultFromCall(spec, slot.name, response.value, request.arguments);
-  };
 
   /**
    * One call on one server, answered through `finish`. `known` is the registry's entry for the
@@ -121,14 +161,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
       if (!after.connected) {
-        const message = after.error ?? "not connected";
-        const fault: WireFault = {
-          type: "transport",
-          code: "EXIT",
-          message,
-          ...(after.stderrTail ? { stderrTail: after.stderrTail } : {}),
-        };
-        return finish(slot, request, fail(slot, request, facts, fault), key);
+        return finish(slot, request, fail(slot, request, facts, connectFault(after)), key);
       }
       tool = undefined; // the connect listed the tools anew
     }
@@ -226,31 +259,10 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     callTool,
     callerFor(name) {
       let caller = callers.get(name);
-      if (caller) return caller;
-      caller = {
-        server: name,
-        // The slot is looked up per call: a config reload may have replaced or removed it.
-        // Not async: the typed path's calls add no frame over callOnServer's.
-        callTool: (request, callOptions) => {
-          const slot = slots.get(name);
-          if (!slot)
-            return Promise.resolve({
-              ok: false,
-              failure: notConfigured(name, { tool: request.name, server: name, input: request.arguments }),
-            });
-          return callOnServer(slot, request, callOptions);
-        },
-        listTools: async () => {
-          const slot = slots.get(name);
-          if (slot && slot.state !== "connected") await controller.connect(slot);
-          if (slot?.state !== "connected") {
-            const fault: WireFault = { type: "transport", code: "ECLOSED", message: slot?.error ?? "not connected" };
-            return { ok: false, failure: failureFromFault(fault, { tool: "tools/list", server: name }) };
-          }
-          return { ok: true, value: registry.ofServer(name).map((t) => t.descriptor) };
-        },
-      };
-      callers.set(name, caller);
+      if (!caller) {
+        caller = managedCaller(name, slots, controller, registry, callOnServer);
+        callers.set(name, caller);
+      }
       return caller;
     },
     forget(name) {

@@ -132,16 +132,10 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       if (slot.client !== client || context.stopped()) return status(slot);
       const admitted = listing.admit(slot, listed.value);
       if (!admitted.ok) return fail(admitted.message);
-      Object.assign(slot, {
-        allTools: listed.value,
-        hidden: admitted.hidden,
-        warnings: admitted.warnings,
-        state: "connected",
-        error: undefined,
-        stderrTail: undefined,
-        connectedAt: new Date(),
-        lastUsed: Date.now(),
-        durations: { connectMs: connected - started, listToolsMs: listedAt - connected, totalMs: listedAt - started },
+      markConnected(slot, listed.value, admitted, {
+        connectMs: connected - started,
+        listToolsMs: listedAt - connected,
+        totalMs: listedAt - started,
       });
       context.crash.connected(slot);
       listing.announce(slot.name, admitted.diff);
@@ -157,20 +151,7 @@ export function createSlotController(context: SlotControllerContext): SlotContro
 
   async function refresh(slot: ServerSlot): Promise<RefreshOutcome> {
     const client = slot.client;
-    // Not connected: a connect lists the tools anyway; the diff is computed from the names.
-    if (!client || slot.state !== "connected") {
-      const before = new Set(registry.ofServer(slot.name).map((t) => t.name));
-      const after = await connect(slot);
-      if (!after.connected) {
-        const fault = { type: "transport" as const, code: "ECLOSED", message: after.error ?? "not connected" };
-        return { ok: false, failure: failureFromFault(fault, { tool: "tools/list", server: slot.name }) };
-      }
-      const now = registry.ofServer(slot.name).map((t) => t.name);
-      return {
-        ok: true,
-        value: { added: now.filter((n) => !before.has(n)), removed: [...before].filter((n) => !now.includes(n)), changed: [] },
-      };
-    }
+    if (!client || slot.state !== "connected") return refreshByConnect(slot, (name) => registry.ofServer(name), connect);
     const listed = await client.listTools(listOptions(slot));
     if (!listed.ok) {
       // Accounted as a failed call is: a broken HTTP connection is dropped, a stdio server that died
@@ -223,6 +204,45 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     stopTimers: timers.stop,
     drain,
   };
+}
+
+/** A refresh of a slot that is not connected: a connect lists the tools anyway; the diff is computed from the names. */
+async function refreshByConnect(
+  slot: ServerSlot,
+  toolsOf: (server: string) => readonly { readonly name: string }[],
+  connect: (slot: ServerSlot) => Promise<ServerStatus>,
+): Promise<RefreshOutcome> {
+  const before = new Set(toolsOf(slot.name).map((t) => t.name));
+  const after = await connect(slot);
+  if (!after.connected) {
+    const fault = { type: "transport" as const, code: "ECLOSED", message: after.error ?? "not connected" };
+    return { ok: false, failure: failureFromFault(fault, { tool: "tools/list", server: slot.name }) };
+  }
+  const now = toolsOf(slot.name).map((t) => t.name);
+  return {
+    ok: true,
+    value: { added: now.filter((n) => !before.has(n)), removed: [...before].filter((n) => !now.includes(n)), changed: [] },
+  };
+}
+
+/** Records a successful connect on the slot: its listing, what the filters hid, and the timings. */
+function markConnected(
+  slot: ServerSlot,
+  tools: readonly ToolDescriptor[],
+  admitted: { readonly hidden: number; readonly warnings: string[] },
+  durations: ServerSlot["durations"],
+): void {
+  Object.assign(slot, {
+    allTools: tools,
+    hidden: admitted.hidden,
+    warnings: admitted.warnings,
+    state: "connected",
+    error: undefined,
+    stderrTail: undefined,
+    connectedAt: new Date(),
+    lastUsed: Date.now(),
+    durations,
+  });
 }
 
 /** Evicting clients, and the closes still under way after failures (stop() waits for those). */

@@ -3,7 +3,7 @@
  * name chosen by the collision policy. Allow and deny lists are applied here, on every refresh.
  */
 
-import type { ToolSpec } from "../core/tool-spec.js";
+import type { ToolSpec } from "../caller/tool-spec.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { Decoder } from "../schema/codec.js";
 import type { CollisionPolicy } from "./config-types.js";

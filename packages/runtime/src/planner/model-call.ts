@@ -3,8 +3,8 @@
  * model used (provider-safe name, id or wire name) back to a tool, and validates before sending.
  */
 
-import { type ToolLookup, type ToolRequest, toolUnavailable } from "../core/tool-request.js";
-import type { ToolSpec } from "../core/tool-spec.js";
+import { type ToolLookup, type ToolRequest, toolUnavailable } from "../caller/tool-request.js";
+import type { ToolSpec } from "../caller/tool-spec.js";
 import { failureFromInvalidInput, failureFromUnparsableArguments } from "../failure/failure-mapping.js";
 import { specVisibleToModel } from "./visibility.js";
 

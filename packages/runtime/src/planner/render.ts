@@ -4,7 +4,7 @@
  * Secret-looking values are redacted in everything rendered.
  */
 
-import type { ToolResult, ToolSpec } from "../core/tool-spec.js";
+import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
 import { type FieldIssue, redactSecrets, redactText, type ToolFailure } from "../failure/failure.js";
 import type { ContentBlock } from "../protocol/mcp-types.js";
 

@@ -3,7 +3,7 @@
  * The planner side never offers it to a model and refuses a model call naming it; its UI resources
  * (`ui://` URIs) stay readable through `readResource`.
  */
-import type { ToolSpec } from "../core/tool-spec.js";
+import type { ToolSpec } from "../caller/tool-spec.js";
 
 /** True unless `meta.ui.visibility` is a list without "model" (absent means model and app). */
 export function visibleToModel(meta: { readonly [key: string]: unknown } | undefined): boolean {

@@ -5,11 +5,14 @@
  * `mcp-handshake.ts`, re-exported here so callers import one module.
  */
 
+import type { RpcOutcome, WireFault } from "../failure/wire-fault.js";
+import { revisionOf } from "../revisions/registry.js";
 import {
   type ClientIdentity,
   type ConnectBudget,
   type ConnectTiming,
   createConnectBudget,
+  discoverOnly,
   type Era,
   type EraPreference,
   effectiveEra,
@@ -23,13 +26,12 @@ import {
 } from "./mcp-handshake.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
-import { MODERN_PROTOCOL_VERSIONS, pickVersion, protocolMeta } from "./modern.js";
+import { pickVersion } from "./modern.js";
 import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RequestHandler, RpcPeer } from "./rpc-peer.js";
-import type { RpcOutcome, WireFault } from "./wire-fault.js";
 
 export type { ClientIdentity, ConnectBudget, ConnectTiming, Era, EraPreference, ProbeResult, Session };
-export { createConnectBudget, effectiveEra, initializeLegacy, notModern, openSession, probeModern, statusOf };
+export { createConnectBudget, discoverOnly, effectiveEra, initializeLegacy, notModern, openSession, probeModern, statusOf };
 
 /** Everything a request needs besides the peer. */
 export interface RequestContext {
@@ -98,7 +100,7 @@ export function sendRequest(
  * promise mapped once, not an async loop per request (the `tools/call` hot path).
  */
 function oneRound(ctx: RequestContext, options: PeerRequestOptions): boolean {
-  return ctx.session.era !== "2026-07-28" && options.maxTotalTimeoutMs === undefined;
+  return revisionOf(ctx.session).handshake === "initialize" && options.maxTotalTimeoutMs === undefined;
 }
 
 /** True when a legacy round's outcome is final: a fault (nothing retries it) or a complete answer. */
@@ -119,7 +121,9 @@ async function requestRounds(
   first: RpcOutcome | undefined,
 ): Promise<RpcOutcome> {
   const { session, identity } = ctx;
-  const modern = session.era === "2026-07-28";
+  const revision = revisionOf(session);
+  // A stateless revision's request carries its protocol fields and is retried on its own (version, headers, lost stream).
+  const modern = revision.handshake === "discover";
   const maxRounds = ctx.maxInputRounds ?? DEFAULT_INPUT_ROUNDS;
   let retriedVersion = false;
   let retriedHeaders = false;
@@ -143,13 +147,10 @@ async function requestRounds(
       roundOptions = { ...options, maxTotalTimeoutMs: left };
     }
     let body: { readonly [key: string]: unknown } = params;
-    if (modern) {
+    const protocolFields = revision.requestMeta(session.protocolVersion, identity);
+    if (protocolFields !== undefined) {
       const base = params._meta as { [key: string]: unknown } | undefined;
-      body = {
-        ...params,
-        ...extra,
-        _meta: { ...base, ...protocolMeta(session.protocolVersion, identity.capabilities, identity.clientInfo) },
-      };
+      body = { ...params, ...extra, _meta: { ...base, ...protocolFields } };
     } else if (rounds > 0) {
       body = { ...params, ...extra };
     }
@@ -158,7 +159,7 @@ async function requestRounds(
     if (!outcome.ok) {
       const f = outcome.fault;
       if (modern && f.type === "rpc" && f.code === -32022 && !retriedVersion) {
-        const next = pickVersion((f.data as { supported?: unknown } | undefined)?.supported, MODERN_PROTOCOL_VERSIONS);
+        const next = pickVersion((f.data as { supported?: unknown } | undefined)?.supported, revision.versions);
         if (next !== undefined) {
           retriedVersion = true;
           session.protocolVersion = next;
@@ -238,15 +239,25 @@ export function callToolInSession<T = Outcome<CallToolResult>>(
       : { name: request.name, arguments: request.arguments, _meta: meta };
   if (request.task) params.task = request.task;
   const map = then ?? (same as (outcome: Outcome<CallToolResult>) => T);
-  if (!oneRound(ctx, options)) return requestRounds(peer, ctx, "tools/call", params, options, undefined).then(shapedOutcome).then(map);
+  // The session's revision checks and shapes a finished result; a task envelope is the task layer's to follow.
+  const revision = revisionOf(ctx.session);
+  const decode = (raw: unknown) => (isTaskEnvelope(raw) ? shapedCallResult(raw) : revision.decodeToolResult(raw));
+  const decoded = (outcome: RpcOutcome): Outcome<CallToolResult> => (outcome.ok ? decode(outcome.result) : outcome);
+  if (!oneRound(ctx, options)) return requestRounds(peer, ctx, "tools/call", params, options, undefined).then(decoded).then(map);
   return peer.request("tools/call", params, options).then((first) => {
-    if (!roundDone(first)) return requestRounds(peer, ctx, "tools/call", params, options, first).then(shapedOutcome).then(map);
-    return map(first.ok ? shapedCallResult(first.result) : first);
+    if (!roundDone(first)) return requestRounds(peer, ctx, "tools/call", params, options, first).then(decoded).then(map);
+    return map(first.ok ? decode(first.result) : first);
   });
 }
 
 const same = <T>(value: T): T => value;
-const shapedOutcome = (outcome: RpcOutcome): Outcome<CallToolResult> => (outcome.ok ? shapedCallResult(outcome.result) : outcome);
+
+/** A task-creation answer (`resultType: "task"`, or a legacy `{ task }`), not a finished tool result. */
+function isTaskEnvelope(raw: unknown): boolean {
+  if (typeof raw !== "object" || raw === null) return false;
+  const r = raw as { readonly resultType?: unknown; readonly task?: unknown };
+  return r.resultType === "task" || (typeof r.task === "object" && r.task !== null);
+}
 
 // getRandomValues is a native call costing microseconds; one call fills randomness for ~170 ids.
 const pool = new Uint8Array(4096);

@@ -4,23 +4,30 @@
  * they agree on. Requests on that session live in `mcp-client.ts`.
  */
 
+import type { WireFault } from "../failure/wire-fault.js";
+import { discoverVersions, LEGACY_NAME, listRevisions, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { initializeSession, type Outcome } from "./mcp-session.js";
 import type { Implementation, ServerHandshake } from "./mcp-types.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
-import { META, MODERN_ERROR_CODES, MODERN_PROTOCOL_VERSIONS, pickVersion, protocolMeta } from "./modern.js";
+import { META, MODERN_ERROR_CODES, pickVersion, protocolMeta } from "./modern.js";
 import type { RpcPeer } from "./rpc-peer.js";
-import type { WireFault } from "./wire-fault.js";
 
 /**
  * Which protocol era to speak: detect, or pin one. Eras are named as `mcp.json` names them: `legacy`
  * (the `initialize` handshake, 2024-11-05 … 2025-11-25) and the stateless `2026-07-28` revision.
  */
-export type EraPreference = "auto" | "legacy" | "2026-07-28";
+export type EraPreference = "auto" | Era;
 
-/** A detected era: `legacy` (`initialize`) or the stateless `2026-07-28` revision. */
-export type Era = "legacy" | "2026-07-28";
+/**
+ * A detected era: `legacy` (`initialize`) or the stateless `2026-07-28` revision; a revision
+ * registered at run time (`registerRevision`) is named by its own name.
+ */
+export type Era = "legacy" | "2026-07-28" | (string & {});
 
-const ERA_PREFERENCES: readonly string[] = ["auto", "legacy", "2026-07-28"] satisfies readonly EraPreference[];
+/** Whether the era, as pinned, must open with the `server/discover` probe (and never falls back). */
+export function discoverOnly(era: EraPreference): boolean {
+  return era !== "auto" && revisionNamed(era)?.handshake === "discover";
+}
 
 /** Who the client is and what it offers. */
 export interface ClientIdentity {
@@ -55,11 +62,13 @@ export interface ConnectTiming {
 export function effectiveEra(era: EraPreference | undefined, protocolVersion: string | undefined): EraPreference {
   // A wrong era is a programmer error in the caller's options (JavaScript callers, or "modern" from
   // before the era took the spec's names): throw at creation rather than silently speak legacy.
-  if (era !== undefined && !ERA_PREFERENCES.includes(era))
-    throw new TypeError(`era must be "auto", "legacy" or "2026-07-28" (got ${JSON.stringify(era)})`);
+  if (era !== undefined && era !== "auto" && revisionNamed(era) === undefined) {
+    const names = ["auto", ...listRevisions().map((r) => r.name)].map((n) => JSON.stringify(n));
+    throw new TypeError(`era must be ${names.slice(0, -1).join(", ")} or ${names.at(-1)} (got ${JSON.stringify(era)})`);
+  }
   if (era !== undefined && era !== "auto") return era;
   if (protocolVersion === undefined) return era ?? "auto";
-  return MODERN_PROTOCOL_VERSIONS.includes(protocolVersion) ? "2026-07-28" : "legacy";
+  return revisionForVersion(protocolVersion)?.name ?? LEGACY_NAME;
 }
 
 /** The HTTP status a fault carried, if any. */
@@ -75,12 +84,25 @@ function noFallback(fault: WireFault): boolean {
   return status === 401 || status === 403;
 }
 
-/** Probes with `server/discover`. Retries once on -32022 when the server lists a modern version we speak. */
-export async function probeModern(peer: RpcPeer, identity: ClientIdentity, timing: ConnectTiming): Promise<ProbeResult> {
-  const ours =
-    identity.protocolVersion && MODERN_PROTOCOL_VERSIONS.includes(identity.protocolVersion)
-      ? [identity.protocolVersion]
-      : MODERN_PROTOCOL_VERSIONS;
+/** The versions a probe offers: a pinned stateless version, a pinned era's versions, or every stateless version. */
+function offered(identity: ClientIdentity, era: EraPreference | undefined): readonly string[] {
+  const pinned = identity.protocolVersion;
+  if (pinned !== undefined && revisionForVersion(pinned)?.handshake === "discover") return [pinned];
+  const revision = era === undefined || era === "auto" ? undefined : revisionNamed(era);
+  return revision?.handshake === "discover" ? revision.versions : discoverVersions();
+}
+
+/**
+ * Probes with `server/discover`. Retries once on -32022 when the server lists a stateless version
+ * we speak. `era`, when pinned to a stateless revision, limits the offer to its versions.
+ */
+export async function probeModern(
+  peer: RpcPeer,
+  identity: ClientIdentity,
+  timing: ConnectTiming,
+  era?: EraPreference,
+): Promise<ProbeResult> {
+  const ours = offered(identity, era);
   let version = ours[0] as string;
   for (let attempt = 0; attempt < 2; attempt++) {
     const outcome = await peer.request(
@@ -100,7 +122,7 @@ export async function probeModern(peer: RpcPeer, identity: ClientIdentity, timin
         ...(serverInfo ? { serverInfo } : {}),
         ...(typeof r.instructions === "string" ? { instructions: r.instructions } : {}),
       };
-      return { kind: "modern", session: { era: "2026-07-28", protocolVersion: chosen, handshake } };
+      return { kind: "modern", session: { era: revisionForVersion(chosen)?.name ?? LEGACY_NAME, protocolVersion: chosen, handshake } };
     }
     const fault = outcome.fault;
     if (fault.type === "rpc" && fault.code === -32022) {
@@ -129,7 +151,7 @@ export async function initializeLegacy(peer: RpcPeer, identity: ClientIdentity, 
     ...(timing.signal ? { signal: timing.signal } : {}),
   });
   if (!outcome.ok) return outcome;
-  return { ok: true, value: { era: "legacy", protocolVersion: outcome.value.protocolVersion, handshake: outcome.value } };
+  return { ok: true, value: { era: LEGACY_NAME, protocolVersion: outcome.value.protocolVersion, handshake: outcome.value } };
 }
 
 /** One connect deadline (era detection, handshake, SSE endpoint) shared by every step, as the user set it. */
@@ -153,7 +175,7 @@ export function createConnectBudget(totalMs: number): ConnectBudget {
   return {
     totalMs,
     remaining,
-    probeMs: (era, probeTimeoutMs) => (era === "2026-07-28" ? remaining() : Math.min(remaining(), probeTimeoutMs, Math.ceil(totalMs / 2))),
+    probeMs: (era, probeTimeoutMs) => (discoverOnly(era) ? remaining() : Math.min(remaining(), probeTimeoutMs, Math.ceil(totalMs / 2))),
     explain: (fault, step) =>
       fault.type === "timeout" && fault.phase === "connect"
         ? { ...fault, message: `${step} got no answer within the ${totalMs} ms connect budget (connectTimeoutMs)` }
@@ -170,10 +192,10 @@ export async function openSession(
 ): Promise<Outcome<Session>> {
   const { budget, signal } = timing;
   if (era !== "legacy") {
-    const probe = await probeModern(peer, identity, { timeoutMs: budget.probeMs(era, timing.probeTimeoutMs), signal });
+    const probe = await probeModern(peer, identity, { timeoutMs: budget.probeMs(era, timing.probeTimeoutMs), signal }, era);
     if (probe.kind === "modern") return { ok: true, value: probe.session };
     if (probe.kind === "fault") return { ok: false, fault: budget.explain(probe.fault, "server/discover") };
-    if (era === "2026-07-28") return { ok: false, fault: notModern(probe.fault && budget.explain(probe.fault, "server/discover")) };
+    if (discoverOnly(era)) return { ok: false, fault: notModern(probe.fault && budget.explain(probe.fault, "server/discover")) };
   }
   const init = await initializeLegacy(peer, identity, { timeoutMs: budget.remaining(), signal });
   return init.ok ? init : { ok: false, fault: budget.explain(init.fault, "initialize") };
@@ -184,7 +206,7 @@ export function notModern(cause: WireFault | undefined): WireFault {
   return {
     type: "rpc",
     code: -32022,
-    message: `server does not speak ${MODERN_PROTOCOL_VERSIONS.join(", ")}${cause ? ` (${cause.message})` : ""}`,
+    message: `server does not speak ${discoverVersions().join(", ")}${cause ? ` (${cause.message})` : ""}`,
     ...(cause?.type === "rpc" && cause.data !== undefined ? { data: cause.data } : {}),
   };
 }

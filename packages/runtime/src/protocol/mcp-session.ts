@@ -2,10 +2,11 @@
  * MCP requests on top of a JSON-RPC peer: the legacy `initialize` handshake with version
  * negotiation, plus the `Outcome` type and default client identity the callers share.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { Implementation, ServerHandshake } from "./mcp-types.js";
 import { LEGACY_PROTOCOL_VERSIONS } from "./mcp-types.js";
 import type { RpcPeer } from "./rpc-peer.js";
-import type { WireFault } from "./wire-fault.js";
 
 /** A value or a wire fault. */
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: WireFault };

@@ -3,11 +3,9 @@
  * parses with a schema library.
  */
 
-/** Protocol versions this runtime speaks, newest first (legacy `initialize` era). */
-export const LEGACY_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
-
-/** The stateless protocol revision. */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+// The versions live in their revision folders; re-exported here, where the public entries found them.
+export { MODERN_PROTOCOL_VERSION } from "../revisions/2026-07-28/versions.js";
+export { LEGACY_PROTOCOL_VERSIONS } from "../revisions/legacy/versions.js";
 
 /** A content block in a tool result. */
 export type ContentBlock =

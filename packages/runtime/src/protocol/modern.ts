@@ -3,10 +3,14 @@
  * (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) with the Base64 sentinel encoding, and validation of
  * `x-mcp-header` declarations in tool input schemas (SEP-2243).
  */
+import { STATELESS_VERSIONS } from "../revisions/2026-07-28/versions.js";
 import type { Implementation } from "./mcp-types.js";
 
-/** Modern protocol versions this runtime speaks, newest first. */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = Object.freeze(["2026-07-28"]);
+/**
+ * The built-in 2026-07-28 versions, newest first. Negotiation asks the registry
+ * (`discoverVersions()`), which also holds any revision registered later.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = STATELESS_VERSIONS;
 
 /** `_meta` keys reserved by the 2026-07-28 protocol. */
 export const META = Object.freeze({

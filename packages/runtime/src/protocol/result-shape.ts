@@ -4,9 +4,9 @@
  * issues so the failure can carry them as evidence; unknown block types pass (newer revisions).
  */
 import type { FieldIssue } from "../failure/failure.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult } from "./mcp-types.js";
-import type { WireFault } from "./wire-fault.js";
 
 const isRecord = (v: unknown): v is { readonly [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -3,8 +3,10 @@
  * cancellation, routes progress, and answers server-to-client requests. Transports feed it parsed
  * messages with `receive` and give it a `send` function.
  */
+
+import type { RpcOutcome, WireFault } from "../failure/wire-fault.js";
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest, type RpcResponse } from "./json-rpc.js";
-import type { RpcOutcome, WireFault } from "./wire-fault.js";
+import { createDeadlines } from "./rpc-deadlines.js";
 
 /** A progress notification for one request. */
 export interface Progress {
@@ -144,6 +146,32 @@ const PEER_PROTO = {
   },
 };
 
+/** The fault for a send that threw or rejected: the transport's own wire fault, or ESEND. */
+function sendFault(error: unknown): WireFault {
+  const fault = (error as { fault?: WireFault }).fault;
+  return fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Sends `notifications/cancelled` for `id`, best effort: the peer may already be gone. */
+function sendCancelled(send: RpcPeerOptions["send"], id: RpcId): void {
+  Promise.resolve()
+    .then(() => send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: CANCEL_REASON } }, {}))
+    .catch(() => {});
+}
+
+/** Hands a progress notification to the request's callback. */
+function deliverProgress(options: PeerRequestOptions, progress: number, p: { readonly total?: number; readonly message?: string }): void {
+  try {
+    options.onProgress?.({
+      progress,
+      ...(typeof p.total === "number" ? { total: p.total } : {}),
+      ...(typeof p.message === "string" ? { message: p.message } : {}),
+    });
+  } catch {
+    // A throwing progress callback must not break the session.
+  }
+}
+
 /** Creates a JSON-RPC peer. */
 export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   const pending = new Map<RpcId, Pending>();
@@ -152,14 +180,8 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   // Copied, as the caller may change its map later; none at all until there is a handler.
   let handlers = options.handlers ? new Map(options.handlers) : undefined;
   let nextId = 1;
-  // One timer for every deadline of this peer, set for the earliest one, instead of a setTimeout per
-  // request: under uniform timeouts a new deadline is never earlier, so a request arms nothing. It is
-  // unref'd while no request has a deadline, so an idle peer never holds the process open.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timerAt = Number.POSITIVE_INFINITY;
-  let timed = 0;
-  // The number of timed requests at which the timer holds the process; never, when the transport does.
-  const refAt = options.holdsProcess === true ? -1 : 0;
+  // One timer for every deadline of this peer (rpc-deadlines.ts).
+  const deadlines = createDeadlines(pending, abandon, options.holdsProcess === true);
 
   function settle(id: RpcId, outcome: RpcOutcome): boolean {
     const entry = pending.get(id);
@@ -171,7 +193,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
   function settleEntry(id: RpcId, entry: Pending, outcome: RpcOutcome): void {
     pending.delete(id);
     if (entry.options.onProgress) progressTokens?.delete(id);
-    if (entry.deadline !== undefined && --timed === refAt) timer?.unref();
+    if (entry.deadline !== undefined) deadlines.release();
     if (entry.cleanup !== NOTHING_TO_CLEAN) entry.cleanup();
     entry.resolve(outcome);
   }
@@ -183,63 +205,12 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     settle(id, { ok: false, fault });
     // Spec: the requester SHOULD send notifications/cancelled for a request it stops waiting for, so the
     // server can stop its work. Connect requests opt out: initialize MUST NOT be cancelled (spec).
-    if (entry.options.cancellable !== false) {
-      // Best effort: the peer may already be gone.
-      Promise.resolve()
-        .then(() =>
-          options.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: CANCEL_REASON } }, {}),
-        )
-        .catch(() => {});
-    }
+    if (entry.options.cancellable !== false) sendCancelled(options.send, id);
     options.onAbandon?.(id);
   }
 
   function sendFailed(id: RpcId, error: unknown): void {
-    const fault = (error as { fault?: WireFault }).fault;
-    settle(id, {
-      ok: false,
-      fault: fault ?? { type: "transport", code: "ESEND", message: error instanceof Error ? error.message : String(error) },
-    });
-  }
-
-  /** Sets (or, on progress, moves) the entry's deadline; the entry must be pending already. */
-  function armTimer(entry: Pending, now: number): void {
-    const { timeoutMs, maxTotalTimeoutMs } = entry.options;
-    if (timeoutMs === undefined || timeoutMs <= 0 || !Number.isFinite(timeoutMs)) return;
-    let wait = timeoutMs;
-    // Progress may reset the timer, but never past the hard cap measured from the start (spec: a
-    // maximum timeout SHOULD hold regardless of progress).
-    if (maxTotalTimeoutMs !== undefined) wait = Math.min(wait, Math.max(0, entry.startedAt + maxTotalTimeoutMs - now));
-    if (entry.deadline === undefined && timed++ === refAt) timer?.ref();
-    entry.deadline = now + wait;
-    if (timer === undefined || entry.deadline < timerAt) schedule(entry.deadline, now);
-  }
-
-  function schedule(at: number, now: number): void {
-    if (timer !== undefined) clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(expire, at - now);
-    if (timed === 0 || refAt < 0) timer.unref();
-  }
-
-  /** Abandons every request past its deadline, then waits for the earliest deadline left. */
-  function expire(): void {
-    timer = undefined;
-    timerAt = Number.POSITIVE_INFINITY;
-    const now = Date.now();
-    const late: [RpcId, Pending][] = [];
-    let next = Number.POSITIVE_INFINITY;
-    for (const [id, entry] of pending) {
-      if (entry.deadline === undefined) continue;
-      if (entry.deadline <= now) late.push([id, entry]);
-      else if (entry.deadline < next) next = entry.deadline;
-    }
-    for (const [id, entry] of late) {
-      const phase = entry.options.timeoutPhase ?? "request";
-      abandon(id, { type: "timeout", phase, message: `no answer within ${Math.round(now - entry.startedAt)} ms` });
-    }
-    // A request armed by a callback above may have scheduled the timer already.
-    if (next < timerAt) schedule(next, now);
+    settle(id, { ok: false, fault: sendFault(error) });
   }
 
   function handleNotification(message: RpcNotification): void {
@@ -247,16 +218,8 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       const p = message.params as { progressToken?: RpcId; progress?: number; total?: number; message?: string } | undefined;
       const entry = p?.progressToken === undefined ? undefined : progressTokens?.get(p.progressToken);
       if (entry && p && typeof p.progress === "number") {
-        if (entry.options.resetTimeoutOnProgress) armTimer(entry, Date.now());
-        try {
-          entry.options.onProgress?.({
-            progress: p.progress,
-            ...(typeof p.total === "number" ? { total: p.total } : {}),
-            ...(typeof p.message === "string" ? { message: p.message } : {}),
-          });
-        } catch {
-          // A throwing progress callback must not break the session.
-        }
+        if (entry.options.resetTimeoutOnProgress) deadlines.arm(entry, Date.now());
+        deliverProgress(entry.options, p.progress, p);
         return;
       }
     }
@@ -294,7 +257,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
         // The request id doubles as the progress token: unique among this peer's active requests, as the spec asks.
         body = { ...params, _meta: { ...meta, progressToken: id } };
       }
-      armTimer(entry, startedAt);
+      deadlines.arm(entry, startedAt);
       const message: RpcRequest = body === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: body };
       // A send that throws (synchronously or by rejecting) settles the request as a transport fault.
       try {
@@ -344,11 +307,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     failAll(fault) {
       for (const id of [...pending.keys()]) settle(id, { ok: false, fault });
       // The transport is gone: drop the deadline timer now instead of letting it fire for nothing.
-      if (timed === 0 && timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-        timerAt = Number.POSITIVE_INFINITY;
-      }
+      deadlines.dropIfIdle();
     },
     fail(id, fault) {
       return settle(id, { ok: false, fault });

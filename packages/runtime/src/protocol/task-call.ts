@@ -9,12 +9,14 @@
  * Polls honour the server's poll interval; an abort cancels the task; every end without a result
  * is a `task` wire fault, mapped in failure-mapping.ts.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
+import { serverRunsToolTasks } from "../revisions/legacy/tasks.js";
+import { revisionOf } from "../revisions/registry.js";
 import { callToolInSession, fulfilInputRequests, type RequestContext, sendRequest } from "./mcp-client.js";
 import type { Outcome } from "./mcp-session.js";
 import type { CallToolResult, ToolDescriptor } from "./mcp-types.js";
-import { shapedCallResult } from "./result-shape.js";
 import type { PeerRequestOptions, RpcPeer } from "./rpc-peer.js";
-import type { WireFault } from "./wire-fault.js";
 
 /** The extension id of 2026-07-28 tasks. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -86,11 +88,7 @@ export function taskSupportOf(tools: readonly ToolDescriptor[]): Map<string, str
   return out;
 }
 
-/** True when a 2025-11-25 server accepts task-augmented `tools/call`. */
-export function serverRunsToolTasks(capabilities: { readonly [key: string]: unknown }): boolean {
-  const tasks = capabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-  return tasks?.requests?.tools?.call !== undefined;
-}
+export { serverRunsToolTasks };
 
 /**
  * `tools/call` through a task when the tool needs (or, with `augment`, allows) one, or when a
@@ -107,7 +105,8 @@ export function callToolTasked<T>(
   options: TaskOptions | undefined,
   then: (outcome: Outcome<CallToolResult>) => T | PromiseLike<T>,
 ): Promise<T> {
-  const modern = ctx.session.era === "2026-07-28";
+  // Server-decided tasks (2026-07-28): any answer may be a task; client-augmented ones are asked for.
+  const modern = revisionOf(ctx.session).tasks === "server-decided";
   const augment =
     !modern &&
     (support === "required" || (support === "optional" && options?.augment === true)) &&
@@ -144,7 +143,8 @@ export async function awaitTask(
   peerOptions: PeerRequestOptions,
   options: TaskOptions,
 ): Promise<Outcome<CallToolResult>> {
-  const modern = ctx.session.era === "2026-07-28";
+  const revision = revisionOf(ctx.session);
+  const modern = revision.tasks === "server-decided";
   const { taskId } = first;
   const signal = peerOptions.signal;
   // Each poll is its own request; the caller's signal cancels the task, not just the poll.
@@ -161,7 +161,7 @@ export async function awaitTask(
     if (current.status === "failed" || current.status === "cancelled") return fault(current.status, current.statusMessage ?? "no message");
     // 2025-11-25: tasks/result blocks until the end and carries the server's side requests.
     if (!modern && (current.status === "completed" || current.status === "input_required"))
-      return taskResult(peer, ctx, taskId, pollOptions);
+      return taskResult(peer, ctx, taskId, pollOptions, revision.decodeToolResult);
     if (!(await wait(current.pollIntervalMs ?? options.pollIntervalMs ?? 1000, signal))) return cancel(peer, ctx, taskId, pollOptions);
     const got = await sendRequest(peer, ctx, "tasks/get", { taskId }, pollOptions);
     if (!got.ok) return expiredOr(got.fault, taskId);
@@ -170,7 +170,7 @@ export async function awaitTask(
       return { ok: false, fault: { type: "rpc", code: -32603, message: "tasks/get answer has no status" } };
     current = statusOf({ ...raw, taskId });
     if (!modern) continue;
-    if (current.status === "completed") return inlined(raw, taskId);
+    if (current.status === "completed") return inlined(raw, taskId, revision.decodeToolResult);
     const error = raw.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
     if (current.status === "failed" && typeof error?.code === "number")
       return { ok: false, fault: { type: "rpc", code: error.code, message: String(error.message ?? "task failed"), data: error.data } };
@@ -185,20 +185,22 @@ export async function awaitTask(
   return fault("expired", `still not finished after ${maxPolls} polls`);
 }
 
-function inlined(raw: { [key: string]: unknown }, taskId: string): Outcome<CallToolResult> {
+type Decode = (raw: unknown) => Outcome<CallToolResult>;
+
+function inlined(raw: { [key: string]: unknown }, taskId: string, decode: Decode): Outcome<CallToolResult> {
   const result = raw.result as Partial<CallToolResult> | undefined;
   if (typeof result !== "object" || result === null)
     return { ok: false, fault: { type: "rpc", code: -32603, message: `tasks/get for completed task ${taskId} inlines no result` } };
-  return shapedCallResult(result);
+  return decode(result);
 }
 
-async function taskResult(peer: RpcPeer, ctx: RequestContext, taskId: string, options: PeerRequestOptions) {
+async function taskResult(peer: RpcPeer, ctx: RequestContext, taskId: string, options: PeerRequestOptions, decode: Decode) {
   const payload = await sendRequest(peer, ctx, "tasks/result", { taskId }, options);
   if (!payload.ok) return expiredOr(payload.fault, taskId);
   const result = payload.result as Partial<CallToolResult> | undefined;
   if (typeof result !== "object" || result === null)
     return { ok: false, fault: { type: "rpc", code: -32603, message: "tasks/result answer is not an object" } } as const;
-  return shapedCallResult(result);
+  return decode(result);
 }
 
 /** Sends `tasks/cancel` (best effort) and reports the call as canceled. */
@@ -240,7 +242,7 @@ export async function startToolTask(
   support: string | undefined,
   options: TaskOptions = {},
 ): Promise<Outcome<TaskHandle>> {
-  const modern = ctx.session.era === "2026-07-28";
+  const modern = revisionOf(ctx.session).tasks === "server-decided";
   const augment = !modern && (support === "required" || support === "optional") && serverRunsToolTasks(ctx.session.handshake.capabilities);
   const sent = augment ? { ...request, task: { ttl: options.ttlMs ?? DEFAULT_TTL_MS } } : request;
   const outcome = await callToolInSession(peer, ctx, sent, trace, peerOptions);

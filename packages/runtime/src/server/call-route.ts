@@ -66,7 +66,8 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     if (mismatch) throw new RpcHandlerError(HEADER_MISMATCH, mismatch);
   }
   const support = tool.execution?.taskSupport;
-  const legacy = scope.modern ? undefined : deps.legacyTasks(state, scope);
+  // The revision says how tasks come about: asked for by the client, or decided by the server.
+  const legacy = scope.revision.tasks === "client-augmented" ? deps.legacyTasks(state, scope) : undefined;
   if (legacy) {
     // 2025-11-25: the client asks for a task with `task`; the tool's taskSupport says whether it may or must.
     const taskable = support === "optional" || support === "required";
@@ -80,7 +81,7 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     if (params.task !== undefined) return Promise.resolve(startLegacyTask(deps, legacy, state, tool, request, scope, params));
   }
   // 2026-07-28 tasks extension: a task-supporting tool becomes a task for a client that declared it.
-  const taskTool = scope.modern && (support === "optional" || support === "required");
+  const taskTool = scope.revision.tasks === "server-decided" && (support === "optional" || support === "required");
   if (taskTool && !declaresTasks(scope.capabilities) && support === "required") throw tasksExtensionRequired(`tool ${tool.name}`);
   const asTask = taskTool && declaresTasks(scope.capabilities);
   if (asTask && tool.taskStart !== "after-input") return Promise.resolve(startModernTask(deps, tool, request, scope, params));
@@ -108,15 +109,18 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
     ask,
     closeSseStream: () => state.options.closeStream?.(request.id),
   });
-  const run = runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `tool ${tool.name}`));
+  const run = inRevisionShape(
+    scope,
+    runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `tool ${tool.name}`)),
+  );
   // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
   // An "after-input" task tool: once no input is missing and it still runs, the call becomes a task.
   // Not a task: a promise that never settles, so it never wins the race below.
   const running = asTask ? twoTicks().then(() => RUNNING) : new Promise<never>(() => {});
   const outcome: Promise<unknown> = round
     ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED), running]).then((value) => {
-        if (value === RUNNING) return deps.tasks.start(() => run);
-        if (value !== INPUT_REQUIRED) return asTask ? deps.tasks.start(async () => value as CallToolResult) : value;
+        if (value === RUNNING) return deps.tasks.start(scope.revision, () => run);
+        if (value !== INPUT_REQUIRED) return asTask ? deps.tasks.start(scope.revision, async () => value as CallToolResult) : value;
         controller.abort(INPUT_REQUIRED);
         return round.result();
       })
@@ -136,7 +140,7 @@ function startModernTask(
   scope: RequestScope,
   params: { readonly [key: string]: unknown },
 ) {
-  return deps.tasks.start((task) => {
+  return deps.tasks.start(scope.revision, (task) => {
     const ctx = createToolContext({
       signal: task.signal,
       requestId: request.id,
@@ -148,8 +152,17 @@ function startModernTask(
       ask: (key, method, body) => task.ask(key, { method, ...(body ? { params: body } : {}) }),
       closeSseStream: () => {},
     });
-    return runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`));
+    return inRevisionShape(
+      scope,
+      runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`)),
+    );
   });
+}
+
+/** A tool's result in the shape of the request's revision (no step at all when the revision keeps the handler's shape). */
+function inRevisionShape(scope: RequestScope, run: Promise<CallToolResult>): Promise<CallToolResult> {
+  const encode = scope.revision.encodeToolResult;
+  return encode === undefined ? run : run.then(encode);
 }
 
 /**
@@ -179,6 +192,9 @@ function startLegacyTask(
       ask: (_key, method, body, timeoutMs) => task.ask(method, body, timeoutMs),
       closeSseStream: () => {},
     });
-    return runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`));
+    return inRevisionShape(
+      scope,
+      runToolCall(tool, params.arguments, ctx, (error) => deps.report(error, `task ${tool.name}`)),
+    );
   });
 }

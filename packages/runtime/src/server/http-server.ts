@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MODERN_PROTOCOL_VERSIONS } from "../protocol/modern.js";
+import { discoverVersions } from "../revisions/registry.js";
 import { createSessionTable } from "./http-sessions.js";
 import { handleStateless } from "./http-stateless.js";
 import { checkHostAndOrigin, type HostPolicy, hostPolicy, readBody, sendError } from "./http-support.js";
@@ -90,7 +90,7 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
     // Era by request: a sessionless POST whose header or `_meta` names 2026-07-28 is stateless.
     const messages: unknown[] = Array.isArray(body.value) ? body.value : [body.value];
     const headerVersion = req.headers["mcp-protocol-version"];
-    const modernHeader = typeof headerVersion === "string" && MODERN_PROTOCOL_VERSIONS.includes(headerVersion.trim());
+    const modernHeader = typeof headerVersion === "string" && discoverVersions().includes(headerVersion.trim());
     const modernBody = messages.some((m) => isModernRequest((m as { params?: unknown } | null)?.params));
     if (req.headers["mcp-session-id"] === undefined && (modernHeader || modernBody)) {
       handleStateless(server, req, res, body.value, { mode, canSse, canJson, retryMs });
@@ -102,7 +102,7 @@ export async function serveHttp(server: ToolServer, options: HttpServeOptions = 
   /** 2026-07-28 has no GET stream and no DELETE: a sessionless modern request gets 405. */
   function modernOnly(req: IncomingMessage, res: ServerResponse): boolean {
     const version = req.headers["mcp-protocol-version"];
-    if (req.headers["mcp-session-id"] !== undefined || typeof version !== "string" || !MODERN_PROTOCOL_VERSIONS.includes(version.trim()))
+    if (req.headers["mcp-session-id"] !== undefined || typeof version !== "string" || !discoverVersions().includes(version.trim()))
       return false;
     res.writeHead(405, { Allow: "POST" }).end();
     return true;

@@ -5,10 +5,12 @@
  * ends the session. Every message a session sends is routed to the stream of the request it
  * belongs to, else to the standalone stream.
  */
+
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
 import { classify } from "../protocol/json-rpc.js";
+import { versionPrimesStreams } from "../revisions/legacy/versions.js";
 import { isResponse } from "./http-stateless.js";
 import { invalidAnswer, invalidAnswers, sendError } from "./http-support.js";
 import { parseEventId, SseStream } from "./sse-stream.js";
@@ -66,7 +68,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
   // Streams get priming events (an id and retry before any data) from 2025-11-25 on (SEP-1699).
   const priming = (entry: HttpSession) => {
     const version = entry.session.protocolVersion;
-    return version !== undefined && version >= "2025-11-25";
+    return version !== undefined && versionPrimesStreams(version);
   };
 
   function open(): HttpSession {

@@ -5,8 +5,10 @@
  * becomes an SSE stream; a `subscriptions/listen` stays on that stream until either side ends it.
  * Closing the response cancels the call (the era's HTTP cancellation).
  */
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { classify, type RpcId, type RpcMessage } from "../protocol/json-rpc.js";
+import { STATELESS_REVISION_NAME } from "../revisions/2026-07-28/versions.js";
 import { invalidAnswer, sendError } from "./http-support.js";
 import { checkModernHeaders } from "./modern.js";
 import { SseStream } from "./sse-stream.js";
@@ -82,7 +84,7 @@ export function handleStateless(server: ToolServer, req: IncomingMessage, res: S
     session?.close();
     return true;
   };
-  session = server.openSession({ send, era: "2026-07-28", httpHeaders: req.headers });
+  session = server.openSession({ send, era: STATELESS_REVISION_NAME, httpHeaders: req.headers });
   res.once("close", () => session?.close());
   session.receive(value);
 }

@@ -8,27 +8,27 @@
  * `tasks/result` request (the spec's side channel), so it reaches the client over HTTP too.
  * Tasks are scoped to their session and kept for their ttl in a bounded, prototype-free Map.
  */
+
 import type { RpcId } from "../protocol/json-rpc.js";
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { versionHasTasks } from "../revisions/legacy/versions.js";
+import { LEGACY_NAME, type Revision, revisionNamed, type TaskRecord } from "../revisions/registry.js";
 import { requestClient, type SessionState } from "./session.js";
+import { createTaskTable, terminalStatus as terminal } from "./task-table.js";
 import { decodeCursor, encodeCursor } from "./tool-catalog.js";
 
 /** `_meta` key tying messages to their task. */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const DEFAULT_TTL_MS = 600_000;
 const MAX_TTL_MS = 3_600_000;
-const POLL_INTERVAL_MS = 250;
 const MAX_TASKS = 1000;
 const PAGE_SIZE = 100;
 
 /** The `tasks` capability of a 2025-11-25 server that runs tool calls as tasks. */
 export const LEGACY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } } as const;
 
-/** True when the negotiated version has experimental tasks (2025-11-25 and later legacy versions). */
-export function versionHasTasks(version: string): boolean {
-  return version >= "2025-11-25";
-}
+export { versionHasTasks };
 
 /** What a running task gives its handler. */
 export interface LegacyTaskRun {
@@ -38,18 +38,10 @@ export interface LegacyTaskRun {
   ask(method: string, params: { readonly [key: string]: unknown } | undefined, timeoutMs: number): Promise<unknown>;
 }
 
-interface Task {
-  readonly taskId: string;
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
-  statusMessage?: string;
-  readonly createdAt: string;
-  lastUpdatedAt: string;
-  readonly ttl: number;
-  readonly controller: AbortController;
+/** The server's task record, plus what this flow needs to hand questions to `tasks/result` streams. */
+interface Task extends TaskRecord {
   /** Settles when the task reaches a terminal status. */
   readonly done: Promise<void>;
-  result?: CallToolResult;
-  error?: RpcHandlerError;
   /** Questions waiting for a `tasks/result` stream to go out on. */
   readonly waiting: (() => void)[];
   /** Open asks; the task is `input_required` while any is open. */
@@ -69,28 +61,20 @@ export interface LegacyTaskStore {
   close(): void;
 }
 
-const terminal = (status: Task["status"]) => status === "completed" || status === "failed" || status === "cancelled";
-
 /** Creates the task store of `state`'s session; `capabilities` are the client's, for its questions. */
 export function createLegacyTaskStore(
   state: SessionState,
   capabilities: () => { readonly [key: string]: unknown },
   report: (error: unknown) => void,
 ): LegacyTaskStore {
-  const tasks = new Map<string, Task>();
+  const tasks = createTaskTable<Task>();
+  // The legacy revision gives a task its 2025-11-25 wire shape.
+  const legacy = revisionNamed(LEGACY_NAME) as Revision;
+  const view = (task: Task) => legacy.taskStatus(task);
   /** Open `tasks/result` requests, newest last: where a task's questions go. */
   const streams: { readonly taskId: string; readonly id: RpcId }[] = [];
-  const view = (task: Task) => ({
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttl: task.ttl,
-    pollInterval: POLL_INTERVAL_MS,
-  });
   const find = (params: { readonly [key: string]: unknown }): Task => {
-    const task = typeof params.taskId === "string" ? tasks.get(params.taskId) : undefined;
+    const task = tasks.get(params.taskId);
     if (!task) throw new RpcHandlerError(-32602, `Failed to retrieve task: task ${JSON.stringify(params.taskId)} not found`);
     return task;
   };
@@ -107,28 +91,13 @@ export function createLegacyTaskStore(
   return {
     start(ttl, run) {
       if (tasks.size >= MAX_TASKS) throw new RpcHandlerError(-32603, `Too many tasks in this session (${MAX_TASKS})`);
-      const now = new Date().toISOString();
       let settle: () => void = () => {};
-      const task: Task = {
-        taskId: globalThis.crypto.randomUUID(),
-        status: "working",
-        createdAt: now,
-        lastUpdatedAt: now,
-        // The receiver may override the requested ttl (spec); capped so a client cannot pin a task and its result for good.
-        ttl: typeof ttl === "number" && ttl > 0 ? Math.min(Math.floor(ttl), MAX_TTL_MS) : DEFAULT_TTL_MS,
-        controller: new AbortController(),
-        done: new Promise<void>((resolve) => {
-          settle = resolve;
-        }),
-        waiting: [],
-        asks: 0,
-      };
-      tasks.set(task.taskId, task);
-      const expiry = setTimeout(() => {
-        task.controller.abort(new Error("task expired"));
-        tasks.delete(task.taskId);
-      }, task.ttl);
-      expiry.unref?.();
+      // The receiver may override the requested ttl (spec); capped so a client cannot pin a task and its result for good.
+      const ttlMs = typeof ttl === "number" && ttl > 0 ? Math.min(Math.floor(ttl), MAX_TTL_MS) : DEFAULT_TTL_MS;
+      const done = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      const task = tasks.add(ttlMs, { done, waiting: [], asks: 0 }, (t) => t.controller.abort(new Error("task expired")));
       const ask: LegacyTaskRun["ask"] = async (method, params, timeoutMs) => {
         task.asks++;
         set(task, "input_required");
@@ -160,7 +129,10 @@ export function createLegacyTaskStore(
             // As for a plain tools/call: only a deliberate RpcHandlerError reaches the client. Anything
             // else goes to onError, because its message may carry internals or secrets.
             if (!(error instanceof RpcHandlerError)) report(error);
-            task.error = error instanceof RpcHandlerError ? error : new RpcHandlerError(-32603, "Internal error");
+            task.error =
+              error instanceof RpcHandlerError
+                ? { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) }
+                : { code: -32603, message: "Internal error" };
             set(task, "failed", task.error.message);
           },
         )
@@ -185,7 +157,7 @@ export function createLegacyTaskStore(
         streams.splice(streams.indexOf(stream), 1);
       }
       if (task.status === "cancelled") throw new RpcHandlerError(-32603, `Task ${task.taskId} was cancelled`);
-      if (task.error) throw task.error;
+      if (task.error) throw new RpcHandlerError(task.error.code, task.error.message, task.error.data);
       const result = task.result as CallToolResult;
       // The tool result itself names no task: related-task in _meta ties it to the one asked for (spec).
       return { ...result, _meta: { ...result._meta, [RELATED_TASK]: { taskId: task.taskId } } };

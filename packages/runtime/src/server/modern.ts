@@ -3,8 +3,9 @@
  * capabilities and log level in `_meta`; there is no `initialize` and no session. This file checks
  * those fields and the routing headers; `tool-server.ts` and `http-server.ts` apply the results.
  */
-import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader } from "../protocol/modern.js";
+import { META, type ParamHeader } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import { discoverVersions } from "../revisions/registry.js";
 import type { LogLevel } from "./types.js";
 
 /** `_meta` key of the per-request log level (absent: the server sends no log messages). */
@@ -41,9 +42,9 @@ export function modernScope(params: unknown, levels: readonly LogLevel[]): Moder
   if (!isObject(meta)) throw new RpcHandlerError(-32602, "Invalid params: _meta with the protocol fields is required");
   const version = meta[META.protocolVersion];
   if (typeof version !== "string") throw new RpcHandlerError(-32602, `Invalid params: _meta["${META.protocolVersion}"] is required`);
-  if (!MODERN_PROTOCOL_VERSIONS.includes(version)) {
+  if (!discoverVersions().includes(version)) {
     throw new RpcHandlerError(UNSUPPORTED_VERSION, `Unsupported protocol version: ${version}`, {
-      supported: [...MODERN_PROTOCOL_VERSIONS],
+      supported: [...discoverVersions()],
       requested: version,
     });
   }

@@ -4,9 +4,12 @@
  * their timeouts and cancellation). `tool-server.ts` owns the dispatch; this file owns the wire
  * side of a session so the dispatcher never touches pending-request bookkeeping.
  */
+
 import type { RpcId, RpcMessage, RpcResponse } from "../protocol/json-rpc.js";
 import type { Implementation } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
+import type { StatelessRevisionName } from "../revisions/2026-07-28/versions.js";
+import type { Revision } from "../revisions/registry.js";
 import { CAPABILITY_FOR } from "./tool-catalog.js";
 import type { LogLevel } from "./types.js";
 
@@ -29,11 +32,11 @@ export interface SessionOptions {
   /** Ends the response stream of request `related` early (HTTP SSE polling); absent elsewhere. */
   readonly closeStream?: (related: RpcId) => void;
   /**
-   * "auto" (default): legacy after `initialize`, stateless 2026-07-28 for requests whose `_meta`
-   * names a protocol version. "2026-07-28": every request must carry the 2026-07-28 `_meta` (HTTP
-   * without a session).
+   * "auto" (default): legacy after `initialize`, stateless (2026-07-28) for requests whose `_meta`
+   * names a protocol version. A stateless revision's name: every request must carry its `_meta`
+   * (HTTP without a session).
    */
-  readonly era?: "auto" | "2026-07-28";
+  readonly era?: "auto" | StatelessRevisionName;
 }
 
 /** A server-to-client request waiting for its answer. */
@@ -162,6 +165,9 @@ export function closeSessionState(state: SessionState): void {
 
 /** What one request runs under: the session's negotiated state, or its own 2026-07-28 `_meta`. */
 export interface RequestScope {
+  /** The revision this request speaks; it shapes the answer. */
+  readonly revision: Revision;
+  /** True for a stateless (`server/discover`) revision's request: its own `_meta`, no session state. */
   readonly modern: boolean;
   readonly version: string;
   readonly capabilities: { readonly [key: string]: unknown };

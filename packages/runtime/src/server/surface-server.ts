@@ -100,6 +100,42 @@ function stringArguments(
 const strip = (item: object, drop: readonly string[]) =>
   Object.fromEntries(Object.entries(item).filter(([k, v]) => !drop.includes(k) && typeof v !== "function"));
 
+/** `completion/complete`: the declared argument's completer, capped at MAX_COMPLETIONS values. */
+async function complete(
+  params: { readonly [key: string]: unknown },
+  prompts: ReadonlyMap<string, ServerPrompt>,
+  templates: ReadonlyMap<string, ServerResourceTemplate>,
+) {
+  const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+  const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
+  if (typeof argument?.name !== "string") throw new RpcHandlerError(-32602, "completion/complete needs argument.name");
+  let owner: ServerPrompt | ServerResourceTemplate | undefined;
+  let declared: readonly { readonly name: string }[];
+  if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
+    owner = prompts.get(ref.name);
+    declared = (owner as ServerPrompt | undefined)?.arguments ?? [];
+  } else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
+    owner = templates.get(ref.uri);
+    declared = owner ? templateVariables(ref.uri).map((name) => ({ name })) : [];
+  } else throw new RpcHandlerError(-32602, "completion/complete needs ref {type: ref/prompt, name} or {type: ref/resource, uri}");
+  const what = ref.type === "ref/prompt" ? `prompt ${String(ref.name)}` : `resource template ${String(ref.uri)}`;
+  if (!owner) throw new RpcHandlerError(-32602, `completion/complete: unknown ${what}`);
+  // The spec's value is a string; anything else would reach the completer as "null" or "[object Object]".
+  if (typeof argument.value !== "string")
+    throw new RpcHandlerError(-32602, `completion/complete: argument.value must be a string (got ${kindOf(argument.value)})`, {
+      argument: argument.name,
+    });
+  if (!declared.some((a) => a.name === argument.name))
+    throw new RpcHandlerError(-32602, `completion/complete: ${what} has no argument "${argument.name}"`, { argument: argument.name });
+  const rawContext = (params.context as { arguments?: unknown } | undefined)?.arguments ?? {};
+  if (typeof rawContext !== "object" || rawContext === null || Array.isArray(rawContext))
+    throw new RpcHandlerError(-32602, "completion/complete: context.arguments must be an object");
+  const context = stringArguments(rawContext as { readonly [key: string]: unknown }, declared, what, "context.arguments");
+  const completer = owner.complete?.[argument.name];
+  const all = completer ? await completer(argument.value, { arguments: context }) : [];
+  return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } };
+}
+
 /** Creates the surface from the server options; throws a `TypeError` for duplicates. */
 export function createSurfaceServer(options: ToolServerOptions, codec: StateCodec, skills?: SkillsServer): SurfaceServer {
   const resources = indexBy(options.resources ?? [], (r) => r.uri, "resource");
@@ -195,37 +231,6 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
     return withInput(`prompt:${prompt.name}`, { ...params, arguments: raw }, scope, (ctx) => prompt.get(args, ctx));
   }
 
-  async function complete(params: { readonly [key: string]: unknown }) {
-    const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
-    const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
-    if (typeof argument?.name !== "string") throw new RpcHandlerError(-32602, "completion/complete needs argument.name");
-    let owner: ServerPrompt | ServerResourceTemplate | undefined;
-    let declared: readonly { readonly name: string }[];
-    if (ref?.type === "ref/prompt" && typeof ref.name === "string") {
-      owner = prompts.get(ref.name);
-      declared = (owner as ServerPrompt | undefined)?.arguments ?? [];
-    } else if (ref?.type === "ref/resource" && typeof ref.uri === "string") {
-      owner = templates.get(ref.uri);
-      declared = owner ? templateVariables(ref.uri).map((name) => ({ name })) : [];
-    } else throw new RpcHandlerError(-32602, "completion/complete needs ref {type: ref/prompt, name} or {type: ref/resource, uri}");
-    const what = ref.type === "ref/prompt" ? `prompt ${String(ref.name)}` : `resource template ${String(ref.uri)}`;
-    if (!owner) throw new RpcHandlerError(-32602, `completion/complete: unknown ${what}`);
-    // The spec's value is a string; anything else would reach the completer as "null" or "[object Object]".
-    if (typeof argument.value !== "string")
-      throw new RpcHandlerError(-32602, `completion/complete: argument.value must be a string (got ${kindOf(argument.value)})`, {
-        argument: argument.name,
-      });
-    if (!declared.some((a) => a.name === argument.name))
-      throw new RpcHandlerError(-32602, `completion/complete: ${what} has no argument "${argument.name}"`, { argument: argument.name });
-    const rawContext = (params.context as { arguments?: unknown } | undefined)?.arguments ?? {};
-    if (typeof rawContext !== "object" || rawContext === null || Array.isArray(rawContext))
-      throw new RpcHandlerError(-32602, "completion/complete: context.arguments must be an object");
-    const context = stringArguments(rawContext as { readonly [key: string]: unknown }, declared, what, "context.arguments");
-    const completer = owner.complete?.[argument.name];
-    const all = completer ? await completer(argument.value, { arguments: context }) : [];
-    return { completion: { values: all.slice(0, MAX_COMPLETIONS), total: all.length, hasMore: all.length > MAX_COMPLETIONS } };
-  }
-
   function dispatch(method: string, params: { readonly [key: string]: unknown }, scope: SurfaceScope): unknown {
     // A server that offers nothing of a kind does not declare it, and answers its methods -32601.
     const offered = method.startsWith("resources/")
@@ -264,7 +269,7 @@ export function createSurfaceServer(options: ToolServerOptions, codec: StateCode
       case "prompts/get":
         return getPrompt(params, scope);
       case "completion/complete":
-        return complete(params);
+        return complete(params, prompts, templates);
       default:
         return NOT_SURFACE;
     }

@@ -8,11 +8,12 @@
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { TASKS_EXTENSION } from "../protocol/task-call.js";
+import type { Revision, TaskRecord } from "../revisions/registry.js";
 import type { InputRequest } from "./input-required.js";
 import { MISSING_CAPABILITY } from "./modern.js";
+import { createTaskTable } from "./task-table.js";
 
 const DEFAULT_TTL_MS = 600_000;
-const POLL_INTERVAL_MS = 250;
 // Bounds what a client can pin in memory by starting tasks it never reads; each lives at most its ttl.
 const MAX_TASKS = 1000;
 
@@ -33,18 +34,12 @@ export function tasksExtensionRequired(what: string): RpcHandlerError {
   );
 }
 
-interface Task {
-  readonly taskId: string;
-  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
-  statusMessage?: string;
-  readonly createdAt: string;
-  lastUpdatedAt: string;
-  readonly ttlMs: number;
-  result?: CallToolResult;
-  error?: { code: number; message: string; data?: unknown };
+/** The server's task record, plus the input this flow collects through `tasks/update`. */
+interface Task extends TaskRecord {
+  /** The revision the task was created in: it shapes every status of the task. */
+  readonly revision: Revision;
   readonly pending: Map<string, { readonly request: InputRequest; readonly resolve: (value: unknown) => void }>;
   readonly answers: Map<string, unknown>;
-  readonly controller: AbortController;
 }
 
 /** What a running task gives its handler. */
@@ -56,8 +51,8 @@ export interface TaskRun {
 
 /** The task store of one server. */
 export interface TaskStore {
-  /** Creates a task running `run`; answers its `CreateTaskResult`. */
-  start(run: (task: TaskRun) => Promise<CallToolResult>): { readonly [key: string]: unknown };
+  /** Creates a task running `run` in `revision`; answers its `CreateTaskResult`. */
+  start(revision: Revision, run: (task: TaskRun) => Promise<CallToolResult>): { readonly [key: string]: unknown };
   get(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
   update(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
   cancel(params: { readonly [key: string]: unknown }): { readonly [key: string]: unknown };
@@ -71,59 +66,33 @@ export function createTaskStore(
   onError: (error: unknown) => void,
   onChange: (taskId: string, task: { readonly [key: string]: unknown }) => void = () => {},
 ): TaskStore {
-  const tasks = new Map<string, Task>();
+  const tasks = createTaskTable<Task>();
   const touch = (task: Task) => {
     task.lastUpdatedAt = new Date().toISOString();
     onChange(task.taskId, detailed(task));
   };
-  const envelope = (task: Task) => ({
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttlMs: task.ttlMs,
-    pollIntervalMs: POLL_INTERVAL_MS,
-  });
   /** The task with its status payload inlined: result, error or pending input requests. */
   const detailed = (task: Task) => {
     const inputRequests: { [key: string]: unknown } = {};
     for (const [key, { request }] of task.pending) inputRequests[key] = request;
     return {
-      ...envelope(task),
+      ...task.revision.taskStatus(task),
       ...(task.status === "completed" && task.result ? { result: task.result } : {}),
       ...(task.status === "failed" && task.error ? { error: task.error } : {}),
       ...(task.status === "input_required" ? { inputRequests } : {}),
     };
   };
   const find = (params: { readonly [key: string]: unknown }): Task => {
-    const task = typeof params.taskId === "string" ? tasks.get(params.taskId) : undefined;
+    const task = tasks.get(params.taskId);
     if (!task) throw new RpcHandlerError(-32602, `Unknown task: ${JSON.stringify(params.taskId)}`);
     return task;
   };
 
   return {
-    start(run) {
+    start(revision, run) {
       if (tasks.size >= MAX_TASKS) throw new RpcHandlerError(-32603, `Too many tasks in flight (${MAX_TASKS})`);
-      const now = new Date().toISOString();
-      const task: Task = {
-        taskId: globalThis.crypto.randomUUID(),
-        status: "working",
-        createdAt: now,
-        lastUpdatedAt: now,
-        ttlMs: DEFAULT_TTL_MS,
-        pending: new Map(),
-        answers: new Map(),
-        controller: new AbortController(),
-      };
-      tasks.set(task.taskId, task);
       // At the ttl the task is aborted and forgotten: its result is gone, and tasks/get answers unknown task.
-      const expiry = setTimeout(() => {
-        task.controller.abort();
-        tasks.delete(task.taskId);
-      }, task.ttlMs);
-      // A pending expiry must not keep the process alive after the server closes.
-      expiry.unref?.();
+      const task = tasks.add(DEFAULT_TTL_MS, { revision, pending: new Map(), answers: new Map() }, (t) => t.controller.abort());
       const ask = (key: string, request: InputRequest) => {
         // A key already answered resolves at once, so a handler that asks again does not wait forever.
         if (task.answers.has(key)) return Promise.resolve(task.answers.get(key));
@@ -160,7 +129,7 @@ export function createTaskStore(
           touch(task);
         },
       );
-      return { resultType: "task", ...envelope(task) };
+      return { resultType: "task", ...revision.taskStatus(task) };
     },
     get(params) {
       return detailed(find(params));

@@ -9,10 +9,11 @@
  */
 import { classify, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
 import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
-import { META, MODERN_PROTOCOL_VERSIONS, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
+import { META, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/task-call.js";
+import { discoverVersions, LEGACY_NAME, type Revision, revisionForVersion, revisionNamed } from "../revisions/registry.js";
 import { CANCELLED, type CallRouteDeps, routeToolCall } from "./call-route.js";
 import { createStateCodec } from "./input-required.js";
 import { createLegacyTaskStore, LEGACY_TASKS_CAPABILITY, type LegacyTaskStore, versionHasTasks } from "./legacy-tasks.js";
@@ -79,6 +80,8 @@ const LEGACY_NOTIFICATION: { readonly [kind: string]: string } = {
 export function createToolServer(options: ToolServerOptions): ToolServer {
   const tools = checkTools(options.tools);
   const newest = options.protocolVersion ?? LEGACY_PROTOCOL_VERSIONS[0];
+  // A request that is not stateless speaks the legacy family, negotiated by `initialize`.
+  const legacy = revisionNamed(LEGACY_NAME) as Revision;
   const start = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).indexOf(newest);
   if (start < 0)
     throw new TypeError(`createToolServer: protocolVersion ${newest} is not supported (${LEGACY_PROTOCOL_VERSIONS.join(", ")})`);
@@ -120,7 +123,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   // 2025-11-25 tasks are scoped to their session; a session gets its store on first use.
   const legacyStores = new WeakMap<SessionState, LegacyTaskStore>();
   const legacyTasks = (state: SessionState, scope: RequestScope): LegacyTaskStore | undefined => {
-    if (!offersTasks || scope.modern || !versionHasTasks(scope.version)) return undefined;
+    if (!offersTasks || scope.revision.tasks !== "client-augmented" || !versionHasTasks(scope.version)) return undefined;
     let store = legacyStores.get(state);
     if (!store) {
       store = createLegacyTaskStore(
@@ -175,7 +178,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
 
   function discover(): unknown {
     return {
-      supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+      supportedVersions: [...discoverVersions()],
       capabilities: { ...capabilities, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) },
       ...(options.instructions ? { instructions: options.instructions } : {}),
       ttlMs: 0,
@@ -186,9 +189,11 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
 
   function scopeFor(state: SessionState, request: RpcRequest): RequestScope {
     // A session that ran initialize stays legacy for good; only an uninitialized one can take per-request _meta.
-    const modern = state.options.era === "2026-07-28" || (state.protocolVersion === undefined && isModernRequest(request.params));
+    const pinned = state.options.era !== undefined && state.options.era !== "auto";
+    const modern = pinned || (state.protocolVersion === undefined && isModernRequest(request.params));
     if (!modern) {
       return {
+        revision: legacy,
         modern: false,
         version: state.protocolVersion ?? newest,
         capabilities: state.clientCapabilities,
@@ -197,7 +202,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       };
     }
     const m = modernScope(request.params, LOG_LEVELS);
-    return { modern: true, version: m.version, capabilities: m.capabilities, clientInfo: m.clientInfo, logLevel: m.logLevel };
+    const revision = revisionForVersion(m.version) as Revision;
+    return { revision, modern: true, version: m.version, capabilities: m.capabilities, clientInfo: m.clientInfo, logLevel: m.logLevel };
   }
 
   /** The 2026-07-28 methods that have no legacy counterpart: discover, listen, the tasks extension. */
@@ -302,11 +308,8 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     };
     try {
       const scope = scopeFor(state, request);
-      // 2026-07-28 results say whether they are complete (MRTR); this server's always are.
-      const shape = (value: unknown) =>
-        scope.modern && typeof value === "object" && value !== null && !("resultType" in value)
-          ? { ...value, resultType: "complete" }
-          : value;
+      // The request's revision gives the answer its wire shape (2026-07-28: `resultType: "complete"`).
+      const shape = (value: unknown) => scope.revision.encodeResult(request.method, value);
       const result = dispatch(state, request, scope);
       if (result instanceof Promise) result.then((value) => answer({ result: shape(value) }), fail);
       else answer({ result: shape(result) });

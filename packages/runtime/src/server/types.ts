@@ -9,13 +9,14 @@ import type {
   ContentBlock,
   GetPromptResult,
   Implementation,
+  LogLevel,
   PromptArgument,
   ResourceContents,
 } from "../protocol/mcp-types.js";
 import type { Decoder } from "../schema/codec.js";
 
-/** MCP log levels, least to most severe. */
-export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+// One LogLevel for the wire and the server (its public home is `@toolwright/runtime/protocol`).
+export type { LogLevel };
 
 /** Tool annotations as they go on the wire (`*Hint` names). */
 export interface ToolAnnotationsWire {

@@ -3,7 +3,7 @@
  * (PATH, HOME, locale...) plus what its config names; never the parent's secrets.
  */
 import { redactValuesIn } from "../failure/failure.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 
 /** Variables passed through by default when present in the parent. */
 export const DEFAULT_INHERITED_ENV: readonly string[] = Object.freeze([

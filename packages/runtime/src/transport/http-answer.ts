@@ -3,7 +3,7 @@
  * is parsed to its end, a JSON body is parsed or refused. Shared by both HTTP transports.
  */
 import { retryAfterMsFromHeader } from "../failure/failure-mapping.js";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import { AbortHandle, type HttpResponse, readBody, WireFaultError } from "./http-exchange.js";
 import { createSseParser } from "./sse-parser.js";
 

@@ -5,7 +5,7 @@
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { AuthProvider } from "./auth-provider.js";
 import { nodeHttps } from "./lazy-builtins.js";
 import type { OutboundGuard } from "./outbound.js";

@@ -4,7 +4,7 @@
  * stream on which a server sends requests and notifications outside any POST. The modern era has
  * neither: a broken answer is re-issued, and server messages ride `subscriptions/listen`.
  */
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import { isSse, readSseBody, sleep } from "./http-answer.js";
 import { exchangeAuthorized } from "./http-auth.js";
 import { type AbortHandle, type HttpEndpointOptions, type HttpResponse, WireFaultError } from "./http-exchange.js";

@@ -3,8 +3,9 @@
  * same process, as connect-es's router transport hands requests to its router. The server is
  * anything with `openSession` (the tool server fits), so this layer needs nothing of the server.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcId, RpcMessage } from "../protocol/json-rpc.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the in-memory session is closed" };
 

@@ -3,8 +3,9 @@
  * event names the POST URL; every client message is POSTed there and answers come back as
  * `message` events. An endpoint on another origin is refused.
  */
+
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { httpStatusFault, isSse, readFaultBody } from "./http-answer.js";
 import { addCredentials, answerChallenge, isChallenge } from "./http-auth.js";
 import { type HttpEndpointOptions, type HttpResponse, httpExchange, WireFaultError } from "./http-exchange.js";
@@ -25,6 +26,19 @@ export interface LegacySseTransport {
   send(message: RpcMessage): Promise<void>;
   readonly endpoint: URL | undefined;
   close(): Promise<void>;
+}
+
+/** Where the POSTs go, from an `endpoint` event's data: a URL on the stream's origin, or the fault refusing it. */
+function endpointFrom(data: string, streamUrl: URL | string, origin: string): URL | WireFault {
+  let url: URL;
+  try {
+    url = new URL(data.trim(), streamUrl);
+  } catch {
+    return { type: "transport", code: "EPROTO", message: "the endpoint event is not a URL" };
+  }
+  // Our POSTs carry credentials: a server must not send them, and our requests, to another origin.
+  if (url.origin !== origin) return { type: "transport", code: "EPROTO", message: `endpoint on another origin (${url.origin}) refused` };
+  return url;
 }
 
 /** Creates a legacy HTTP+SSE transport. */
@@ -95,27 +109,15 @@ export function createLegacySseTransport(options: LegacySseOptions): LegacySseTr
             if (event.event === "endpoint") {
               // Only the first one counts: a later event must not move where our POSTs go mid-session.
               if (endpoint !== undefined) return;
-              let url: URL;
-              try {
-                url = new URL(event.data.trim(), streamUrl);
-              } catch {
-                clearTimeout(timer);
-                reject(new WireFaultError({ type: "transport", code: "EPROTO", message: "the endpoint event is not a URL" }));
-                res.body.destroy();
-                return;
-              }
-              // Our POSTs carry credentials: a server must not send them, and our requests, to another origin.
-              if (url.origin !== options.url.origin) {
-                clearTimeout(timer);
-                reject(
-                  new WireFaultError({ type: "transport", code: "EPROTO", message: `endpoint on another origin (${url.origin}) refused` }),
-                );
-                res.body.destroy();
-                return;
-              }
-              endpoint = url;
+              const found = endpointFrom(event.data, streamUrl, options.url.origin);
               clearTimeout(timer);
-              resolve();
+              if (found instanceof URL) {
+                endpoint = found;
+                resolve();
+              } else {
+                reject(new WireFaultError(found));
+                res.body.destroy();
+              }
               return;
             }
             if (event.event !== "message") return;

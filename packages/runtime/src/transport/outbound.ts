@@ -7,7 +7,7 @@
  */
 import type { LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
-import type { WireFault } from "../protocol/wire-fault.js";
+import type { WireFault } from "../failure/wire-fault.js";
 import { nodeDns } from "./lazy-builtins.js";
 
 /** The policy, as `mcp.json` (`outbound`) and `createHttpCaller({ outbound })` take it. */

@@ -3,8 +3,8 @@
  * process group, with an allowlisted environment. stderr is kept in a bounded ring.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { WireFault } from "../failure/wire-fault.js";
 import type { RpcMessage } from "../protocol/json-rpc.js";
-import type { WireFault } from "../protocol/wire-fault.js";
 import { buildChildEnv, type EnvSpec } from "./environment.js";
 import { createLineReader } from "./line-reader.js";
 import { collectDescendants, type ProcessTree, signalTree } from "./process-tree.js";

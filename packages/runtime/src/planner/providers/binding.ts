@@ -6,8 +6,8 @@
  */
 
 import type { CallOptions } from "../../caller/caller.js";
-import type { ToolRequest, ToolRunner } from "../../core/tool-request.js";
-import type { ToolResult, ToolSpec } from "../../core/tool-spec.js";
+import type { ToolRequest, ToolRunner } from "../../caller/tool-request.js";
+import type { ToolResult, ToolSpec } from "../../caller/tool-spec.js";
 import { normalizeModelCall, toolRequestFromModelCall } from "../model-call.js";
 import { renderResult } from "../render.js";
 import { specVisibleToModel } from "../visibility.js";
@@ -26,7 +26,7 @@ import { providerSchema, restoreArguments } from "./schema-variants.js";
 import type { JsonSchema, SchemaNote } from "./schema-walk.js";
 import { createToolSearch } from "./tool-search.js";
 
-export type { ToolRunner } from "../../core/tool-request.js";
+export type { ToolRunner } from "../../caller/tool-request.js";
 
 /** Options of `createProviderTools`. */
 export interface ProviderToolsOptions<F extends ProviderFormat> {

@@ -2,7 +2,7 @@
  * Ranking for tool search: BM25 over each tool's name, title, description, tags and annotation
  * words. Hand-written (a few dozen lines) because the runtime has no dependencies.
  */
-import type { ToolSpec } from "../../core/tool-spec.js";
+import type { ToolSpec } from "../../caller/tool-spec.js";
 
 /** Lower-case word stems of `text`: camelCase, snake_case, kebab-case and dotted names split. */
 export function searchTokens(text: string): string[] {

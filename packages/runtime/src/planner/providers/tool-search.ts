@@ -5,8 +5,8 @@
  * values (field issues, closest names) and count toward the same run policy.
  */
 import type { CallOptions } from "../../caller/caller.js";
-import { type ToolRequest, type ToolRunner, toolUnavailable } from "../../core/tool-request.js";
-import type { ToolResult, ToolSpec } from "../../core/tool-spec.js";
+import { type ToolRequest, type ToolRunner, toolUnavailable } from "../../caller/tool-request.js";
+import type { ToolResult, ToolSpec } from "../../caller/tool-spec.js";
 import type { FieldIssue } from "../../failure/failure.js";
 import type { Decoded } from "../../schema/codec.js";
 import { toolRequestFromModelCall } from "../model-call.js";

@@ -2,7 +2,7 @@
  * Raw facts about what went wrong on the wire. Transports and sessions report these; the one
  * mapping file (`failure-mapping.ts`) turns them into `ToolFailure` values.
  */
-import type { FieldIssue } from "../failure/failure.js";
+import type { FieldIssue } from "./failure.js";
 
 /** A fact about a failed exchange, before it is mapped to a failure kind. */
 export type WireFault =

@@ -7,9 +7,9 @@
 import type { CallOptions } from "../caller/call-options.js";
 import type { Caller } from "../caller/caller.js";
 import type { McpSurface } from "../caller/surface.js";
-import { describeFieldChange, diffEntries, type FieldChange } from "../catalogue/catalogue-diff.js";
-import { fingerprintEntry } from "../catalogue/fingerprint.js";
 import type { ToolFailure } from "../failure/failure.js";
+import { describeFieldChange, diffEntries, type FieldChange } from "./catalogue-diff.js";
+import { fingerprintEntry } from "./fingerprint.js";
 
 /** The three lists a pull records besides tools. */
 export type SurfaceKind = "prompt" | "resource" | "resourceTemplate";

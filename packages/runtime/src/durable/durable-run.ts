@@ -4,14 +4,14 @@
  * confirmations as durable waits. Any engine that implements `DurableContext` runs it.
  */
 import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller/caller.js";
+import { invokeValidated } from "../caller/invoke.js";
+import { toolUnavailable } from "../caller/tool-request.js";
+import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
+import { createRunLedger, type RunLedger, type RunPolicy, type RunUsage } from "../core/policy.js";
+import { type ExecuteRequest, type Runtime, repeatable } from "../core/runtime.js";
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromInvalidInput, failureFromLocal } from "../failure/failure-mapping.js";
 import { type CallRecord, type DurableCall, type DurableContext, runCallSteps, sendCall } from "./durable.js";
-import { invokeValidated } from "./invoke.js";
-import { createRunLedger, type RunPolicy, type RunUsage } from "./policy.js";
-import { type ExecuteRequest, type Runtime, repeatable } from "./runtime.js";
-import { toolUnavailable } from "./tool-request.js";
-import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** The event a run publishes while it waits for an approval (`null` when it waits for none). */
 export const APPROVAL_EVENT = "toolwright.approval";
@@ -89,13 +89,108 @@ export interface DurableRun {
 
 const needsConfirmation = (spec: ToolSpec) => spec.requiresConfirmation === true || spec.annotations?.destructive === true;
 
+/** One durable call: the spec, the caller it goes to, the arguments and the caller's timeout. */
+type DurableCallFn = (
+  spec: ToolSpec,
+  caller: Caller,
+  args: { readonly [key: string]: unknown },
+  timeoutMs?: number,
+) => Promise<CallResponse>;
+
+/** A caller whose every call goes through `call` for the spec `specOf` picks (undefined: unknown tool). */
+function durableCaller(
+  call: DurableCallFn,
+  server: string,
+  target: Caller,
+  specOf: (name: string) => ToolSpec | undefined,
+  known: readonly ToolSpec[],
+): Caller {
+  return {
+    server,
+    async callTool(request, callOptions = {}) {
+      const spec = specOf(request.name);
+      if (!spec) return { ok: false, failure: toolUnavailable(request.name, known) };
+      try {
+        return await call(spec, target, request.arguments, callOptions.timeoutMs);
+      } catch (error) {
+        throw markPropagating(error); // the engine's interruption ends the run; it is no tool failure
+      }
+    },
+  };
+}
+
+/** Attempt `attempt` of call `index` as the engine records it; `limits` are the run's deadlines for it. */
+function durableCallOf(
+  runId: string,
+  index: number,
+  attempt: number,
+  server: string,
+  spec: ToolSpec,
+  args: { readonly [key: string]: unknown },
+  limits: { readonly timeoutMs: number | undefined; readonly deadline: DurableCall["deadline"]; readonly budgetEndsAt: number | undefined },
+): DurableCall {
+  return {
+    runId,
+    index,
+    attempt,
+    server,
+    tool: spec.id,
+    name: spec.name,
+    arguments: args,
+    // The same key on every attempt: a server that dedupes sees one logical call.
+    idempotencyKey: `${runId}/${index}`,
+    repeatable: repeatable(spec),
+    ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
+    ...(limits.timeoutMs === undefined ? {} : { timeoutMs: limits.timeoutMs }),
+    ...(limits.deadline === undefined ? {} : { deadline: limits.deadline }),
+    ...(limits.budgetEndsAt === undefined ? {} : { budgetEndsAt: limits.budgetEndsAt }),
+  };
+}
+
+/** What waiting for an approval needs from the run. */
+interface ApprovalWait {
+  readonly ctx: DurableContext;
+  readonly options: DurableRunOptions;
+  readonly ledger: RunLedger;
+  readonly recorded: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+/** Asks for an approval of call `index` (unless auto-approved) and waits for the decision, durably. */
+async function approved(run: ApprovalWait, index: number, spec: ToolSpec, server: string, args: unknown): Promise<boolean> {
+  const { ctx, options, ledger, recorded } = run;
+  if (options.confirmation?.autoApprove?.(spec) === true) return true;
+  // One topic per call index: a late decision for an earlier call cannot approve this one.
+  const topic = `toolwright.approval.${index}`;
+  // A step, so onRequest (a notification to a person) runs once, not again on every replay.
+  const request = await recorded(`approval ${index} requested`, async () => {
+    const req: ApprovalRequest = {
+      runId: ctx.runId,
+      topic,
+      call: index,
+      tool: spec.id,
+      server,
+      arguments: args,
+      requestedAt: Date.now(),
+    };
+    await options.confirmation?.onRequest?.(req);
+    return req;
+  });
+  const resume = ledger.pause(); // waiting on a person does not spend the time budget
+  await ctx.setEvent(APPROVAL_EVENT, request);
+  const decision = await ctx.recv<ApprovalDecision>(topic, options.confirmation?.timeoutMs ?? 24 * 3600_000);
+  // Records when the decision came, so the clock (and the time budget) moves the same way on replay.
+  await recorded(`approval ${index} decided`, async () => null);
+  resume();
+  await ctx.setEvent(APPROVAL_EVENT, null);
+  return decision?.approved === true;
+}
+
 /** Creates the run for `ctx`. Call it at the start of the workflow body, so replays rebuild the same state. */
 export function createDurableRun(ctx: DurableContext, options: DurableRunOptions): DurableRun {
   const { runtime } = options;
   const maxAttempts = Math.max(1, Math.floor(options.retry?.maxAttempts ?? 3));
   const baseDelayMs = options.retry?.baseDelayMs ?? 200;
   const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
-  const approvalTimeoutMs = options.confirmation?.timeoutMs ?? 24 * 3600_000;
   // The clock only moves with recorded times, so the budget decides the same way on every replay.
   let clock = 0;
   const advance = (at: number) => {
@@ -114,34 +209,6 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     const { value, at } = await ctx.step(name, async () => ({ value: await fn(), at: Date.now() }));
     advance(at);
     return value;
-  }
-
-  async function approved(index: number, spec: ToolSpec, server: string, args: unknown): Promise<boolean> {
-    if (options.confirmation?.autoApprove?.(spec) === true) return true;
-    // One topic per call index: a late decision for an earlier call cannot approve this one.
-    const topic = `toolwright.approval.${index}`;
-    // A step, so onRequest (a notification to a person) runs once, not again on every replay.
-    const request = await recorded(`approval ${index} requested`, async () => {
-      const req: ApprovalRequest = {
-        runId: ctx.runId,
-        topic,
-        call: index,
-        tool: spec.id,
-        server,
-        arguments: args,
-        requestedAt: Date.now(),
-      };
-      await options.confirmation?.onRequest?.(req);
-      return req;
-    });
-    const resume = ledger.pause(); // waiting on a person does not spend the time budget
-    await ctx.setEvent(APPROVAL_EVENT, request);
-    const decision = await ctx.recv<ApprovalDecision>(topic, approvalTimeoutMs);
-    // Records when the decision came, so the clock (and the time budget) moves the same way on replay.
-    await recorded(`approval ${index} decided`, async () => null);
-    resume();
-    await ctx.setEvent(APPROVAL_EVENT, null);
-    return decision?.approved === true;
   }
 
   /** One call, durably: policy, confirmation, attempts. Returns the raw response for `invokeTool` to map. */
@@ -163,7 +230,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     ledger.touch();
     const stop = ledger.check();
     if (stop) return refuse(failureFromLocal(stop.reason, stop.message, context), false);
-    if (needsConfirmation(spec) && !(await approved(index, spec, caller.server, args)))
+    if (needsConfirmation(spec) && !(await approved({ ctx, options, ledger, recorded }, index, spec, caller.server, args)))
       return refuse(
         failureFromLocal("confirmation_denied", `${spec.id} was not run: the approval was denied or did not arrive`, context),
         true,
@@ -180,22 +247,8 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
       const deadline = budget.budgetBound ? "time_budget" : budget.timeoutMs === undefined ? undefined : "tool_timeout";
       const budgetMs = runtime.policy.timeBudgetMs;
       const budgetEndsAt = budgetMs === undefined ? undefined : clock + budgetMs - ledger.usage().elapsedMs;
-      const durableCall: DurableCall = {
-        runId: ctx.runId,
-        index,
-        attempt,
-        server: caller.server,
-        tool: spec.id,
-        name: spec.name,
-        arguments: args,
-        // The same key on every attempt: a server that dedupes sees one logical call.
-        idempotencyKey: `${ctx.runId}/${index}`,
-        repeatable: repeatable(spec),
-        ...(spec.exampleJson === undefined ? {} : { exampleJson: spec.exampleJson }),
-        ...(budget.timeoutMs === undefined ? {} : { timeoutMs: budget.timeoutMs }),
-        ...(deadline === undefined ? {} : { deadline }),
-        ...(budgetEndsAt === undefined ? {} : { budgetEndsAt }),
-      };
+      const limits = { timeoutMs: budget.timeoutMs, deadline, budgetEndsAt } as const;
+      const durableCall = durableCallOf(ctx.runId, index, attempt, caller.server, spec, args, limits);
       const record: CallRecord = ctx.dispatch
         ? await ctx.dispatch(durableCall)
         : await runCallSteps(ctx, durableCall, (c) => sendCall(caller, c));
@@ -219,27 +272,6 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     return final;
   }
 
-  /** A caller whose every call goes through `call` for the spec `specOf` picks (undefined: unknown tool). */
-  function durableCaller(
-    server: string,
-    target: Caller,
-    specOf: (name: string) => ToolSpec | undefined,
-    known: readonly ToolSpec[],
-  ): Caller {
-    return {
-      server,
-      async callTool(request, callOptions = {}) {
-        const spec = specOf(request.name);
-        if (!spec) return { ok: false, failure: toolUnavailable(request.name, known) };
-        try {
-          return await call(spec, target, request.arguments, callOptions.timeoutMs);
-        } catch (error) {
-          throw markPropagating(error); // the engine's interruption ends the run; it is no tool failure
-        }
-      },
-    };
-  }
-
   const durableCallers = new Map<string, Caller>();
   function callerFor(toolset: string): Caller {
     const existing = durableCallers.get(toolset);
@@ -248,7 +280,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
     const first = entries[0] ? runtime.lookup(entries[0].id) : undefined;
     if (!first) throw new TypeError(`durable run: no toolset named ${JSON.stringify(toolset)} is registered in the runtime`);
     const byName = new Map(entries.map((s) => [s.name, s]));
-    const durable = durableCaller(first.caller.server, first.caller, (name) => byName.get(name), entries);
+    const durable = durableCaller(call, first.caller.server, first.caller, (name) => byName.get(name), entries);
     durableCallers.set(toolset, durable);
     return durable;
   }
@@ -273,7 +305,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         return { ok: false, failure: failureFromInvalidInput(decoded.issues, request.arguments, entry.spec.exampleJson, at) };
       }
       // The spec is already resolved: the call goes through it, whatever its wire name is shared with.
-      const one = durableCaller(entry.caller.server, entry.caller, () => entry.spec, [entry.spec]);
+      const one = durableCaller(call, entry.caller.server, entry.caller, () => entry.spec, [entry.spec]);
       return invokeValidated(one, entry.spec, request.arguments, callOptions);
     },
     caller: callerFor,

@@ -7,13 +7,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { objectDecoder } from "../../../../test/failures/fixtures.js";
 import { type Caller, type CallOptions, type CallRequest, type CallResponse, callerFunc } from "../caller/caller.js";
+import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
+import { createRuntime } from "../core/runtime.js";
 import { validateFailure } from "../failure/failure.js";
 import { failureFromFault } from "../failure/failure-mapping.js";
 import { IDEMPOTENCY_KEY_META } from "./durable.js";
 import { createInMemoryDurableEngine, DurableCrashError } from "./durable-memory.js";
 import { APPROVAL_EVENT, type ApprovalRequest, ASK_EVENT, createDurableRun, type DurableRun } from "./durable-run.js";
-import { createRuntime } from "./runtime.js";
-import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 function spec(name: string, extra: Partial<ToolSpec> = {}): ToolSpec {
   return {
@@ -183,7 +183,7 @@ describe("durable run on the in-memory engine", () => {
   it("gives generated typed clients a durable caller", async () => {
     const { runtime, received } = setup();
     const engine = createInMemoryDurableEngine();
-    const { invokeTool } = await import("./invoke.js");
+    const { invokeTool } = await import("../caller/invoke.js");
     const body = async (ctx: Parameters<Parameters<typeof engine.run>[1]>[0]) => {
       const run = createDurableRun(ctx, { runtime });
       const caller = run.caller("ledger");

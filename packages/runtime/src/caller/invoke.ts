@@ -2,7 +2,7 @@
  * The typed call path shared by generated clients and the runtime registry: validate the payload
  * locally, call, then map `isError`, decode structured content, and keep every content block.
  */
-import { type Caller, type CallOptions, type CallResponse, propagates } from "../caller/caller.js";
+
 import { redactFailure } from "../failure/failure.js";
 import {
   type CallFacts,
@@ -17,6 +17,7 @@ import {
 } from "../failure/failure-mapping.js";
 import type { CallToolResult } from "../protocol/mcp-types.js";
 import { callResultIssues, malformedResultFault } from "../protocol/result-shape.js";
+import { type Caller, type CallOptions, type CallResponse, propagates } from "./caller.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** Joins the text blocks of a result. */

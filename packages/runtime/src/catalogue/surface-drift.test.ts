@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../caller/caller.js";
-import { fingerprintEntry } from "../catalogue/fingerprint.js";
 import { checkDrift } from "./drift.js";
+import { fingerprintEntry } from "./fingerprint.js";
 import { compareSurface } from "./surface-drift.js";
 
 const prompt = { name: "greet", description: "Greets", arguments: [{ name: "who", required: true }] };

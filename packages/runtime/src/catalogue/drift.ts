@@ -5,10 +5,10 @@
  * resources and templates are compared too (surface-drift.ts).
  */
 import type { Caller, CallOptions, SessionCaller } from "../caller/caller.js";
-import { describeFieldChange, diffEntries, type FieldChange } from "../catalogue/catalogue-diff.js";
-import { type FingerprintedTool, fingerprintCatalogue } from "../catalogue/fingerprint.js";
+import type { Runtime } from "../core/runtime.js";
 import type { ToolFailure } from "../failure/failure.js";
-import type { Runtime } from "./runtime.js";
+import { describeFieldChange, diffEntries, type FieldChange } from "./catalogue-diff.js";
+import { type FingerprintedTool, fingerprintCatalogue } from "./fingerprint.js";
 import {
   compareSurface,
   describeSurfaceDrift,

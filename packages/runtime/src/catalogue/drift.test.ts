@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../caller/caller.js";
-import { canonicalJson, fingerprintCatalogue, fingerprintTool, sha256Hex } from "../catalogue/fingerprint.js";
 import { checkDrift, compareCatalogues } from "./drift.js";
+import { canonicalJson, fingerprintCatalogue, fingerprintTool, sha256Hex } from "./fingerprint.js";
 
 const echo = {
   name: "echo",
@@ -156,7 +156,7 @@ describe("checkDrift", () => {
   });
 
   it("block-changed: ok, and only the changed tool is hidden from the runtime", async () => {
-    const { createRuntime } = await import("./runtime.js");
+    const { createRuntime } = await import("../core/runtime.js");
     const runtime = createRuntime();
     const spec = (name: string) => ({
       id: `demo.${name}`,

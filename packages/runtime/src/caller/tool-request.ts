@@ -3,9 +3,10 @@
  * name no toolset offers, with the closest names. It lives in core/ because the runtime, the
  * manager and the durable runs all build that failure, and the planner only adds model parsing.
  */
-import type { CallOptions } from "../caller/call-options.js";
+
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromLocal } from "../failure/failure-mapping.js";
+import type { CallOptions } from "./call-options.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A request for `runtime.execute`. When `rejection` is set the call is never sent. */
