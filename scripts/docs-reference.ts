@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "@toolwright/codegen";
-import { type Mapping, mapHttpStatus, mapRpcCode, mapTimeout, mapTransportCode } from "@toolwright/runtime/protocol";
+import { type Mapping, mapHttpStatus, mapRpcCode, mapTimeout, mapTransportCode } from "@toolwright/runtime/caller";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = join(REPO, "docs", "reference");
