@@ -23,6 +23,7 @@ export default defineConfig({
       { find: /^@toolwright\/runtime\/codegen$/, replacement: src("./packages/runtime/src/codegen.ts") },
       { find: /^@toolwright\/runtime$/, replacement: src("./packages/runtime/src/index.ts") },
       { find: /^@toolwright\/ai-sdk$/, replacement: src("./packages/ai-sdk/src/index.ts") },
+      { find: /^@toolwright\/code-mode$/, replacement: src("./packages/code-mode/src/index.ts") },
       { find: /^@toolwright\/langchain$/, replacement: src("./packages/langchain/src/index.ts") },
       { find: /^@toolwright\/dsl$/, replacement: src("./packages/dsl/src/index.ts") },
       { find: /^@toolwright\/codegen$/, replacement: src("./packages/codegen/src/index.ts") },

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check] [-- --out=<name>]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -12,23 +12,44 @@ import { killAll, liveChildren, minimalEnv, parseResult, run } from "./lib/spawn
 import { addRatios, type Row } from "./lib/stats.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { measureCli } from "./sections/cli.ts";
+import { measureCodeMode } from "./sections/code-mode.ts";
+import { measureCodeModeCheck } from "./sections/code-mode-check.ts";
 import { measureCodegen } from "./sections/codegen.ts";
 import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
 import { measureManager } from "./sections/manager.ts";
 import { measureServer } from "./sections/server.ts";
+import { measureTokens } from "./sections/tokens.ts";
 import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SECTIONS = ["stdio", "http", "cold", "memory", "import", "validation", "codegen", "manager", "server", "durable", "cli"] as const;
+const SECTIONS = [
+  "stdio",
+  "http",
+  "cold",
+  "memory",
+  "import",
+  "validation",
+  "codegen",
+  "manager",
+  "server",
+  "durable",
+  "cli",
+  "tokens",
+  "code-mode-check",
+  "code-mode",
+] as const;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const onlyArg = argv.find((a) => a.startsWith("--only="));
 const only = new Set(onlyArg ? onlyArg.slice(7).split(",") : SECTIONS);
+// `--out=<name>` writes bench/results/<name>.{md,json,svg} (e.g. one file per run of a section).
+const outArg = argv.find((a) => a.startsWith("--out="))?.slice(6);
+if (outArg !== undefined && !/^[a-z0-9-]+$/.test(outArg)) throw new Error(`--out=${outArg}: use lowercase letters, digits and dashes`);
 const config = configFor(quick);
 const t0 = performance.now();
 const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}\n`);
@@ -124,6 +145,24 @@ async function main(): Promise<void> {
     rows.push(...out.rows);
     notes.push(...out.notes);
   }
+  if (only.has("tokens")) {
+    log("definition tokens per turn");
+    const out = await measureTokens(log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  if (only.has("code-mode-check")) {
+    log("code mode: type check");
+    const out = await measureCodeModeCheck(config, log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
+  if (only.has("code-mode")) {
+    log("code mode");
+    const out = await measureCodeMode(log);
+    rows.push(...out.rows);
+    notes.push(...out.notes);
+  }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);
   killAll();
@@ -145,7 +184,7 @@ async function main(): Promise<void> {
     durationS: (performance.now() - started) / 1000,
     notes,
   };
-  const name = quick ? "quick" : "latest";
+  const name = outArg ?? (quick ? "quick" : "latest");
   const md = markdown(machine, rows, targets);
   writeFileSync(`${RESULTS}${name}.md`, md);
   writeFileSync(`${RESULTS}${name}.json`, `${JSON.stringify({ machine, config, targets, rows }, null, 2)}\n`);

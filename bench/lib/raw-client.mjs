@@ -40,6 +40,7 @@ export function createRawStdioClient({ command, args, env }) {
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   return {
+    pid: child.pid,
     async connect() {
       const init = await rpc("initialize", INIT);
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
@@ -48,8 +49,8 @@ export function createRawStdioClient({ command, args, env }) {
     async listTools() {
       return (await rpc("tools/list", {})).result.tools;
     },
-    async call(args) {
-      const message = await rpc("tools/call", { name: "echo", arguments: args });
+    async call(args, name = "echo") {
+      const message = await rpc("tools/call", { name, arguments: args });
       if (message.error) throw new Error(message.error.message);
       return message.result;
     },
@@ -82,7 +83,10 @@ export function createRawHttpClient({ url }) {
   const agent = new Agent({ keepAlive: true });
   let session;
   let nextId = 1;
-  const post = (message) =>
+  // A request on a pooled socket the server closed at that moment (its keep-alive timeout passed
+  // while the socket sat idle) fails with ECONNRESET; like node's documentation advises, it is sent
+  // once more on a fresh socket. Nothing else is retried.
+  const post = (message, retried = false) =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify(message);
       const headers = {
@@ -108,7 +112,10 @@ export function createRawHttpClient({ url }) {
         });
         res.on("error", reject);
       });
-      req.on("error", reject);
+      req.on("error", (error) => {
+        if (!retried && req.reusedSocket && error.code === "ECONNRESET") post(message, true).then(resolve, reject);
+        else reject(error);
+      });
       req.end(body);
     });
   const rpc = (method, params) => post({ jsonrpc: "2.0", id: nextId++, method, params });
@@ -121,10 +128,14 @@ export function createRawHttpClient({ url }) {
     async listTools() {
       return (await rpc("tools/list", {})).result.tools;
     },
-    async call(args) {
-      const message = await rpc("tools/call", { name: "echo", arguments: args });
+    async call(args, name = "echo") {
+      const message = await rpc("tools/call", { name, arguments: args });
       if (message.error) throw new Error(message.error.message);
       return message.result;
+    },
+    /** Drops the connection but leaves the session open on the server (the RSS-per-session measure). */
+    detach() {
+      agent.destroy();
     },
     async close() {
       if (session) {

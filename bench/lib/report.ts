@@ -62,15 +62,18 @@ export function markdown(machine: Machine, rows: readonly Row[], targets: readon
   out.push("");
   const sections = [...new Set(rows.map((r) => r.section))];
   for (const section of sections) {
+    const inSection = rows.filter((x) => x.section === section);
+    // The server section compares servers, tmcp among them: it gets a ×tmcp column.
+    const tmcp = inSection.some((r) => r.client === "tmcp");
     out.push(
       `## ${section}`,
       "",
-      "| Measure | Server | Client | Median | Min–max | Unit | ×floor | ×SDK | ×SDK v2 |",
-      "|---|---|---|---:|---:|---|---:|---:|---:|",
+      `| Measure | Server | Client | Median | Min–max | Unit | ×floor |${tmcp ? " ×tmcp |" : ""} ×SDK | ×SDK v2 |`,
+      `|---|---|---|---:|---:|---|---:|${tmcp ? "---:|" : ""}---:|---:|`,
     );
-    for (const r of rows.filter((x) => x.section === section)) {
+    for (const r of inSection) {
       out.push(
-        `| ${r.measure} | ${r.server} | ${r.label} | ${fmt(r.median)} | ${fmt(r.min)}–${fmt(r.max)} | ${r.unit} | ${ratio(r.vsFloor)} | ${ratio(r.vsSdk)} | ${ratio(r.vsSdk2)} |`,
+        `| ${r.measure} | ${r.server} | ${r.label} | ${fmt(r.median)} | ${fmt(r.min)}–${fmt(r.max)} | ${r.unit} | ${ratio(r.vsFloor)} |${tmcp ? ` ${ratio(r.vsTmcp)} |` : ""} ${ratio(r.vsSdk)} | ${ratio(r.vsSdk2)} |`,
       );
     }
     out.push("");

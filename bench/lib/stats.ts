@@ -4,7 +4,7 @@
  */
 
 /** Which client a row measures; `raw` is the floor. */
-export type ClientKind = "toolwright" | "sdk" | "sdk2" | "raw";
+export type ClientKind = "toolwright" | "sdk" | "sdk2" | "raw" | "tmcp";
 
 /** One configuration: a metric for one client on one server, over several repetitions. */
 export interface Row {
@@ -26,6 +26,8 @@ export interface Row {
   vsSdk?: number;
   /** This row's median over SDK v2's (`@modelcontextprotocol/client` 2.x) in the same measure and server. */
   vsSdk2?: number;
+  /** This row's median over tmcp's in the same measure and server (server section only). */
+  vsTmcp?: number;
 }
 
 /** The median of a non-empty list. */
@@ -37,7 +39,7 @@ export function median(values: readonly number[]): number {
 
 /** Builds a row from repetitions. */
 export function makeRow(
-  base: Omit<Row, "median" | "min" | "max" | "label" | "vsFloor" | "vsSdk" | "vsSdk2"> & { readonly label?: string },
+  base: Omit<Row, "median" | "min" | "max" | "label" | "vsFloor" | "vsSdk" | "vsSdk2" | "vsTmcp"> & { readonly label?: string },
 ): Row {
   const values = base.values.filter((v) => Number.isFinite(v));
   return {
@@ -61,7 +63,7 @@ export function ratioOf(row: Row, base: Row): number | undefined {
   return base.median > 0 ? row.median / base.median : undefined;
 }
 
-/** Fills `vsFloor`, `vsSdk` and `vsSdk2` for every row that has a floor or SDK sibling. */
+/** Fills `vsFloor`, `vsSdk`, `vsSdk2` and `vsTmcp` for every row that has a floor or SDK sibling. */
 export function addRatios(rows: Row[]): void {
   const key = (r: Row) => `${r.section}|${r.measure}|${r.server}`;
   const by = new Map<string, Row>();
@@ -70,6 +72,11 @@ export function addRatios(rows: Row[]): void {
     const floor = by.get(`${key(r)}|raw`);
     const sdk = by.get(`${key(r)}|sdk`);
     const sdk2 = by.get(`${key(r)}|sdk2`);
+    const tmcp = by.get(`${key(r)}|tmcp`);
+    if (tmcp) {
+      const vsTmcp = ratioOf(r, tmcp);
+      if (vsTmcp !== undefined) r.vsTmcp = vsTmcp;
+    }
     const vsFloor = floor ? ratioOf(r, floor) : undefined;
     const vsSdk = sdk ? ratioOf(r, sdk) : undefined;
     const vsSdk2 = sdk2 ? ratioOf(r, sdk2) : undefined;

@@ -2,6 +2,7 @@
  * The targets from issues 7 and 17, checked against rows measured in the same run. Each target gives the
  * ratio it quotes, the limit, and whether the run meets it (undefined when not measured).
  */
+import { SERVER_MEASURES } from "../sections/server-measures.ts";
 import { findRow, ratioOf as pairedRatio, type Row } from "./stats.ts";
 
 /** One checked target. */
@@ -76,12 +77,22 @@ export function checkTargets(
   const manager = tw("manager", "manager.callTool p50, first calls", "raw-stdio");
   const managerSteady = tw("manager", "manager.callTool p50", "raw-stdio");
   const stdioSteady = tw("stdio", "sequential pinned, steady p50", "raw-stdio");
-  const scaffold = tw("server", stdioConcM, "stdio");
-  const mcpServer = sdk("server", stdioConcM, "stdio");
-  const scaffoldHttp = tw("server", httpConcM, "http");
-  const mcpServerHttp = sdk("server", httpConcM, "http");
-  const mcpServer2 = sdk2("server", stdioConcM, "stdio");
-  const mcpServer2Http = sdk2("server", httpConcM, "http");
+  const tmcp = find("tmcp");
+  const server = (measure: string, transport: string) => ({
+    tw: tw("server", measure, transport),
+    tmcp: tmcp("server", measure, transport),
+    sdk: sdk("server", measure, transport),
+    sdk2: sdk2("server", measure, transport),
+  });
+  const x64 = SERVER_MEASURES.calls(64);
+  const stdio64 = server(x64, "stdio");
+  const http64 = server(x64, "http");
+  const mixed = server(SERVER_MEASURES.mixed, "http");
+  const coldStdio = server(SERVER_MEASURES.cold, "stdio");
+  const coldHttp = server(SERVER_MEASURES.cold, "http");
+  const session = server(SERVER_MEASURES.session, "http");
+  const orderStdio = server(SERVER_MEASURES.orderOverEcho, "stdio");
+  const orderHttp = server(SERVER_MEASURES.orderOverEcho, "http");
   const cliVersion = tw("cli", "toolwright --version", "-");
   const validatorsBytes = tw("code size", "validators.gen.ts bytes per tool, server-memory", "-");
   const maxWarnings = warnings.every((w) => w) && warnings.length ? Math.max(...warnings.map((w) => w?.max ?? 0)) : undefined;
@@ -128,21 +139,61 @@ export function checkTargets(
     check("Import RSS over bare node (root + stdio + http)", "Toolwright / SDK v2", importRss?.vsSdk2, "<", 1),
     check("Heap per extra connection", "Toolwright / SDK 1.32.2", pair(heap, sdkHeap), "<=", 0.5, pair(sdk2Heap, sdkHeap)),
     check("Manager-path call overhead (sequential p50)", "manager.callTool / direct caller", manager?.vsFloor, "<=", 1.1),
+    // Issue 28: definition tokens per turn at 500 tools, discovery over all tools loaded.
+    ...(["anthropic", "openai-responses", "openai-chat"] as const).map((server) =>
+      check(
+        `Definition tokens per turn at 500 tools, ${server === "openai-chat" ? "local search" : "provider-native deferred"} (${server})`,
+        "discovery / all tools loaded",
+        tw("tokens", "definition tokens per turn, 500 tools", server)?.vsFloor,
+        "<=",
+        0.15,
+      ),
+    ),
+    // Issue 32: the generated server against tmcp, SDK v2 and itself; `SDK v2 same ratio` puts SDK v2 in the scaffold's place.
     check(
-      "Generated scaffold server throughput, stdio",
-      "scaffold / SDK McpServer",
-      pair(scaffold, mcpServer),
+      "Server throughput, stdio, 64 in flight",
+      "scaffold / tmcp",
+      pair(stdio64.tw, stdio64.tmcp),
       ">=",
-      1.5,
-      pair(mcpServer2, mcpServer),
+      1.2,
+      pair(stdio64.sdk2, stdio64.tmcp),
     ),
     check(
-      "Generated scaffold server throughput, HTTP",
+      "Server throughput, HTTP, 64 in flight",
+      "scaffold / tmcp",
+      pair(http64.tw, http64.tmcp),
+      ">=",
+      1.2,
+      pair(http64.sdk2, http64.tmcp),
+    ),
+    check("Server mixed load, HTTP, 50 sessions", "scaffold / tmcp", pair(mixed.tw, mixed.tmcp), ">=", 1.2, pair(mixed.sdk2, mixed.tmcp)),
+    check("Server cold launch, stdio", "scaffold / SDK v2", pair(coldStdio.tw, coldStdio.sdk2), "<=", 0.8),
+    check("Server cold launch, HTTP", "scaffold / SDK v2", pair(coldHttp.tw, coldHttp.sdk2), "<=", 0.8),
+    check("Server RSS per open HTTP session", "scaffold / SDK v2", pair(session.tw, session.sdk2), "<=", 0.5),
+    check(
+      "Server non-trivial validation, stdio, 64 in flight",
+      "order / own echo",
+      orderStdio.tw?.median,
+      ">=",
+      0.9,
+      orderStdio.sdk2?.median,
+    ),
+    check("Server non-trivial validation, HTTP, 64 in flight", "order / own echo", orderHttp.tw?.median, ">=", 0.9, orderHttp.sdk2?.median),
+    check(
+      "Server throughput, stdio, 64 in flight",
       "scaffold / SDK McpServer",
-      pair(scaffoldHttp, mcpServerHttp),
+      pair(stdio64.tw, stdio64.sdk),
       ">=",
       1.5,
-      pair(mcpServer2Http, mcpServerHttp),
+      pair(stdio64.sdk2, stdio64.sdk),
+    ),
+    check(
+      "Server throughput, HTTP, 64 in flight",
+      "scaffold / SDK McpServer",
+      pair(http64.tw, http64.sdk),
+      ">=",
+      1.5,
+      pair(http64.sdk2, http64.sdk),
     ),
     check(
       `Codegen, ${codegenTools.toLocaleString("en-US")} tools`,

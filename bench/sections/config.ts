@@ -28,7 +28,27 @@ export interface BenchConfig {
   /** Design sizes for the codegen growth series (the last over the middle one is the growth target). */
   readonly codegenScale: readonly number[];
   readonly managerCalls: number;
-  readonly serverCalls: number;
+  /** The server section (issue 32): every server driven by the floor client. */
+  readonly server: ServerConfig;
+}
+
+/** Sizes of the server section. */
+export interface ServerConfig {
+  /** Repetitions: fresh server processes per measure, the servers' order reversed every other one. */
+  readonly reps: number;
+  /** Calls per in-flight level (the last level's calls are split between echo and the order payload's halves). */
+  readonly stdioCalls: { readonly x1: number; readonly x16: number; readonly x64: number };
+  readonly httpCalls: { readonly x1: number; readonly x16: number; readonly x64: number };
+  /** Calls of each tool before measuring, at 64 in flight. */
+  readonly warmup: number;
+  /** Mixed load: sessions and operations (1 tools/list : 9 tools/call), after `mixedWarmup` of the same. */
+  readonly mixedSessions: number;
+  readonly mixedOps: number;
+  readonly mixedWarmup: number;
+  /** Measured launches per cold-launch worker (after one unmeasured). */
+  readonly coldLaunches: number;
+  /** Sessions per step of the RSS-per-session measure. */
+  readonly sessions: number;
 }
 
 /** Sizes from the issue (full) or a sanity-check run under a minute (quick). */
@@ -54,7 +74,17 @@ export function configFor(quick: boolean): BenchConfig {
         codegenReps: 1,
         codegenScale: [10, 100, 1_000],
         managerCalls: 300,
-        serverCalls: 1_000,
+        server: {
+          reps: 1,
+          stdioCalls: { x1: 300, x16: 1_000, x64: 2_000 },
+          httpCalls: { x1: 200, x16: 500, x64: 1_000 },
+          warmup: 300,
+          mixedSessions: 50,
+          mixedOps: 1_000,
+          mixedWarmup: 300,
+          coldLaunches: 2,
+          sessions: 100,
+        },
       }
     : {
         quick,
@@ -76,7 +106,19 @@ export function configFor(quick: boolean): BenchConfig {
         codegenReps: 3,
         codegenScale: [100, 1_000, 10_000],
         managerCalls: 2_000,
-        serverCalls: 5_000,
+        server: {
+          // Sized so that one full run of the section takes about 8 minutes at load average 15 on
+          // 2 cores (the 3-repetition size of 2026-12-02 took 8.5 minutes per repetition there).
+          reps: 2,
+          stdioCalls: { x1: 300, x16: 1_000, x64: 2_000 },
+          httpCalls: { x1: 150, x16: 500, x64: 1_000 },
+          warmup: 300,
+          mixedSessions: 50,
+          mixedOps: 1_000,
+          mixedWarmup: 300,
+          coldLaunches: 2,
+          sessions: 60,
+        },
       };
 }
 

@@ -1,13 +1,21 @@
 // A hand-written MCP echo server over Streamable HTTP (JSON responses) on node:http, bound to
 // 127.0.0.1 on an ephemeral port. Prints `LISTEN <port>` when ready. Used only by the benchmark.
 import { createServer } from "node:http";
+import { orderText } from "./order-text.mjs";
 
+const ORDER_INPUT = {
+  type: "object",
+  properties: { customer: { type: "object" }, items: { type: "array" }, shipping: { type: "object" } },
+  required: ["customer", "items", "shipping"],
+};
 const TOOLS = [
   {
     name: "echo",
     description: "Returns its text argument.",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
   },
+  // The non-trivial payload's tool; the floor does not validate it (see order-schema.mjs).
+  { name: "order", description: "Summarises an order.", inputSchema: ORDER_INPUT },
 ];
 const SESSION = "raw-session-1";
 
@@ -24,6 +32,7 @@ function resultFor(message) {
     case "tools/list":
       return { result: { tools: TOOLS } };
     case "tools/call":
+      if (message.params?.name === "order") return { result: { content: [{ type: "text", text: orderText(message.params.arguments) }] } };
       if (message.params?.name !== "echo") return { error: { code: -32602, message: `Unknown tool: ${message.params?.name}` } };
       return { result: { content: [{ type: "text", text: String(message.params.arguments?.text ?? "") }] } };
     case "ping":

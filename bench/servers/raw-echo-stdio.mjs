@@ -1,11 +1,20 @@
 // A hand-written MCP echo server over stdio: newline-delimited JSON-RPC with no SDK, so the
 // server costs as little as possible and the client's overhead shows. Used only by the benchmark.
+import { orderText } from "./order-text.mjs";
+
+const ORDER_INPUT = {
+  type: "object",
+  properties: { customer: { type: "object" }, items: { type: "array" }, shipping: { type: "object" } },
+  required: ["customer", "items", "shipping"],
+};
 const TOOLS = [
   {
     name: "echo",
     description: "Returns its text argument.",
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
   },
+  // The non-trivial payload's tool; the floor does not validate it (see order-schema.mjs).
+  { name: "order", description: "Summarises an order.", inputSchema: ORDER_INPUT },
 ];
 
 let buffered = "";
@@ -32,6 +41,8 @@ function handle(message) {
       reply(message.id, { tools: TOOLS });
       return;
     case "tools/call":
+      if (message.params?.name === "order")
+        return reply(message.id, { content: [{ type: "text", text: orderText(message.params.arguments) }] });
       if (message.params?.name !== "echo") return fail(message.id, -32602, `Unknown tool: ${message.params?.name}`);
       reply(message.id, { content: [{ type: "text", text: String(message.params.arguments?.text ?? "") }] });
       return;

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { z } from "zod";
+import { orderShape, orderText } from "./order-schema.mjs";
 
 /** Serves an echo McpServer over Streamable HTTP with the given SDK's classes. */
 export function serveSdkEcho({ McpServer, Transport, isInitializeRequest, json, name }) {
@@ -12,6 +13,9 @@ export function serveSdkEcho({ McpServer, Transport, isInitializeRequest, json, 
     const server = new McpServer({ name, version: "1.0.0" });
     server.registerTool("echo", { description: "Returns its text argument.", inputSchema: { text: z.string() } }, async ({ text }) => ({
       content: [{ type: "text", text }],
+    }));
+    server.registerTool("order", { description: "Summarises an order.", inputSchema: orderShape }, async (order) => ({
+      content: [{ type: "text", text: orderText(order) }],
     }));
     return server;
   };

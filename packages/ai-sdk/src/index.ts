@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { ToolFailure, ToolSpec } from "@toolwright/runtime";
-import { createProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
+import { type CodeModeOptions, createProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
 import { jsonSchema, type ToolSet, tool } from "ai";
 
 /** What a Toolwright tool returns to the AI SDK (the model sees `text`). */
@@ -21,6 +21,11 @@ export interface AiSdkToolsOptions {
   readonly toolSearch?: boolean | "auto";
   /** Cap on the rendered text per result. */
   readonly maxChars?: number;
+  /**
+   * Code mode: one `run_code` tool (plus `search`/`describe`) instead of the catalogue's tools, with
+   * the plug-in from `@toolwright/code-mode` (see `@toolwright/runtime/providers`). Default: off.
+   */
+  readonly codeMode?: CodeModeOptions;
   /** Override `needsApproval`; default: destructive or `requiresConfirmation` tools need approval. */
   readonly needsApproval?: (spec: ToolSpec) => boolean;
 }

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join, parse, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { lockPathFor } from "./resolve/lock.js";
+import type { TokenBill } from "./tokens/bill.js";
 import { previouslyGenerated, safeJoin, writeFileAtomic } from "./write.js";
 
 /** What a cache entry records. */
@@ -28,6 +29,8 @@ export interface CacheEntry {
   readonly servers: number;
   /** Local inputs relative to cwd (for --watch). */
   readonly localInputs: readonly string[];
+  /** The token bill of the run (a cached run reports it too). */
+  readonly bill?: TokenBill;
 }
 
 function sha(text: string | Buffer): string {
@@ -118,6 +121,7 @@ export function saveEntry(
     agents: number;
     servers: number;
     localInputs: readonly string[];
+    bill: TokenBill;
   },
 ): void {
   const file = cachePath(designPath, outDir);
@@ -137,6 +141,7 @@ export function saveEntry(
     agents: run.agents,
     servers: run.servers,
     localInputs: run.localInputs,
+    bill: run.bill,
   };
   try {
     // Never through a link out of node_modules (the cache folder is created inside it).

@@ -35,9 +35,9 @@ const defaultIo: CliIo = {
 };
 
 const EXIT_CODES =
-  "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error (including a design that does not finish loading within --load-timeout; one stuck in a synchronous loop is killed, status 137).";
+  "Exit codes: 0 ok, 1 --check found stale files, 2 usage or design error (including a design that does not finish loading within --load-timeout; one stuck in a synchronous loop is killed, status 137), 3 a toolset's definition tokens exceed --budget (the code is still generated).";
 const ALL_EXIT_CODES =
-  "Exit codes: 0 ok; 1 gen --check found stale files or pull --check a stale lock; 2 usage, design, mcp.json or server error, or a file init/add would overwrite without --force (nothing is written).";
+  "Exit codes: 0 ok; 1 gen --check found stale files or pull --check a stale lock; 2 usage, design, mcp.json or server error, or a file init/add would overwrite without --force (nothing is written); 3 gen --budget exceeded.";
 
 interface GenArgs {
   readonly design: string;
@@ -49,6 +49,8 @@ interface GenArgs {
   /** `--providers openai,anthropic,gemini`, unparsed. */
   readonly providers: string | undefined;
   readonly loadTimeout: number;
+  /** `--budget N`: most definition tokens one toolset may cost in any provider. */
+  readonly budget: number | undefined;
 }
 
 async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: number; readonly inputs: readonly string[] }> {
@@ -81,13 +83,18 @@ async function genOnce(args: GenArgs, io: CliIo): Promise<{ readonly code: numbe
     return { code: 2, inputs: [] };
   }
   progress.end();
-  const code = args.check && summary.stale.length > 0 ? 1 : 0;
+  const { billLines, budgetOverruns, overrunText } = await import("./tokens/bill.js");
+  const overruns = args.budget !== undefined && summary.bill ? budgetOverruns(summary.bill, args.budget) : [];
+  const code = args.check && summary.stale.length > 0 ? 1 : overruns.length > 0 ? 3 : 0;
   if (args.json) {
-    io.stdout(JSON.stringify({ ok: code === 0, command: "gen", exitCode: code, ...summary }));
+    const budget = args.budget === undefined ? {} : { budget: args.budget, overruns };
+    io.stdout(JSON.stringify({ ok: code === 0, command: "gen", exitCode: code, ...summary, ...budget }));
   } else {
     for (const w of summary.warnings) io.stderr(`warning: ${w}`);
     if (code === 1) for (const f of summary.stale) io.stderr(`stale: ${args.out}/${f}`);
-    (code === 0 ? io.stdout : io.stderr)(summaryLine(summary, args.check));
+    (code === 0 || code === 3 ? io.stdout : io.stderr)(summaryLine(summary, args.check));
+    if (summary.bill) for (const line of billLines(summary.bill)) io.stdout(line);
+    if (overruns.length > 0) io.stderr(overrunText(overruns));
   }
   return { code, inputs: summary.inputs.map((f) => resolve(cwd, f)) };
 }
@@ -197,14 +204,25 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
             type: "string",
             describe: "Certify input schemas for these model providers and emit their variants: openai,anthropic,gemini (or all)",
           })
+          .option("budget", {
+            type: "number",
+            describe: "Fail (exit 3) when a toolset's tool definitions cost more than this many tokens (o200k_base) in any provider",
+          })
           .option("load-timeout", loadTimeoutOption)
           .check(checkLoadTimeout)
           .check((a) => !(a.check && a.watch) || "--check and --watch cannot be used together")
+          .check(
+            (a) =>
+              a.budget === undefined ||
+              (Number.isInteger(a.budget) && a.budget > 0) ||
+              `--budget must be a positive whole number of tokens, got ${JSON.stringify(String(a.budget))}`,
+          )
           .example("$0 gen design.ts --out src/gen", "generate once")
           .example("$0 gen design.ts --out src/gen --check", "CI: fail when the generated code is stale")
           .example("$0 gen design.ts --out src/gen --watch", "regenerate on every save")
           .example("$0 gen design.ts --out src/gen --json", "machine-readable summary")
           .example("$0 gen design.ts --out src/gen --providers openai,gemini", "certify schemas for OpenAI strict mode and Gemini")
+          .example("$0 gen design.ts --out src/gen --budget 8000", "CI: fail when a toolset's definitions grow past 8,000 tokens")
           .epilogue(EXIT_CODES),
       (a) => {
         const args: GenArgs = {
@@ -216,6 +234,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
           cache: a.cache,
           providers: a.providers,
           loadTimeout: a.loadTimeout,
+          budget: a.budget,
         };
         action = async () => (args.watch ? genWatch(args, io) : (await genOnce(args, io)).code);
       },

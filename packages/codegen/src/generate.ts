@@ -7,6 +7,7 @@ import type { IrDesign } from "./ir/ir.js";
 import { agentsPlugin } from "./plugins/agents.js";
 import { callerPlugin } from "./plugins/caller.js";
 import { clientPlugin, registerPlugin } from "./plugins/client.js";
+import { codeModePlugin } from "./plugins/code-mode.js";
 import { indexPlugin } from "./plugins/index-file.js";
 import type { Plugin } from "./plugins/plugin.js";
 import { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
@@ -25,6 +26,7 @@ export const defaultPlugins: readonly Plugin[] = [
   agentsPlugin,
   indexPlugin,
   serverScaffoldPlugin,
+  codeModePlugin,
 ];
 
 /** Generates every file for `ir`. Returns path (relative to `--out`, `/`-separated) → text, sorted. */

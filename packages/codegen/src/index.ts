@@ -42,6 +42,9 @@ export type {
 } from "./ir/ir.js";
 export type { LoadedDesign, LoadOptions } from "./load/load-design.js";
 export { loadDesign } from "./load/load-design.js";
+export type { CodeModeApiData, CodeModeIndexEntry } from "./plugins/code-mode.js";
+export { buildCodeModeApi, codeModeNamespace, codeModePlugin } from "./plugins/code-mode.js";
+export { codeModePrelude } from "./plugins/code-mode-prelude.js";
 export type { Plugin } from "./plugins/plugin.js";
 export { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
 export type { ProgressStream } from "./progress.js";
@@ -60,5 +63,6 @@ export { resolveDesign } from "./resolve/resolve.js";
 export { serverNames } from "./resolve/symbols.js";
 export type { GenOptions, GenProgress, GenSummary } from "./run-gen.js";
 export { runGen, summaryLine } from "./run-gen.js";
+export type { BudgetOverrun, GroupBill, TokenBill, TokensByFormat, ToolBill } from "./tokens/bill.js";
 export type { OutputReport } from "./write.js";
 export { checkOutput, safeJoin, writeOutput } from "./write.js";

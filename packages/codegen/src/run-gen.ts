@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { freshEntry, saveEntry } from "./cache.js";
 import { designLabel } from "./load/design-label.js";
+import type { TokenBill } from "./tokens/bill.js";
 import { checkOutput, writeOutput } from "./write.js";
 
 /** Options for one run. */
@@ -55,6 +56,8 @@ export interface GenSummary {
   readonly cached: boolean;
   /** Harmless losses found by provider certification, one line each. */
   readonly warnings: readonly string[];
+  /** Definition tokens per provider, server, toolset and tool (absent only for a cache entry written before bills existed). */
+  readonly bill?: TokenBill;
 }
 
 /** Runs one generation (or check). Throws `DesignError` for design problems. */
@@ -69,7 +72,8 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   if (useCache && existsSync(designPath)) {
     const label = designLabel(designPath, cwd);
     const hit = freshEntry(designPath, outDir, label);
-    if (hit) {
+    // An entry without a bill predates it: regenerate so the bill is always reported.
+    if (hit?.bill) {
       const files = Object.keys(hit.outputs);
       return {
         design: label,
@@ -87,15 +91,17 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
         inputs: hit.localInputs,
         cached: true,
         warnings: [],
+        bill: hit.bill,
       };
     }
   }
   // Loaded only on a cache miss: tsx, ajv and json-schema-to-typescript cost more to import than a cached run.
-  const [{ loadDesign, loadOptions }, { resolveDesign }, { generate }, { certifyProviders }] = await Promise.all([
+  const [{ loadDesign, loadOptions }, { resolveDesign }, { generate }, { certifyProviders }, { tokenBill }] = await Promise.all([
     import("./load/load-design.js"),
     import("./resolve/resolve.js"),
     import("./generate.js"),
     import("./resolve/providers.js"),
+    import("./tokens/bill.js"),
   ]);
   const progress = options.onProgress ?? (() => {});
   let mark = performance.now();
@@ -113,6 +119,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const tools = ir.toolsets.reduce((n, t) => n + t.tools.length, 0);
   progress({ kind: "resolved", toolsets: ir.toolsets.length, tools, ms: lap() });
   const files = await generate(ir);
+  const bill = tokenBill(ir);
   progress({ kind: "generated", files: files.size, ms: lap() });
   const report = options.check
     ? checkOutput(outDir, files, loaded.label)
@@ -128,7 +135,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
   const allInputs = [...loaded.allInputs, ...ir.configFiles];
   // --no-cache writes nothing outside --out, so it also records nothing.
   if (useCache && report.stale.length === 0 && providers.length === 0)
-    saveEntry(loaded.path, outDir, { source: loaded.label, allInputs, files, localInputs: inputs, ...counts });
+    saveEntry(loaded.path, outDir, { source: loaded.label, allInputs, files, localInputs: inputs, bill, ...counts });
   return {
     design: loaded.label,
     out: options.out,
@@ -142,6 +149,7 @@ export async function runGen(options: GenOptions): Promise<GenSummary> {
     inputs,
     cached: false,
     warnings,
+    bill,
   };
 }
 

@@ -7,7 +7,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import type { ToolResult, ToolSpec } from "@toolwright/runtime";
-import { createProviderTools, type ProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
+import { type CodeModeOptions, createProviderTools, type ProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
 
 /** Options of `createLangChainTools`. */
 export interface LangChainToolsOptions {
@@ -17,6 +17,11 @@ export interface LangChainToolsOptions {
   readonly toolSearch?: boolean | "auto";
   /** Cap on the rendered text per result. */
   readonly maxChars?: number;
+  /**
+   * Code mode: one `run_code` tool (plus `search`/`describe`) instead of the catalogue's tools, with
+   * the plug-in from `@toolwright/code-mode` (see `@toolwright/runtime/providers`). Default: off.
+   */
+  readonly codeMode?: CodeModeOptions;
 }
 
 type ToolCallLike = { readonly type?: string; readonly id?: string; readonly name?: string; readonly args?: unknown };

@@ -20,6 +20,7 @@ export {
   combineFailures,
   FAILURE_KINDS,
   FAILURE_REASONS,
+  ISSUE_CONSTRAINTS_LIST,
   RECOVERY_ACTIONS,
   REDACTED,
   redactSecrets,

@@ -39,5 +39,5 @@ export { SKILL_LIMITS, SKILLS_EXTENSION } from "./protocol/skills.js";
 export type { TaskOptions, TaskStatus } from "./protocol/task-call.js";
 export { expandTemplate, matchTemplate, templateVariables } from "./protocol/uri-template.js";
 // Protocol revisions: the one interface, and the registry a new revision registers with (docs/revisions.md).
-export type { Revision, RevisionIdentity } from "./revisions/registry.js";
+export type { Revision, RevisionIdentity, TaskRecord } from "./revisions/registry.js";
 export { listRevisions, registerRevision, revisionForVersion, revisionNamed } from "./revisions/registry.js";

@@ -10,6 +10,17 @@
 export { normalizeModelCall } from "./planner/model-call.js";
 export type { DefinitionProblem, ProviderTools, ProviderToolsOptions, ToolCallOutcome, ToolRunner } from "./planner/providers/binding.js";
 export { createProviderTools, formatToolName, safeInParallel } from "./planner/providers/binding.js";
+export type { CodeModeChoice, CodeModeDecision, CodeModeOptions, CodeModePlugin } from "./planner/providers/code-mode-seam.js";
+export { decideCodeMode } from "./planner/providers/code-mode-seam.js";
+export type {
+  DiscoveryFallback,
+  DiscoveryMode,
+  DiscoveryOptions,
+  DiscoveryPlan,
+  DiscoverySend,
+  DiscoveryTools,
+} from "./planner/providers/discovery.js";
+export { createDiscoveryTools } from "./planner/providers/discovery.js";
 export type {
   AnthropicTool,
   AnthropicToolResultMessage,
@@ -41,4 +52,8 @@ export { rankTools, searchTokens } from "./planner/providers/tool-rank.js";
 export type { ToolSearchOptions } from "./planner/providers/tool-search.js";
 export { createToolSearch, TOOL_SEARCH_SPECS } from "./planner/providers/tool-search.js";
 export { capText, renderContentBlock } from "./planner/render.js";
+export type { BudgetedRunner, BudgetedText, ResultBudgetOptions, ResultStore, Truncation } from "./planner/result-budget.js";
+export { budgetResult, createResultBudget, createResultStore, READ_RESULT_SPEC, readResultPage } from "./planner/result-budget.js";
+export type { TokenAccount, TokenAttribution } from "./planner/token-account.js";
+export { createTokenAccount } from "./planner/token-account.js";
 export { specVisibleToModel, visibleToModel } from "./planner/visibility.js";

@@ -14,6 +14,7 @@ import { defineDurableAgent, launchDurableWorker } from "@toolwright/dbos";
 import { type Caller, createRuntime, type ToolSpec } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
+import { defineCodeAgent } from "./code-agent.js";
 
 const env = (name: string, fallback?: string): string => {
   const value = process.env[name] ?? fallback;
@@ -134,6 +135,15 @@ function defineScriptAgent(agent: string) {
     },
   });
   return ledger;
+}
+
+// TW_CODE_AGENT=1: also a code-mode agent (its own runtime and ledger server), for test/durable/code-mode.test.ts.
+if (process.env.TW_CODE_AGENT === "1") {
+  const { runtime, ledger } = agentRuntime("code-agent");
+  ledgers.push(ledger);
+  defineCodeAgent(runtime, (request) =>
+    appendFileSync(ledgerFile, `${JSON.stringify({ kind: "approval-requested", run: request.runId, call: request.call })}\n`),
+  );
 }
 
 const limits = process.env.TW_LIMITS ? JSON.parse(process.env.TW_LIMITS) : undefined;

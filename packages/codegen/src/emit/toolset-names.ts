@@ -22,5 +22,6 @@ export function toolsetNames(ts: { readonly camelName: string; readonly pascalNa
     toolsetName: `${ts.camelName}ToolsetName`,
     catalogue: `${ts.camelName}Catalogue`,
     checkDrift: `check${ts.pascalName}Drift`,
+    codeMode: `${ts.camelName}CodeMode`,
   };
 }

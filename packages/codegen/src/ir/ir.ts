@@ -34,6 +34,8 @@ export interface IrToolsetSymbols {
   readonly requests: IrSymbol;
   readonly register: IrSymbol;
   readonly checkDrift: IrSymbol;
+  /** The code-mode API (`<dir>/code-mode.gen.ts`): declarations, index and details as plain data. */
+  readonly codeMode: IrSymbol;
 }
 
 /** The per-tool exports of a toolset's modules. */

@@ -139,7 +139,7 @@ function mapValues(v: unknown, root: JsonSchema, names: Map<string, string>, inl
 const PLACEHOLDER = "ToolwrightRootTypePlaceholder";
 
 /** Declares an export and returns the text that opens it (`GeneratedFile.export`). */
-type ExportAs = (kind: ExportRecord["kind"], name: string) => string;
+export type ExportAs = (kind: ExportRecord["kind"], name: string) => string;
 
 const plainExport: ExportAs = (kind, name) => `export ${kind} ${name}`;
 
@@ -231,33 +231,81 @@ function toolDoc(tool: IrTool, what: "Payload" | "Result"): string {
   return about === undefined ? `${head}.` : `${head}: ${about}`;
 }
 
-/** Prints every type of one toolset, declaring each export through `exportAs`. */
-export async function printToolsetTypes(ts: IrToolset, exportAs: ExportAs = plainExport): Promise<string> {
+/** The printed types of one tool: its payload, and its result when it declares an output schema. */
+export interface ToolTypeParts {
+  readonly tool: IrTool;
+  readonly payload: string;
+  /** Absent when the tool declares no output schema. */
+  readonly result: string | undefined;
+}
+
+/** A toolset's types, printed but not yet joined: per tool, then the shared definitions in first-use order. */
+export interface ToolsetTypeParts {
+  readonly tools: readonly ToolTypeParts[];
+  readonly definitions: readonly { readonly name: string; readonly text: string }[];
+}
+
+/**
+ * Prints the types of `tools` (default: the toolset's, in declaration order). `reserved` names are
+ * never given to a shared definition (code mode reserves the globals its declarations use, such as
+ * `Promise`, so no schema `$defs` key can shadow them).
+ */
+export async function printToolsetTypeParts(
+  ts: IrToolset,
+  exportAs: ExportAs = plainExport,
+  options: {
+    readonly tools?: readonly IrTool[];
+    readonly reserved?: readonly string[];
+    /** The JSDoc head of a payload or result type (default: "Payload of <name>: <description>"). */
+    readonly doc?: (tool: IrTool, what: "Payload" | "Result") => string;
+  } = {},
+): Promise<ToolsetTypeParts> {
   // Type names the toolset's other modules export: index.ts re-exports them all side by side.
   const reserved = Object.values(ts.symbols).filter((s) => isTypeExport(s.declare));
-  const registry: TypeRegistry = { defs: new Map(), pending: [], taken: new Set(reserved.map((s) => s.name)) };
+  const registry: TypeRegistry = {
+    defs: new Map(),
+    pending: [],
+    taken: new Set([...reserved.map((s) => s.name), ...(options.reserved ?? [])]),
+  };
   for (const tool of ts.tools) {
     registry.taken.add(tool.symbols.payload.name);
     registry.taken.add(tool.symbols.result.name);
   }
   // The prompt and template types client.gen.ts exports beside these in the index.
   for (const item of [...ts.surface.prompts, ...ts.surface.resourceTemplates]) registry.taken.add(item.typeName);
-  const parts: string[] = [];
-  for (const tool of ts.tools) {
+  const tools: ToolTypeParts[] = [];
+  const doc = options.doc ?? toolDoc;
+  for (const tool of options.tools ?? ts.tools) {
     const { payload, result } = tool.symbols;
-    parts.push(await typeFor(tool.input, payload.name, registry, toolDoc(tool, "Payload"), exportAs));
-    if (tool.output) parts.push(await typeFor(tool.output, result.name, registry, toolDoc(tool, "Result"), exportAs));
-    else
-      parts.push(
-        `/** What ${docName(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\n${exportAs("type", result.name)} = string;`,
-      );
+    tools.push({
+      tool,
+      payload: await typeFor(tool.input, payload.name, registry, doc(tool, "Payload"), exportAs),
+      result: tool.output ? await typeFor(tool.output, result.name, registry, doc(tool, "Result"), exportAs) : undefined,
+    });
   }
+  const definitions: { name: string; text: string }[] = [];
   // Definitions may name further definitions; print until none are left.
   for (let i = 0; i < registry.pending.length; i++) {
     const def = registry.pending[i]!;
     // Refs inside a definition are relative to the document it came from.
-    parts.push(await print(forPrinting(def.schema, def.root, def.names, new Set()), def.name, exportAs));
+    definitions.push({ name: def.name, text: await print(forPrinting(def.schema, def.root, def.names, new Set()), def.name, exportAs) });
   }
+  return { tools, definitions };
+}
+
+/** Prints every type of one toolset, declaring each export through `exportAs`. */
+export async function printToolsetTypes(ts: IrToolset, exportAs: ExportAs = plainExport): Promise<string> {
+  const { tools, definitions } = await printToolsetTypeParts(ts, exportAs);
+  const parts: string[] = [];
+  for (const { tool, payload, result } of tools) {
+    parts.push(payload);
+    if (result !== undefined) parts.push(result);
+    else
+      parts.push(
+        `/** What ${docName(tool.name)} returns: its text content, joined by newlines (it declares no output schema). */\n${exportAs("type", tool.symbols.result.name)} = string;`,
+      );
+  }
+  for (const def of definitions) parts.push(def.text);
   return parts.join("\n\n");
 }
 

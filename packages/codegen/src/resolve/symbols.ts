@@ -38,6 +38,7 @@ export function toolsetSymbols(ts: Pick<IrToolset, "dirName" | "camelName" | "pa
     requests: symbol(n.requests, "const", at("requests")),
     register: symbol(n.register, "function", at("register")),
     checkDrift: symbol(n.checkDrift, "function", at("register")),
+    codeMode: symbol(n.codeMode, "const", at("code-mode")),
   });
 }
 

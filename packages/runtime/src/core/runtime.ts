@@ -15,7 +15,7 @@ import {
   failureFromLocal,
 } from "../failure/failure-mapping.js";
 import { createRunLedger, type DesignRunPolicy, type RunLedger, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
-import { createTelemetry, type TelemetryOptions } from "./telemetry.js";
+import { connectionOf, createTelemetry, type TelemetryOptions } from "./telemetry.js";
 
 /** A registered toolset. */
 export interface ToolsetRegistration {
@@ -240,7 +240,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       };
       const startedAt = performance.now();
       telemetry.emit({ type: "call_started", ...base, at: Date.now() });
-      const span = await telemetry.startSpan(tool, server, request.callId);
+      const connection = connectionOf(entry?.caller);
+      const span = await telemetry.startSpan(tool, server, request.callId, connection);
       let outcome: Awaited<ReturnType<typeof run>>;
       try {
         outcome = await span.run(() => run(request, callOptions));
@@ -251,6 +252,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       }
       const { result, sent, counts } = outcome;
       const durationMs = performance.now() - startedAt;
+      if (sent) telemetry.recordOperation(durationMs / 1000, tool, connection, result.ok ? undefined : result.failure.kind);
       if (counts) ledger.recordOutcome(result.ok);
       if (result.ok) {
         span.end({});

@@ -43,6 +43,49 @@ export interface TracerLike {
   startSpan(name: string, options?: { attributes?: { [key: string]: string | number | boolean }; kind?: number }): SpanLike;
 }
 
+/** The part of an OpenTelemetry `Meter` the runtime uses (the `meter` option's type). */
+export type MeterLike = NonNullable<TelemetryOptions["meter"]>;
+
+/** The part of an OpenTelemetry `Histogram` the runtime uses. */
+export type HistogramLike = ReturnType<MeterLike["createHistogram"]>;
+
+/** What the runtime knows about the connection a call goes over, for span and metric attributes. */
+export interface CallConnection {
+  /** `network.transport`: `pipe` for stdio, `tcp` for HTTP. */
+  readonly transport?: "pipe" | "tcp";
+  /** `mcp.protocol.version`, from the handshake. */
+  readonly protocolVersion?: string;
+  /** `mcp.session.id`, when the transport has one (streamable HTTP before 2026-07-28). */
+  readonly sessionId?: string;
+  /** `jsonrpc.request.id` of the `tools/call` request, when the caller reports it. */
+  readonly requestId?: string | number;
+}
+
+/**
+ * The connection facts a caller exposes, read without widening the `Caller` contract: a session
+ * caller's `handshake.protocolVersion`, an optional `transport`/`sessionId` property.
+ */
+export function connectionOf(caller: unknown): CallConnection {
+  const c = (typeof caller === "object" && caller !== null ? caller : {}) as {
+    handshake?: { protocolVersion?: unknown };
+    transport?: unknown;
+    sessionId?: unknown;
+  };
+  const out: { -readonly [K in keyof CallConnection]: CallConnection[K] } = {};
+  if (typeof c.handshake?.protocolVersion === "string") out.protocolVersion = c.handshake.protocolVersion;
+  // HTTP callers report "streamable-http" or "legacy-sse" (both over TCP); a stdio caller has a `pid`.
+  if (c.transport === "streamable-http" || c.transport === "legacy-sse" || c.transport === "tcp") out.transport = "tcp";
+  else if ("pid" in c || c.transport === "pipe") out.transport = "pipe";
+  if (typeof c.sessionId === "string") out.sessionId = c.sessionId;
+  return out;
+}
+
+/** Metric names of the OpenTelemetry MCP semantic conventions (client side). */
+export const MCP_CLIENT_METRICS = {
+  operationDuration: "mcp.client.operation.duration",
+  sessionDuration: "mcp.client.session.duration",
+} as const;
+
 /** Telemetry options of `createRuntime`. */
 export interface TelemetryOptions {
   /** Receives every call event. Exceptions it throws are swallowed. */
@@ -51,6 +94,13 @@ export interface TelemetryOptions {
   readonly tracing?: boolean;
   /** A tracer to use for spans (also loads `@opentelemetry/api` lazily, to make spans active). */
   readonly tracer?: TracerLike;
+  /** A meter for the MCP client metrics (`mcp.client.operation.duration`, in seconds). */
+  readonly meter?: {
+    createHistogram(
+      name: string,
+      options?: { description?: string; unit?: string },
+    ): { record(value: number, attributes?: { [key: string]: string | number | boolean }): void };
+  };
 }
 
 interface OtelApi {
@@ -76,7 +126,23 @@ export interface CallSpan {
 export interface Telemetry {
   emit(event: RuntimeEvent): void;
   /** Starts a span when tracing is on; otherwise returns a no-op span. */
-  startSpan(tool: string, server: string, callId: string | undefined): Promise<CallSpan>;
+  startSpan(tool: string, server: string, callId: string | undefined, connection?: CallConnection): Promise<CallSpan>;
+  /** Records one operation's duration on the meter, when one was given. */
+  recordOperation(seconds: number, tool: string, connection: CallConnection, errorType: string | undefined): void;
+}
+
+/** The MCP and GenAI semantic-convention attributes of one `tools/call`. */
+export function callAttributes(tool: string, connection: CallConnection = {}): { [key: string]: string } {
+  const attributes: { [key: string]: string } = {
+    "mcp.method.name": "tools/call",
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": tool,
+  };
+  if (connection.transport !== undefined) attributes["network.transport"] = connection.transport;
+  if (connection.protocolVersion !== undefined) attributes["mcp.protocol.version"] = connection.protocolVersion;
+  if (connection.sessionId !== undefined) attributes["mcp.session.id"] = connection.sessionId;
+  if (connection.requestId !== undefined) attributes["jsonrpc.request.id"] = String(connection.requestId);
+  return attributes;
 }
 
 const NO_SPAN: CallSpan = { run: (fn) => fn(), end: () => {} };
@@ -98,6 +164,7 @@ export function createTelemetry(options: TelemetryOptions = {}, load: () => Prom
     );
     return api;
   };
+  let operation: HistogramLike | undefined;
   return {
     emit(event) {
       try {
@@ -106,16 +173,25 @@ export function createTelemetry(options: TelemetryOptions = {}, load: () => Prom
         // a faulty listener must never break a call
       }
     },
-    async startSpan(tool, server, callId) {
+    recordOperation(seconds, tool, connection, errorType) {
+      if (!options.meter) return;
+      try {
+        operation ??= options.meter.createHistogram(MCP_CLIENT_METRICS.operationDuration, {
+          description: "Duration of MCP requests from the client's side",
+          unit: "s",
+        });
+        operation.record(seconds, { ...callAttributes(tool, connection), ...(errorType === undefined ? {} : { "error.type": errorType }) });
+      } catch {
+        // a faulty meter must never break a call
+      }
+    },
+    async startSpan(tool, server, callId, connection) {
       if (!wantSpans) return NO_SPAN;
       const otel = await loadApi();
       const tracer = options.tracer ?? otel?.trace.getTracer("toolwright", "0.1.0");
       if (!tracer) return NO_SPAN;
-      const attributes: { [key: string]: string } = {
-        "mcp.method.name": "tools/call",
-        "gen_ai.tool.name": tool,
-        "mcp.server.name": server,
-      };
+      // Toolwright's own attribute for the server's configured name (the conventions have none for it).
+      const attributes: { [key: string]: string } = { ...callAttributes(tool, connection), "mcp.server.name": server };
       if (callId !== undefined) attributes["gen_ai.tool.call.id"] = callId;
       const span = tracer.startSpan(`tools/call ${tool}`, { attributes, kind: SPAN_KIND_CLIENT });
       return {

@@ -174,7 +174,8 @@ export const FAILURE_REASONS: readonly FailureReason[] = Object.freeze([
   "config_write_failed",
 ]);
 
-const ISSUE_CONSTRAINTS: ReadonlySet<string> = new Set([
+/** Every field-issue constraint, in declaration order (code mode's `ToolError` declaration mirrors it). */
+export const ISSUE_CONSTRAINTS_LIST: readonly IssueConstraint[] = Object.freeze([
   "missing_field",
   "invalid_enum_value",
   "invalid_format",
@@ -184,6 +185,8 @@ const ISSUE_CONSTRAINTS: ReadonlySet<string> = new Set([
   "invalid_field_type",
   "unknown_field",
 ]);
+
+const ISSUE_CONSTRAINTS: ReadonlySet<string> = new Set(ISSUE_CONSTRAINTS_LIST);
 
 /** Actions each kind may take. `correct_call` only where the caller's input is at fault. */
 const ACTIONS_BY_KIND: { readonly [K in FailureKind]: readonly RecoveryAction[] } = {

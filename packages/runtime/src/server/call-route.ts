@@ -9,6 +9,7 @@ import type { CallToolResult } from "../protocol/mcp-types.js";
 import type { ParamHeader } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { openRound, type StateCodec } from "./input-required.js";
+import { LazyAbortController } from "./lazy-abort.js";
 import { type LegacyTaskStore, RELATED_TASK } from "./legacy-tasks.js";
 import { checkParamHeaders, HEADER_MISMATCH, MISSING_CAPABILITY } from "./modern.js";
 import { type RequestScope, requestClient, type SessionState, sendTo } from "./session.js";
@@ -87,7 +88,7 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   if (asTask && tool.taskStart !== "after-input") return Promise.resolve(startModernTask(deps, tool, request, scope, params));
   // 2026-07-28: inputs come from requestState/inputResponses; missing ones end the round.
   const round = scope.modern ? openRound(deps.stateCodec, tool.name, params) : undefined;
-  const controller = new AbortController();
+  const controller = new LazyAbortController();
   const ask = (key: string, method: string, body: { readonly [key: string]: unknown } | undefined, timeoutMs: number) => {
     if (!round) return requestClient(state, scope.capabilities, request.id, controller.signal, method, body, timeoutMs);
     const capability = CAPABILITY_FOR[method];
@@ -100,7 +101,10 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   // Registered by request id, so notifications/cancelled and session close can abort it.
   state.calls.set(request.id, controller);
   const ctx = createToolContext({
-    signal: controller.signal,
+    // Read lazily: the AbortController is only made for a handler that looks at its signal.
+    get signal() {
+      return controller.signal;
+    },
     requestId: request.id,
     sessionId: state.options.id,
     ...scopeParts(scope, params),
@@ -116,9 +120,12 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   // A replayed handler that waits for a missing input is abandoned; the round's result goes out.
   // An "after-input" task tool: once no input is missing and it still runs, the call becomes a task.
   // Not a task: a promise that never settles, so it never wins the race below.
-  const running = asTask ? twoTicks().then(() => RUNNING) : new Promise<never>(() => {});
   const outcome: Promise<unknown> = round
-    ? Promise.race([run, round.blocked.then(() => INPUT_REQUIRED), running]).then((value) => {
+    ? Promise.race([
+        run,
+        round.blocked.then(() => INPUT_REQUIRED),
+        asTask ? twoTicks().then(() => RUNNING) : new Promise<never>(() => {}),
+      ]).then((value) => {
         if (value === RUNNING) return deps.tasks.start(scope.revision, () => run);
         if (value !== INPUT_REQUIRED) return asTask ? deps.tasks.start(scope.revision, async () => value as CallToolResult) : value;
         controller.abort(INPUT_REQUIRED);
@@ -128,7 +135,7 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   return outcome.finally(() => {
     state.calls.delete(request.id);
     // A cancelled call is not answered (MCP: the receiver SHOULD NOT respond).
-    if (controller.signal.aborted && controller.signal.reason !== INPUT_REQUIRED) throw CANCELLED;
+    if (controller.aborted && controller.signal.reason !== INPUT_REQUIRED) throw CANCELLED;
   });
 }
 

@@ -10,6 +10,7 @@ import type { Implementation } from "../protocol/mcp-types.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import type { StatelessRevisionName } from "../revisions/2026-07-28/versions.js";
 import type { Revision } from "../revisions/registry.js";
+import type { Abortable } from "./lazy-abort.js";
 import { CAPABILITY_FOR } from "./tool-catalog.js";
 import type { LogLevel } from "./types.js";
 
@@ -55,7 +56,7 @@ export interface SessionState {
   logLevel: LogLevel;
   closed: boolean;
   /** In-flight inbound requests that can be cancelled (`notifications/cancelled`), by id. */
-  readonly calls: Map<RpcId, AbortController>;
+  readonly calls: Map<RpcId, Abortable>;
   readonly outgoing: Map<RpcId, Outgoing>;
   nextId: number;
   /** Resource URIs this session subscribed to (`resources/subscribe`, legacy era). */

@@ -36,7 +36,10 @@ export function createToolContext(parts: ContextParts): ToolContext {
   let lastProgress = Number.NEGATIVE_INFINITY;
   let autoKey = 0;
   return {
-    signal: parts.signal,
+    // A getter, so that the call's AbortController is made only if the handler reads it (lazy-abort.ts).
+    get signal() {
+      return parts.signal;
+    },
     requestId: parts.requestId,
     sessionId: parts.sessionId,
     protocolVersion: parts.protocolVersion,

@@ -11,6 +11,7 @@ import type { ToolResult, ToolSpec } from "../../caller/tool-spec.js";
 import { normalizeModelCall, toolRequestFromModelCall } from "../model-call.js";
 import { renderResult } from "../render.js";
 import { specVisibleToModel } from "../visibility.js";
+import { type CodeModeDecision, type CodeModeOptions, decideCodeMode } from "./code-mode-seam.js";
 import {
   type ExtractedCall,
   extractToolCalls,
@@ -42,6 +43,18 @@ export interface ProviderToolsOptions<F extends ProviderFormat> {
    * does so when the catalogue exceeds the provider's tool cap; `false` never (then too many tools throws).
    */
   readonly toolSearch?: boolean | "auto";
+  /**
+   * Most tools one request may carry (default `PROVIDER_TOOL_CAP[format]`). Deferred loading
+   * (`createDiscoveryTools`) raises it: deferred definitions are not loaded into the context.
+   */
+  readonly maxTools?: number;
+  /**
+   * Code mode: the model sees one `run_code` tool (plus `search`/`describe`) and writes a program
+   * against the catalogue instead of calling each tool. Pass the plug-in from `@toolwright/code-mode`;
+   * `mode: "auto"` (default) uses it only when the catalogue's definitions take a large share of the
+   * context window. When code mode is on, tool search is not (code mode has its own search).
+   */
+  readonly codeMode?: CodeModeOptions;
 }
 
 /** A schema problem found while building definitions at run time (generation-time certification reports these as design errors). */
@@ -74,6 +87,8 @@ export interface ProviderTools<F extends ProviderFormat> {
     response: unknown,
     options?: CallOptions,
   ): Promise<{ readonly messages: ToolMessagesOf[F]; readonly outcomes: readonly ToolCallOutcome[] }>;
+  /** Whether this turn offers code mode, and the token share that decided it (undefined without `codeMode`). */
+  codeMode(): CodeModeDecision | undefined;
   /** Runs one call (used by the SDK adapters that execute tools one by one). */
   runCall(call: ExtractedCall, options?: CallOptions): Promise<ToolCallOutcome>;
 }
@@ -119,9 +134,23 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
       : runtime;
   const search = createToolSearch(catalogue);
   const mode = options.toolSearch ?? "auto";
-  /** The surface the model sees this turn: the catalogue itself, or the three search tools over it. */
-  const active = (): ToolRunner =>
-    mode === true || (mode === "auto" && catalogue.specs().length > PROVIDER_TOOL_CAP[format]) ? search : catalogue;
+  // Wrapped once: the plug-in reads the catalogue live, and may keep a warm sandbox between turns.
+  const code = options.codeMode ? options.codeMode.plugin.wrap(catalogue) : undefined;
+  if (options.codeMode) decideCodeMode([], options.codeMode); // a bad option fails here, not on the first turn
+  // Counting a catalogue's tokens is not free: decide again only when the set of tools changed.
+  let decided: { key: string; decision: CodeModeDecision } | undefined;
+  const decision = (): CodeModeDecision | undefined => {
+    if (!options.codeMode) return undefined;
+    const specs = catalogue.specs();
+    const key = specs.map((s) => s.id).join("\n");
+    if (decided?.key !== key) decided = { key, decision: decideCodeMode(specs, options.codeMode) };
+    return decided.decision;
+  };
+  /** The surface the model sees this turn: code mode, the catalogue itself, or the three search tools over it. */
+  const active = (): ToolRunner => {
+    if (code && decision()?.code) return code;
+    return mode === true || (mode === "auto" && catalogue.specs().length > PROVIDER_TOOL_CAP[format]) ? search : catalogue;
+  };
   const nonStrict = new Set<string>();
 
   function definition(spec: ToolSpec): unknown {
@@ -189,13 +218,14 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
       problems = [];
       nonStrict.clear();
       const specs = active().specs();
-      const cap = PROVIDER_TOOL_CAP[format];
+      const cap = options.maxTools ?? PROVIDER_TOOL_CAP[format];
       if (specs.length > cap)
         throw new RangeError(`${specs.length} tools exceed ${format}'s cap of ${cap} per request; use toolSearch or a filter`);
       return specs.map(definition) as ToolDefinitionOf[F][];
     },
     problems: () => problems,
     specs: () => active().specs(),
+    codeMode: decision,
     runCall,
     async run(response, callOptions) {
       const calls = extractToolCalls(format, response);

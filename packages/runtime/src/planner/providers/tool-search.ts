@@ -23,6 +23,10 @@ const SERVER = "toolwright";
 
 type Fields = { readonly [name: string]: "string" | "integer" };
 
+/** How much `search_tools` shows per hit, from cheapest to fullest (progressive detail). */
+const DETAILS = ["name", "summary", "signature", "full"] as const;
+type Detail = (typeof DETAILS)[number];
+
 /**
  * A hand-written decoder for the meta tools' tiny schemas (a string or an integer 1..20 per field):
  * the runtime has no schema library, and these three never change. Its issues are the same
@@ -42,6 +46,8 @@ function decoderFor(fields: Fields, required: readonly string[]) {
       // call_tool's arguments are JSON text, since strict provider schemas cannot describe an open
       // object; a model that sends an object anyway is understood rather than refused.
       else if (key === "arguments" && typeof actual === "object" && actual !== null && !Array.isArray(actual)) continue;
+      else if (key === "detail" && !DETAILS.includes(actual as Detail))
+        issues.push({ field: key, constraint: "invalid_enum_value", allowed: [...DETAILS], actual });
       else if (
         type === "string" ? typeof actual !== "string" : !Number.isInteger(actual) || (actual as number) < 1 || (actual as number) > 20
       )
@@ -86,6 +92,12 @@ export const TOOL_SEARCH_SPECS: readonly ToolSpec[] = [
     {
       query: { type: "string", description: "What the tool should do, in a few words" },
       limit: { type: "integer", minimum: 1, maximum: 20, description: "How many results (default 8)" },
+      detail: {
+        type: "string",
+        enum: [...DETAILS],
+        description:
+          "Per tool: name, summary (default: name and first sentence), signature (adds the arguments) or full (description and JSON Schema)",
+      },
     },
     ["query"],
     { query: "read a file" },
@@ -132,6 +144,31 @@ function summary(spec: ToolSpec): string {
   return sentence.length > 160 ? `${sentence.slice(0, 157)}...` : sentence;
 }
 
+/** `name(path: string, head?: integer)`: the arguments at a glance, from the input schema's top level. */
+function signature(spec: ToolSpec): string {
+  const schema = spec.inputSchema as { properties?: { [key: string]: { type?: unknown } }; required?: unknown };
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const args = Object.entries(schema.properties ?? {}).map(([k, v]) => {
+    const type = Array.isArray(v?.type) ? v.type.join("|") : typeof v?.type === "string" ? v.type : "any";
+    return `${k}${required.has(k) ? "" : "?"}: ${type}`;
+  });
+  return `${spec.providerName}(${args.join(", ")})`;
+}
+
+/** One search hit at the requested detail. */
+function hitLine(spec: ToolSpec, detail: Detail): string {
+  switch (detail) {
+    case "name":
+      return `- ${spec.providerName}`;
+    case "summary":
+      return `- ${spec.providerName}${flags(spec)}: ${summary(spec)}`;
+    case "signature":
+      return `- ${signature(spec)}${flags(spec)}: ${summary(spec)}`;
+    case "full":
+      return `- ${spec.providerName}${flags(spec)}: ${(spec.description ?? spec.title ?? "").trim()}\n  Arguments (JSON Schema): ${JSON.stringify(spec.inputSchema)}`;
+  }
+}
+
 /** A runner exposing only the three search tools over `inner`'s whole catalogue. */
 export function createToolSearch(inner: ToolRunner, options: ToolSearchOptions = {}): ToolRunner {
   const defaultLimit = Math.min(20, Math.max(1, options.defaultLimit ?? 8));
@@ -167,7 +204,8 @@ export function createToolSearch(inner: ToolRunner, options: ToolSearchOptions =
           const limit = typeof args.limit === "number" ? args.limit : defaultLimit;
           const hits = rankTools(String(args.query ?? ""), inner.specs(), limit);
           if (hits.length === 0) return ok(`No tools match ${JSON.stringify(args.query)}. Try other words.`, { tools: [] });
-          const lines = hits.map((s) => `- ${s.providerName}${flags(s)}: ${summary(s)}`);
+          const detail: Detail = typeof args.detail === "string" ? (args.detail as Detail) : "summary";
+          const lines = hits.map((s) => hitLine(s, detail));
           return ok(`${hits.length} tools:\n${lines.join("\n")}`, { tools: hits.map((s) => s.providerName) });
         }
         case "toolwright.describe_tool":

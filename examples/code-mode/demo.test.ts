@@ -1,0 +1,30 @@
+/**
+ * Runs the code-mode demo: both runs must have done the task on the real servers (the entities in
+ * server-memory's own file, summary.md on disk as server-filesystem wrote it), and the printed
+ * numbers must be the ones measured from the requests the scripted model received.
+ */
+import { describe, expect, it } from "vitest";
+import { didTask, runDemo } from "./main.js";
+import { EXPECTED } from "./task.js";
+
+describe("npm run demo:code-mode", () => {
+  it("does the task both ways and prints the measured context tokens and round trips", async () => {
+    const printed: string[] = [];
+    const { direct, code } = await runDemo((line) => printed.push(line));
+    for (const run of [direct, code]) {
+      expect(run.failures).toBe(0);
+      expect(run.summary).toBe(EXPECTED.summary);
+      for (const p of EXPECTED.people) expect(run.entities.get(p.name)).toEqual(p.facts);
+      expect(didTask(run)).toBe(true);
+    }
+    // One round trip per step directly (list, read, store, relate, write, answer); one program in code mode.
+    expect(direct.roundTrips).toBe(6);
+    expect(code.roundTrips).toBe(2);
+    expect(direct.contextTokens).toBeGreaterThan(direct.definitionTokens * direct.roundTrips);
+    expect(code.contextTokens).toBeGreaterThan(code.definitionTokens * code.roundTrips);
+    const out = printed.join("\n");
+    expect(out).toContain(`direct  round trips  6  context tokens ${String(direct.contextTokens).padStart(6)}`);
+    expect(out).toContain(`code    round trips  2  context tokens ${String(code.contextTokens).padStart(6)}`);
+    expect(out).toContain(`context tokens ${(code.contextTokens / direct.contextTokens).toFixed(3)}x`);
+  });
+});

@@ -1,0 +1,416 @@
+/**
+ * The default executor: QuickJS compiled to WebAssembly (`quickjs-emscripten-core` with the
+ * release-sync wasm variant: pure wasm, no native build, no install script). The compiled module is
+ * shared across runs; each run gets its own QuickJS runtime and context, so its heap, its memory
+ * limit and its globals die with it. The context has only the language's built-ins plus what the
+ * prelude adds: no `process`, `require`, module loader, `fetch`, timers, file system or environment.
+ */
+import type {
+  CustomizeVariantOptions,
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+  QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import {
+  type ConsoleLine,
+  type ExecuteOptions,
+  type ExecutionError,
+  type ExecutionLimits,
+  type ExecutionResult,
+  type Executor,
+  type HostAnswer,
+  type LimitName,
+  resolveLimits,
+} from "./executor.js";
+import { preludeSource, wrapProgram } from "./prelude.js";
+
+/** Options of `createQuickJsExecutor`. */
+export interface QuickJsExecutorOptions {
+  /** Default limits of every run (a run's own `limits` win). */
+  readonly limits?: Partial<ExecutionLimits>;
+}
+
+/**
+ * Compiled modules by memory cap. QuickJS's own memory limit cannot be trusted in this build (its
+ * allocator reports no usable sizes under Emscripten, so it counts only a few bytes per allocation):
+ * the limit is enforced by the WebAssembly memory itself, created with a maximum, so an allocation
+ * past it fails and QuickJS throws its catchable "out of memory". Runs that overlap in time on one
+ * module share that memory; the cap still holds for all of them together.
+ */
+const modules = new Map<number, Promise<QuickJSWASMModule>>();
+const PAGE = 65536;
+/** What the module itself needs besides the program's heap: its static data, stack and allocator slack. */
+const MODULE_BASE_BYTES = 16 * 1024 * 1024;
+
+/** Loads (once per cap) the wasm module; a failed load is forgotten so the next run tries again. */
+function loadModule(memoryBytes: number): Promise<QuickJSWASMModule> {
+  const cached = modules.get(memoryBytes);
+  if (cached) return cached;
+  const loading = (async () => {
+    const [{ newQuickJSWASMModuleFromVariant, newVariant }, variant] = await Promise.all([
+      import("quickjs-emscripten-core"),
+      import("@jitl/quickjs-wasmfile-release-sync"),
+    ]);
+    const initial = MODULE_BASE_BYTES / PAGE;
+    const maximum = Math.max(initial, Math.ceil((memoryBytes + MODULE_BASE_BYTES) / PAGE));
+    // The package's tsconfig has no DOM or wasm lib: the one constructor used is typed here.
+    const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => object } })
+      .WebAssembly;
+    const wasmMemory = new wasm.Memory({ initial, maximum }) as CustomizeVariantOptions["wasmMemory"];
+    // The variant package types its export against its own copy of the ffi types: same shape, cast.
+    const base = variant.default as unknown as QuickJSSyncVariant;
+    const module = await newQuickJSWASMModuleFromVariant(newVariant(base, { wasmMemory }));
+    // One throwaway evaluation compiles the interpreter's hot paths, so the first program is not billed for it.
+    module.evalCode("[1, 2].map((x) => JSON.stringify({ x })).join()");
+    return module;
+  })();
+  modules.set(memoryBytes, loading);
+  loading.catch(() => modules.delete(memoryBytes));
+  return loading;
+}
+
+const utf8Length = (text: string) => Buffer.byteLength(text, "utf8");
+
+/** Creates the QuickJS executor. The wasm module loads on the first run and is reused by every later one. */
+export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Executor {
+  const defaults = options.limits ?? {};
+  return {
+    async run(js, runOptions) {
+      let limits: ExecutionLimits;
+      try {
+        limits = resolveLimits({ ...defaults, ...runOptions.limits });
+      } catch (error) {
+        return { ok: false, error: { type: "internal", message: (error as Error).message }, console: [], calls: 0 };
+      }
+      let module: QuickJSWASMModule;
+      try {
+        module = await loadModule(limits.memoryBytes);
+      } catch (error) {
+        const message = `code mode: the QuickJS wasm module did not load: ${(error as Error).message}`;
+        return { ok: false, error: { type: "internal", message }, console: [], calls: 0 };
+      }
+      try {
+        return await runOnce(module, js, runOptions, limits);
+      } catch (error) {
+        // A fault of the wasm instance itself (an abort) may leave the shared module broken: drop it.
+        modules.delete(limits.memoryBytes);
+        const message = `code mode: the sandbox failed: ${(error as Error).message}`;
+        return { ok: false, error: { type: "internal", message }, console: [], calls: 0 };
+      }
+    },
+  };
+}
+
+/** The state of one run, shared by the host functions and the loop that drives the program. */
+interface RunState {
+  readonly limits: ExecutionLimits;
+  readonly console: ConsoleLine[];
+  consoleBytes: number;
+  calls: number;
+  inFlight: number;
+  /** Calls over `maxInFlight`, waiting for a slot. */
+  readonly waiting: (() => void)[];
+  /** Set when the host decided the program must end (a limit); the interrupt handler then stops it. */
+  fatal: ExecutionError | undefined;
+  /** Wakes the driving loop (a call settled, a limit hit, the deadline, an abort). */
+  wake: () => void;
+  readonly deferreds: Set<QuickJSDeferredPromise>;
+  closed: boolean;
+  /** Aborted when the run ends, so host calls still in flight stop too. */
+  readonly ended: AbortController;
+}
+
+const limitError = (limit: LimitName, message: string): ExecutionError => ({ type: "limit", limit, message });
+
+async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOptions, limits: ExecutionLimits): Promise<ExecutionResult> {
+  // The clock starts once the sandbox is set up: the program's time is the program's, not ours.
+  let deadline = Number.POSITIVE_INFINITY;
+  const signal = options.signal;
+  const state: RunState = {
+    limits,
+    console: [],
+    consoleBytes: 0,
+    calls: 0,
+    inFlight: 0,
+    waiting: [],
+    fatal: undefined,
+    wake: () => {},
+    deferreds: new Set(),
+    closed: false,
+    ended: new AbortController(),
+  };
+  const done = (error: ExecutionError | undefined, value?: unknown): ExecutionResult =>
+    error
+      ? { ok: false, error, console: state.console, calls: state.calls }
+      : { ok: true, value, console: state.console, calls: state.calls };
+  if (signal?.aborted) return done({ type: "aborted", message: "the program was aborted before it started" });
+
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  runtime.setInterruptHandler(() => state.fatal !== undefined || Date.now() > deadline || signal?.aborted === true);
+  const context = runtime.newContext();
+  const onAbort = () => state.wake();
+  signal?.addEventListener("abort", onAbort);
+  try {
+    const stopped = () => stopReason(state, deadline, signal);
+    const finish = installPrelude(context, state, options);
+    if ("error" in finish) return done(stopped() ?? finish.error);
+    deadline = Date.now() + limits.wallTimeMs;
+    let program: QuickJSHandle;
+    {
+      const evaluated = context.evalCode(wrapProgram(js), "program.js");
+      if (evaluated.error) {
+        const thrown = context.dump(evaluated.error) as { name?: string; message?: string } | undefined;
+        evaluated.error.dispose();
+        finish.handle.dispose();
+        const reason = stopped();
+        if (reason) return done(reason);
+        const message = `${thrown?.name ?? "Error"}: ${thrown?.message ?? String(thrown)}`;
+        return done(thrown?.name === "SyntaxError" ? { type: "syntax", message } : { type: "thrown", message });
+      }
+      program = evaluated.value;
+    }
+    const called = context.callFunction(finish.handle, context.undefined, program);
+    program.dispose();
+    finish.handle.dispose();
+    if (called.error) {
+      called.error.dispose();
+      return done(stopped() ?? { type: "internal", message: "code mode: the program's promise could not be observed" });
+    }
+    const outcome = called.value;
+    try {
+      return await drive(context, runtime, outcome, state, deadline, signal, done);
+    } finally {
+      outcome.dispose();
+    }
+  } finally {
+    state.closed = true;
+    state.ended.abort(new Error("the program ended"));
+    signal?.removeEventListener("abort", onAbort);
+    for (const deferred of state.deferreds) if (deferred.alive) deferred.dispose();
+    context.dispose();
+    runtime.dispose();
+  }
+}
+
+/** The limit (or abort) that ends the program now, if any. */
+function stopReason(state: RunState, deadline: number, signal: AbortSignal | undefined): ExecutionError | undefined {
+  if (state.fatal) return state.fatal;
+  if (signal?.aborted) return { type: "aborted", message: "the program was aborted" };
+  if (Date.now() > deadline) return limitError("wallTimeMs", `the program ran longer than ${state.limits.wallTimeMs} ms`);
+  return undefined;
+}
+
+/** Runs jobs and waits for host calls until the program's outcome settles or a limit ends it. */
+async function drive(
+  context: QuickJSContext,
+  runtime: QuickJSRuntime,
+  outcome: QuickJSHandle,
+  state: RunState,
+  deadline: number,
+  signal: AbortSignal | undefined,
+  done: (error: ExecutionError | undefined, value?: unknown) => ExecutionResult,
+): Promise<ExecutionResult> {
+  // Every iteration either settles the program, ends it, or awaits an event (a call, the deadline,
+  // an abort): the loop is bounded by the wall-time limit.
+  for (;;) {
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error) {
+      const thrown = context.dump(jobs.error) as { name?: string; message?: string } | undefined;
+      jobs.error.dispose();
+      return done(stopReason(state, deadline, signal) ?? limitFromThrown(state.limits, thrown) ?? internal(thrown));
+    }
+    const reason = stopReason(state, deadline, signal);
+    if (reason) return done(reason);
+    const promise = context.getPromiseState(outcome);
+    if (promise.type === "fulfilled") {
+      const report = context.dump(promise.value) as string[];
+      promise.value.dispose();
+      return settle(report, state, done);
+    }
+    if (promise.type === "rejected") {
+      const thrown = context.dump(promise.error) as { name?: string; message?: string } | undefined;
+      promise.error.dispose();
+      return done(limitFromThrown(state.limits, thrown) ?? internal(thrown));
+    }
+    if (state.inFlight === 0 && state.waiting.length === 0)
+      return done({ type: "deadlock", message: "the program awaits a promise that nothing can settle (no tool call is in flight)" });
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()) + 1);
+      state.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    state.wake = () => {};
+  }
+}
+
+const internal = (thrown: { name?: string; message?: string } | undefined): ExecutionError => ({
+  type: "internal",
+  message: `code mode: ${thrown?.name ?? "Error"}: ${thrown?.message ?? String(thrown)}`,
+});
+
+/** QuickJS reports its own limits as InternalErrors: out of memory and stack overflow. */
+function limitFromThrown(limits: ExecutionLimits, thrown: { name?: string; message?: string } | undefined): ExecutionError | undefined {
+  const message = String(thrown?.message ?? thrown ?? "");
+  if (/out of memory/i.test(message)) return limitError("memoryBytes", `the program used more than ${limits.memoryBytes} bytes of memory`);
+  if (/stack overflow/i.test(message))
+    return limitError("stackBytes", `the program overflowed its ${limits.stackBytes}-byte stack (too deep a recursion)`);
+  return undefined;
+}
+
+/** Turns the prelude's report of the settled program into the result. */
+function settle(
+  report: string[],
+  state: RunState,
+  done: (error: ExecutionError | undefined, value?: unknown) => ExecutionResult,
+): ExecutionResult {
+  const [kind, ...rest] = report;
+  if (kind === "undefined") return done(undefined, undefined);
+  if (kind === "json") {
+    const text = rest[0] ?? "null";
+    const bytes = utf8Length(text);
+    if (bytes > state.limits.maxResultBytes)
+      return done(
+        limitError("maxResultBytes", `the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}`),
+      );
+    return done(undefined, JSON.parse(text));
+  }
+  if (kind === "unjsonable") return done({ type: "result", message: `the program's value is not JSON: ${rest[0] ?? ""}` });
+  const thrown = (rest[0] ?? []) as unknown as string[];
+  const limit = limitFromThrown(state.limits, { message: thrown[0] === "error" ? (thrown[2] ?? "") : "" });
+  if (limit && thrown[1] === "InternalError") return done(limit);
+  if (thrown[0] === "tool") {
+    const value = JSON.parse(thrown[1] ?? "{}") as { message?: string };
+    return done({
+      type: "thrown",
+      name: "ToolError",
+      message: String(value.message ?? ""),
+      value,
+      ...(thrown[2] ? { stack: thrown[2] } : {}),
+    });
+  }
+  if (thrown[0] === "error")
+    return done({ type: "thrown", name: thrown[1] ?? "Error", message: thrown[2] ?? "", ...(thrown[3] ? { stack: thrown[3] } : {}) });
+  // A thrown string, number or object that is not an Error: kept as JSON text, bounded.
+  const text = String(thrown[1] ?? "");
+  const bounded = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+  return done({ type: "thrown", message: `the program threw a value that is not an Error: ${bounded}` });
+}
+
+/** Evaluates the prelude with the two host functions; returns `finish` or why the sandbox could not be set up. */
+function installPrelude(
+  context: QuickJSContext,
+  state: RunState,
+  options: ExecuteOptions,
+): { handle: QuickJSHandle } | { error: ExecutionError } {
+  const bindings: { [ns: string]: string[] } = {};
+  for (const [ns, fns] of Object.entries(options.hostFunctions)) bindings[ns] = Object.keys(fns);
+  const evaluated = context.evalCode(preludeSource(bindings), "prelude.js");
+  if (evaluated.error) {
+    const thrown = context.dump(evaluated.error);
+    evaluated.error.dispose();
+    return { error: internal(thrown) };
+  }
+  const hostFn = context.newFunction("host", (nsHandle, nameHandle, argsHandle) =>
+    hostCall(context, state, options, context.getString(nsHandle), context.getString(nameHandle), context.getString(argsHandle)),
+  );
+  const consoleFn = context.newFunction("hostConsole", (levelHandle, textHandle) => {
+    writeConsole(state, context.getString(levelHandle) as ConsoleLine["level"], context.getString(textHandle));
+  });
+  const called = context.callFunction(evaluated.value, context.undefined, hostFn, consoleFn);
+  evaluated.value.dispose();
+  hostFn.dispose();
+  consoleFn.dispose();
+  if (called.error) {
+    const thrown = context.dump(called.error) as { message?: string };
+    called.error.dispose();
+    return { error: { type: "internal", message: `code mode: ${thrown?.message ?? String(thrown)}` } };
+  }
+  return { handle: called.value };
+}
+
+/** Records one console line, or ends the program when the console limit is passed. */
+function writeConsole(state: RunState, level: ConsoleLine["level"], text: string): void {
+  if (state.fatal) return;
+  const bytes = utf8Length(text) + 1;
+  if (state.consoleBytes + bytes > state.limits.maxConsoleBytes) {
+    state.fatal = limitError("maxConsoleBytes", `the program printed more than ${state.limits.maxConsoleBytes} bytes to the console`);
+    state.wake();
+    return;
+  }
+  state.consoleBytes += bytes;
+  state.console.push({ level, text });
+}
+
+/** One host call from the program: counted, queued under the in-flight limit, answered as a JSON string. */
+function hostCall(
+  context: QuickJSContext,
+  state: RunState,
+  options: ExecuteOptions,
+  ns: string,
+  name: string,
+  argsJson: string,
+): QuickJSHandle {
+  const deferred = context.newPromise();
+  state.deferreds.add(deferred);
+  state.calls++;
+  if (state.calls > state.limits.maxCalls) {
+    // The program ends at once (a thrown error could be caught and the loop go on to call 10,000 times).
+    state.fatal ??= limitError("maxCalls", `the program made more than ${state.limits.maxCalls} tool calls`);
+    state.wake();
+    return deferred.handle;
+  }
+  const start = () => {
+    state.inFlight++;
+    void answer(options, ns, name, argsJson, state.ended.signal).then(({ json, stop }) => {
+      state.inFlight--;
+      state.waiting.shift()?.();
+      if (state.closed || !deferred.alive) return;
+      if (stop !== undefined) {
+        state.fatal ??= { type: "stopped", message: stop };
+        state.wake();
+        return;
+      }
+      const value = context.newString(json);
+      deferred.resolve(value);
+      value.dispose();
+      state.deferreds.delete(deferred);
+      state.wake();
+    });
+  };
+  if (state.inFlight < state.limits.maxInFlight) start();
+  else state.waiting.push(start);
+  return deferred.handle;
+}
+
+/** Runs the host function; every outcome (even a throw or a non-JSON value) becomes a JSON answer. */
+async function answer(
+  options: ExecuteOptions,
+  ns: string,
+  name: string,
+  argsJson: string,
+  signal: AbortSignal,
+): Promise<{ json: string; stop?: string }> {
+  const fn = Object.hasOwn(options.hostFunctions, ns) ? options.hostFunctions[ns]?.[name] : undefined;
+  let result: HostAnswer;
+  try {
+    if (!fn || !Object.hasOwn(options.hostFunctions[ns] ?? {}, name)) throw new Error(`no host function ${ns}.${name}`);
+    result = await fn(JSON.parse(argsJson), { signal });
+  } catch (error) {
+    result = { ok: false, error: { message: `host function ${ns}.${name} failed: ${(error as Error)?.message ?? String(error)}` } };
+  }
+  if (!result.ok && result.stop === true) return { json: "", stop: String(result.error.message) };
+  try {
+    return { json: JSON.stringify(result) };
+  } catch (error) {
+    return {
+      json: JSON.stringify({ ok: false, error: { message: `the answer of ${ns}.${name} is not JSON: ${(error as Error).message}` } }),
+    };
+  }
+}
