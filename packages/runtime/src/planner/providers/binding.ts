@@ -10,7 +10,7 @@ import type { ToolRequest, ToolRunner } from "../../caller/tool-request.js";
 import type { ToolResult, ToolSpec } from "../../caller/tool-spec.js";
 import { normalizeModelCall, toolRequestFromModelCall } from "../model-call.js";
 import { renderResult } from "../render.js";
-import { type BudgetedRunner, createResultBudget, type ResultBudgetOptions } from "../result-budget.js";
+import { createResultBudget, type ResultBudgetOptions } from "../result-budget.js";
 import { specVisibleToModel } from "../visibility.js";
 import { type CodeModeDecision, type CodeModeOptions, decideCodeMode } from "./code-mode-seam.js";
 import {
@@ -124,6 +124,21 @@ function variantOf(spec: ToolSpec, format: ProviderFormat): { schema: JsonSchema
   return generated ? { schema: generated, notes: [] } : providerSchema(spec.inputSchema, rules);
 }
 
+/** The direct and the search surface, each behind the result budget when one is set, and how to start a turn on both. */
+function surfaces(catalogue: ToolRunner, budget: ResultBudgetOptions | undefined) {
+  if (!budget) return { direct: catalogue, search: createToolSearch(catalogue), startTurn: () => {} };
+  const direct = createResultBudget(catalogue, budget);
+  const search = createResultBudget(createToolSearch(catalogue), budget);
+  return {
+    direct,
+    search,
+    startTurn: () => {
+      direct.startTurn();
+      search.startTurn();
+    },
+  };
+}
+
 /** Binds `runtime` to one provider format. */
 export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunner, options: ProviderToolsOptions<F>): ProviderTools<F> {
   const { format } = options;
@@ -143,15 +158,7 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
         }
       : runtime;
   const budget = options.resultBudget;
-  const budgeted: BudgetedRunner[] = [];
-  const withBudget = (runner: ToolRunner): ToolRunner => {
-    if (!budget) return runner;
-    const wrapped = createResultBudget(runner, budget);
-    budgeted.push(wrapped);
-    return wrapped;
-  };
-  const direct = withBudget(catalogue);
-  const search = withBudget(createToolSearch(catalogue));
+  const { direct, search, startTurn } = surfaces(catalogue, budget);
   const mode = options.toolSearch ?? "auto";
   // Wrapped once: the plug-in reads the catalogue live, and may keep a warm sandbox between turns.
   // Program calls go to the unbudgeted catalogue: their results stay in the sandbox, only the answer is budgeted.
@@ -249,11 +256,9 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
     specs: () => active().specs(),
     codeMode: decision,
     runCall,
-    startTurn() {
-      for (const b of budgeted) b.startTurn();
-    },
+    startTurn,
     async run(response, callOptions) {
-      for (const b of budgeted) b.startTurn();
+      startTurn();
       const calls = extractToolCalls(format, response);
       const outcomes: ToolCallOutcome[] = [];
       // Consecutive calls that are safe to overlap run together; any other call runs alone, in order.
