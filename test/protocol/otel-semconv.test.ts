@@ -22,10 +22,12 @@ import {
 } from "@opentelemetry/semantic-conventions/incubating";
 import { createOtelTraceContext, createRuntime, type TelemetryOptions, type TracerLike } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
+import { createMcpManager } from "@toolwright/runtime/manager";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { callAttributes, MCP_CLIENT_METRICS } from "../../packages/runtime/src/core/telemetry.js";
 import { spec } from "../failures/fixtures.js";
+import { MEMORY } from "../manager/helpers.js";
 import { EVERYTHING, startEverything, stopEverything } from "../support/everything-server.js";
 import { alsContextManager } from "../support/otel-context.js";
 import { startScriptedHttpServer } from "../support/scripted-http-server.js";
@@ -238,5 +240,24 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
       server.dispose();
     }
     expect(points).toHaveLength(3);
+  });
+
+  it("the manager passes its client meter to the callers it builds: a session point per server when it stops", async () => {
+    const { meter, points } = recordingMeter();
+    const manager = createMcpManager(
+      { mcpServers: { memory: { transport: "stdio", command: process.execPath, args: [MEMORY], env: {} } } },
+      { client: { meter } },
+    );
+    try {
+      const [status] = await manager.start();
+      expect(status?.state).toBe("connected");
+      expect(points).toHaveLength(0);
+    } finally {
+      await manager.stop();
+    }
+    expect(points).toHaveLength(1);
+    expect(points[0]).toMatchObject({ name: METRIC_MCP_CLIENT_SESSION_DURATION, unit: "s" });
+    expect(points[0]?.attributes[ATTR_NETWORK_TRANSPORT]).toBe(NETWORK_TRANSPORT_VALUE_PIPE);
+    expect(points[0]?.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
   });
 });
