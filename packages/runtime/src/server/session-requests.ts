@@ -14,7 +14,18 @@ import { isModernRequest, modernScope } from "./modern.js";
 import { type RequestScope, requestClient, type SessionState, sendTo, settleResponse } from "./session.js";
 import { NOT_SURFACE, type SurfaceServer } from "./surface-server.js";
 import { LOG_LEVELS } from "./tool-catalog.js";
-import type { ServerSession } from "./tool-server.js";
+
+/** One client connection's state: negotiated version, log level, in-flight calls. */
+export interface ServerSession {
+  readonly id: string | undefined;
+  /** The negotiated version, once `initialize` was answered. */
+  readonly protocolVersion: string | undefined;
+  readonly closed: boolean;
+  /** Feeds one parsed inbound value (a message, or a 2025-03-26 batch array). */
+  receive(value: unknown): void;
+  /** Aborts in-flight handlers and pending server-to-client requests. */
+  close(): void;
+}
 
 /** Reports an error to the server's `onError` (never throws). */
 export type Report = (error: unknown, where: string) => void;

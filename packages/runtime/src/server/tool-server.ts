@@ -19,7 +19,14 @@ import { createStateCodec } from "./input-required.js";
 import { createLegacyTaskStore, LEGACY_TASKS_CAPABILITY, type LegacyTaskStore, versionHasTasks } from "./legacy-tasks.js";
 import { createListenHub, type ListenEvent } from "./listen.js";
 import { closeSessionState, createSessionState, type RequestScope, type SessionOptions, type SessionState } from "./session.js";
-import { dispatchSurface, notifyLegacySessions, type RequestHandling, scopeFor, serverSession } from "./session-requests.js";
+import {
+  dispatchSurface,
+  notifyLegacySessions,
+  type RequestHandling,
+  type ServerSession,
+  scopeFor,
+  serverSession,
+} from "./session-requests.js";
 import { createSkillsServer } from "./skills-server.js";
 import { createSurfaceServer, NOT_SURFACE } from "./surface-server.js";
 import { createTaskStore, declaresTasks, tasksExtensionRequired } from "./task-server.js";
@@ -27,18 +34,7 @@ import { checkTools, decodeCursor, descriptor, encodeCursor, LOG_LEVELS, REMOVED
 import type { LogLevel, ToolServerOptions } from "./types.js";
 
 export type { SessionOptions } from "./session.js";
-
-/** One client connection's state: negotiated version, log level, in-flight calls. */
-export interface ServerSession {
-  readonly id: string | undefined;
-  /** The negotiated version, once `initialize` was answered. */
-  readonly protocolVersion: string | undefined;
-  readonly closed: boolean;
-  /** Feeds one parsed inbound value (a message, or a 2025-03-26 batch array). */
-  receive(value: unknown): void;
-  /** Aborts in-flight handlers and pending server-to-client requests. */
-  close(): void;
-}
+export type { ServerSession } from "./session-requests.js";
 
 /** A tool server; serve it with `serveStdio` or `serveHttp`. */
 export interface ToolServer {
