@@ -86,7 +86,8 @@ interface InitializeFacts {
   readonly offersTasks: boolean;
   readonly capabilities: { readonly [key: string]: unknown };
   readonly info: Implementation;
-  readonly instructions: string | undefined;
+  /** Read per initialize, as `instructions` always was. */
+  readonly options: ToolServerOptions;
 }
 
 function initialize(facts: InitializeFacts, state: SessionState, params: RpcRequest["params"]): unknown {
@@ -107,7 +108,7 @@ function initialize(facts: InitializeFacts, state: SessionState, params: RpcRequ
     protocolVersion: version,
     capabilities: { ...facts.capabilities, logging: {}, ...taskCapability },
     serverInfo: facts.info,
-    ...(facts.instructions ? { instructions: facts.instructions } : {}),
+    ...(facts.options.instructions ? { instructions: facts.options.instructions } : {}),
   };
 }
 
@@ -180,7 +181,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     ...(skills ? { [SKILLS_EXTENSION]: {} } : {}),
   };
 
-  const initFacts: InitializeFacts = { versions, newest, offersTasks, capabilities, info, instructions: options.instructions };
+  const initFacts: InitializeFacts = { versions, newest, offersTasks, capabilities, info, options };
 
   function discover(): unknown {
     return {
