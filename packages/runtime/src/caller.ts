@@ -12,6 +12,7 @@ export type { ResultSpec } from "./caller/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
+export type { CallConnection, MeterLike } from "./caller/telemetry-facts.js";
 export type { ToolLookup } from "./caller/tool-request.js";
 export { closestToolNames, editDistance } from "./caller/tool-request.js";
 export type { SpecAnnotations } from "./caller/tool-spec.js";

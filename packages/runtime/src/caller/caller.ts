@@ -2,7 +2,7 @@
  * The `Caller` contract: anything that can run one `tools/call` and answer with a result or a
  * failure value. Stdio, HTTP and in-memory callers all implement it (over `session-core.ts`).
  */
-import type { MeterLike } from "../core/telemetry.js";
+
 import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference, TraceContextOption } from "../protocol/mcp-client.js";
@@ -11,6 +11,7 @@ import type { RequestHandler } from "../protocol/rpc-peer.js";
 import type { TaskStatus } from "../protocol/task-call.js";
 import type { CallOptions } from "./call-options.js";
 import type { ListName, McpSurface } from "./surface.js";
+import type { MeterLike } from "./telemetry-facts.js";
 
 export type { CallOptions } from "./call-options.js";
 

@@ -90,6 +90,45 @@ function routingHeaders(conn: HttpConnection, message: RpcMessage): { [name: str
   return out;
 }
 
+/** Releases one connection: its listen, its transport, then every call still waiting on it. */
+async function dispose(conn: HttpConnection): Promise<void> {
+  conn.alive = false;
+  conn.listen?.abort();
+  if (conn.streamable) await conn.streamable.close();
+  if (conn.sse) await conn.sse.close();
+  // Last: calls still waiting get a transport failure instead of hanging on a closed connection.
+  conn.peer.failAll(closedFault);
+}
+
+/** A 404 on a request that carried the session id: the server forgot the session. */
+function sessionLost(conn: HttpConnection, fault: WireFault): boolean {
+  // A 404 without a session id is a wrong URL, not a lost session: reconnecting would not help.
+  if (statusOf(fault) !== 404 || !conn.streamable?.sessionExpired) return false;
+  conn.streamable.resetSession();
+  return true;
+}
+
+/** 2026-07-28: drops tools whose `x-mcp-header` declarations are invalid, and plans the rest. */
+function planTools(conn: HttpConnection, tools: ToolDescriptor[], warn: (message: string) => void): ToolDescriptor[] {
+  if (conn.session === undefined || !revisionOf(conn.session).routingHeaders) return tools;
+  const plans = new Map<string, readonly ParamHeader[]>();
+  const dropped = new Map<string, string>();
+  const kept: ToolDescriptor[] = [];
+  for (const tool of tools) {
+    const plan = planToolHeaders(tool.inputSchema);
+    if (!plan.ok) {
+      warn(`tool ${JSON.stringify(tool.name)} dropped: ${plan.reason}`);
+      dropped.set(tool.name, plan.reason);
+      continue;
+    }
+    plans.set(tool.name, plan.params);
+    kept.push(tool);
+  }
+  conn.plans = plans;
+  conn.dropped = dropped;
+  return kept;
+}
+
 /** Creates the connector for one endpoint, on the link its session core gives it. */
 export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink<HttpConnection>): SessionConnector<HttpConnection> {
   const { url } = o;
@@ -154,15 +193,6 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
       return { ok: false, fault: (error as WireFaultError).fault ?? { type: "transport", code: "ESSE", message: String(error) } };
     }
     return { ok: true, value: conn };
-  }
-
-  async function dispose(conn: HttpConnection): Promise<void> {
-    conn.alive = false;
-    conn.listen?.abort();
-    if (conn.streamable) await conn.streamable.close();
-    if (conn.sse) await conn.sse.close();
-    // Last: calls still waiting get a transport failure instead of hanging on a closed connection.
-    conn.peer.failAll(closedFault);
   }
 
   async function openSse(signal: AbortSignal, budget: ConnectBudget): Promise<Outcome<HttpConnection>> {
@@ -237,31 +267,8 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
     dispose,
     openNotificationStream: (conn) => void conn.streamable?.openNotificationStream(),
     /** A 404 on a request that carried the session id: the server forgot the session. */
-    sessionLost(conn, fault) {
-      // A 404 without a session id is a wrong URL, not a lost session: reconnecting would not help.
-      if (statusOf(fault) !== 404 || !conn.streamable?.sessionExpired) return false;
-      conn.streamable.resetSession();
-      return true;
-    },
+    sessionLost,
     /** 2026-07-28: drops tools whose `x-mcp-header` declarations are invalid, and plans the rest. */
-    planTools(conn, tools) {
-      if (conn.session === undefined || !revisionOf(conn.session).routingHeaders) return tools;
-      const plans = new Map<string, readonly ParamHeader[]>();
-      const dropped = new Map<string, string>();
-      const kept: ToolDescriptor[] = [];
-      for (const tool of tools) {
-        const plan = planToolHeaders(tool.inputSchema);
-        if (!plan.ok) {
-          o.warn(`tool ${JSON.stringify(tool.name)} dropped: ${plan.reason}`);
-          dropped.set(tool.name, plan.reason);
-          continue;
-        }
-        plans.set(tool.name, plan.params);
-        kept.push(tool);
-      }
-      conn.plans = plans;
-      conn.dropped = dropped;
-      return kept;
-    },
+    planTools: (conn, tools) => planTools(conn, tools, o.warn),
   };
 }

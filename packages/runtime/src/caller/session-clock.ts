@@ -3,7 +3,7 @@
  * session core: a session starts when a connection's handshake succeeds and ends at `close()`, a
  * lost connection, or a session the server expired. Each session is recorded once.
  */
-import { type CallConnection, type HistogramLike, MCP_CLIENT_METRICS, type MeterLike } from "../core/telemetry.js";
+import { type CallConnection, type HistogramLike, MCP_CLIENT_METRICS, type MeterLike } from "./telemetry-facts.js";
 
 /** Starts and ends session timings. A no-op without a meter. */
 export interface SessionClock {

@@ -2,6 +2,7 @@
  * Telemetry for runtime calls: plain events (started, finished, failed) and, only when asked for,
  * OpenTelemetry spans through `@opentelemetry/api`, an optional peer loaded lazily.
  */
+import { type CallConnection, connectionOf, type HistogramLike, MCP_CLIENT_METRICS, type MeterLike } from "../caller/telemetry-facts.js";
 import type { FailureKind, FailureReason, RecoveryAction } from "../failure/failure.js";
 
 /** Fields every call event carries. */
@@ -43,48 +44,7 @@ export interface TracerLike {
   startSpan(name: string, options?: { attributes?: { [key: string]: string | number | boolean }; kind?: number }): SpanLike;
 }
 
-/** The part of an OpenTelemetry `Meter` the runtime uses (the `meter` option's type). */
-export type MeterLike = NonNullable<TelemetryOptions["meter"]>;
-
-/** The part of an OpenTelemetry `Histogram` the runtime uses. */
-export type HistogramLike = ReturnType<MeterLike["createHistogram"]>;
-
-/** What the runtime knows about the connection a call goes over, for span and metric attributes. */
-export interface CallConnection {
-  /** `network.transport`: `pipe` for stdio, `tcp` for HTTP. */
-  readonly transport?: "pipe" | "tcp";
-  /** `mcp.protocol.version`, from the handshake. */
-  readonly protocolVersion?: string;
-  /** `mcp.session.id`, when the transport has one (streamable HTTP before 2026-07-28). */
-  readonly sessionId?: string;
-  /** `jsonrpc.request.id` of the `tools/call` request, when the caller reports it. */
-  readonly requestId?: string | number;
-}
-
-/**
- * The connection facts a caller exposes, read without widening the `Caller` contract: a session
- * caller's `handshake.protocolVersion`, an optional `transport`/`sessionId` property.
- */
-export function connectionOf(caller: unknown): CallConnection {
-  const c = (typeof caller === "object" && caller !== null ? caller : {}) as {
-    handshake?: { protocolVersion?: unknown };
-    transport?: unknown;
-    sessionId?: unknown;
-  };
-  const out: { -readonly [K in keyof CallConnection]: CallConnection[K] } = {};
-  if (typeof c.handshake?.protocolVersion === "string") out.protocolVersion = c.handshake.protocolVersion;
-  // HTTP callers report "streamable-http" or "legacy-sse" (both over TCP); a stdio caller has a `pid`.
-  if (c.transport === "streamable-http" || c.transport === "legacy-sse" || c.transport === "tcp") out.transport = "tcp";
-  else if ("pid" in c || c.transport === "pipe") out.transport = "pipe";
-  if (typeof c.sessionId === "string") out.sessionId = c.sessionId;
-  return out;
-}
-
-/** Metric names of the OpenTelemetry MCP semantic conventions (client side). */
-export const MCP_CLIENT_METRICS = {
-  operationDuration: "mcp.client.operation.duration",
-  sessionDuration: "mcp.client.session.duration",
-} as const;
+export { type CallConnection, connectionOf, type HistogramLike, MCP_CLIENT_METRICS, type MeterLike };
 
 /** Telemetry options of `createRuntime`. */
 export interface TelemetryOptions {
@@ -95,12 +55,7 @@ export interface TelemetryOptions {
   /** A tracer to use for spans (also loads `@opentelemetry/api` lazily, to make spans active). */
   readonly tracer?: TracerLike;
   /** A meter for the MCP client metrics (`mcp.client.operation.duration`, in seconds). */
-  readonly meter?: {
-    createHistogram(
-      name: string,
-      options?: { description?: string; unit?: string },
-    ): { record(value: number, attributes?: { [key: string]: string | number | boolean }): void };
-  };
+  readonly meter?: MeterLike;
 }
 
 interface OtelApi {

@@ -61,104 +61,159 @@ const MAX_KEPT_STREAMS = 32;
 /** Methods answered on an SSE stream in "auto" mode: long calls, and task results whose questions ride on them. */
 const STREAMED = new Set(["tools/call", "tasks/result"]);
 
-/** Creates the session table of `server`. */
-export function createSessionTable(server: ToolServer, o: SessionTableOptions): SessionTable {
-  const sessions = new Map<string, HttpSession>();
-  const sessionHeaders = (id: string) => ({ "Mcp-Session-Id": id });
-  // Streams get priming events (an id and retry before any data) from 2025-11-25 on (SEP-1699).
-  const priming = (entry: HttpSession) => {
-    const version = entry.session.protocolVersion;
-    return version !== undefined && versionPrimesStreams(version);
-  };
+const sessionHeaders = (id: string) => ({ "Mcp-Session-Id": id });
 
-  function open(): HttpSession {
-    const id = randomUUID();
-    const entry: HttpSession = {
-      // Filled in below: openSession needs `route`, and `route` needs this entry.
-      session: undefined as unknown as ServerSession,
-      routes: new Map(),
-      streams: new Map(),
-      standalone: undefined,
-      lastSeen: Date.now(),
-    };
-    const route = (message: RpcMessage, related: RpcId | undefined): boolean => {
-      const r = related === undefined ? undefined : entry.routes.get(related);
-      let delivered = true;
-      if (r?.stream) r.stream.write(message);
-      else if (r && isResponse(message)) r.collected.push(message);
-      else if (entry.standalone)
-        entry.standalone.write(message); // unrelated, or a JSON-mode notification
-      else delivered = false;
-      // The response to a request closes its route; when the last request of the POST is answered the
-      // POST ends (SSE stream finished, or the collected JSON written), as the spec asks after the response.
-      if (r && isResponse(message) && message.id === related) {
-        entry.routes.delete(related);
-        r.pending.delete(related);
-        if (r.pending.size === 0) r.done();
-      }
-      // false: the session fails a server-to-client request at once instead of waiting for a reply
-      // that cannot come (no POST stream for it and no GET stream opened yet).
-      return delivered;
-    };
-    const closeStream = (related: RpcId) => entry.routes.get(related)?.stream?.detach();
-    // A cancelled request gets no response: its route closes without one, so its POST ends now.
-    const unanswered = (related: RpcId) => {
-      const r = entry.routes.get(related);
-      if (!r) return;
+// Streams get priming events (an id and retry before any data) from 2025-11-25 on (SEP-1699).
+function priming(entry: HttpSession): boolean {
+  const version = entry.session.protocolVersion;
+  return version !== undefined && versionPrimesStreams(version);
+}
+
+/** Opens a session on `server` and adds it to `sessions`, its messages routed to their requests' streams. */
+function openSession(server: ToolServer, sessions: Map<string, HttpSession>): HttpSession {
+  const id = randomUUID();
+  const entry: HttpSession = {
+    // Filled in below: openSession needs `route`, and `route` needs this entry.
+    session: undefined as unknown as ServerSession,
+    routes: new Map(),
+    streams: new Map(),
+    standalone: undefined,
+    lastSeen: Date.now(),
+  };
+  const route = (message: RpcMessage, related: RpcId | undefined): boolean => {
+    const r = related === undefined ? undefined : entry.routes.get(related);
+    let delivered = true;
+    if (r?.stream) r.stream.write(message);
+    else if (r && isResponse(message)) r.collected.push(message);
+    else if (entry.standalone)
+      entry.standalone.write(message); // unrelated, or a JSON-mode notification
+    else delivered = false;
+    // The response to a request closes its route; when the last request of the POST is answered the
+    // POST ends (SSE stream finished, or the collected JSON written), as the spec asks after the response.
+    if (r && isResponse(message) && message.id === related) {
       entry.routes.delete(related);
       r.pending.delete(related);
       if (r.pending.size === 0) r.done();
-    };
-    (entry as { session: ServerSession }).session = server.openSession({ id, send: route, closeStream, unanswered });
-    sessions.set(id, entry);
-    return entry;
-  }
+    }
+    // false: the session fails a server-to-client request at once instead of waiting for a reply
+    // that cannot come (no POST stream for it and no GET stream opened yet).
+    return delivered;
+  };
+  const closeStream = (related: RpcId) => entry.routes.get(related)?.stream?.detach();
+  // A cancelled request gets no response: its route closes without one, so its POST ends now.
+  const unanswered = (related: RpcId) => {
+    const r = entry.routes.get(related);
+    if (!r) return;
+    entry.routes.delete(related);
+    r.pending.delete(related);
+    if (r.pending.size === 0) r.done();
+  };
+  (entry as { session: ServerSession }).session = server.openSession({ id, send: route, closeStream, unanswered });
+  sessions.set(id, entry);
+  return entry;
+}
 
-  // Finishing every route answers any POST still waiting, so no HTTP response is left hanging.
-  function end(id: string, entry: HttpSession): void {
-    sessions.delete(id);
-    entry.session.close();
-    entry.standalone?.finish();
-    for (const stream of entry.streams.values()) stream.finish();
-    for (const route of entry.routes.values()) route.done();
-    entry.routes.clear();
-  }
+// Finishing every route answers any POST still waiting, so no HTTP response is left hanging.
+function end(sessions: Map<string, HttpSession>, id: string, entry: HttpSession): void {
+  sessions.delete(id);
+  entry.session.close();
+  entry.standalone?.finish();
+  for (const stream of entry.streams.values()) stream.finish();
+  for (const route of entry.routes.values()) route.done();
+  entry.routes.clear();
+}
 
-  function find(req: IncomingMessage, res: ServerResponse): [string, HttpSession] | undefined {
-    const id = req.headers["mcp-session-id"];
-    if (typeof id !== "string" || id === "") {
-      // Spec: requests after initialize without the session id SHOULD get 400.
-      sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
-      return undefined;
-    }
-    const entry = sessions.get(id);
-    if (!entry) {
-      // 404 is what tells a spec client its session is gone and it must initialize again.
-      sendError(res, 404, -32001, "Session not found");
-      return undefined;
-    }
-    // An absent header is allowed (clients before 2025-06-18 send none); an unsupported one MUST get 400.
-    const version = req.headers["mcp-protocol-version"];
-    if (typeof version === "string" && !server.protocolVersions.includes(version)) {
-      const supported = server.protocolVersions.join(", ");
-      sendError(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported})`);
-      return undefined;
-    }
-    entry.lastSeen = Date.now();
-    return [id, entry];
+/** The session a request names (touched), or undefined once the error answer was sent. */
+function findSession(
+  server: ToolServer,
+  sessions: ReadonlyMap<string, HttpSession>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): [string, HttpSession] | undefined {
+  const id = req.headers["mcp-session-id"];
+  if (typeof id !== "string" || id === "") {
+    // Spec: requests after initialize without the session id SHOULD get 400.
+    sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    return undefined;
   }
+  const entry = sessions.get(id);
+  if (!entry) {
+    // 404 is what tells a spec client its session is gone and it must initialize again.
+    sendError(res, 404, -32001, "Session not found");
+    return undefined;
+  }
+  // An absent header is allowed (clients before 2025-06-18 send none); an unsupported one MUST get 400.
+  const version = req.headers["mcp-protocol-version"];
+  if (typeof version === "string" && !server.protocolVersions.includes(version)) {
+    const supported = server.protocolVersions.join(", ");
+    sendError(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported})`);
+    return undefined;
+  }
+  entry.lastSeen = Date.now();
+  return [id, entry];
+}
 
-  /** Keeps the stream for a resume; streams kept for a resume that never comes are bounded, oldest finished first. */
-  function keep(entry: HttpSession, stream: SseStream): void {
-    entry.streams.set(stream.id, stream);
-    if (entry.streams.size <= MAX_KEPT_STREAMS) return;
-    for (const [key, kept] of entry.streams) {
-      if (kept.finished) {
-        entry.streams.delete(key);
-        return;
-      }
+/** Keeps the stream for a resume; streams kept for a resume that never comes are bounded, oldest finished first. */
+function keep(entry: HttpSession, stream: SseStream): void {
+  entry.streams.set(stream.id, stream);
+  if (entry.streams.size <= MAX_KEPT_STREAMS) return;
+  for (const [key, kept] of entry.streams) {
+    if (kept.finished) {
+      entry.streams.delete(key);
+      return;
     }
   }
+}
+
+/** GET: opens the session's standalone stream, or resumes the stream a Last-Event-ID names. */
+function getStream(
+  o: SessionTableOptions,
+  find: (req: IncomingMessage, res: ServerResponse) => [string, HttpSession] | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  // Spec: a server that offers no GET stream MUST answer 405.
+  if (!o.getStream) {
+    res.writeHead(405, { Allow: "POST, DELETE" }).end();
+    return;
+  }
+  const accept = (req.headers.accept ?? "").toLowerCase();
+  if (!accept.includes("text/event-stream")) {
+    sendError(res, 406, -32000, "Not Acceptable: GET needs Accept: text/event-stream");
+    return;
+  }
+  const found = find(req, res);
+  if (!found) return;
+  const [id, entry] = found;
+  const last = req.headers["last-event-id"];
+  // A resume replays only the stream the event id names, never messages of another stream (spec).
+  if (typeof last === "string") {
+    const parsed = parseEventId(last);
+    const stream = parsed ? entry.streams.get(parsed.stream) : undefined;
+    if (!parsed || !stream) {
+      sendError(res, 400, -32000, "Bad Request: unknown Last-Event-ID");
+      return;
+    }
+    stream.attach(res, parsed.seq);
+    // A finished stream has now been replayed to its end: nothing is left to resume.
+    if (stream.finished) entry.streams.delete(stream.id);
+    return;
+  }
+  // One standalone stream per session, so a server request has one place to go.
+  if (entry.standalone?.attached) {
+    sendError(res, 409, -32000, "Conflict: a GET stream is already open for this session");
+    return;
+  }
+  // After a GET closes, the next GET reuses the same stream object, so its event ids keep counting up.
+  const stream = entry.standalone ?? new SseStream(sessionHeaders(id), o.retryMs, priming(entry));
+  entry.standalone = stream;
+  stream.attach(res);
+}
+
+/** Creates the session table of `server`. */
+export function createSessionTable(server: ToolServer, o: SessionTableOptions): SessionTable {
+  const sessions = new Map<string, HttpSession>();
+  const find = (req: IncomingMessage, res: ServerResponse) => findSession(server, sessions, req, res);
 
   function post(req: IncomingMessage, res: ServerResponse, value: unknown, canSse: boolean, canJson: boolean): void {
     const messages: unknown[] = Array.isArray(value) ? value : [value];
@@ -185,7 +240,7 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
         sendError(res, 503, -32000, "Service Unavailable: too many open sessions");
         return;
       }
-      const entry = open();
+      const entry = openSession(server, sessions);
       found = [entry.session.id as string, entry];
     } else {
       found = find(req, res);
@@ -233,63 +288,24 @@ export function createSessionTable(server: ToolServer, o: SessionTableOptions): 
     for (const m of valid) entry.session.receive(m);
   }
 
-  function get(req: IncomingMessage, res: ServerResponse): void {
-    // Spec: a server that offers no GET stream MUST answer 405.
-    if (!o.getStream) {
-      res.writeHead(405, { Allow: "POST, DELETE" }).end();
-      return;
-    }
-    const accept = (req.headers.accept ?? "").toLowerCase();
-    if (!accept.includes("text/event-stream")) {
-      sendError(res, 406, -32000, "Not Acceptable: GET needs Accept: text/event-stream");
-      return;
-    }
-    const found = find(req, res);
-    if (!found) return;
-    const [id, entry] = found;
-    const last = req.headers["last-event-id"];
-    // A resume replays only the stream the event id names, never messages of another stream (spec).
-    if (typeof last === "string") {
-      const parsed = parseEventId(last);
-      const stream = parsed ? entry.streams.get(parsed.stream) : undefined;
-      if (!parsed || !stream) {
-        sendError(res, 400, -32000, "Bad Request: unknown Last-Event-ID");
-        return;
-      }
-      stream.attach(res, parsed.seq);
-      // A finished stream has now been replayed to its end: nothing is left to resume.
-      if (stream.finished) entry.streams.delete(stream.id);
-      return;
-    }
-    // One standalone stream per session, so a server request has one place to go.
-    if (entry.standalone?.attached) {
-      sendError(res, 409, -32000, "Conflict: a GET stream is already open for this session");
-      return;
-    }
-    // After a GET closes, the next GET reuses the same stream object, so its event ids keep counting up.
-    const stream = entry.standalone ?? new SseStream(sessionHeaders(id), o.retryMs, priming(entry));
-    entry.standalone = stream;
-    stream.attach(res);
-  }
-
   return {
     get size() {
       return sessions.size;
     },
     post,
-    get,
+    get: (req, res) => getStream(o, find, req, res),
     delete(req, res) {
       const found = find(req, res);
       if (!found) return;
-      end(found[0], found[1]);
+      end(sessions, found[0], found[1]);
       res.writeHead(200).end();
     },
     sweep(idleMs) {
       const now = Date.now();
-      for (const [id, entry] of sessions) if (now - entry.lastSeen > idleMs) end(id, entry);
+      for (const [id, entry] of sessions) if (now - entry.lastSeen > idleMs) end(sessions, id, entry);
     },
     closeAll() {
-      for (const [id, entry] of [...sessions]) end(id, entry);
+      for (const [id, entry] of [...sessions]) end(sessions, id, entry);
     },
   };
 }

@@ -7,28 +7,26 @@
  * session.ts, `tools/call` in call-route.ts, the surface in surface-server.ts, tasks in
  * task-server.ts (2026-07-28) and legacy-tasks.ts (2025-11-25), listens in listen.ts.
  */
-import { classify, type RpcNotification, type RpcRequest } from "../protocol/json-rpc.js";
+import type { RpcRequest } from "../protocol/json-rpc.js";
 import { type Implementation, LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp-types.js";
 import { META, type ParamHeader, planToolHeaders } from "../protocol/modern.js";
 import { RpcHandlerError } from "../protocol/rpc-peer.js";
 import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { TASKS_EXTENSION } from "../protocol/task-call.js";
-import { discoverVersions, LEGACY_NAME, type Revision, revisionForVersion, revisionNamed } from "../revisions/registry.js";
+import { discoverVersions, LEGACY_NAME, type Revision, revisionNamed } from "../revisions/registry.js";
 import { CANCELLED, type CallRouteDeps, routeToolCall } from "./call-route.js";
 import { createStateCodec } from "./input-required.js";
 import { createLegacyTaskStore, LEGACY_TASKS_CAPABILITY, type LegacyTaskStore, versionHasTasks } from "./legacy-tasks.js";
 import { createListenHub, type ListenEvent } from "./listen.js";
-import { isModernRequest, modernScope } from "./modern.js";
+import { closeSessionState, createSessionState, type RequestScope, type SessionOptions, type SessionState } from "./session.js";
 import {
-  closeSessionState,
-  createSessionState,
-  type RequestScope,
-  requestClient,
-  type SessionOptions,
-  type SessionState,
-  sendTo,
-  settleResponse,
-} from "./session.js";
+  dispatchSurface,
+  notifyLegacySessions,
+  type RequestHandling,
+  type ServerSession,
+  scopeFor,
+  serverSession,
+} from "./session-requests.js";
 import { createSkillsServer } from "./skills-server.js";
 import { createSurfaceServer, NOT_SURFACE } from "./surface-server.js";
 import { createTaskStore, declaresTasks, tasksExtensionRequired } from "./task-server.js";
@@ -36,18 +34,7 @@ import { checkTools, decodeCursor, descriptor, encodeCursor, LOG_LEVELS, REMOVED
 import type { LogLevel, ToolServerOptions } from "./types.js";
 
 export type { SessionOptions } from "./session.js";
-
-/** One client connection's state: negotiated version, log level, in-flight calls. */
-export interface ServerSession {
-  readonly id: string | undefined;
-  /** The negotiated version, once `initialize` was answered. */
-  readonly protocolVersion: string | undefined;
-  readonly closed: boolean;
-  /** Feeds one parsed inbound value (a message, or a 2025-03-26 batch array). */
-  receive(value: unknown): void;
-  /** Aborts in-flight handlers and pending server-to-client requests. */
-  close(): void;
-}
+export type { ServerSession } from "./session-requests.js";
 
 /** A tool server; serve it with `serveStdio` or `serveHttp`. */
 export interface ToolServer {
@@ -70,18 +57,10 @@ export interface ToolServer {
 
 const MODERN_TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 const LEGACY_TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/list"]);
-const LEGACY_NOTIFICATION: { readonly [kind: string]: string } = {
-  toolsListChanged: "notifications/tools/list_changed",
-  promptsListChanged: "notifications/prompts/list_changed",
-  resourcesListChanged: "notifications/resources/list_changed",
-};
 
-/** Creates a tool server. Throws a `TypeError` for duplicate names or a non-object input schema. */
-export function createToolServer(options: ToolServerOptions): ToolServer {
-  const tools = checkTools(options.tools);
+/** The options' versions and header plans, checked: throws the `TypeError` `createToolServer` documents. */
+function checkServerOptions(options: ToolServerOptions, tools: ReturnType<typeof checkTools>) {
   const newest = options.protocolVersion ?? LEGACY_PROTOCOL_VERSIONS[0];
-  // A request that is not stateless speaks the legacy family, negotiated by `initialize`.
-  const legacy = revisionNamed(LEGACY_NAME) as Revision;
   const start = (LEGACY_PROTOCOL_VERSIONS as readonly string[]).indexOf(newest);
   if (start < 0)
     throw new TypeError(`createToolServer: protocolVersion ${newest} is not supported (${LEGACY_PROTOCOL_VERSIONS.join(", ")})`);
@@ -90,8 +69,6 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
     throw new TypeError("createToolServer: pageSize must be a positive integer");
   }
-  const info: Implementation = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
-  const list = [...tools.values()].map(descriptor);
   // Tools whose arguments are mirrored into Mcp-Param-* headers (x-mcp-header), checked per call.
   const headerPlans = new Map<string, readonly ParamHeader[]>();
   for (const tool of tools.values()) {
@@ -99,6 +76,66 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     if (!plan.ok) throw new TypeError(`createToolServer: tool "${tool.name}": ${plan.reason}`);
     if (plan.params.length > 0) headerPlans.set(tool.name, plan.params);
   }
+  return { newest, versions, headerPlans };
+}
+
+/** What `initialize` answers with, besides the negotiated version. */
+interface InitializeFacts {
+  readonly versions: readonly string[];
+  readonly newest: string;
+  readonly offersTasks: boolean;
+  readonly capabilities: { readonly [key: string]: unknown };
+  readonly info: Implementation;
+  /** Read per initialize, as `instructions` always was. */
+  readonly options: ToolServerOptions;
+}
+
+function initialize(facts: InitializeFacts, state: SessionState, params: RpcRequest["params"]): unknown {
+  // A second initialize would renegotiate a live session under its in-flight calls.
+  if (state.protocolVersion !== undefined) throw new RpcHandlerError(-32600, "Session already initialized");
+  const requested = params?.protocolVersion;
+  // Lifecycle spec: answer the requested version when supported, else another one (SHOULD be the latest);
+  // the client then decides whether it can go on.
+  const version = typeof requested === "string" && facts.versions.includes(requested) ? requested : facts.newest;
+  state.protocolVersion = version;
+  const client = params?.clientInfo as Implementation | undefined;
+  // Client-sent: kept only when it is an object, so later capability checks cannot throw on a bad initialize.
+  state.clientInfo = client && typeof client === "object" ? client : undefined;
+  const caps = params?.capabilities;
+  state.clientCapabilities = caps && typeof caps === "object" ? (caps as { [key: string]: unknown }) : {};
+  const taskCapability = facts.offersTasks && versionHasTasks(version) ? { tasks: LEGACY_TASKS_CAPABILITY } : {};
+  return {
+    protocolVersion: version,
+    capabilities: { ...facts.capabilities, logging: {}, ...taskCapability },
+    serverInfo: facts.info,
+    ...(facts.options.instructions ? { instructions: facts.options.instructions } : {}),
+  };
+}
+
+/** One page of `tools/list`; `hints` are the 2026-07-28 caching hints, undefined for a legacy request. */
+function listTools(
+  list: readonly unknown[],
+  pageSize: number | undefined,
+  params: RpcRequest["params"],
+  hints: object | undefined,
+): unknown {
+  const size = pageSize ?? list.length;
+  // A cursor this server did not issue is -32602 (spec: invalid cursors are invalid params).
+  const offset = params?.cursor === undefined ? 0 : decodeCursor(params.cursor, list.length);
+  const page = list.slice(offset, offset + size);
+  const next = offset + size < list.length ? { nextCursor: encodeCursor(offset + size) } : {};
+  // 2026-07-28 lists carry caching hints; 0 ms by default because the list may change without a subscription.
+  return { tools: page, ...next, ...(hints ?? {}) };
+}
+
+/** Creates a tool server. Throws a `TypeError` for duplicate names or a non-object input schema. */
+export function createToolServer(options: ToolServerOptions): ToolServer {
+  const tools = checkTools(options.tools);
+  const { newest, versions, headerPlans } = checkServerOptions(options, tools);
+  // A request that is not stateless speaks the legacy family, negotiated by `initialize`.
+  const legacy = revisionNamed(LEGACY_NAME) as Revision;
+  const info: Implementation = { name: options.name, version: options.version, ...(options.title ? { title: options.title } : {}) };
+  const list = [...tools.values()].map(descriptor);
   const report = (error: unknown, where: string) => {
     try {
       options.onError?.(error, where);
@@ -144,37 +181,7 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     ...(skills ? { [SKILLS_EXTENSION]: {} } : {}),
   };
 
-  function initialize(state: SessionState, params: RpcRequest["params"]): unknown {
-    // A second initialize would renegotiate a live session under its in-flight calls.
-    if (state.protocolVersion !== undefined) throw new RpcHandlerError(-32600, "Session already initialized");
-    const requested = params?.protocolVersion;
-    // Lifecycle spec: answer the requested version when supported, else another one (SHOULD be the latest);
-    // the client then decides whether it can go on.
-    const version = typeof requested === "string" && versions.includes(requested) ? requested : newest;
-    state.protocolVersion = version;
-    const client = params?.clientInfo as Implementation | undefined;
-    // Client-sent: kept only when it is an object, so later capability checks cannot throw on a bad initialize.
-    state.clientInfo = client && typeof client === "object" ? client : undefined;
-    const caps = params?.capabilities;
-    state.clientCapabilities = caps && typeof caps === "object" ? (caps as { [key: string]: unknown }) : {};
-    const taskCapability = offersTasks && versionHasTasks(version) ? { tasks: LEGACY_TASKS_CAPABILITY } : {};
-    return {
-      protocolVersion: version,
-      capabilities: { ...capabilities, logging: {}, ...taskCapability },
-      serverInfo: info,
-      ...(options.instructions ? { instructions: options.instructions } : {}),
-    };
-  }
-
-  function listTools(params: RpcRequest["params"], scope: RequestScope): unknown {
-    const size = options.pageSize ?? list.length;
-    // A cursor this server did not issue is -32602 (spec: invalid cursors are invalid params).
-    const offset = params?.cursor === undefined ? 0 : decodeCursor(params.cursor, list.length);
-    const page = list.slice(offset, offset + size);
-    const next = offset + size < list.length ? { nextCursor: encodeCursor(offset + size) } : {};
-    // 2026-07-28 lists carry caching hints; 0 ms by default because the list may change without a subscription.
-    return { tools: page, ...next, ...(scope.modern ? cacheHints : {}) };
-  }
+  const initFacts: InitializeFacts = { versions, newest, offersTasks, capabilities, info, options };
 
   function discover(): unknown {
     return {
@@ -185,25 +192,6 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       cacheScope: "public",
       _meta: { [META.serverInfo]: info },
     };
-  }
-
-  function scopeFor(state: SessionState, request: RpcRequest): RequestScope {
-    // A session that ran initialize stays legacy for good; only an uninitialized one can take per-request _meta.
-    const pinned = state.options.era !== undefined && state.options.era !== "auto";
-    const modern = pinned || (state.protocolVersion === undefined && isModernRequest(request.params));
-    if (!modern) {
-      return {
-        revision: legacy,
-        modern: false,
-        version: state.protocolVersion ?? newest,
-        capabilities: state.clientCapabilities,
-        clientInfo: state.clientInfo,
-        logLevel: state.logLevel,
-      };
-    }
-    const m = modernScope(request.params, LOG_LEVELS);
-    const revision = revisionForVersion(m.version) as Revision;
-    return { revision, modern: true, version: m.version, capabilities: m.capabilities, clientInfo: m.clientInfo, logLevel: m.logLevel };
   }
 
   /** The 2026-07-28 methods that have no legacy counterpart: discover, listen, the tasks extension. */
@@ -237,11 +225,11 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
       return request.method === "skills/list" ? skills.list(request.params ?? {}) : skills.get(request.params ?? {});
     switch (request.method) {
       case "initialize":
-        return initialize(state, request.params);
+        return initialize(initFacts, state, request.params);
       case "ping":
         return {};
       case "tools/list":
-        return listTools(request.params, scope);
+        return listTools(list, options.pageSize, request.params, scope.modern ? cacheHints : undefined);
       case "tools/call":
         return routeToolCall(calls, state, request, scope);
       case "logging/setLevel": {
@@ -252,107 +240,15 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
         return {};
       }
       default:
-        return dispatchSurface(state, request, scope);
+        return dispatchSurface(surface, state, request, scope);
     }
   }
 
-  /** Resources, prompts and completions; cancellable like a tool call (`notifications/cancelled` aborts `ctx.signal`). */
-  function dispatchSurface(state: SessionState, request: RpcRequest, scope: RequestScope): unknown {
-    const controller = new AbortController();
-    state.calls.set(request.id, controller);
-    let handled: unknown;
-    try {
-      handled = surface.dispatch(request.method, request.params ?? {}, {
-        modern: scope.modern,
-        version: scope.version,
-        capabilities: scope.capabilities,
-        sessionId: state.options.id,
-        subscriptions: state.subscriptions,
-        signal: controller.signal,
-        request: (method, params, signal) => requestClient(state, scope.capabilities, request.id, signal, method, params, 60_000),
-      });
-    } catch (error) {
-      state.calls.delete(request.id);
-      throw error;
-    }
-    if (handled === NOT_SURFACE || !(handled instanceof Promise)) {
-      state.calls.delete(request.id);
-      if (handled !== NOT_SURFACE) return handled;
-      throw new RpcHandlerError(-32601, `Method not found: ${request.method}`);
-    }
-    return handled.finally(() => {
-      state.calls.delete(request.id);
-      // Cancelled: not answered, as for tools/call.
-      if (controller.signal.aborted) throw CANCELLED;
-    });
-  }
-
-  function handleRequest(state: SessionState, request: RpcRequest): void {
-    const answer = (body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }) =>
-      sendTo(state, { jsonrpc: "2.0", id: request.id, ...body }, request.id);
-    const fail = (error: unknown) => {
-      // An aborted call gets no response: the client cancelled it (the spec says no response SHOULD
-      // follow notifications/cancelled), or the session is closing. The transport is told, so an
-      // HTTP POST stream waiting for this response ends now.
-      if (error === CANCELLED) {
-        if (!state.closed) state.options.unanswered?.(request.id);
-        return;
-      }
-      if (error instanceof RpcHandlerError) {
-        answer({ error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
-      } else {
-        // An unexpected throw is reported to onError only; its message may carry internals or secrets.
-        report(error, request.method);
-        answer({ error: { code: -32603, message: "Internal error" } });
-      }
-    };
-    try {
-      const scope = scopeFor(state, request);
-      // The request's revision gives the answer its wire shape (2026-07-28: `resultType: "complete"`).
-      const shape = (value: unknown) => scope.revision.encodeResult(request.method, value);
-      const result = dispatch(state, request, scope);
-      if (result instanceof Promise) result.then((value) => answer({ result: shape(value) }), fail);
-      else answer({ result: shape(result) });
-    } catch (error) {
-      fail(error);
-    }
-  }
-
-  function handleNotification(state: SessionState, message: RpcNotification): void {
-    if (message.method === "notifications/cancelled") {
-      const id = message.params?.requestId;
-      if (typeof id === "string" || typeof id === "number")
-        state.calls.get(id)?.abort(new Error(String(message.params?.reason ?? "cancelled by client")));
-    }
-    // notifications/initialized and others need no action.
-  }
-
-  function receiveOne(state: SessionState, value: unknown): void {
-    const c = classify(value);
-    if (c.type === "request") handleRequest(state, c.message);
-    else if (c.type === "notification") handleNotification(state, c.message);
-    else if (c.type === "response") settleResponse(state, c.message);
-    else {
-      const id = (value as { id?: unknown } | null)?.id;
-      // JSON-RPC 2.0: the error echoes the id when it can be read, else id null.
-      const related = typeof id === "string" || typeof id === "number" ? id : null;
-      const error = { code: -32600, message: `Invalid request: ${c.reason}` };
-      sendTo(state, { jsonrpc: "2.0", id: related, error }, related ?? undefined);
-    }
-  }
+  const handling: RequestHandling = { scopeFor: (state, request) => scopeFor(state, request, legacy, newest), dispatch, report };
 
   /** Fans a change out to legacy sessions (after `initialize`) and to the listens that asked for it. */
   function notify(event: ListenEvent): void {
-    for (const state of sessions) {
-      // Not initialized: no version is negotiated, and the lifecycle spec allows only pings and logging before it.
-      if (state.protocolVersion === undefined) continue;
-      if (event.kind === "resourceUpdated") {
-        if (state.subscriptions.has(event.uri))
-          sendTo(state, { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } }, undefined);
-      } else if (event.kind !== "task") {
-        sendTo(state, { jsonrpc: "2.0", method: LEGACY_NOTIFICATION[event.kind] as string }, undefined);
-      }
-    }
+    notifyLegacySessions(sessions, event);
     listens.publish(event);
   }
 
@@ -367,29 +263,11 @@ export function createToolServer(options: ToolServerOptions): ToolServer {
     openSession(sessionOptions) {
       const state = createSessionState(sessionOptions, report);
       sessions.add(state);
-      return {
-        id: sessionOptions.id,
-        get protocolVersion() {
-          return state.protocolVersion;
-        },
-        get closed() {
-          return state.closed;
-        },
-        receive(value) {
-          if (state.closed) return;
-          if (!Array.isArray(value)) return receiveOne(state, value);
-          // JSON-RPC 2.0: an empty batch is one Invalid Request error, not an empty answer.
-          if (value.length === 0)
-            sendTo(state, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: empty batch" } }, undefined);
-          for (const item of value) receiveOne(state, item);
-        },
-        close() {
-          if (state.closed) return;
-          legacyStores.get(state)?.close();
-          closeSessionState(state);
-          sessions.delete(state);
-        },
-      };
+      return serverSession(handling, state, () => {
+        legacyStores.get(state)?.close();
+        closeSessionState(state);
+        sessions.delete(state);
+      });
     },
   };
 }
