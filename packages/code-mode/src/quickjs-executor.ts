@@ -26,6 +26,7 @@ import {
   resolveLimits,
 } from "./executor.js";
 import { preludeSource, wrapProgram } from "./prelude.js";
+import { unhandledFailure } from "./unhandled.js";
 
 /** Options of `createQuickJsExecutor`. */
 export interface QuickJsExecutorOptions {
@@ -121,6 +122,8 @@ interface RunState {
   closed: boolean;
   /** Aborted when the run ends, so host calls still in flight stop too. */
   readonly ended: AbortController;
+  /** The prelude's unhandled-rejection report (a function), asked once the program has settled. */
+  unhandled: QuickJSHandle | undefined;
 }
 
 const limitError = (limit: LimitName, message: string): ExecutionError => ({ type: "limit", limit, message });
@@ -141,6 +144,7 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
     deferreds: new Set(),
     closed: false,
     ended: new AbortController(),
+    unhandled: undefined,
   };
   const done = (error: ExecutionError | undefined, value?: unknown): ExecutionResult =>
     error
@@ -174,6 +178,7 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
       }
       program = evaluated.value;
     }
+    state.unhandled = context.getProp(finish.handle, "unhandled");
     const called = context.callFunction(finish.handle, context.undefined, program);
     program.dispose();
     finish.handle.dispose();
@@ -192,6 +197,7 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
     state.ended.abort(new Error("the program ended"));
     signal?.removeEventListener("abort", onAbort);
     for (const deferred of state.deferreds) if (deferred.alive) deferred.dispose();
+    if (state.unhandled?.alive) state.unhandled.dispose();
     context.dispose();
     runtime.dispose();
   }
@@ -230,7 +236,9 @@ async function drive(
     if (promise.type === "fulfilled") {
       const report = context.dump(promise.value) as string[];
       promise.value.dispose();
-      return settle(report, state, done);
+      // Every job has run: a rejection still unhandled now never will be (the program's own throw wins).
+      const lost = report[0] !== "thrown" && state.unhandled ? unhandledFailure(context, state.unhandled) : undefined;
+      return lost ? done(lost) : settle(report, state, done);
     }
     if (promise.type === "rejected") {
       const thrown = context.dump(promise.error) as { name?: string; message?: string } | undefined;
