@@ -104,7 +104,7 @@ export function codeModePrelude(): string {
     "  readonly retryable: boolean;",
     "  /** Set when the runtime itself refused or stopped the call (e.g. `max_tool_calls`, `not_approved`). */",
     "  readonly reason?: ToolErrorReason;",
-    "  /** Closest known tool names, for `reason: \"tool_unavailable\"`. */",
+    '  /** Closest known tool names, for `reason: "tool_unavailable"`. */',
     "  readonly suggestions?: readonly string[];",
     "}",
   ].join("\n");
