@@ -47,6 +47,21 @@ describe("hostile programs are contained", () => {
     await stillHealthy();
   });
 
+  it("a loop of slow single operations ends at the wall-time limit (slow built-ins check the deadline)", async () => {
+    // Each indexOf scans 8 MB: thousands of them between two interrupt polls would overrun by minutes.
+    const scan = await run(`const s = "x".repeat(1 << 23); let n = 0; for (;;) n += s.indexOf("y");`, { wallTimeMs: 200 });
+    expect(failed(scan)).toMatchObject({ type: "limit", limit: "wallTimeMs" });
+    // Caught or not, the stop is the uncatchable interrupt.
+    const caught = await run(`const a = new Array(1 << 20).fill(7); for (;;) { try { a.join(","); } catch (e) {} }`, { wallTimeMs: 200 });
+    expect(failed(caught)).toMatchObject({ type: "limit", limit: "wallTimeMs" });
+    // The wrapped built-ins behave as before: names, lengths, results, errors, not constructors.
+    const same = await run(`return ["ab".repeat(2), "".padStart.length, [3, 1, 2].sort().join(), JSON.stringify({ a: [1] }),
+      "a-b".split("-"), String.prototype.indexOf.name, (() => { try { new "".repeat(); return "constructed"; } catch (e) { return e.name; } })(),
+      (() => { try { "x".repeat(-1); } catch (e) { return e.name; } })()];`);
+    expect(same).toMatchObject({ ok: true, value: ["abab", 1, "1,2,3", '{"a":[1]}', ["a", "b"], "indexOf", "TypeError", "RangeError"] });
+    await stillHealthy();
+  });
+
   it("deep recursion ends at the stack limit", async () => {
     const r = await run("const f = (n) => f(n + 1) + 1; return f(0);");
     expect(failed(r)).toMatchObject({ type: "limit", limit: "stackBytes" });

@@ -4,9 +4,11 @@
  * turns the program's promise into plain strings for the host. It captures `JSON`, `Promise.then`
  * and `Object.keys` first, so a program that replaces them breaks only itself, never the way its
  * value or its failure is reported. The global `Promise` is replaced by a tracking subclass (see
- * unhandled.ts) so a rejection nobody handles is reported when the program ends.
+ * unhandled.ts) so a rejection nobody handles is reported when the program ends, and the slow
+ * built-ins check the deadline (see deadline.ts).
  */
 
+import { DEADLINE_CHECK_SOURCE } from "./deadline.js";
 import { TRACK_REJECTIONS_SOURCE } from "./unhandled.js";
 
 /** The namespaces and their function names, as the sandbox sees them. */
@@ -31,6 +33,7 @@ export function preludeSource(bindings: PreludeBindings): string {
   const ErrorClass = Error;
   const hostErrors = new WeakMap();
 ${TRACK_REJECTIONS_SOURCE}
+${DEADLINE_CHECK_SOURCE}
   class ToolError extends ErrorClass {
     constructor(error) {
       super(String(error && error.message));
@@ -90,6 +93,7 @@ ${TRACK_REJECTIONS_SOURCE}
     }, (e) => ["thrown", describe(e)]);
   };
   defineProperty(finish, "unhandled", { value: () => unhandledReport(show) });
+  defineProperty(finish, "start", { value: startClock });
   return finish;
 })`;
 }

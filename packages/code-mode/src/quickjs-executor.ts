@@ -14,6 +14,7 @@ import type {
   QuickJSSyncVariant,
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
+import { startSandboxClock } from "./deadline.js";
 import {
   type ConsoleLine,
   type ExecuteOptions,
@@ -164,6 +165,9 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
     const finish = installPrelude(context, state, options);
     if ("error" in finish) return done(stopped() ?? finish.error);
     deadline = Date.now() + limits.wallTimeMs;
+    const start = context.getProp(finish.handle, "start");
+    startSandboxClock(context, start, deadline);
+    start.dispose();
     let program: QuickJSHandle;
     {
       const evaluated = context.evalCode(wrapProgram(js), "program.js");
