@@ -71,7 +71,7 @@ describe("code mode through a provider binding, from the packed tarballs", () =>
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}");
     expect(out).toEqual({
-      names: ["run_code", "search", "describe"],
+      names: ["run_code", "search", "describe", "read_result"],
       messages: [{ role: "tool", tool_call_id: "c1", content: '"3 notes"' }],
       stored: ["a", "b", "c"],
       auto: false,

@@ -22,12 +22,15 @@ import {
 } from "@opentelemetry/semantic-conventions/incubating";
 import { createOtelTraceContext, createRuntime, type TelemetryOptions, type TracerLike } from "@toolwright/runtime";
 import { createHttpCaller } from "@toolwright/runtime/http";
+import { createMcpManager } from "@toolwright/runtime/manager";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { callAttributes, MCP_CLIENT_METRICS } from "../../packages/runtime/src/core/telemetry.js";
 import { spec } from "../failures/fixtures.js";
-import { startEverything, stopEverything } from "../support/everything-server.js";
+import { MEMORY } from "../manager/helpers.js";
+import { EVERYTHING, startEverything, stopEverything } from "../support/everything-server.js";
 import { alsContextManager } from "../support/otel-context.js";
+import { startScriptedHttpServer } from "../support/scripted-http-server.js";
 import { scriptedServer } from "../support/scripted-stdio-server.js";
 
 afterEach(() => {
@@ -123,7 +126,13 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
       expect(spans[1]?.attributes[ATTR_MCP_PROTOCOL_VERSION]).toBe(caller.handshake?.protocolVersion);
       expect(typeof caller.handshake?.protocolVersion).toBe("string");
       // W3C trace context reached the server in _meta.
-      const metas = server.received("tools/call").map((e) => e.msg?.params?._meta);
+      const calls = server.received("tools/call");
+      const metas = calls.map((e) => e.msg?.params?._meta);
+      // jsonrpc.request.id is the id the tools/call went out with on the wire, per call.
+      expect(calls).toHaveLength(2);
+      expect(spans[0]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(String(calls[0]?.msg?.id));
+      expect(spans[1]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBe(String(calls[1]?.msg?.id));
+      expect(calls[0]?.msg?.id).not.toBe(calls[1]?.msg?.id);
       expect(metas[0]).toEqual({ traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" });
       // The client operation histogram, in seconds, with the same attributes.
       expect(points.map((p) => [p.name, p.unit])).toEqual([
@@ -159,9 +168,96 @@ describe("OpenTelemetry MCP and GenAI semantic conventions", () => {
       expect(second[ATTR_MCP_SESSION_ID]).toBe(caller.sessionId);
       expect(second[ATTR_MCP_PROTOCOL_VERSION]).toBe(caller.handshake?.protocolVersion);
       expect(points[1]?.attributes[ATTR_MCP_SESSION_ID]).toBe(caller.sessionId);
+      // Request ids are per call; metrics never carry them (unbounded cardinality).
+      expect(spans[0]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      expect(second[ATTR_JSONRPC_REQUEST_ID]).toMatch(/^\d+$/);
+      expect(second[ATTR_JSONRPC_REQUEST_ID]).not.toBe(spans[0]?.attributes[ATTR_JSONRPC_REQUEST_ID]);
+      expect(points[1]?.attributes[ATTR_JSONRPC_REQUEST_ID]).toBeUndefined();
     } finally {
       await caller.close();
       await stopEverything(child);
     }
+  });
+
+  it("a streamable HTTP tools/call: jsonrpc.request.id is the id the server received, and the user's onRequestId still hears it", async () => {
+    const server = await startScriptedHttpServer();
+    const caller = createHttpCaller({ name: "scripted", url: server.url });
+    try {
+      const { tracer, spans } = recordingTracer();
+      const runtime = createRuntime({ tracer });
+      runtime.registerToolset({ toolset: "scripted", specs: [spec("scripted", "echo", { message: "string" })], caller });
+      const heard: [string | number, string][] = [];
+      const onRequestId = (id: string | number, method: string) => heard.push([id, method]);
+      expect((await runtime.execute({ tool: "scripted.echo", arguments: { message: "a" } }, { onRequestId })).ok).toBe(true);
+      expect((await runtime.execute({ tool: "scripted.echo", arguments: { message: "b" } })).ok).toBe(true);
+      const wire = server.rpc("tools/call").map((r) => r.body?.id);
+      expect(wire).toHaveLength(2);
+      expect(spans.map((s) => s.attributes[ATTR_JSONRPC_REQUEST_ID])).toEqual(wire.map(String));
+      expect(heard.filter(([, m]) => m === "tools/call").map(([id]) => id)).toEqual([wire[0]]);
+    } finally {
+      await caller.close();
+      await server.close();
+    }
+  });
+
+  it("mcp.client.session.duration: one point per session, on close (stdio and HTTP, server-everything) and with error.type when the server dies", async () => {
+    const { meter, points } = recordingMeter();
+    // stdio, real server-everything: a clean close records one point without error.type.
+    const stdio = createStdioCaller({ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], meter });
+    expect((await stdio.callTool({ name: "echo", arguments: { message: "hi" } })).ok).toBe(true);
+    const version = stdio.handshake?.protocolVersion;
+    expect(points).toHaveLength(0); // nothing until the session ends
+    await stdio.close();
+    expect(points).toHaveLength(1);
+    expect(points[0]).toMatchObject({ name: METRIC_MCP_CLIENT_SESSION_DURATION, unit: "s" });
+    expect(points[0]?.attributes).toEqual({ [ATTR_MCP_PROTOCOL_VERSION]: version, [ATTR_NETWORK_TRANSPORT]: NETWORK_TRANSPORT_VALUE_PIPE });
+    expect(points[0]?.value).toBeGreaterThan(0);
+    // streamable HTTP, real server-everything: tcp, and no mcp.session.id (metrics stay low-cardinality).
+    const { child, port } = await startEverything("streamableHttp");
+    const http = createHttpCaller({ name: "everything", url: `http://127.0.0.1:${port}/mcp`, meter });
+    try {
+      expect((await http.callTool({ name: "echo", arguments: { message: "hi" } })).ok).toBe(true);
+      expect(typeof http.sessionId).toBe("string");
+    } finally {
+      await http.close();
+      await stopEverything(child);
+    }
+    expect(points).toHaveLength(2);
+    expect(points[1]?.attributes).toEqual({
+      [ATTR_MCP_PROTOCOL_VERSION]: expect.any(String),
+      [ATTR_NETWORK_TRANSPORT]: NETWORK_TRANSPORT_VALUE_TCP,
+    });
+    // A server process that exits mid-session: its session ends then, with error.type; close() adds nothing.
+    const server = scriptedServer();
+    const dying = createStdioCaller({ name: "scripted", command: server.command, args: server.args, env: server.env, meter });
+    try {
+      expect((await dying.callTool({ name: "echo", arguments: { a: 1 } })).ok).toBe(true);
+      expect((await dying.callTool({ name: "exit", arguments: { code: 3 } })).ok).toBe(false);
+      expect(points).toHaveLength(3);
+      expect(points[2]?.attributes[ATTR_ERROR_TYPE]).toBe("connection_lost");
+    } finally {
+      await dying.close();
+      server.dispose();
+    }
+    expect(points).toHaveLength(3);
+  });
+
+  it("the manager passes its client meter to the callers it builds: a session point per server when it stops", async () => {
+    const { meter, points } = recordingMeter();
+    const manager = createMcpManager(
+      { mcpServers: { memory: { transport: "stdio", command: process.execPath, args: [MEMORY], env: {} } } },
+      { client: { meter } },
+    );
+    try {
+      const [status] = await manager.start();
+      expect(status?.state).toBe("connected");
+      expect(points).toHaveLength(0);
+    } finally {
+      await manager.stop();
+    }
+    expect(points).toHaveLength(1);
+    expect(points[0]).toMatchObject({ name: METRIC_MCP_CLIENT_SESSION_DURATION, unit: "s" });
+    expect(points[0]?.attributes[ATTR_NETWORK_TRANSPORT]).toBe(NETWORK_TRANSPORT_VALUE_PIPE);
+    expect(points[0]?.attributes[ATTR_ERROR_TYPE]).toBeUndefined();
   });
 });

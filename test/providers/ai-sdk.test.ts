@@ -4,6 +4,7 @@
  * server-filesystem. Runs under Node 20 with ai 6 and again under Node 22 with ai 7
  * (test/providers/run-node22.ts).
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAiSdkTools } from "@toolwright/ai-sdk";
 import { createRuntime } from "@toolwright/runtime";
@@ -195,5 +196,48 @@ describe("AI SDK generateText / streamText with @toolwright/ai-sdk", () => {
     const found = toolResults(prompts[2]).find((r) => r.toolCallId === "s2");
     expect(found?.output.type).toBe("text");
     expect(String(found?.output.value)).toContain("Ada");
+  });
+
+  it("discovery: the catalogue's share of the context window decides direct tools or local search, and the search tools run", async () => {
+    servers.runtime.resetRun();
+    const roomy = createAiSdkTools(servers.runtime, { discovery: { contextWindow: 1_000_000, threshold: 0.05 } });
+    expect(Object.keys(roomy)).toHaveLength(23);
+    // 23 tools (far under the 128-tool cap) that take more than 1% of a 100K window: searched, not loaded.
+    const tight = createAiSdkTools(servers.runtime, { discovery: { contextWindow: 100_000, threshold: 0.01 } });
+    expect(Object.keys(tight)).toEqual(["search_tools", "describe_tool", "call_tool"]);
+    const { model, prompts } = scripted([
+      { toolCalls: [{ id: "d1", name: "search_tools", input: { query: "list allowed directories" } }] },
+      { toolCalls: [{ id: "d2", name: "call_tool", input: { name: "filesystem_list_allowed_directories", arguments: "{}" } }] },
+      { text: "listed" },
+    ]);
+    const result = await generateText({ model, tools: tight, prompt: "where may you read?", stopWhen: stepCountIs(5) });
+    expect(result.text).toBe("listed");
+    expect(String(toolResults(prompts[1])[0]?.output.value)).toContain("filesystem_list_allowed_directories");
+    expect(String(toolResults(prompts[2]).find((r) => r.toolCallId === "d2")?.output.value)).toContain(servers.root);
+    expect(() => createAiSdkTools(servers.runtime, { discovery: { threshold: 2 } })).toThrow(/threshold must be in \(0, 1\]/);
+  });
+
+  it("resultBudget: a large file is spilled to a handle with a notice, read_result pages it, nothing is cut silently", async () => {
+    servers.runtime.resetRun();
+    const path = join(servers.root, "large.txt");
+    const lines = Array.from({ length: 4_000 }, (_, i) => `row ${String(i).padStart(5, "0")} of the large file`);
+    writeFileSync(path, lines.join("\n"));
+    const tools = createAiSdkTools(servers.runtime, { resultBudget: { toolTokens: 500, turnTokens: 5_000 } });
+    expect(Object.keys(tools)).toContain("read_result");
+    const { model, prompts } = scripted([
+      { toolCalls: [{ id: "r1", name: "filesystem_read_text_file", input: { path } }] },
+      { toolCalls: [{ id: "r2", name: "read_result", input: { handle: "res_1", offset: 40_000, limit: 1_000 } }] },
+      { text: "read" },
+    ]);
+    const result = await generateText({ model, tools, prompt: "read large.txt", stopWhen: stepCountIs(5) });
+    expect(result.text).toBe("read");
+    const first = String(toolResults(prompts[1])[0]?.output.value);
+    expect(first).toMatch(/over its 500-token budget/);
+    expect(first).toMatch(/The full result is held as res_1: call read_result/);
+    expect(first.length).toBeLessThan(2_600); // 500 tokens at the default estimate (characters / 4), plus the notice's own rounding
+    const page = String(toolResults(prompts[2]).find((r) => r.toolCallId === "r2")?.output.value);
+    // The page is the server's text at the offset asked for (the held text is the rendered result: the file's lines).
+    expect(page).toMatch(/res_1: characters 40000-41000 of \d+\./);
+    expect(page).toMatch(/row \d{5} of the large file/);
   });
 });

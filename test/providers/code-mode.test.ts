@@ -37,7 +37,7 @@ import { countTokens } from "../../packages/codegen/src/tokens/count.js";
 import { MEMORY, NODE, serverEntry } from "../manager/helpers.js";
 
 const NOTES_LINES = ["Ada wrote the first program.", "She worked with Babbage."];
-const CODE_TOOLS = ["run_code", "search", "describe"];
+const CODE_TOOLS = ["run_code", "search", "describe", "read_result"];
 
 let servers: RealServers | undefined;
 let provider: ScriptedProvider | undefined;

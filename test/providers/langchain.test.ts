@@ -4,6 +4,7 @@
  * the real server-memory and server-filesystem, and a bad call comes back as an error ToolMessage
  * with the rendered failure instead of a thrown ToolInputParsingException.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
@@ -98,5 +99,35 @@ describe("LangChain tools", () => {
     const [read] = createLangChainTools(servers.runtime, { filter: (s) => s.id === "filesystem.list_allowed_directories" });
     expect(read?.name).toBe("filesystem_list_allowed_directories");
     expect(String(await read?.invoke({}))).toContain(servers.root);
+  });
+
+  it("discovery and resultBudget: local search past the context share, a large result spilled and paged through read_result", async () => {
+    expect(createLangChainTools(servers.runtime, { discovery: { contextWindow: 1_000_000, threshold: 0.05 } })).toHaveLength(23);
+    const searched = createLangChainTools(servers.runtime, { discovery: { contextWindow: 100_000, threshold: 0.01 } });
+    expect(searched.map((t) => t.name)).toEqual(["search_tools", "describe_tool", "call_tool"]);
+    const found = await searched[0]?.invoke({ id: "s1", name: "search_tools", args: { query: "read text file" }, type: "tool_call" });
+    expect(String((found as ToolMessage).content)).toContain("filesystem_read_text_file");
+
+    const path = join(servers.root, "large.txt");
+    writeFileSync(path, Array.from({ length: 4_000 }, (_, i) => `row ${String(i).padStart(5, "0")} of the large file`).join("\n"));
+    const tools = createLangChainTools(servers.runtime, { resultBudget: { toolTokens: 500 } });
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.has("read_result")).toBe(true);
+    const model = new ScriptedChatModel([
+      new AIMessage({ content: "", tool_calls: [{ id: "b1", name: "filesystem_read_text_file", args: { path }, type: "tool_call" }] }),
+    ]);
+    const call = (await model.bindTools(tools).invoke([new HumanMessage("read large.txt")])).tool_calls?.[0];
+    const first = (await byName.get("filesystem_read_text_file")?.invoke({ ...call, type: "tool_call" })) as ToolMessage;
+    expect(first.status).toBe("success");
+    expect(String(first.content)).toMatch(/over its 500-token budget.*held as res_\d+/s);
+    const handle = /held as (res_\d+)/.exec(String(first.content))?.[1] as string;
+    const page = (await byName.get("read_result")?.invoke({
+      id: "b2",
+      name: "read_result",
+      args: { handle, offset: 40_000, limit: 1_000 },
+      type: "tool_call",
+    })) as ToolMessage;
+    expect(String(page.content)).toMatch(new RegExp(`${handle}: characters 40000-41000 of \\d+\\.`));
+    expect(String(page.content)).toMatch(/row \d{5} of the large file/);
   });
 });

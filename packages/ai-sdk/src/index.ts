@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 import type { ToolFailure, ToolSpec } from "@toolwright/runtime";
-import { type CodeModeOptions, createProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
+import {
+  type CodeModeOptions,
+  createDiscoveryTools,
+  createProviderTools,
+  type DiscoveryOptions,
+  type ResultBudgetOptions,
+  type ToolRunner,
+} from "@toolwright/runtime/providers";
 import { jsonSchema, type ToolSet, tool } from "ai";
 
 /** What a Toolwright tool returns to the AI SDK (the model sees `text`). */
@@ -26,9 +33,25 @@ export interface AiSdkToolsOptions {
    * the plug-in from `@toolwright/code-mode` (see `@toolwright/runtime/providers`). Default: off.
    */
   readonly codeMode?: CodeModeOptions;
+  /**
+   * Progressive discovery by the catalogue's share of the context window (`createDiscoveryTools`):
+   * the catalogue's tools while they take at most `threshold` of `contextWindow`, the three local
+   * search tools past it (the AI SDK is provider-neutral, so no provider-native deferred loading).
+   * Decided when the ToolSet is built. Ignored with `codeMode`, which has its own search.
+   */
+  readonly discovery?: AdapterDiscovery;
+  /**
+   * Result budgets (`createResultBudget`): a result over its token budget is projected or spilled to
+   * a handle the model pages with the added `read_result` tool, never cut. In code mode the
+   * program's answer is budgeted. The turn budget spans this ToolSet: build one per `generateText`.
+   */
+  readonly resultBudget?: ResultBudgetOptions;
   /** Override `needsApproval`; default: destructive or `requiresConfirmation` tools need approval. */
   readonly needsApproval?: (spec: ToolSpec) => boolean;
 }
+
+/** The discovery options an SDK adapter takes: the threshold and how tokens are counted. */
+export type AdapterDiscovery = Pick<DiscoveryOptions<"openai-chat">, "contextWindow" | "threshold" | "countTokens">;
 
 function asJson(value: unknown): unknown {
   try {
@@ -45,7 +68,19 @@ function asJson(value: unknown): unknown {
  */
 export function createAiSdkTools(runtime: ToolRunner, options: AiSdkToolsOptions = {}): ToolSet {
   // The SDK gets the original schemas (it adapts them per provider itself), so strict rewrites stay off.
-  const binding = createProviderTools(runtime, { ...options, format: "openai-chat", strict: false });
+  const { discovery, ...rest } = options;
+  const binding =
+    discovery && !options.codeMode
+      ? createDiscoveryTools(runtime, {
+          ...discovery,
+          format: "openai-chat",
+          native: false,
+          strict: false,
+          ...(rest.filter ? { filter: rest.filter } : {}),
+          ...(rest.maxChars === undefined ? {} : { maxChars: rest.maxChars }),
+          ...(rest.resultBudget ? { resultBudget: rest.resultBudget } : {}),
+        })
+      : createProviderTools(runtime, { ...rest, format: "openai-chat", strict: false });
   const approval =
     options.needsApproval ?? ((spec: ToolSpec) => spec.requiresConfirmation === true || spec.annotations?.destructive === true);
   const tools: ToolSet = {};

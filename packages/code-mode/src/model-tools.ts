@@ -2,16 +2,18 @@
  * Code mode as model tools: `createCodeModeTools(...)` is the plug-in the provider binding of
  * `@toolwright/runtime/providers` takes as `codeMode.plugin`, so every planner path (OpenAI,
  * Anthropic, Gemini, the AI SDK, LangChain, the manager's live registry) offers the same three
- * tools: `run_code` (check and run a program), `search` (index lines) and `describe` (full types).
+ * tools: `run_code` (check and run a program), `search` (index lines), `describe` (full types), and
+ * `read_result` (pages of an answer over its result budget, see `model-tools-budget.ts`).
  */
 import type { FieldIssue, ToolResult, ToolSpec, TracerLike } from "@toolwright/runtime";
 import type { Decoded } from "@toolwright/runtime/caller";
-import { type CodeModePlugin, rankTools, type ToolRunner } from "@toolwright/runtime/providers";
+import { type CodeModePlugin, type ResultBudgetOptions, rankTools, type ToolRunner } from "@toolwright/runtime/providers";
 import { apisFromGenerated } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";
 import { createTypeChecker, type TypeChecker } from "./check/type-checker.js";
 import { type CodeChecker, type CodeMode, createCodeMode } from "./code-mode.js";
 import type { ExecutionLimits, Executor } from "./executor.js";
+import { type AnswerBudget, createAnswerBudget } from "./model-tools-budget.js";
 import { findEntry, type ModelEntry, modelEntries, runCodeDescription } from "./model-tools-text.js";
 
 /** Options of `createCodeModeTools`. */
@@ -26,14 +28,22 @@ export interface CodeModeToolsOptions {
   readonly tracer?: TracerLike;
   /** An o200k token counter, for tools the generated index does not cover and for `mode: "auto"` (without one, auto uses the generated counts). */
   readonly countTokens?: (text: string) => number;
-  /** Cap on the characters of a program's rendered answer. Default 20,000. */
+  /**
+   * The answer budget when `resultBudget` gives none: about `maxChars / 4` tokens. An answer over it
+   * is projected or paged (never cut). Default: 1,800 tokens, under the binding's 8,000-character render cap.
+   */
   readonly maxChars?: number;
+  /**
+   * Result budget of a program's answer (`toolTokens`, or `perTool.run_code`; the counter, store and
+   * token account). Overrides the binding's `resultBudget`, which the plug-in receives otherwise.
+   */
+  readonly resultBudget?: ResultBudgetOptions;
 }
 
 const TOOLSET = "toolwright";
 
 /** The three tool names, as the model sees them. */
-export const CODE_MODE_TOOL_NAMES = Object.freeze(["run_code", "search", "describe"] as const);
+export const CODE_MODE_TOOL_NAMES = Object.freeze(["run_code", "search", "describe", "read_result"] as const);
 
 type Field = "string" | "integer";
 
@@ -108,22 +118,19 @@ function ok(text: string, structured: unknown): ToolResult<unknown> {
   return { ok: true, value: text, content: [{ type: "text", text }], structured };
 }
 
-/** Compact JSON text of a program's value (compact: every character is a context token), capped. */
-function show(value: unknown, maxChars: number): string {
-  let text: string;
+/** Compact JSON text of a program's value (compact: every character is a context token); the answer budget decides what is shown. */
+function show(value: unknown): string {
   try {
-    text = value === undefined ? "undefined" : JSON.stringify(value);
+    return value === undefined ? "undefined" : (JSON.stringify(value) ?? String(value));
   } catch {
-    text = String(value);
+    return String(value);
   }
-  return text.length > maxChars ? `${text.slice(0, maxChars)}… (${text.length - maxChars} more characters)` : text;
 }
 
 /** The code-mode plug-in for `createProviderTools(runtime, { codeMode: { plugin } })` and the SDK adapters. */
 export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeModePlugin {
   const generated = options.apis ?? [];
   const typed = generated.length > 0 && options.typeCheck !== false;
-  const maxChars = options.maxChars ?? 20_000;
   // One checker per plug-in: the parsed declarations are what makes later checks warm.
   let checker: TypeChecker | undefined;
   const codeChecker: CodeChecker | undefined = typed
@@ -153,7 +160,12 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
       // TypeScript), and an estimate from the JSON for tools the generated APIs do not cover.
       return specs.reduce((n, s) => n + (generatedTokens.get(s.id) ?? Math.ceil(text(s).length / 3.5)), 0);
     },
-    wrap(inner: ToolRunner): ToolRunner {
+    wrap(inner: ToolRunner, seam?: { readonly resultBudget?: ResultBudgetOptions }): ToolRunner {
+      const budget: AnswerBudget = createAnswerBudget({
+        ...(seam?.resultBudget ?? {}),
+        ...(options.resultBudget ?? {}),
+        ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
+      });
       // Rebuilt only when the inner catalogue changes (a manager's registry between turns).
       let state: { key: string; mode: CodeMode; entries: ModelEntry[]; runCode: ToolSpec } | undefined;
       const current = () => {
@@ -184,11 +196,11 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
         return state;
       };
       const lookup = (tool: string) => {
-        const spec = [current().runCode, SEARCH, DESCRIBE].find((s) => s.id === tool || s.providerName === tool);
+        const spec = [current().runCode, SEARCH, DESCRIBE, budget.spec].find((s) => s.id === tool || s.providerName === tool);
         return spec ? { spec, caller: { server: TOOLSET } } : undefined;
       };
       return {
-        specs: () => [current().runCode, SEARCH, DESCRIBE],
+        specs: () => [current().runCode, SEARCH, DESCRIBE, budget.spec],
         lookup,
         async execute(request, callOptions) {
           // Refused meta calls (bad arguments, unknown names) go through the inner runtime so its policy counts them.
@@ -218,18 +230,20 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
               ).map((s) => entries.find((e) => e.spec === s)?.path);
               return ok(`No tool ${JSON.stringify(args.name)}. Closest: ${near.join(", ") || "none"}.`, { tool: null, closest: near });
             }
+            case "toolwright.read_result":
+              return budget.read(args as { handle: string; offset: number; limit: number });
             default: {
               const result = await mode.run(String(args.code), callOptions?.signal ? { signal: callOptions.signal } : {});
               if (!result.ok) return { ok: false, failure: result.failure };
               const printed = result.console.map((l) => `[${l.level}] ${l.text}`);
-              const text = [show(result.value, maxChars), ...(printed.length > 0 ? ["console:", ...printed] : [])].join("\n");
-              return {
+              const text = [show(result.value), ...(printed.length > 0 ? ["console:", ...printed] : [])].join("\n");
+              return budget.answer({
                 ok: true,
                 value: result.value,
                 content: [{ type: "text", text }],
                 // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
                 structured: printed.length > 0 ? undefined : result.value,
-              };
+              });
             }
           }
         },

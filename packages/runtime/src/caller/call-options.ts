@@ -18,6 +18,12 @@ export interface CallOptions {
    * deadline applies): a caller builds this call's failures with it, so nothing is remapped later.
    */
   readonly facts?: CallFacts;
+  /**
+   * Told the JSON-RPC id and method of each request this call sends (a `tools/list` the call needs
+   * first, the `tools/call`, task polls, a retry): the runtime puts the first `tools/call` id on its
+   * span as `jsonrpc.request.id`.
+   */
+  readonly onRequestId?: (id: string | number, method: string) => void;
 }
 
 /** A caller's raw request, as the surface sends it: the result, or a failure. */

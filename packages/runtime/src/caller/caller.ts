@@ -2,6 +2,7 @@
  * The `Caller` contract: anything that can run one `tools/call` and answer with a result or a
  * failure value. Stdio, HTTP and in-memory callers all implement it (over `session-core.ts`).
  */
+import type { MeterLike } from "../core/telemetry.js";
 import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference, TraceContextOption } from "../protocol/mcp-client.js";
@@ -115,6 +116,13 @@ export interface SessionCallerOptions {
   readonly timeoutMs?: number;
   /** Tasks (2025-11-25 capability, 2026-07-28 extension) are declared and served unless false. */
   readonly tasks?: boolean;
+  /**
+   * An OpenTelemetry meter (or anything with `createHistogram`): each session this caller opens is
+   * recorded on `mcp.client.session.duration` (seconds) when it ends, with `error.type` when it
+   * ended by a lost connection or an expired session rather than `close()`. The caller owns the
+   * session lifetime, so it records it; pass the same meter as the runtime's `telemetry.meter`.
+   */
+  readonly meter?: MeterLike;
 }
 
 /** A caller with a live MCP session: what the stdio and HTTP callers share (tools, and the surface beyond them). */

@@ -7,6 +7,7 @@
  * supplies only a connector: open a connection with a live session, dispose one, and report one lost.
  */
 
+import { connectionOf } from "../core/telemetry.js";
 import { redactFailureValues, redactValues, registerSecretValues, type ToolFailure } from "../failure/failure.js";
 import { callContext, type FailureContext, failureFromFault, failureFromLocal } from "../failure/failure-mapping.js";
 import type { WireFault } from "../failure/wire-fault.js";
@@ -30,6 +31,7 @@ import { createRestartBackoff } from "./backoff.js";
 import { CallerClosedError, type CallOptions, type CallRequest, type CallResponse, type SessionCaller } from "./caller.js";
 import { LIVE, PLAIN_CALLER } from "./caller-prototype.js";
 import type { ConnectorLink, SessionConnection, SessionConnector, SessionCoreSpec } from "./connector.js";
+import { createSessionClock } from "./session-clock.js";
 import { createSurface } from "./surface.js";
 import { toolTask } from "./tool-task.js";
 
@@ -78,6 +80,9 @@ export function createSessionCore<C extends SessionConnection>(
   /** Resources subscribed to; the 2026-07-28 `subscriptions/listen` carries them. */
   let listenUris: readonly string[] = [];
   const live = () => current;
+  /** The finished caller (set by caller()), read for the session metric's attributes. */
+  let made: object | undefined;
+  const clock = createSessionClock(options.meter);
   const connector = connect({
     identity,
     era: spec.era,
@@ -93,6 +98,7 @@ export function createSessionCore<C extends SessionConnection>(
       options.onNotification?.(notification);
     },
     lost(conn) {
+      clock.end(conn, "connection_lost");
       conn.alive = false;
       if (current === conn) current = undefined;
     },
@@ -111,11 +117,11 @@ export function createSessionCore<C extends SessionConnection>(
 
   function peerOptions(o: CallOptions): PeerRequestOptions {
     if (o === NO_OPTIONS) return defaultPeerOptions;
-    const { timeoutMs: ms, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max } = o;
+    const { timeoutMs: ms, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max, onRequestId } = o;
     // Options with nothing for the peer (the manager's facts, a task's settings) share it as well.
-    if (ms === undefined && signal === undefined && onProgress === undefined && reset === undefined && max === undefined)
+    if (ms === undefined && signal === undefined && onProgress === undefined && reset === undefined && max === undefined && !onRequestId)
       return defaultPeerOptions;
-    return { timeoutMs: ms ?? timeoutMs, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max };
+    return { timeoutMs: ms ?? timeoutMs, signal, onProgress, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: max, onRequestId };
   }
 
   function contextOf(conn: C): RequestContext {
@@ -153,6 +159,7 @@ export function createSessionCore<C extends SessionConnection>(
     // A server that came up again starts from the first restart delay next time it fails.
     backoff?.reset();
     current = conn;
+    clock.start(conn, () => connectionOf(made));
     // A listen lives on one connection; a new connection opens it again with the subscribed URIs.
     if (listensFor(conn) && (listenOnConnect || listenUris.length > 0)) listen(conn);
     return outcome;
@@ -184,6 +191,7 @@ export function createSessionCore<C extends SessionConnection>(
 
   /** Drops a connection the server forgot, so the retry opens a new one. */
   function drop(conn: C): void {
+    clock.end(conn, "session_expired");
     conn.alive = false;
     if (current === conn) current = undefined;
     void connector.dispose(conn);
@@ -391,7 +399,10 @@ export function createSessionCore<C extends SessionConnection>(
         if (pending) await pending.catch(() => undefined);
         const conn = current;
         current = undefined;
-        if (conn) await connector.dispose(conn);
+        if (conn) {
+          clock.end(conn, undefined); // before dispose, whose process exit would report it lost
+          await connector.dispose(conn);
+        }
         await connector.close?.();
         // Released last, so failures built while disposing are still scrubbed of this caller's secrets.
         releaseSecrets();
@@ -404,7 +415,8 @@ export function createSessionCore<C extends SessionConnection>(
     scrub: (text) => redactValues(text, secrets),
     caller<X extends object>(extra: X) {
       // One literal, then its prototype (caller-prototype.ts): a hidden class shared by every caller.
-      return Object.setPrototypeOf({ ...own(), ...extra, [LIVE]: live }, prototype) as SessionCaller & X;
+      made = Object.setPrototypeOf({ ...own(), ...extra, [LIVE]: live }, prototype) as SessionCaller & X;
+      return made as SessionCaller & X;
     },
   };
 }

@@ -244,7 +244,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const span = await telemetry.startSpan(tool, server, request.callId, connection);
       let outcome: Awaited<ReturnType<typeof run>>;
       try {
-        outcome = await span.run(() => run(request, callOptions));
+        const setId = span.requestId;
+        // Only when a span records it: the wrapper costs an object per call otherwise spared.
+        const options: CallOptions = setId
+          ? {
+              ...callOptions,
+              onRequestId: (id, method) => {
+                if (method === "tools/call") setId(id);
+                callOptions.onRequestId?.(id, method);
+              },
+            }
+          : callOptions;
+        outcome = await span.run(() => run(request, options));
       } catch (error) {
         // Programmer errors (a caller used after close(), a throwing caller) propagate; the span still ends.
         span.end({ kind: "internal", message: error instanceof Error ? error.message : String(error) });

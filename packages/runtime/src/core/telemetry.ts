@@ -120,6 +120,11 @@ export interface CallSpan {
   /** Runs `fn` with this span active (so nested instrumentation and trace context see it). */
   run<T>(fn: () => Promise<T>): Promise<T>;
   end(outcome: { readonly kind?: FailureKind; readonly reason?: FailureReason; readonly message?: string }): void;
+  /**
+   * Sets `jsonrpc.request.id` once the caller has assigned it (the span starts before the request
+   * exists). Absent on the no-op span, so the runtime only observes ids when spans are recorded.
+   */
+  readonly requestId?: (id: string | number) => void;
 }
 
 /** Emits events and spans. */
@@ -194,7 +199,14 @@ export function createTelemetry(options: TelemetryOptions = {}, load: () => Prom
       const attributes: { [key: string]: string } = { ...callAttributes(tool, connection), "mcp.server.name": server };
       if (callId !== undefined) attributes["gen_ai.tool.call.id"] = callId;
       const span = tracer.startSpan(`tools/call ${tool}`, { attributes, kind: SPAN_KIND_CLIENT });
+      let idSet = false;
       return {
+        requestId(id) {
+          // The first tools/call id names the request; a retry's or a task poll's id does not replace it.
+          if (idSet) return;
+          idSet = true;
+          span.setAttribute("jsonrpc.request.id", String(id));
+        },
         run: (fn) => (otel ? otel.context.with(otel.trace.setSpan(otel.context.active(), span), fn) : fn()),
         end(outcome) {
           if (outcome.kind !== undefined) {

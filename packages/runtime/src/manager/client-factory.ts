@@ -5,6 +5,7 @@
 import type { SessionCaller } from "../caller/caller.js";
 import { createHttpCaller } from "../caller/http-caller.js";
 import { createStdioCaller } from "../caller/stdio-caller.js";
+import type { MeterLike } from "../core/telemetry.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference } from "../protocol/mcp-client.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
@@ -26,6 +27,8 @@ export interface HttpClientOptions {
   readonly timeoutMs?: number;
   readonly outbound?: OutboundPolicy;
   readonly onNotification?: (notification: RpcNotification) => void;
+  /** Records `mcp.client.session.duration` (see `SessionCallerOptions.meter`). */
+  readonly meter?: MeterLike;
 }
 
 /** Makes an HTTP client; by default `createHttpCaller` from `@toolwright/runtime/http`. */
@@ -41,6 +44,8 @@ export interface ClientFactoryOptions {
   /** stdio: first restart delay after a crash, ms (doubles per crash). */
   readonly restartDelayMs?: number;
   readonly maxRestartDelayMs?: number;
+  /** A meter for every client's `mcp.client.session.duration` (see `SessionCallerOptions.meter`). */
+  readonly meter?: MeterLike;
 }
 
 /**
@@ -72,6 +77,7 @@ const defaultHttpFactory: HttpClientFactory = (o) =>
       ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
       ...(o.outbound ? { outbound: o.outbound } : {}),
       ...(o.onNotification ? { onNotification: o.onNotification } : {}),
+      ...(o.meter ? { meter: o.meter } : {}),
     }),
   );
 
@@ -86,6 +92,7 @@ function httpClient(name: string, config: HttpServerConfig, options: ClientFacto
     ...(config.requestTimeoutMs ? { timeoutMs: config.requestTimeoutMs } : {}),
     ...(config.outbound ? { outbound: config.outbound } : {}),
     ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+    ...(options.meter ? { meter: options.meter } : {}),
   });
 }
 
@@ -107,6 +114,7 @@ export function createServerClient(name: string, config: ServerConfig, options: 
       ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
       ...(options.restartDelayMs !== undefined ? { restartDelayMs: options.restartDelayMs } : {}),
       ...(options.maxRestartDelayMs !== undefined ? { maxRestartDelayMs: options.maxRestartDelayMs } : {}),
+      ...(options.meter ? { meter: options.meter } : {}),
     }),
   );
 }

@@ -187,7 +187,8 @@ export function budgetResult(
       Math.floor(room * charsPerToken),
       leftOut,
     );
-    body = JSON.stringify(projected);
+    // A structured value that is one long string projects to nothing (undefined, no JSON at all).
+    body = JSON.stringify(projected) ?? "";
     // A projection that keeps nothing (a result that is one long text) says less than its first page.
     if (body.length <= 2) body = "";
   }

@@ -29,6 +29,8 @@ export interface PeerRequestOptions {
   readonly cancellable?: boolean | undefined;
   /** Which deadline a timeout reports (connect timeouts map differently from request timeouts). */
   readonly timeoutPhase?: "connect" | "request" | undefined;
+  /** Told the JSON-RPC id and method this request goes out with (telemetry's `jsonrpc.request.id`). Exceptions are swallowed. */
+  readonly onRequestId?: ((id: RpcId, method: string) => void) | undefined;
 }
 
 /**
@@ -105,6 +107,15 @@ export interface RpcPeer {
 }
 
 const CANCEL_REASON = "request abandoned by client";
+
+/** Hands a request id to an observer; a throwing observer must never fail the request. */
+function reportId(observe: (id: RpcId, method: string) => void, id: RpcId, method: string): void {
+  try {
+    observe(id, method);
+  } catch {
+    // telemetry only
+  }
+}
 
 /** Requests waiting on each signal, behind a single abort listener per signal. */
 const abortWatchers = new WeakMap<AbortSignal, { readonly callbacks: Set<() => void>; readonly handler: () => void }>();
@@ -234,6 +245,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
     request(method, params, requestOptions = {}) {
       // Ids are numbers counting up per peer; never reused, so a late answer cannot match a newer request.
       const id = nextId++;
+      if (requestOptions.onRequestId) reportId(requestOptions.onRequestId, id, method);
       const signal = requestOptions.signal;
       if (signal?.aborted) return Promise.resolve({ ok: false, fault: { type: "canceled", message: "aborted before sending" } });
       let resolve!: (outcome: RpcOutcome) => void;

@@ -10,6 +10,7 @@ import type { ToolRequest, ToolRunner } from "../../caller/tool-request.js";
 import type { ToolResult, ToolSpec } from "../../caller/tool-spec.js";
 import { normalizeModelCall, toolRequestFromModelCall } from "../model-call.js";
 import { renderResult } from "../render.js";
+import { createResultBudget, type ResultBudgetOptions } from "../result-budget.js";
 import { specVisibleToModel } from "../visibility.js";
 import { type CodeModeDecision, type CodeModeOptions, decideCodeMode } from "./code-mode-seam.js";
 import {
@@ -55,6 +56,13 @@ export interface ProviderToolsOptions<F extends ProviderFormat> {
    * context window. When code mode is on, tool search is not (code mode has its own search).
    */
   readonly codeMode?: CodeModeOptions;
+  /**
+   * Result budgets (`createResultBudget`): each result the model is shown fits a per-tool and a
+   * per-turn token budget; an oversize one is projected or spilled to a handle the model pages
+   * with `read_result` (added to the tools). In code mode the plug-in budgets the program's answer
+   * itself. A turn is one `run(response)`; adapters that run calls one by one call `startTurn()`.
+   */
+  readonly resultBudget?: ResultBudgetOptions;
 }
 
 /** A schema problem found while building definitions at run time (generation-time certification reports these as design errors). */
@@ -91,6 +99,8 @@ export interface ProviderTools<F extends ProviderFormat> {
   codeMode(): CodeModeDecision | undefined;
   /** Runs one call (used by the SDK adapters that execute tools one by one). */
   runCall(call: ExtractedCall, options?: CallOptions): Promise<ToolCallOutcome>;
+  /** Starts a new turn of the result budget (`run` does it itself); a no-op without `resultBudget`. */
+  startTurn(): void;
 }
 
 /** The name a format sees for a spec: Gemini names must start with a letter or `_`. */
@@ -114,6 +124,21 @@ function variantOf(spec: ToolSpec, format: ProviderFormat): { schema: JsonSchema
   return generated ? { schema: generated, notes: [] } : providerSchema(spec.inputSchema, rules);
 }
 
+/** The direct and the search surface, each behind the result budget when one is set, and how to start a turn on both. */
+function surfaces(catalogue: ToolRunner, budget: ResultBudgetOptions | undefined) {
+  if (!budget) return { direct: catalogue, search: createToolSearch(catalogue), startTurn: () => {} };
+  const direct = createResultBudget(catalogue, budget);
+  const search = createResultBudget(createToolSearch(catalogue), budget);
+  return {
+    direct,
+    search,
+    startTurn: () => {
+      direct.startTurn();
+      search.startTurn();
+    },
+  };
+}
+
 /** Binds `runtime` to one provider format. */
 export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunner, options: ProviderToolsOptions<F>): ProviderTools<F> {
   const { format } = options;
@@ -132,10 +157,12 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
           execute: (request, callOptions) => runtime.execute(request, callOptions),
         }
       : runtime;
-  const search = createToolSearch(catalogue);
+  const budget = options.resultBudget;
+  const { direct, search, startTurn } = surfaces(catalogue, budget);
   const mode = options.toolSearch ?? "auto";
   // Wrapped once: the plug-in reads the catalogue live, and may keep a warm sandbox between turns.
-  const code = options.codeMode ? options.codeMode.plugin.wrap(catalogue) : undefined;
+  // Program calls go to the unbudgeted catalogue: their results stay in the sandbox, only the answer is budgeted.
+  const code = options.codeMode ? options.codeMode.plugin.wrap(catalogue, budget ? { resultBudget: budget } : undefined) : undefined;
   if (options.codeMode) decideCodeMode([], options.codeMode); // a bad option fails here, not on the first turn
   // Counting a catalogue's tokens is not free: decide again only when the set of tools changed.
   let decided: { key: string; decision: CodeModeDecision } | undefined;
@@ -149,7 +176,7 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
   /** The surface the model sees this turn: code mode, the catalogue itself, or the three search tools over it. */
   const active = (): ToolRunner => {
     if (code && decision()?.code) return code;
-    return mode === true || (mode === "auto" && catalogue.specs().length > PROVIDER_TOOL_CAP[format]) ? search : catalogue;
+    return mode === true || (mode === "auto" && catalogue.specs().length > PROVIDER_TOOL_CAP[format]) ? search : direct;
   };
   const nonStrict = new Set<string>();
 
@@ -205,8 +232,10 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
     const request: ToolRequest = { ...toolRequestFromModelCall(normalized, runner), modelName: call.name };
     // Rejections go through execute too, so they count toward the run policy.
     const result = await runner.execute(request, callOptions);
+    // With result budgets the budget decides what is shown: no second, blind character cap on top.
+    const maxChars = options.maxChars ?? (budget ? 0 : undefined);
     const text = renderResult(result, {
-      ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
+      ...(maxChars === undefined ? {} : { maxChars }),
       ...(spec ? { spec: { ...spec, providerName: formatToolName(spec, format) } } : {}),
     });
     return { call, request, result, text };
@@ -227,7 +256,9 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
     specs: () => active().specs(),
     codeMode: decision,
     runCall,
+    startTurn,
     async run(response, callOptions) {
+      startTurn();
       const calls = extractToolCalls(format, response);
       const outcomes: ToolCallOutcome[] = [];
       // Consecutive calls that are safe to overlap run together; any other call runs alone, in order.

@@ -7,15 +7,18 @@
  */
 import type { ToolRunner } from "../../caller/tool-request.js";
 import type { ToolSpec } from "../../caller/tool-spec.js";
+import type { ResultBudgetOptions } from "../result-budget.js";
 
 /** What `@toolwright/code-mode` (or any other code-mode implementation) provides. */
 export interface CodeModePlugin {
   /**
    * A runner exposing the code-mode tools over `inner`. Every call a program makes must go through
    * `inner.execute`, so validation, the run policy, approvals and telemetry apply per call. `inner`
-   * is read live, so a manager's registry may change between turns.
+   * is read live, so a manager's registry may change between turns. `resultBudget` is the
+   * binding's: the plug-in budgets what its own tools answer (a program's value), and `inner`'s
+   * results, which stay in the sandbox, are not budgeted.
    */
-  wrap(inner: ToolRunner): ToolRunner;
+  wrap(inner: ToolRunner, options?: { readonly resultBudget?: ResultBudgetOptions }): ToolRunner;
   /**
    * Tokens of `specs` as direct tool definitions, for `mode: "auto"` (the plug-in knows the token
    * counts computed at gen time). Absent: the binding estimates from the definitions' JSON text.

@@ -15,6 +15,7 @@ import type { CallOptions } from "../../caller/caller.js";
 import type { ToolRunner } from "../../caller/tool-request.js";
 import type { ToolSpec } from "../../caller/tool-spec.js";
 import { redactText } from "../../failure/failure.js";
+import type { ResultBudgetOptions } from "../result-budget.js";
 import type { TokenAccount } from "../token-account.js";
 import { createProviderTools, type ProviderTools, type ToolCallOutcome } from "./binding.js";
 import { type ExtractedCall, PROVIDER_TOOL_CAP, type ProviderFormat, type ToolMessagesOf } from "./formats.js";
@@ -51,6 +52,8 @@ export interface DiscoveryOptions<F extends ProviderFormat> {
   readonly strict?: boolean;
   readonly filter?: (spec: ToolSpec) => boolean;
   readonly maxChars?: number;
+  /** Result budgets on every surface (see `ProviderToolsOptions.resultBudget`). */
+  readonly resultBudget?: ResultBudgetOptions;
 }
 
 /** Why this turn's tools look the way they do. */
@@ -150,6 +153,7 @@ export function createDiscoveryTools<F extends ProviderFormat>(runtime: ToolRunn
     ...(options.strict === undefined ? {} : { strict: options.strict }),
     ...(options.filter === undefined ? {} : { filter: options.filter }),
     ...(options.maxChars === undefined ? {} : { maxChars: options.maxChars }),
+    ...(options.resultBudget === undefined ? {} : { resultBudget: options.resultBudget }),
   };
   const plain = createProviderTools(runtime, { ...base, toolSearch: false, maxTools: DEFERRED_CAP });
   const local = createProviderTools(runtime, { ...base, toolSearch: true });
