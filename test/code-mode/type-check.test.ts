@@ -173,6 +173,20 @@ describe("what the check catches, where", () => {
       'try { await memory.readGraph(); } catch (e) {\n  if (e instanceof ToolError && e.recovery.action === "retry_later") throw e;\n}';
     expect(failed(checker.check(source)).diagnostics[0]).toMatchObject({ line: 2, code: 2367 });
   });
+
+  it("ToolError carries the runtime's reason (typed, optional) and suggestions", () => {
+    const good = [
+      "try { await memory.readGraph(); } catch (e) {",
+      '  if (e instanceof ToolError && e.reason === "max_tool_calls") return "budget";',
+      '  if (e instanceof ToolError && e.reason === "tool_unavailable") return e.suggestions?.join(", ");',
+      "  const r: string | undefined = e instanceof ToolError ? e.reason : undefined;",
+      "  return r;",
+      "}",
+    ].join("\n");
+    expect(checker.check(good)).toMatchObject({ ok: true });
+    const bad = 'try { await memory.readGraph(); } catch (e) {\n  if (e instanceof ToolError && e.reason === "over_budget") throw e;\n}';
+    expect(failed(checker.check(bad)).diagnostics[0]).toMatchObject({ line: 2, code: 2367 });
+  });
 });
 
 describe("the failure value", () => {

@@ -84,6 +84,8 @@ export type ExecutionError =
   | { readonly type: "result"; readonly message: string }
   /** The program waits for something that can never settle (no host call in flight). */
   | { readonly type: "deadlock"; readonly message: string }
+  /** The program ended while a promise it made was rejected and never handled (see unhandled.ts). */
+  | { readonly type: "unhandled"; readonly message: string }
   /** A host function stopped the program (`HostAnswer.stop`). */
   | { readonly type: "stopped"; readonly message: string }
   /** The executor itself failed; the program may or may not have run. */

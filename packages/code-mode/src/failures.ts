@@ -45,6 +45,7 @@ export function programFailure(error: ExecutionError, source: string): ToolFailu
       };
     case "result":
     case "deadlock":
+    case "unhandled":
       return {
         ...base,
         kind: "invalid_call",

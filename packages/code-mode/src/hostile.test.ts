@@ -15,6 +15,7 @@ const host: HostFunctions = {
       sent++;
       return { ok: true, value: args };
     },
+    fail: async () => ({ ok: false, error: { message: "nope" } }),
   },
 };
 const run = (js: string, limits = {}) => executor.run(js, { hostFunctions: host, limits });
@@ -43,6 +44,21 @@ describe("hostile programs are contained", () => {
   it("an infinite loop inside a catch-all try still ends (the interrupt is uncatchable)", async () => {
     const r = await run("for (;;) { try { while (true) {} } catch (e) {} }", { wallTimeMs: 300 });
     expect(failed(r)).toMatchObject({ type: "limit", limit: "wallTimeMs" });
+    await stillHealthy();
+  });
+
+  it("a loop of slow single operations ends at the wall-time limit (slow built-ins check the deadline)", async () => {
+    // Each indexOf scans 8 MB: thousands of them between two interrupt polls would overrun by minutes.
+    const scan = await run(`const s = "x".repeat(1 << 23); let n = 0; for (;;) n += s.indexOf("y");`, { wallTimeMs: 200 });
+    expect(failed(scan)).toMatchObject({ type: "limit", limit: "wallTimeMs" });
+    // Caught or not, the stop is the uncatchable interrupt.
+    const caught = await run(`const a = new Array(1 << 20).fill(7); for (;;) { try { a.join(","); } catch (e) {} }`, { wallTimeMs: 200 });
+    expect(failed(caught)).toMatchObject({ type: "limit", limit: "wallTimeMs" });
+    // The wrapped built-ins behave as before: names, lengths, results, errors, not constructors.
+    const same = await run(`return ["ab".repeat(2), "".padStart.length, [3, 1, 2].sort().join(), JSON.stringify({ a: [1] }),
+      "a-b".split("-"), String.prototype.indexOf.name, (() => { try { new "".repeat(); return "constructed"; } catch (e) { return e.name; } })(),
+      (() => { try { "x".repeat(-1); } catch (e) { return e.name; } })()];`);
+    expect(same).toMatchObject({ ok: true, value: ["abab", 1, "1,2,3", '{"a":[1]}', ["a", "b"], "indexOf", "TypeError", "RangeError"] });
     await stillHealthy();
   });
 
@@ -110,11 +126,12 @@ describe("hostile programs are contained", () => {
       Array.prototype.map = () => "hijacked";
       JSON.parse = () => ({ forged: true });
       JSON.stringify = () => "forged";
-      Promise.prototype.then = function () { return "hijacked"; };
+      const fixed = (() => { try { Promise.prototype.then = function () { return "hijacked"; }; } catch (e) { return e.name; } })();
       const echoed = await tools.echo({ a: 1, __proto__: { b: 2 } });
-      return { echoed, own: Object.keys(echoed) };`);
+      return { echoed, own: Object.keys(echoed), fixed };`);
     // The prelude captured JSON and Promise#then first: the value is still reported faithfully.
-    expect(r).toMatchObject({ ok: true, value: { echoed: { a: 1 }, own: ["a"] } });
+    // Promise#then of the (tracking) global Promise is fixed: replacing it throws.
+    expect(r).toMatchObject({ ok: true, value: { echoed: { a: 1 }, own: ["a"], fixed: "TypeError" } });
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect([1].map((x) => x + 1)).toEqual([2]);
@@ -128,14 +145,34 @@ describe("hostile programs are contained", () => {
     expect(r).toMatchObject({ ok: true, value: [["__proto__", "x"], true, null] });
   });
 
-  it("unhandled rejections never reach the host; an awaited one ends the program with a clear failure", async () => {
+  it("an unhandled rejection ends the program with a clear failure; handled ones do not, and none reaches the host", async () => {
     const before = rejections.length;
-    const ignored = await run(`Promise.reject(new Error("ignored")); (async () => { throw new Error("also ignored"); })(); return "done";`);
-    expect(ignored).toMatchObject({ ok: true, value: "done" });
-    const awaited = await run(`await Promise.reject(new RangeError("boom"));`);
+    const ignored = await run(`Promise.reject(new Error("ignored")); return "done";`);
+    expect(failed(ignored)).toMatchObject({ type: "unhandled", message: expect.stringContaining("Error: ignored") });
+    const built = await run(`new Promise((_, reject) => reject(new TypeError("built"))); return 1;`);
+    expect(failed(built)).toMatchObject({ type: "unhandled", message: expect.stringContaining("TypeError: built") });
+    const chained = await run(`Promise.resolve(1).then(() => { throw new Error("in then"); }); await tools.echo({}); return 1;`);
+    expect(failed(chained)).toMatchObject({ type: "unhandled", message: expect.stringContaining("in then") });
+    // A failed tool call nobody awaits: its ToolError is reported, not silently dropped.
+    const call = await run(`tools.fail({}); await tools.echo({}); await tools.echo({}); return 1;`);
+    expect(failed(call)).toMatchObject({ type: "unhandled", message: expect.stringContaining("ToolError: nope") });
+    const two = await run(`Promise.reject(new Error("a")); Promise.reject(new Error("b")); return 1;`);
+    expect(failed(two)).toMatchObject({ type: "unhandled", message: expect.stringContaining("(and 1 more)") });
+    // Handled late, by catch, by Promise.all/allSettled, by await: no failure.
+    const handled = await run(`
+      const late = Promise.reject(new Error("late")); await tools.echo({}); const a = await late.catch((e) => e.message);
+      const b = await Promise.allSettled([tools.fail({}), Promise.reject(1)]);
+      const c = await Promise.all([tools.echo({ x: 1 }), tools.fail({})]).catch((e) => e.name);
+      let d; try { await tools.fail({}); } catch (e) { d = e.message; }
+      const e = await Promise.reject(2).finally(() => {}).then(null, (v) => v);
+      return [a, b.map((s) => s.status), c, d, e, Promise.resolve(1) instanceof Promise, (async () => 1)() instanceof Promise];`);
+    expect(handled).toMatchObject({ ok: true, value: ["late", ["rejected", "rejected"], "ToolError", "nope", 2, true, true] });
+    // The program's own throw is the failure, not the rejections it left behind.
+    const awaited = await run(`Promise.reject(new Error("left")); await Promise.reject(new RangeError("boom"));`);
     expect(failed(awaited)).toMatchObject({ type: "thrown", name: "RangeError", message: "boom" });
-    const late = await run(`const p = Promise.reject(new Error("late")); await tools.echo({}); await p;`);
-    expect(failed(late)).toMatchObject({ type: "thrown", message: "late" });
+    // Known gap (see unhandled.ts): the intrinsic promise of the program's own async function is not seen.
+    const own = await run(`(async () => { throw new Error("own"); })(); return "done";`);
+    expect(own).toMatchObject({ ok: true, value: "done" });
     expect(rejections.length).toBe(before);
     await stillHealthy();
   });

@@ -3,8 +3,13 @@
  * `console`, one frozen object per namespace whose functions call the host, and `finish`, which
  * turns the program's promise into plain strings for the host. It captures `JSON`, `Promise.then`
  * and `Object.keys` first, so a program that replaces them breaks only itself, never the way its
- * value or its failure is reported.
+ * value or its failure is reported. The global `Promise` is replaced by a tracking subclass (see
+ * unhandled.ts) so a rejection nobody handles is reported when the program ends, and the slow
+ * built-ins check the deadline (see deadline.ts).
  */
+
+import { DEADLINE_CHECK_SOURCE } from "./deadline.js";
+import { TRACK_REJECTIONS_SOURCE } from "./unhandled.js";
 
 /** The namespaces and their function names, as the sandbox sees them. */
 export interface PreludeBindings {
@@ -27,6 +32,8 @@ export function preludeSource(bindings: PreludeBindings): string {
   const defineProperty = Object.defineProperty;
   const ErrorClass = Error;
   const hostErrors = new WeakMap();
+${TRACK_REJECTIONS_SOURCE}
+${DEADLINE_CHECK_SOURCE}
   class ToolError extends ErrorClass {
     constructor(error) {
       super(String(error && error.message));
@@ -55,13 +62,15 @@ export function preludeSource(bindings: PreludeBindings): string {
     if (ns in globalThis) throw new TypeError("namespace " + ns + " collides with a global of the sandbox");
     const api = {};
     for (const name of bindings[ns]) {
-      api[name] = async function (args) {
+      const call = async function (args) {
         const json = stringify(args === undefined ? {} : args);
         if (json === undefined) throw new TypeError(ns + "." + name + ": the arguments are not JSON");
         const answer = parse(await host(ns, name, json));
         if (answer.ok) return answer.value;
         throw new ToolError(answer.error);
       };
+      // A tracked promise, so a failed call nobody awaits is reported (see unhandled.ts).
+      api[name] = function (args) { return track(call(args)); };
     }
     defineProperty(globalThis, ns, { value: freeze(api), enumerable: true, writable: false, configurable: false });
   }
@@ -72,7 +81,7 @@ export function preludeSource(bindings: PreludeBindings): string {
     try { text = stringify(e); } catch (x) { text = undefined; }
     return ["value", text === undefined ? String(e) : text];
   };
-  return function finish(promise) {
+  const finish = function finish(promise) {
     return then.call(promise, (value) => {
       if (value === undefined) return ["undefined"];
       try {
@@ -83,6 +92,9 @@ export function preludeSource(bindings: PreludeBindings): string {
       }
     }, (e) => ["thrown", describe(e)]);
   };
+  defineProperty(finish, "unhandled", { value: () => unhandledReport(show) });
+  defineProperty(finish, "start", { value: startClock });
+  return finish;
 })`;
 }
 

@@ -13,6 +13,7 @@ import type {
   QuickJSSyncVariant,
   QuickJSWASMModule,
 } from "quickjs-emscripten-core";
+import { startSandboxClock } from "./deadline.js";
 import {
   type ConsoleLine,
   type ExecuteOptions,
@@ -24,6 +25,7 @@ import {
 } from "./executor.js";
 import { preludeSource, wrapProgram } from "./prelude.js";
 import { hostCall, limitError, type RunState, writeConsole } from "./quickjs-host.js";
+import { unhandledFailure } from "./unhandled.js";
 
 /** Options of `createQuickJsExecutor`. */
 export interface QuickJsExecutorOptions {
@@ -118,6 +120,7 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
     deferreds: new Set(),
     closed: false,
     ended: new AbortController(),
+    unhandled: undefined,
   };
   const done = (error: ExecutionError | undefined, value?: unknown): ExecutionResult =>
     error
@@ -137,6 +140,9 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
     const finish = installPrelude(context, state, options);
     if ("error" in finish) return done(stopped() ?? finish.error);
     deadline = Date.now() + limits.wallTimeMs;
+    const start = context.getProp(finish.handle, "start");
+    startSandboxClock(context, start, deadline);
+    start.dispose();
     let program: QuickJSHandle;
     {
       const evaluated = context.evalCode(wrapProgram(js), "program.js");
@@ -151,6 +157,7 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
       }
       program = evaluated.value;
     }
+    state.unhandled = context.getProp(finish.handle, "unhandled");
     const called = context.callFunction(finish.handle, context.undefined, program);
     program.dispose();
     finish.handle.dispose();
@@ -169,6 +176,7 @@ async function runOnce(module: QuickJSWASMModule, js: string, options: ExecuteOp
     state.ended.abort(new Error("the program ended"));
     signal?.removeEventListener("abort", onAbort);
     for (const deferred of state.deferreds) if (deferred.alive) deferred.dispose();
+    if (state.unhandled?.alive) state.unhandled.dispose();
     context.dispose();
     runtime.dispose();
   }
@@ -207,7 +215,9 @@ async function drive(
     if (promise.type === "fulfilled") {
       const report = context.dump(promise.value) as string[];
       promise.value.dispose();
-      return settle(report, state, done);
+      // Every job has run: a rejection still unhandled now never will be (the program's own throw wins).
+      const lost = report[0] !== "thrown" && state.unhandled ? unhandledFailure(context, state.unhandled) : undefined;
+      return lost ? done(lost) : settle(report, state, done);
     }
     if (promise.type === "rejected") {
       const thrown = context.dump(promise.error) as { name?: string; message?: string } | undefined;

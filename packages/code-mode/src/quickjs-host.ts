@@ -26,6 +26,8 @@ export interface RunState {
   closed: boolean;
   /** Aborted when the run ends, so host calls still in flight stop too. */
   readonly ended: AbortController;
+  /** The prelude's unhandled-rejection report (a function), asked once the program has settled. */
+  unhandled: QuickJSHandle | undefined;
 }
 
 /** The error that ends a run at a limit. */

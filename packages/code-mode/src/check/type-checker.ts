@@ -101,15 +101,13 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
       const program = service.getProgram();
       const file = program?.getSourceFile(programFile);
       if (program === undefined || file === undefined) throw new Error("code mode: internal: the type checker has no program");
-      const found = [
-        ...service.getSyntacticDiagnostics(programFile),
-        ...structureDiagnostics(file),
-        ...service.getSemanticDiagnostics(programFile),
-      ]
+      // Asked of the program, not the service: each service call would first re-synchronize with
+      // the host (a version check of every library file), three times per check for nothing.
+      const found = [...program.getSyntacticDiagnostics(file), ...structureDiagnostics(file), ...program.getSemanticDiagnostics(file)]
         .filter((d) => d.category === ts.DiagnosticCategory.Error)
         .map((d) => toDiagnostic(d, file, lines));
       if (found.length > 0) return fail(source, dedupe(found).slice(0, maxDiagnostics));
-      return { ok: true, js: emitBody(service, programFile) };
+      return { ok: true, js: emitBody(program, file) };
     },
     declarationDiagnostics() {
       checkService.setProgram("");
@@ -195,9 +193,11 @@ function structureDiagnostics(file: ts.SourceFile): ts.Diagnostic[] {
 }
 
 /** The program as JavaScript: the emitted wrapper's body. */
-function emitBody(service: ts.LanguageService, programFile: string): string {
-  const output = service.getEmitOutput(programFile);
-  const js = output.outputFiles.find((f) => f.name.endsWith(".js"))?.text;
+function emitBody(program: ts.Program, file: ts.SourceFile): string {
+  let js: string | undefined;
+  const output = program.emit(file, (name, text) => {
+    if (name.endsWith(".js")) js = text;
+  });
   if (js === undefined || output.emitSkipped) throw new Error("code mode: internal: the checked program emitted no JavaScript");
   const text = js.replace(/^"use strict";\n/, "");
   // A body with no statements (or only comments) prints on one line.

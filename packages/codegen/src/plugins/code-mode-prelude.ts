@@ -1,17 +1,18 @@
 /**
  * The declarations every code-mode program sees before any toolset's: the `ToolError` a tool
- * function throws, with the runtime's failure kinds, recovery actions and field-issue constraints
+ * function throws, with the runtime's failure kinds, reasons, recovery actions and field-issue constraints
  * spelled from the runtime's own lists, so the sandbox API can never drift from `ToolFailure`.
  * Printed once per generated module (identical text) so each module is self-contained; the type
  * checker loads it once.
  */
-import { FAILURE_KINDS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/caller";
+import { FAILURE_KINDS, FAILURE_REASONS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/caller";
 import { stringLiteral } from "../emit/literal.js";
 
 /** Global names the code-mode declarations use; no toolset namespace or shared type may take one. */
 export const CODE_MODE_GLOBALS: readonly string[] = Object.freeze([
   "ToolError",
   "ToolErrorKind",
+  "ToolErrorReason",
   "ToolRecoveryAction",
   "ToolFieldIssue",
   "ToolRecovery",
@@ -55,11 +56,13 @@ export const LOWER_CASE_GLOBALS: ReadonlySet<string> = new Set([
 
 const union = (values: readonly string[]) => values.map((v) => stringLiteral(v)).join(" | ");
 
-/** The prelude: `ToolError` and its kinds, recovery actions and field issues. */
+/** The prelude: `ToolError` and its kinds, reasons, recovery actions and field issues. */
 export function codeModePrelude(): string {
   return [
     "/** Why a tool call failed. */",
     `type ToolErrorKind = ${union(FAILURE_KINDS)};`,
+    "/** Why the runtime itself refused or stopped a call (policy, budget, approval, unknown tool). */",
+    `type ToolErrorReason = ${union(FAILURE_REASONS)};`,
     "/** What to do next: fix the arguments (correct_call), try the same call again (retry), take another way (replan), or stop (finish). */",
     `type ToolRecoveryAction = ${union(RECOVERY_ACTIONS)};`,
     "/** One problem with one field of a payload or a result. */",
@@ -99,6 +102,10 @@ export function codeModePrelude(): string {
     "  readonly tool: string;",
     "  /** True when the same call may succeed if repeated. */",
     "  readonly retryable: boolean;",
+    "  /** Set when the runtime itself refused or stopped the call (e.g. `max_tool_calls`, `not_approved`). */",
+    "  readonly reason?: ToolErrorReason;",
+    '  /** Closest known tool names, for `reason: "tool_unavailable"`. */',
+    "  readonly suggestions?: readonly string[];",
     "}",
   ].join("\n");
 }

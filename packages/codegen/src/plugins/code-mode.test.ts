@@ -1,5 +1,5 @@
 import type { DesignDecl } from "@toolwright/dsl";
-import { FAILURE_KINDS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/caller";
+import { FAILURE_KINDS, FAILURE_REASONS, ISSUE_CONSTRAINTS_LIST, RECOVERY_ACTIONS } from "@toolwright/runtime/caller";
 import { describe, expect, it } from "vitest";
 import { resolveDesign } from "../resolve/resolve.js";
 import { countTokens } from "../tokens/count.js";
@@ -126,11 +126,12 @@ describe("buildCodeModeApi", () => {
 describe("the prelude", () => {
   it("spells ToolError's kinds, recovery actions and issue constraints from the runtime's own lists", () => {
     const prelude = codeModePrelude();
-    for (const list of [FAILURE_KINDS, RECOVERY_ACTIONS, ISSUE_CONSTRAINTS_LIST])
+    for (const list of [FAILURE_KINDS, FAILURE_REASONS, RECOVERY_ACTIONS, ISSUE_CONSTRAINTS_LIST])
       expect(prelude).toContain(list.map((k) => JSON.stringify(k)).join(" | "));
     expect(prelude).toMatch(/declare class ToolError extends Error \{/);
     expect(prelude).toMatch(/readonly kind: ToolErrorKind;/);
     expect(prelude).toMatch(/readonly recovery: ToolRecovery;/);
     expect(prelude).toMatch(/readonly issues: readonly ToolFieldIssue\[\];/);
+    expect(prelude).toMatch(/readonly reason\?: ToolErrorReason;/);
   });
 });
