@@ -106,7 +106,12 @@ describe("pull and gen through main", () => {
     expect(drawn).toMatch(/ {2}resolved 2 toolsets, \d+ tools/);
     expect(drawn).toMatch(/ {2}generated \d+ files/);
     expect(drawn).toMatch(/toolwright gen: writing 1\/\d+ src\/gen\//);
-    expect(r.stdout).toHaveLength(1);
+    // stdout: the summary line, then the token bill (its heading, total, one line per toolset, the top five).
+    expect(r.stdout[0]).toMatch(/^toolwright gen: 2 toolsets/);
+    expect(r.stdout.slice(1).join("\n")).toMatch(
+      /^token bill \(o200k_base[^\n]*\n {2}total: [^\n]*\n {2}toolset [^\n]*\n {2}toolset [^\n]*\n {2}most expensive tools: /,
+    );
+    expect(r.stdout).toHaveLength(6);
     const json = terminal(true);
     const j = await cli(json.stream, "gen", "design.ts", "--out", "src/gen", "--no-cache", "--json");
     expect(json.drawn).toEqual([]);
@@ -137,7 +142,7 @@ describe("the real bin under a pseudo-terminal", () => {
     expect(p.stdout).not.toContain("\x1b");
   }, 120_000);
 
-  it("gen: phases and files on the terminal; piped, one summary line", () => {
+  it("gen: phases and files on the terminal; piped, the summary line and the token bill, nothing drawn", () => {
     const pty = viaPty(`${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} gen design.ts --out src/gen --no-cache`);
     expect(pty.status, pty.stderr).toBe(0);
     expect(pty.stdout).toMatch(/loaded design\.ts/);
@@ -145,6 +150,10 @@ describe("the real bin under a pseudo-terminal", () => {
     const p = piped("gen", "design.ts", "--out", "src/gen", "--no-cache");
     expect(p.status).toBe(0);
     expect(p.stderr).toBe("");
-    expect(p.stdout.trimEnd().split("\n")).toEqual([expect.stringMatching(/^toolwright gen: 2 toolsets/)]);
+    const lines = p.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^toolwright gen: 2 toolsets/);
+    expect(lines[1]).toMatch(/^token bill \(o200k_base tokens/);
+    expect(lines).toHaveLength(6);
+    expect(p.stdout).not.toContain("\x1b");
   }, 120_000);
 });
