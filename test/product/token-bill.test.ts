@@ -76,26 +76,28 @@ describe("toolwright gen: the token bill", () => {
     expect(bill.top.map((t: { max: number }) => t.max)).toEqual(byMax);
     expect(bill.top).toHaveLength(5);
     // The guide's table is this bill (regenerate it with the same command when a catalogue changes).
-    const guide = readFileSync(join(REPO, "docs/guides/token-economy.md"), "utf8");
-    const table = /<!-- token-bill:start -->([\s\S]*?)<!-- token-bill:end -->/.exec(guide)?.[1] ?? "";
-    // Cells, not layout: a Markdown formatter may align the columns.
-    const rows = table
-      .split("\n")
-      .filter((l) => /^\| [a-z]/.test(l) && !l.startsWith("| toolset"))
-      .map((l) =>
-        l
-          .split("|")
-          .slice(1, -1)
-          .map((c) => c.trim()),
+    for (const page of ["docs/guides/token-economy.md", "docs/guides/model-sdks.md"]) {
+      const guide = readFileSync(join(REPO, page), "utf8");
+      const table = /<!-- token-bill:start -->([\s\S]*?)<!-- token-bill:end -->/.exec(guide)?.[1] ?? "";
+      // Cells, not layout: a Markdown formatter may align the columns.
+      const rows = table
+        .split("\n")
+        .filter((l) => /^\| [a-z]/.test(l) && !l.startsWith("| toolset"))
+        .map((l) =>
+          l
+            .split("|")
+            .slice(1, -1)
+            .map((c) => c.trim()),
+        );
+      const fmt = (n: number) => n.toLocaleString("en-US");
+      expect(rows).toEqual(
+        bill.toolsets.map((t: { name: string; tools: number; tokens: Record<string, number> }) => [
+          t.name,
+          String(t.tools),
+          ...FORMATS.map((f) => fmt(t.tokens[f] ?? 0)),
+        ]),
       );
-    const fmt = (n: number) => n.toLocaleString("en-US");
-    expect(rows).toEqual(
-      bill.toolsets.map((t: { name: string; tools: number; tokens: Record<string, number> }) => [
-        t.name,
-        String(t.tools),
-        ...FORMATS.map((f) => fmt(t.tokens[f] ?? 0)),
-      ]),
-    );
+    }
   });
 
   it("prints the bill after the summary, also when the run is answered from the cache", () => {
