@@ -24,6 +24,8 @@ export default defineConfig({
       { find: /^@toolwright\/runtime$/, replacement: src("./packages/runtime/src/index.ts") },
       { find: /^@toolwright\/ai-sdk$/, replacement: src("./packages/ai-sdk/src/index.ts") },
       { find: /^@toolwright\/code-mode$/, replacement: src("./packages/code-mode/src/index.ts") },
+      { find: /^@toolwright\/testkit$/, replacement: src("./packages/testkit/src/index.ts") },
+      { find: /^@toolwright\/vault$/, replacement: src("./packages/vault/src/index.ts") },
       { find: /^@toolwright\/langchain$/, replacement: src("./packages/langchain/src/index.ts") },
       { find: /^@toolwright\/dsl$/, replacement: src("./packages/dsl/src/index.ts") },
       { find: /^@toolwright\/codegen$/, replacement: src("./packages/codegen/src/index.ts") },

@@ -76,7 +76,7 @@ export function run(
  * The packages brought to the publishing standard (folder names under packages/). A new workspace
  * joins once it has its LICENSE, README, CHANGELOG and metadata.
  */
-export const PUBLISHED: readonly string[] = ["dsl", "runtime", "codegen", "ai-sdk", "langchain", "dbos", "code-mode"];
+export const PUBLISHED: readonly string[] = ["dsl", "runtime", "codegen", "ai-sdk", "langchain", "dbos", "code-mode", "testkit", "vault"];
 
 /** One packed workspace: its tarball and the files in it. */
 export interface PackedPackage {
