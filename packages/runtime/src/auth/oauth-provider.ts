@@ -16,6 +16,7 @@ import { requestToken, type TokenDpop } from "./oauth-flows.js";
 import { authorizationCodeGrant, chooseScopes, clientFor, machineGrant, type TokenRequest } from "./oauth-grants.js";
 import { checkOAuthOptions, type OAuthProvider, type OAuthProviderOptions } from "./oauth-options.js";
 import { type AuthServerAccess, createAuthServerAccess } from "./oauth-server-access.js";
+import { refreshStoredGrant } from "./oauth-refresh.js";
 import { bearerChallenge, OAuthError } from "./oauth-util.js";
 import { createMemoryTokenStore, type OAuthTokens } from "./token-store.js";
 
@@ -96,22 +97,46 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     return refreshing;
   }
 
+  /** Set when the AS refused a refresh with invalid_grant: the user must authorize again. */
+  let grantRevoked = false;
   async function refreshOnce(): Promise<boolean> {
     const tokens = current;
     if (!tokens?.refreshToken) return false;
-    try {
+    const outcome = await refreshStoredGrant({
+      options,
+      store,
+      fetchFn,
+      storeKey: resourceKey(),
+      resource: lastResource ?? resourceKey(),
+      tokens,
+      skewMs: (options.refreshSkewSeconds ?? 60) * 1000,
       // The metadata cached at authorization still serves when rediscovery fails (a flaky well-known URL).
-      const as = await servers.metadata(tokens.issuer, false).catch(() => servers.cached(tokens.issuer));
-      if (!as) return false;
-      const client = await clientFor(options, store, fetchFn, as, tokens.scope);
-      const resource = lastResource ?? resourceKey();
-      await save(await tokenRequestTo(as)(client, { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource }));
-      return true;
-    } catch {
-      // A refused refresh is not an error to report: the caller falls back to a full authorization.
-      return false;
-    }
+      metadata: (issuer) => servers.metadata(issuer, false).catch(() => servers.cached(issuer)),
+      requestTo: tokenRequestTo,
+    });
+    if ("failed" in outcome) return false;
+    // The store holds the outcome already (under its lock, for a shared store).
+    current = "tokens" in outcome ? outcome.tokens : undefined;
+    usesOfCurrent = 0;
+    grantRevoked = "revoked" in outcome;
+    return !grantRevoked;
   }
+
+  /**
+   * A dead grant in a store shared by many users' workers ends this call as auth_required: the
+   * user is not at this process's console to consent, and the application learns from the store
+   * (and `onError`) that this user, and only this user, must authorize again.
+   */
+  function revokedGrant(): boolean {
+    if (!grantRevoked || !store.refreshExclusive) return false;
+    grantRevoked = false;
+    return true;
+  }
+  const reauthorization = () =>
+    new OAuthError(
+      "reauthorization_required",
+      `the authorization server refused to refresh the grant for ${resourceKey()} (invalid_grant): the user must authorize again`,
+    );
 
   /** Discovery (RFC 9728 resource metadata, then the AS metadata), scope choice, then the configured grant. */
   async function authorizeFully(challenge: AuthChallenge, stepUp: boolean): Promise<boolean> {
@@ -151,6 +176,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     try {
       // A 401 for a token that worked before means it expired or was revoked: a refresh may do.
       if (challenge.status === 401 && current?.refreshToken && usesOfCurrent > 0 && (await refresh())) return true;
+      if (revokedGrant()) return fail(reauthorization());
       return await authorizeFully(challenge, insufficientScope);
     } catch (error) {
       fail(error);
@@ -172,7 +198,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       const skew = (options.refreshSkewSeconds ?? 60) * 1000;
       // Refresh ahead of expiry; an expired token that cannot be refreshed is not sent (the 401 starts a flow).
       if (current.expiresAt !== undefined && current.expiresAt - skew <= Date.now() && current.refreshToken) {
-        if (!(await refresh()) && current.expiresAt <= Date.now()) return {};
+        const refreshed = await refresh();
+        const left: OAuthTokens | undefined = current;
+        if (!left || (!refreshed && left.expiresAt !== undefined && left.expiresAt <= Date.now())) return {};
       }
       if (!current) return {};
       usesOfCurrent++;
