@@ -190,6 +190,5 @@ export interface PrincipalOptions {
 export interface PrincipalManager extends McpManager {
   readonly principal: Principal;
   /** A registry mirroring this principal's tools (shared servers' tools included): hand it to a provider adapter. */
-  readonly runtime: Runtime;
+  readonly runtime: Runtime & { readonly principal: Principal };
 }
-

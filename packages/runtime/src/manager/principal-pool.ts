@@ -71,7 +71,8 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
   // What a principal's manager inherits: knobs, not the shared servers' hooks and listeners.
   const { approve: _a, onChange: _c, approvals: _s, onConfigApplied: _o, registry: _r, ...inherited } = baseOptions;
   const checkShared = (config: McpConfig) => {
-    for (const name of shared) if (!Object.hasOwn(config.mcpServers, name)) throw new Error(`principals.sharedServers: unknown server "${name}"`);
+    for (const name of shared)
+      if (!Object.hasOwn(config.mcpServers, name)) throw new Error(`principals.sharedServers: unknown server "${name}"`);
   };
   checkShared(initial);
   let current = initial;
@@ -106,8 +107,9 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
   }
 
   /** The principal's runtime as handed out: every call counts as use, carries the principal, and reopens a closed principal. */
-  function trackedRuntime(entry: Entry, runtime: Runtime): Runtime {
+  function trackedRuntime(entry: Entry, runtime: Runtime): Runtime & { readonly principal: Principal } {
     return {
+      principal: entry.principal,
       registerToolset: (registration) => runtime.registerToolset(registration),
       lookup: (tool) => runtime.lookup(tool),
       specs: () => runtime.specs(),
@@ -253,7 +255,8 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
       return base.applyConfig(sharedPart(next));
     },
     async addServer(name, config) {
-      if (!shared.has(name)) throw new Error(`addServer("${name}"): only shared servers can be added to a many-principal manager; use applyConfig`);
+      if (!shared.has(name))
+        throw new Error(`addServer("${name}"): only shared servers can be added to a many-principal manager; use applyConfig`);
       current = { ...current, mcpServers: { ...current.mcpServers, [name]: config } };
       return base.addServer(name, config);
     },

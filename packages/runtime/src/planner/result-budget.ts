@@ -284,6 +284,8 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
 
   async function execute(request: ToolRequest, callOptions?: CallOptions): Promise<ToolResult<unknown>> {
     const left = turnBudget - used;
+    // Whose results these are: held results are handed back to the same principal only.
+    const owner = (callOptions?.principal ?? inner.principal)?.id;
     if (isRead(request.tool) && !request.rejection) {
       const a = request.arguments as { handle: string; offset: number; limit: number };
       // A page is clamped to what this turn has left, so paging never overruns the turn either.
@@ -293,7 +295,6 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
         used += count(text);
         return textResult(text);
       }
-      const owner = callOptions?.principal?.id;
       let text = readResultPage(store, a.handle, a.offset, Math.min(a.limit, maxChars), owner);
       for (let i = 0; i < 8 && count(text) > Math.min(left, toolTokens) && a.limit > 1; i++)
         text = readResultPage(store, a.handle, a.offset, Math.floor((text.length - 200) * 0.7), owner);
@@ -308,7 +309,7 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
     const perTool = spec ? (options.perTool?.[spec.id] ?? options.perTool?.[spec.providerName]) : undefined;
     const budget = Math.min(perTool ?? toolTokens, left);
     const out = budgetResult(result, {
-      ...(callOptions?.principal ? { owner: callOptions.principal.id } : {}),
+      ...(owner !== undefined ? { owner } : {}),
       budgetTokens: Math.max(0, budget),
       ...(spec ? { spec } : {}),
       store,
@@ -323,6 +324,7 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
   }
 
   return {
+    ...(inner.principal ? { principal: inner.principal } : {}),
     specs: () => [...inner.specs(), READ_RESULT_SPEC],
     lookup: (tool) => (isRead(tool) ? { spec: READ_RESULT_SPEC, caller: { server: "toolwright" } } : inner.lookup(tool)),
     execute,
