@@ -17,6 +17,8 @@ import type { CallMessage, DoneMessage, WorkerConfig } from "./protocol.js";
 
 const config = JSON.parse(process.env.TW_MANY_USERS ?? "{}") as WorkerConfig;
 const redirectUri = "http://127.0.0.1:9/callback";
+// Generous: the load test measures latency, it does not fail a call for being slow on a busy machine.
+const connectTimeoutMs = 60_000;
 
 /** The grants the driver seeded, for the memory mode: principal -> server url -> tokens. */
 function readSeed(): Map<string, OAuthTokens> {
@@ -75,7 +77,7 @@ function callerFor(principal: string, server: string): HttpCaller {
   let caller = callers.get(key);
   if (caller) return caller;
   if (config.mode === "static") {
-    caller = createHttpCaller({ url: server, headers: { authorization: `Bearer ${config.staticToken}` } });
+    caller = createHttpCaller({ url: server, headers: { authorization: `Bearer ${config.staticToken}` }, connectTimeoutMs });
   } else {
     const auth = createOAuthProvider({
       serverUrl: server,
@@ -88,7 +90,7 @@ function callerFor(principal: string, server: string): HttpCaller {
       dpop: false,
       maxAttempts: 5,
     });
-    caller = createHttpCaller({ url: server, auth });
+    caller = createHttpCaller({ url: server, auth, connectTimeoutMs });
   }
   callers.set(key, caller);
   return caller;
