@@ -151,7 +151,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
     while (Date.now() < end) {
       const principal = principalName(Math.floor(Math.random() * options.principals));
       const base = Math.floor(Math.random() * 1024);
-      await Promise.all(config.servers.flatMap((server) => [call(principal, server, base), call(principal, server, base + 1)]));
+      await Promise.all(config.servers.flatMap(({ name }) => [call(principal, name, base), call(principal, name, base + 1)]));
     }
   }
 

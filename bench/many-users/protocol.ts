@@ -6,8 +6,8 @@ export type StoreMode = "vault" | "memory" | "static";
 /** What a worker is told at start (as JSON in `TW_MANY_USERS`). */
 export interface WorkerConfig {
   readonly mode: StoreMode;
-  /** The MCP endpoints, by index. */
-  readonly servers: readonly string[];
+  /** The MCP servers, by name. */
+  readonly servers: readonly { readonly name: string; readonly url: string }[];
   readonly databaseUrl?: string;
   /** The application's vault key, base64 (a real deployment reads it from its secret manager). */
   readonly vaultKey?: string;
@@ -21,6 +21,7 @@ export interface WorkerConfig {
 export interface CallMessage {
   readonly id: number;
   readonly principal: string;
+  /** The server's name in the workers' MCP config. */
   readonly server: string;
 }
 

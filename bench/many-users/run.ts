@@ -65,7 +65,7 @@ async function seedGrants(as: ScriptedAuthServer, servers: readonly GuardedServe
   const vaultKey = randomBytes(32).toString("base64");
   const databaseUrl = (pg as ThrowawayPostgres).url("many_users");
   const { createPostgresVault } = await import("@toolwright/vault");
-  const vault = await createPostgresVault({ connectionString: databaseUrl, keys: [vaultKey] });
+  const vault = await createPostgresVault({ connectionString: databaseUrl, keys: [{ id: "k1", key: vaultKey }] });
   try {
     for (const [principal, url, tokens] of grants) await vault.tokenStore(principal).saveTokens(url, tokens);
   } finally {
@@ -96,7 +96,7 @@ async function main(): Promise<number> {
     }
     const seeded = await seedGrants(as, servers, pg, dir);
     log(`seeded ${principals * servers.length} grants (${mode}); access tokens live ${ttl} s`);
-    const urls = servers.map((s) => s.url);
+    const urls = servers.map((s) => ({ name: s.name, url: s.url }));
     const phase = (config: WorkerConfig, killCount: number): Promise<PhaseResult> =>
       runPhase({ config, workers, principals, seconds, concurrency, kills: killCount, log });
 
