@@ -63,7 +63,7 @@ async function seedGrants(as: ScriptedAuthServer, servers: readonly GuardedServe
     return { seedFile };
   }
   const vaultKey = randomBytes(32).toString("base64");
-  const databaseUrl = (pg as ThrowawayPostgres).url("many_users");
+  const databaseUrl = (pg as ThrowawayPostgres).url("postgres");
   const { createPostgresVault } = await import("@toolwright/vault");
   const vault = await createPostgresVault({ connectionString: databaseUrl, keys: [{ id: "k1", key: vaultKey }] });
   try {

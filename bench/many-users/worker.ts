@@ -44,6 +44,8 @@ async function openStores(): Promise<{ storeFor(principal: string): TokenStore; 
       connectionString: config.databaseUrl,
       keys: [{ id: "k1", key: config.vaultKey ?? "" }],
       maxConnections: 8,
+      // A refresh waiting on another worker holds a lock connection: enough for the calls in flight.
+      lockConnections: 16,
     });
     return { storeFor: (p) => vault.tokenStore(p), close: () => vault.close() };
   }
