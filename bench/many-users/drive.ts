@@ -156,7 +156,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   }
 
   const killer = (async () => {
-    const moments = Array.from({ length: options.kills }, () => 0.15 + Math.random() * 0.6).sort();
+    const moments = Array.from({ length: options.kills }, () => 0.15 + Math.random() * 0.6).sort((a, b) => a - b);
     for (const at of moments) {
       await waitUntil(() => Date.now() >= started + at * options.seconds * 1000, options.seconds * 1000 + 1000, "the kill moment");
       // Only when all are up: killing the last live worker would test nothing more.
@@ -164,6 +164,8 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
       const victim = live()[Math.floor(Math.random() * options.workers)] as Worker;
       log(`kill -9 worker ${victim.index} (pid ${victim.child.pid}) with ${victim.pending.size} calls in flight`);
       counts.kills++;
+      // Out of rotation at once: its exit event comes later, and no new call may go to a dead worker.
+      victim.ready = false;
       victim.child.kill("SIGKILL");
     }
   })();
