@@ -34,6 +34,11 @@ export interface AuthServerStats {
   /** Expiries refreshed more than once, and the most refreshes one expiry got. */
   readonly duplicated: number;
   readonly maxPerExpiry: number;
+  /**
+   * Of `duplicated`, those whose first refresh came from a worker killed afterwards (`x-tw-worker`
+   * header, checked against `killed`): that worker got the rotated token and died before storing it.
+   */
+  readonly duplicatedAfterKill: number;
   /** Grants revoked because a refresh token came back a second time. */
   readonly revokedGrants: number;
   /** Refreshes refused with invalid_grant. */
@@ -52,7 +57,8 @@ export interface ScriptedAuthServer {
   staticToken(): string;
   /** Whose token this is, for `resource`; undefined when unknown, expired, revoked or for another resource. */
   principalOf(accessToken: string, resource: string): string | undefined;
-  stats(): AuthServerStats;
+  /** The counts; `killed` are the pids of workers killed during the run. */
+  stats(killed?: ReadonlySet<string>): AuthServerStats;
   close(): Promise<void>;
 }
 
@@ -104,8 +110,9 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
   const access = new Map<string, Access>();
   const refresh = new Map<string, Refresh>();
   const codes = new Map<string, { principal: string; resource: string; challenge: string; redirectUri: string }>();
-  /** Refresh requests per "principal resource generation". */
+  /** Refresh requests per "principal resource generation", and the worker that sent the first. */
   const perExpiry = new Map<string, number>();
+  const firstSender = new Map<string, string>();
   const counts = { refreshes: 0, revokedGrants: 0, invalidGrant: 0, reauthorizations: 0 };
   let issuer = "";
 
@@ -118,13 +125,19 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     return { accessToken, tokenType: "Bearer", refreshToken, expiresAt, scope: "tools", issuer };
   }
   function answer(res: ServerResponse, t: IssuedTokens): void {
-    send(res, 200, { access_token: t.accessToken, token_type: t.tokenType, expires_in: ttl, refresh_token: t.refreshToken, scope: t.scope });
+    send(res, 200, {
+      access_token: t.accessToken,
+      token_type: t.tokenType,
+      expires_in: ttl,
+      refresh_token: t.refreshToken,
+      scope: t.scope,
+    });
   }
   function refused(res: ServerResponse, error: string, description: string): void {
     send(res, 400, { error, error_description: description });
   }
 
-  function refreshGrant(form: URLSearchParams, res: ServerResponse): void {
+  function refreshGrant(form: URLSearchParams, res: ServerResponse, sender: string): void {
     counts.refreshes++;
     const entry = refresh.get(form.get("refresh_token") ?? "");
     if (!entry) {
@@ -134,6 +147,7 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     const { grant } = entry;
     const key = `${grant.principal} ${grant.resource} ${entry.generation}`;
     perExpiry.set(key, (perExpiry.get(key) ?? 0) + 1);
+    if (!firstSender.has(key)) firstSender.set(key, sender);
     if (entry.used && !grant.revoked) {
       // Reuse of a rotated refresh token: treat as theft, revoke the whole grant (OAuth 2.1 §4.3.1).
       grant.revoked = true;
@@ -196,7 +210,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     if (req.method !== "POST" || url.pathname !== "/token") return send(res, 404, { error: "not_found" });
     const form = await readForm(req);
     if (form.get("client_id") !== CLIENT_ID) return send(res, 401, { error: "invalid_client" });
-    if (form.get("grant_type") === "refresh_token") return refreshGrant(form, res);
+    const sender = String(req.headers["x-tw-worker"] ?? "");
+    if (form.get("grant_type") === "refresh_token") return refreshGrant(form, res, sender);
     if (form.get("grant_type") === "authorization_code") return codeGrant(form, res);
     return refused(res, "unsupported_grant_type", "only refresh_token and authorization_code");
   }
@@ -226,12 +241,14 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
       if (entry.grant.revoked || entry.grant.resource !== resource) return undefined;
       return entry.grant.principal;
     },
-    stats() {
+    stats(killed = new Set<string>()) {
       const values = [...perExpiry.values()];
+      const twice = [...perExpiry].filter(([, n]) => n > 1);
       return {
         ...counts,
         expiries: values.length,
-        duplicated: values.filter((n) => n > 1).length,
+        duplicated: twice.length,
+        duplicatedAfterKill: twice.filter(([key]) => killed.has(firstSender.get(key) ?? "")).length,
         maxPerExpiry: values.reduce((a, b) => Math.max(a, b), 0),
       };
     },

@@ -37,6 +37,8 @@ export interface PhaseResult {
   /** Calls re-sent because their worker was killed. */
   readonly redriven: number;
   readonly kills: number;
+  /** Pids of the workers killed. */
+  readonly killedPids: ReadonlySet<string>;
   /** Worker-side latency of each successful call, ms. */
   readonly latencies: number[];
   readonly failures: Map<string, number>;
@@ -69,6 +71,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   let nextId = 0;
   let stopping = false;
   let restarts = 0;
+  const killedPids = new Set<string>();
 
   const live = () => workers.filter((w): w is Worker => w?.ready === true);
 
@@ -166,6 +169,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
       counts.kills++;
       // Out of rotation at once: its exit event comes later, and no new call may go to a dead worker.
       victim.ready = false;
+      killedPids.add(String(victim.child.pid));
       victim.child.kill("SIGKILL");
     }
   })();
@@ -179,7 +183,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   const wallSeconds = (Date.now() - started) / 1000;
   stopping = true;
   await stopWorkers(workers.filter((w): w is Worker => w !== undefined));
-  return { ...counts, lost: calls.size, latencies, failures, wallSeconds };
+  return { ...counts, killedPids, lost: calls.size, latencies, failures, wallSeconds };
 }
 
 async function stopWorkers(workers: readonly Worker[]): Promise<void> {

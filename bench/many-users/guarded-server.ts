@@ -94,7 +94,10 @@ export async function startGuardedServer(options: GuardedServerOptions): Promise
   function challenge(res: ServerResponse): void {
     counts.unauthorized++;
     const metadata = `${front}/.well-known/oauth-protected-resource/mcp`;
-    res.writeHead(401, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${metadata}"`, "content-type": "application/json" });
+    res.writeHead(401, {
+      "www-authenticate": `Bearer error="invalid_token", resource_metadata="${metadata}"`,
+      "content-type": "application/json",
+    });
     res.end(JSON.stringify({ error: "invalid_token" }));
   }
 

@@ -39,7 +39,12 @@ export function buildReport(input: ReportInput): ReportRow[] {
   const { auth, baseline, as, guards } = input;
   const foreign = guards.reduce((n, g) => n + g.foreign, 0);
   const perExpiry = as.expiries === 0 ? 0 : as.refreshes / as.expiries;
-  const [a50, a99, b50, b99] = [percentile(auth.latencies, 50), percentile(auth.latencies, 99), percentile(baseline.latencies, 50), percentile(baseline.latencies, 99)];
+  const [a50, a99, b50, b99] = [
+    percentile(auth.latencies, 50),
+    percentile(auth.latencies, 99),
+    percentile(baseline.latencies, 50),
+    percentile(baseline.latencies, 99),
+  ];
   return [
     {
       measure: "refreshes sent per expiry",
@@ -48,17 +53,34 @@ export function buildReport(input: ReportInput): ReportRow[] {
       pass: as.expiries > 0 && as.duplicated === 0,
     },
     {
+      measure: "  of which: refreshed twice by two live workers (a race)",
+      value: `${as.duplicated - as.duplicatedAfterKill} (the other ${as.duplicatedAfterKill}: the first refresher was killed -9 before storing the rotated token)`,
+      want: "0",
+      pass: as.duplicated - as.duplicatedAfterKill === 0,
+    },
+    {
       measure: "calls that used another principal's token",
       value: `${foreign} of ${guards.reduce((n, g) => n + g.calls, 0)}${foreign ? ` (e.g. ${guards.flatMap((g) => g.examples)[0]})` : ""}`,
       want: "0",
       pass: foreign === 0,
     },
-    { measure: "calls lost", value: `${auth.lost} of ${auth.issued} (${auth.redriven} re-driven after ${auth.kills} kill -9)`, want: "0", pass: auth.lost === 0 },
+    {
+      measure: "calls lost",
+      value: `${auth.lost} of ${auth.issued} (${auth.redriven} re-driven after ${auth.kills} kill -9)`,
+      want: "0",
+      pass: auth.lost === 0,
+    },
     { measure: "calls answered with a failure", value: `${auth.failed}`, want: "0", pass: auth.failed === 0 && baseline.failed === 0 },
     { measure: "grants revoked (refresh token reused) / re-consents", value: `${as.revokedGrants} / ${as.reauthorizations}` },
     { measure: "401 challenges at the servers", value: `${guards.reduce((n, g) => n + g.unauthorized, 0)}` },
-    { measure: `p50 call latency, ${input.mode} vs one static token`, value: `${ms(a50)} vs ${ms(b50)} (x${(a50 / Math.max(b50, 0.001)).toFixed(2)})` },
-    { measure: `p99 call latency, ${input.mode} vs one static token`, value: `${ms(a99)} vs ${ms(b99)} (x${(a99 / Math.max(b99, 0.001)).toFixed(2)})` },
+    {
+      measure: `p50 call latency, ${input.mode} vs one static token`,
+      value: `${ms(a50)} vs ${ms(b50)} (x${(a50 / Math.max(b50, 0.001)).toFixed(2)})`,
+    },
+    {
+      measure: `p99 call latency, ${input.mode} vs one static token`,
+      value: `${ms(a99)} vs ${ms(b99)} (x${(a99 / Math.max(b99, 0.001)).toFixed(2)})`,
+    },
     {
       measure: "throughput, OAuth phase vs static phase",
       value: `${(auth.ok / auth.wallSeconds).toFixed(0)} vs ${(baseline.ok / baseline.wallSeconds).toFixed(0)} calls/s (${auth.ok} vs ${baseline.ok} calls)`,
@@ -69,6 +91,7 @@ export function buildReport(input: ReportInput): ReportRow[] {
 /** The rows as a Markdown table (it goes into the guide as is). */
 export function formatReport(rows: readonly ReportRow[]): string {
   const lines = ["| measure | value | want | |", "|---|---|---|---|"];
-  for (const r of rows) lines.push(`| ${r.measure} | ${r.value} | ${r.want ?? ""} | ${r.pass === undefined ? "" : r.pass ? "ok" : "FAIL"} |`);
+  for (const r of rows)
+    lines.push(`| ${r.measure} | ${r.value} | ${r.want ?? ""} | ${r.pass === undefined ? "" : r.pass ? "ok" : "FAIL"} |`);
   return lines.join("\n");
 }

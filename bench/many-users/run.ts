@@ -36,7 +36,8 @@ const { values } = parseArgs({
 
 function intArg(name: keyof typeof values, min: number, max: number): number {
   const n = Number(values[name]);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${values[name]}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${values[name]}`);
   return n;
 }
 
@@ -106,8 +107,10 @@ async function main(): Promise<number> {
     log(`phase 2: per-user OAuth, ${mode} store, ${kills} kill -9`);
     const auth = await phase({ mode, servers: urls, ...seeded }, kills);
     const guards = servers.map((s, i) => minus(s.stats(), before[i] as GuardStats));
-    const rows = buildReport({ mode, auth, baseline, as: as.stats(), guards });
-    console.log(`\nmany users: ${principals} principals x ${servers.length} servers, ${workers} workers, ${seconds} s per phase, tokens live ${ttl} s\n`);
+    const rows = buildReport({ mode, auth, baseline, as: as.stats(auth.killedPids), guards });
+    console.log(
+      `\nmany users: ${principals} principals x ${servers.length} servers, ${workers} workers, ${seconds} s per phase, tokens live ${ttl} s\n`,
+    );
     console.log(formatReport(rows));
     for (const [failure, n] of [...auth.failures, ...baseline.failures].slice(0, 8)) console.log(`  failure x${n}: ${failure}`);
     return rows.some((r) => r.pass === false) ? 1 : 0;

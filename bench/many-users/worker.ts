@@ -32,7 +32,11 @@ function consentAs(principal: string) {
     at.searchParams.set("login_hint", principal);
     const answer = await fetch(at, { redirect: "manual" });
     const back = new URL(answer.headers.get("location") ?? redirectUri);
-    return { code: back.searchParams.get("code") ?? "", state: back.searchParams.get("state") ?? "", iss: back.searchParams.get("iss") ?? "" };
+    return {
+      code: back.searchParams.get("code") ?? "",
+      state: back.searchParams.get("state") ?? "",
+      iss: back.searchParams.get("iss") ?? "",
+    };
   };
 }
 
@@ -87,6 +91,12 @@ const manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: ser
             refreshSkewSeconds: 1,
             dpop: false,
             maxAttempts: 5,
+            // Tags this worker's requests so the AS can tell a refresh lost to a kill -9 from a race.
+            fetch: (input: string, init?: RequestInit) => {
+              const headers = new Headers(init?.headers);
+              headers.set("x-tw-worker", String(process.pid));
+              return fetch(input, { ...init, headers });
+            },
           }),
         }),
   },
@@ -100,7 +110,8 @@ async function serve(message: CallMessage): Promise<DoneMessage> {
     const ms = performance.now() - started;
     if (!out.ok) return { done: message.id, ok: false, ms, failure: `${out.failure.kind}: ${out.failure.message.slice(0, 160)}` };
     const echoed = out.structured as { principal?: unknown } | undefined;
-    if (echoed?.principal !== message.principal) return { done: message.id, ok: false, ms, failure: "the server answered for another principal" };
+    if (echoed?.principal !== message.principal)
+      return { done: message.id, ok: false, ms, failure: "the server answered for another principal" };
     return { done: message.id, ok: true, ms };
   } catch (error) {
     return { done: message.id, ok: false, ms: performance.now() - started, failure: `threw: ${String(error).slice(0, 160)}` };

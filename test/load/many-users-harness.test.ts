@@ -26,10 +26,10 @@ afterAll(async () => {
   await as?.close();
 });
 
-async function refresh(refreshToken: string): Promise<{ status: number; body: { [key: string]: unknown } }> {
+async function refresh(refreshToken: string, worker = "1"): Promise<{ status: number; body: { [key: string]: unknown } }> {
   const res = await fetch(`${as.url}/token`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-tw-worker": worker },
     body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: CLIENT_ID }),
   });
   return { status: res.status, body: (await res.json()) as { [key: string]: unknown } };
@@ -39,7 +39,7 @@ describe("scripted authorization server", () => {
   it("counts one refresh per expiry, and a refresh token used twice as a duplicate that revokes the grant", async () => {
     const before = as.stats();
     const seeded = as.seed("carol", mail.url);
-    const first = await refresh(seeded.refreshToken);
+    const first = await refresh(seeded.refreshToken, "4242");
     expect(first.status).toBe(200);
     const rotated = String(first.body.refresh_token);
     expect(rotated).not.toBe(seeded.refreshToken);
@@ -55,6 +55,9 @@ describe("scripted authorization server", () => {
     expect(after.duplicated).toBe(before.duplicated + 1);
     expect(after.maxPerExpiry).toBeGreaterThanOrEqual(2);
     expect(after.revokedGrants).toBe(before.revokedGrants + 1);
+    // Its first refresh came from worker 4242: a duplicate after a kill only if that worker was killed.
+    expect(as.stats(new Set(["4242"])).duplicatedAfterKill).toBe(before.duplicatedAfterKill + 1);
+    expect(as.stats(new Set(["1"])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
     // Revocation takes the whole grant: the newest tokens die with it.
     expect(as.principalOf(String(next.body.access_token), mail.url)).toBeUndefined();
     expect((await refresh(String(next.body.refresh_token))).status).toBe(400);
@@ -114,12 +117,22 @@ describe("report", () => {
     lost: 0,
     redriven: 0,
     kills: 0,
+    killedPids: new Set(),
     latencies: [1, 2, 3],
     failures: new Map(),
     wallSeconds: 1,
     ...over,
   });
-  const stats = { refreshes: 4, expiries: 4, duplicated: 0, maxPerExpiry: 1, revokedGrants: 0, invalidGrant: 0, reauthorizations: 0 };
+  const stats = {
+    refreshes: 4,
+    expiries: 4,
+    duplicated: 0,
+    duplicatedAfterKill: 0,
+    maxPerExpiry: 1,
+    revokedGrants: 0,
+    invalidGrant: 0,
+    reauthorizations: 0,
+  };
   const guard = { calls: 10, foreign: 0, unauthorized: 0, examples: [] };
   const failing = (rows: ReturnType<typeof buildReport>) => rows.filter((r) => r.pass === false).map((r) => r.measure);
 
@@ -134,14 +147,26 @@ describe("report", () => {
     });
     expect(failing(bad)).toEqual([
       "refreshes sent per expiry",
+      "  of which: refreshed twice by two live workers (a race)",
       "calls that used another principal's token",
       "calls lost",
       "calls answered with a failure",
     ]);
     // No refresh at all proves nothing: the want is not met.
-    expect(failing(buildReport({ mode: "vault", auth: phase(), baseline: phase(), as: { ...stats, refreshes: 0, expiries: 0 }, guards: [guard] }))).toEqual([
-      "refreshes sent per expiry",
-    ]);
+    expect(
+      failing(
+        buildReport({ mode: "vault", auth: phase(), baseline: phase(), as: { ...stats, refreshes: 0, expiries: 0 }, guards: [guard] }),
+      ),
+    ).toEqual(["refreshes sent per expiry"]);
+    // A duplicate after the first refresher was killed is told apart from a race, but still fails the strict want.
+    const killed = buildReport({
+      mode: "vault",
+      auth: phase(),
+      baseline: phase(),
+      as: { ...stats, duplicated: 1, duplicatedAfterKill: 1 },
+      guards: [guard],
+    });
+    expect(failing(killed)).toEqual(["refreshes sent per expiry"]);
   });
 
   it("takes nearest-rank percentiles", () => {
