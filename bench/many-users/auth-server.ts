@@ -142,7 +142,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     const entry = refresh.get(form.get("refresh_token") ?? "");
     if (!entry) {
       counts.invalidGrant++;
-      return refused(res, "invalid_grant", "unknown refresh token");
+      refused(res, "invalid_grant", "unknown refresh token");
+      return;
     }
     const { grant } = entry;
     const key = `${grant.principal} ${grant.resource} ${entry.generation}`;
@@ -155,7 +156,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     }
     if (grant.revoked || entry.used) {
       counts.invalidGrant++;
-      return refused(res, "invalid_grant", "refresh token already used; grant revoked");
+      refused(res, "invalid_grant", "refresh token already used; grant revoked");
+      return;
     }
     entry.used = true;
     grant.generation++;
@@ -168,7 +170,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     const verifier = form.get("code_verifier") ?? "";
     const expected = code && createHash("sha256").update(verifier).digest("base64url");
     if (!code || expected !== code.challenge || form.get("redirect_uri") !== code.redirectUri) {
-      return refused(res, "invalid_grant", "bad code, verifier or redirect_uri");
+      refused(res, "invalid_grant", "bad code, verifier or redirect_uri");
+      return;
     }
     counts.reauthorizations++;
     answer(res, issue({ principal: code.principal, resource: code.resource, generation: 0, revoked: false }));
@@ -180,7 +183,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     const principal = q.get("login_hint");
     const redirectUri = q.get("redirect_uri");
     if (!principal || !redirectUri || q.get("client_id") !== CLIENT_ID || q.get("code_challenge_method") !== "S256") {
-      return send(res, 400, { error: "invalid_request" });
+      send(res, 400, { error: "invalid_request" });
+      return;
     }
     const code = token();
     codes.set(code, { principal, resource: q.get("resource") ?? "", challenge: q.get("code_challenge") ?? "", redirectUri });
