@@ -13,6 +13,8 @@ export interface WorkerConfig {
   readonly vaultKey?: string;
   /** memory mode: JSON file of the seeded grants, keyed "principal serverUrl". */
   readonly seedFile?: string;
+  /** Seconds before expiry at which a token is refreshed. */
+  readonly refreshSkewSeconds?: number;
   /** static mode: the one bearer token. */
   readonly staticToken?: string;
 }

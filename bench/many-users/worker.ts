@@ -88,7 +88,7 @@ const manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: ser
             tokenEndpointAuthMethod: "none",
             redirectUri,
             authorizationHandler: consentAs(p.id),
-            refreshSkewSeconds: 1,
+            refreshSkewSeconds: config.refreshSkewSeconds ?? 1,
             dpop: false,
             maxAttempts: 5,
             // Tags this worker's requests so the AS can tell a refresh lost to a kill -9 from a race.
