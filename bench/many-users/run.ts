@@ -112,7 +112,7 @@ async function main(): Promise<number> {
     const guards = servers.map((s, i) => minus(s.stats(), before[i] as GuardStats));
     const rows = buildReport({ mode, auth, baseline, as: as.stats(auth.killedPids), guards });
     console.log(
-      `\nmany users: ${principals} principals x ${servers.length} servers, ${workers} workers, ${seconds} s per phase, tokens live ${ttl} s\n`,
+      `\nmany users: ${principals} principals x ${servers.length} servers, ${workers} workers, ${seconds} s per phase, tokens live ${ttl} s, load average ${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end\n`,
     );
     console.log(formatReport(rows));
     for (const [failure, n] of [...auth.failures, ...baseline.failures].slice(0, 8)) console.log(`  failure x${n}: ${failure}`);
