@@ -55,6 +55,8 @@ export interface ScriptedAuthServer {
   seed(principal: string, resource: string): IssuedTokens;
   /** Mints the static token for the baseline phase. */
   staticToken(): string;
+  /** The grants revoked for refresh-token reuse, as "principal resource". */
+  revokedGrants(): string[];
   /** Whose token this is, for `resource`; undefined when unknown, expired, revoked or for another resource. */
   principalOf(accessToken: string, resource: string): string | undefined;
   /** The counts; `killed` are the pids of workers killed during the run. */
@@ -113,6 +115,7 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
   /** Refresh requests per "principal resource generation", and the worker that sent the first. */
   const perExpiry = new Map<string, number>();
   const firstSender = new Map<string, string>();
+  const revoked: string[] = [];
   const counts = { refreshes: 0, revokedGrants: 0, invalidGrant: 0, reauthorizations: 0 };
   let issuer = "";
 
@@ -153,6 +156,7 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
       // Reuse of a rotated refresh token: treat as theft, revoke the whole grant (OAuth 2.1 §4.3.1).
       grant.revoked = true;
       counts.revokedGrants++;
+      revoked.push(`${grant.principal} ${grant.resource}`);
     }
     if (grant.revoked || entry.used) {
       counts.invalidGrant++;
@@ -238,6 +242,7 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
       access.set(t, { grant: undefined, expiresAt: Number.POSITIVE_INFINITY });
       return t;
     },
+    revokedGrants: () => [...revoked],
     principalOf(accessToken, resource) {
       const entry = access.get(accessToken);
       if (!entry || entry.expiresAt <= Date.now()) return undefined;

@@ -42,6 +42,8 @@ export interface PhaseResult {
   /** Worker-side latency of each successful call, ms. */
   readonly latencies: number[];
   readonly failures: Map<string, number>;
+  /** The (principal, server name) of each call answered with a failure. */
+  readonly failedCalls: { readonly principal: string; readonly server: string }[];
   readonly wallSeconds: number;
 }
 
@@ -67,6 +69,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   const waiting: CallMessage[] = [];
   const latencies: number[] = [];
   const failures = new Map<string, number>();
+  const failedCalls: { principal: string; server: string }[] = [];
   const counts = { issued: 0, ok: 0, failed: 0, redriven: 0, kills: 0 };
   let nextId = 0;
   let stopping = false;
@@ -134,6 +137,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
             latencies.push(done.ms);
           } else {
             counts.failed++;
+            failedCalls.push({ principal, server });
             const key = done.failure ?? "unknown";
             failures.set(key, (failures.get(key) ?? 0) + 1);
           }
@@ -183,7 +187,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   const wallSeconds = (Date.now() - started) / 1000;
   stopping = true;
   await stopWorkers(workers.filter((w): w is Worker => w !== undefined));
-  return { ...counts, killedPids, lost: calls.size, latencies, failures, wallSeconds };
+  return { ...counts, killedPids, lost: calls.size, latencies, failures, failedCalls, wallSeconds };
 }
 
 async function stopWorkers(workers: readonly Worker[]): Promise<void> {

@@ -102,8 +102,12 @@ export async function startGuardedServer(options: GuardedServerOptions): Promise
   }
 
   function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-    const headers = { ...req.headers, host: `127.0.0.1:${upstream.port}`, "content-length": String(body.length) };
-    if (req.method === "GET" || req.method === "DELETE") delete headers["content-length"];
+    const headers: { [name: string]: string | string[] | undefined } = { ...req.headers, host: `127.0.0.1:${upstream.port}` };
+    // The body was read whole; GET and DELETE carry none.
+    if (req.method === "POST") {
+      delete headers["transfer-encoding"];
+      headers["content-length"] = String(body.length);
+    }
     const out = request({ host: "127.0.0.1", port: upstream.port, path: "/mcp", method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

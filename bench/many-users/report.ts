@@ -30,6 +30,8 @@ export interface ReportInput {
   readonly as: AuthServerStats;
   /** The servers' counts for the OAuth phase only. */
   readonly guards: readonly GuardStats[];
+  /** Failed calls on a grant the AS revoked (their users must consent again: expected to fail). */
+  readonly failedOnRevoked?: number;
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -70,7 +72,12 @@ export function buildReport(input: ReportInput): ReportRow[] {
       want: "0",
       pass: auth.lost === 0,
     },
-    { measure: "calls answered with a failure", value: `${auth.failed}`, want: "0", pass: auth.failed === 0 && baseline.failed === 0 },
+    {
+      measure: "calls answered with a failure",
+      value: `${auth.failed} (${input.failedOnRevoked ?? 0} of them on a grant the AS revoked)`,
+      want: "0",
+      pass: auth.failed === 0 && baseline.failed === 0,
+    },
     { measure: "grants revoked (refresh token reused) / re-consents", value: `${as.revokedGrants} / ${as.reauthorizations}` },
     { measure: "401 challenges at the servers", value: `${guards.reduce((n, g) => n + g.unauthorized, 0)}` },
     {

@@ -110,7 +110,10 @@ async function main(): Promise<number> {
     const refreshSkewSeconds = Math.max(1, Math.floor(ttl / 3));
     const auth = await phase({ mode, servers: urls, refreshSkewSeconds, ...seeded }, kills);
     const guards = servers.map((s, i) => minus(s.stats(), before[i] as GuardStats));
-    const rows = buildReport({ mode, auth, baseline, as: as.stats(auth.killedPids), guards });
+    const revoked = new Set(as.revokedGrants());
+    const urlOf = new Map(urls.map((s) => [s.name, s.url]));
+    const failedOnRevoked = auth.failedCalls.filter((c) => revoked.has(`${c.principal} ${urlOf.get(c.server)}`)).length;
+    const rows = buildReport({ mode, auth, baseline, as: as.stats(auth.killedPids), guards, failedOnRevoked });
     console.log(
       `\nmany users: ${principals} principals x ${servers.length} servers, ${workers} workers, ${seconds} s per phase, tokens live ${ttl} s, load average ${loadBefore.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end\n`,
     );

@@ -55,6 +55,7 @@ describe("scripted authorization server", () => {
     expect(after.duplicated).toBe(before.duplicated + 1);
     expect(after.maxPerExpiry).toBeGreaterThanOrEqual(2);
     expect(after.revokedGrants).toBe(before.revokedGrants + 1);
+    expect(as.revokedGrants()).toContain(`carol ${mail.url}`);
     // Its first refresh came from worker 4242: a duplicate after a kill only if that worker was killed.
     expect(as.stats(new Set(["4242"])).duplicatedAfterKill).toBe(before.duplicatedAfterKill + 1);
     expect(as.stats(new Set(["1"])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
@@ -120,6 +121,7 @@ describe("report", () => {
     killedPids: new Set(),
     latencies: [1, 2, 3],
     failures: new Map(),
+    failedCalls: [],
     wallSeconds: 1,
     ...over,
   });
