@@ -35,8 +35,10 @@ export interface AuthServerStats {
   readonly duplicated: number;
   readonly maxPerExpiry: number;
   /**
-   * Of `duplicated`, those whose first refresh came from a worker killed afterwards (`x-tw-worker`
-   * header, checked against `killed`): that worker got the rotated token and died before storing it.
+   * Of `duplicated`, those whose first refresh came from a worker (`x-tw-worker` header) killed
+   * between the first and the second refresh: that worker got the rotated token and died before
+   * storing it, so the next worker could only present the spent one. Two live workers racing
+   * refresh within the same moment, with no kill in between.
    */
   readonly duplicatedAfterKill: number;
   /** Grants revoked because a refresh token came back a second time. */
@@ -59,8 +61,8 @@ export interface ScriptedAuthServer {
   revokedGrants(): string[];
   /** Whose token this is, for `resource`; undefined when unknown, expired, revoked or for another resource. */
   principalOf(accessToken: string, resource: string): string | undefined;
-  /** The counts; `killed` are the pids of workers killed during the run. */
-  stats(killed?: ReadonlySet<string>): AuthServerStats;
+  /** The counts; `killed` maps the pid of each worker killed during the run to the time of the kill. */
+  stats(killed?: ReadonlyMap<string, number>): AuthServerStats;
   close(): Promise<void>;
 }
 
@@ -114,7 +116,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
   const codes = new Map<string, { principal: string; resource: string; challenge: string; redirectUri: string }>();
   /** Refresh requests per "principal resource generation", and the worker that sent the first. */
   const perExpiry = new Map<string, number>();
-  const firstSender = new Map<string, string>();
+  const first = new Map<string, { readonly sender: string; readonly at: number }>();
+  const secondAt = new Map<string, number>();
   const revoked: string[] = [];
   const counts = { refreshes: 0, revokedGrants: 0, invalidGrant: 0, reauthorizations: 0 };
   let issuer = "";
@@ -151,7 +154,8 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     const { grant } = entry;
     const key = `${grant.principal} ${grant.resource} ${entry.generation}`;
     perExpiry.set(key, (perExpiry.get(key) ?? 0) + 1);
-    if (!firstSender.has(key)) firstSender.set(key, sender);
+    if (!first.has(key)) first.set(key, { sender, at: Date.now() });
+    else if (!secondAt.has(key)) secondAt.set(key, Date.now());
     if (entry.used && !grant.revoked) {
       // Reuse of a rotated refresh token: treat as theft, revoke the whole grant (OAuth 2.1 §4.3.1).
       grant.revoked = true;
@@ -250,14 +254,18 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
       if (entry.grant.revoked || entry.grant.resource !== resource) return undefined;
       return entry.grant.principal;
     },
-    stats(killed = new Set<string>()) {
+    stats(killed = new Map<string, number>()) {
       const values = [...perExpiry.values()];
       const twice = [...perExpiry].filter(([, n]) => n > 1);
       return {
         ...counts,
         expiries: values.length,
         duplicated: twice.length,
-        duplicatedAfterKill: twice.filter(([key]) => killed.has(firstSender.get(key) ?? "")).length,
+        duplicatedAfterKill: twice.filter(([key]) => {
+          const by = first.get(key);
+          const killedAt = killed.get(by?.sender ?? "");
+          return by !== undefined && killedAt !== undefined && by.at <= killedAt && killedAt <= (secondAt.get(key) ?? 0);
+        }).length,
         maxPerExpiry: values.reduce((a, b) => Math.max(a, b), 0),
       };
     },

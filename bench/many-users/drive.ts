@@ -37,8 +37,8 @@ export interface PhaseResult {
   /** Calls re-sent because their worker was killed. */
   readonly redriven: number;
   readonly kills: number;
-  /** Pids of the workers killed. */
-  readonly killedPids: ReadonlySet<string>;
+  /** Pid of each worker killed, and when (epoch ms). */
+  readonly killedPids: ReadonlyMap<string, number>;
   /** Worker-side latency of each successful call, ms. */
   readonly latencies: number[];
   readonly failures: Map<string, number>;
@@ -74,7 +74,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   let nextId = 0;
   let stopping = false;
   let restarts = 0;
-  const killedPids = new Set<string>();
+  const killedPids = new Map<string, number>();
 
   const live = () => workers.filter((w): w is Worker => w?.ready === true);
 
@@ -173,7 +173,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
       counts.kills++;
       // Out of rotation at once: its exit event comes later, and no new call may go to a dead worker.
       victim.ready = false;
-      killedPids.add(String(victim.child.pid));
+      killedPids.set(String(victim.child.pid), Date.now());
       victim.child.kill("SIGKILL");
     }
   })();

@@ -49,16 +49,21 @@ describe("scripted authorization server", () => {
     expect(as.principalOf(String(next.body.access_token), mail.url)).toBe("carol");
 
     // The first generation presented again: a second refresh for one expiry.
+    const replayStarted = Date.now();
     const replay = await refresh(seeded.refreshToken);
+    const replayAt = Date.now();
     expect(replay).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     const after = as.stats();
     expect(after.duplicated).toBe(before.duplicated + 1);
     expect(after.maxPerExpiry).toBeGreaterThanOrEqual(2);
     expect(after.revokedGrants).toBe(before.revokedGrants + 1);
     expect(as.revokedGrants()).toContain(`carol ${mail.url}`);
-    // Its first refresh came from worker 4242: a duplicate after a kill only if that worker was killed.
-    expect(as.stats(new Set(["4242"])).duplicatedAfterKill).toBe(before.duplicatedAfterKill + 1);
-    expect(as.stats(new Set(["1"])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
+    // Its first refresh came from worker 4242: a duplicate after a kill only if that worker was
+    // killed between the two refreshes (not before the first, not after the second).
+    const between = replayStarted; // after the first refresh was answered, before the replay arrived
+    expect(as.stats(new Map([["4242", between]])).duplicatedAfterKill).toBe(before.duplicatedAfterKill + 1);
+    expect(as.stats(new Map([["4242", replayAt + 60_000]])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
+    expect(as.stats(new Map([["1", between]])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
     // Revocation takes the whole grant: the newest tokens die with it.
     expect(as.principalOf(String(next.body.access_token), mail.url)).toBeUndefined();
     expect((await refresh(String(next.body.refresh_token))).status).toBe(400);
@@ -118,7 +123,7 @@ describe("report", () => {
     lost: 0,
     redriven: 0,
     kills: 0,
-    killedPids: new Set(),
+    killedPids: new Map(),
     latencies: [1, 2, 3],
     failures: new Map(),
     failedCalls: [],
