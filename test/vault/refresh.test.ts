@@ -37,7 +37,9 @@ async function setUp(principals: readonly string[]) {
   const vault = await createPostgresVault({ connectionString: db.url(), schema, keys: [key] });
   cleanup.push(() => vault.close());
   world.knowClient("dyn-seed");
-  await vault.tokenStore("app").saveClient(world.issuer, { clientId: "dyn-seed", tokenEndpointAuthMethod: "none", issuer: world.issuer, source: "dynamic" });
+  await vault
+    .tokenStore("app")
+    .saveClient(world.issuer, { clientId: "dyn-seed", tokenEndpointAuthMethod: "none", issuer: world.issuer, source: "dynamic" });
   const grants = new Map<string, string>();
   for (const principal of principals) {
     const g = world.grant(principal, { expired: true });
@@ -71,7 +73,8 @@ function forkWorker(env: { readonly [key: string]: string }) {
     child.once("exit", (code) => reject(new Error(`worker exited (${code}) before answering: ${log}`))),
   );
   exited.catch(() => undefined);
-  const next = () => Promise.race([new Promise<{ ready?: boolean; results?: Outcome[] }>((resolve) => child.once("message", resolve as never)), exited]);
+  const next = () =>
+    Promise.race([new Promise<{ ready?: boolean; results?: Outcome[] }>((resolve) => child.once("message", resolve as never)), exited]);
   return { child, next };
 }
 
@@ -157,4 +160,3 @@ describe("a refused refresh", () => {
     expect(alice.errors).toEqual([]);
   });
 });
-

@@ -71,8 +71,12 @@ describe("encryption at rest", () => {
     const schema = db.schema();
     const vault = await open(schema, [newKey("k1")]);
     await vault.tokenStore("alice").saveTokens(RESOURCE, tokens("alice"));
-    await raw(`INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT 'mallory', resource, key_id, sealed FROM ${schema}.tokens`);
-    await raw(`INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT principal, 'https://other.test/mcp', key_id, sealed FROM ${schema}.tokens WHERE principal = 'alice'`);
+    await raw(
+      `INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT 'mallory', resource, key_id, sealed FROM ${schema}.tokens`,
+    );
+    await raw(
+      `INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT principal, 'https://other.test/mcp', key_id, sealed FROM ${schema}.tokens WHERE principal = 'alice'`,
+    );
     const stolen = await Promise.resolve(vault.tokenStore("mallory").loadTokens(RESOURCE)).catch((e: unknown) => e);
     expect(stolen).toBeInstanceOf(VaultError);
     expect((stolen as VaultError).code).toBe("decrypt_failed");
@@ -93,7 +97,9 @@ describe("encryption at rest", () => {
     expect((error as VaultError).code).toBe("decrypt_failed");
     expect((error as Error).message).toMatch(/principal "alice".*resource "https:\/\/mcp\.example\.test\/mcp".*key "k1"/);
     for (const secret of ["SECRET", right.key, wrong.key]) expect((error as Error).message).not.toContain(secret);
-    const missing = await Promise.resolve((await open(schema, [newKey("k9")])).tokenStore("alice").loadTokens(RESOURCE)).catch((e: unknown) => e);
+    const missing = await Promise.resolve((await open(schema, [newKey("k9")])).tokenStore("alice").loadTokens(RESOURCE)).catch(
+      (e: unknown) => e,
+    );
     expect((missing as VaultError).code).toBe("key_missing");
     expect((missing as Error).message).toContain('key "k1", which is not in the key ring');
   });
@@ -101,9 +107,13 @@ describe("encryption at rest", () => {
   it("refuses bad options with the option named: no keys, a short key, a repeated id, an unsafe schema name", async () => {
     const url = db.url();
     await expect(createPostgresVault({ connectionString: url, keys: [] })).rejects.toThrow(/at least one key/);
-    await expect(createPostgresVault({ connectionString: url, keys: [{ id: "k", key: Buffer.alloc(31) }] })).rejects.toThrow(/"k" must be 32 bytes/);
+    await expect(createPostgresVault({ connectionString: url, keys: [{ id: "k", key: Buffer.alloc(31) }] })).rejects.toThrow(
+      /"k" must be 32 bytes/,
+    );
     await expect(createPostgresVault({ connectionString: url, keys: [newKey("a"), newKey("a")] })).rejects.toThrow(/"a" appears twice/);
-    await expect(createPostgresVault({ connectionString: url, keys: [newKey("a")], schema: "x; DROP TABLE y" })).rejects.toThrow(/schema .* lowercase identifier/);
+    await expect(createPostgresVault({ connectionString: url, keys: [newKey("a")], schema: "x; DROP TABLE y" })).rejects.toThrow(
+      /schema .* lowercase identifier/,
+    );
     await expect(createPostgresVault({ keys: [newKey("a")] })).rejects.toThrow(/give `pool` or `connectionString`/);
   });
 });
@@ -161,7 +171,9 @@ describe("schema and approvals", () => {
     expect((await alice.gate("mail", [tool])).allowed.map((t) => t.name)).toEqual(["send"]); // first use, recorded
     expect(await alice.approved("mail", "send")).toBe(fingerprintTool(tool));
     expect(await bob.approved("mail", "send")).toBeUndefined();
-    expect((await bob.gate("mail", [tool])).held).toEqual([{ server: "mail", name: "send", reason: "new", fingerprint: fingerprintTool(tool) }]);
+    expect((await bob.gate("mail", [tool])).held).toEqual([
+      { server: "mail", name: "send", reason: "new", fingerprint: fingerprintTool(tool) },
+    ]);
     const drift = await alice.gate("mail", [changed]);
     expect(drift.allowed).toEqual([]);
     expect(drift.held[0]).toMatchObject({ reason: "changed", approved: fingerprintTool(tool) });

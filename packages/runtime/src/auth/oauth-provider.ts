@@ -15,8 +15,8 @@ import { createChallengeBudget } from "./oauth-budget.js";
 import { requestToken, type TokenDpop } from "./oauth-flows.js";
 import { authorizationCodeGrant, chooseScopes, clientFor, machineGrant, type TokenRequest } from "./oauth-grants.js";
 import { checkOAuthOptions, type OAuthProvider, type OAuthProviderOptions } from "./oauth-options.js";
-import { type AuthServerAccess, createAuthServerAccess } from "./oauth-server-access.js";
 import { refreshStoredGrant } from "./oauth-refresh.js";
+import { type AuthServerAccess, createAuthServerAccess } from "./oauth-server-access.js";
 import { bearerChallenge, OAuthError } from "./oauth-util.js";
 import { createMemoryTokenStore, type OAuthTokens } from "./token-store.js";
 
