@@ -8,7 +8,8 @@ import { fingerprintTool } from "@toolwright/runtime/catalogue";
 import { createPostgresVault, type PostgresVault, VaultError } from "@toolwright/vault";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { newKey, useVaultPostgres } from "./support/cluster.js";
+import { callerFor, newKey, useVaultPostgres } from "./support/cluster.js";
+import { startOAuthWorld } from "./support/oauth-world.js";
 
 const db = useVaultPostgres();
 const vaults: PostgresVault[] = [];
@@ -115,6 +116,39 @@ describe("encryption at rest", () => {
       /schema .* lowercase identifier/,
     );
     await expect(createPostgresVault({ keys: [newKey("a")] })).rejects.toThrow(/give `pool` or `connectionString`/);
+  });
+});
+
+describe("a vault failure inside a call", () => {
+  it("a key that does not decrypt fails the call naming the server and the error type, not the principal; onError gets the details", async () => {
+    const world = await startOAuthWorld();
+    try {
+      const schema = db.schema();
+      const g = world.grant("alice@example.com");
+      const saved = {
+        accessToken: g.accessToken,
+        refreshToken: g.refreshToken,
+        tokenType: "Bearer",
+        expiresAt: g.expiresAt,
+        issuer: world.issuer,
+      };
+      await (await open(schema, [newKey("k1")])).tokenStore("alice@example.com").saveTokens(world.mcpUrl, saved);
+      const wrong = await open(schema, [newKey("k1")]);
+      const c = callerFor(world.mcpUrl, wrong.tokenStore("alice@example.com"), "alice@example.com");
+      const result = await c.caller.callTool({ name: "whoami", arguments: {} });
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.failure.message).toContain("whoami-server");
+        expect(result.failure.message).toContain("token store failed reading the tokens");
+        expect(result.failure.message).toContain("VaultError decrypt_failed");
+      }
+      expect(JSON.stringify(result)).not.toContain("alice@example.com");
+      expect(JSON.stringify(result)).not.toContain(g.accessToken);
+      expect(c.errors.map((e) => e.code)).toEqual(["token_store_failed"]);
+      expect(c.errors[0]?.message).toContain('principal "alice@example.com"');
+    } finally {
+      await world.close();
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { WireFaultError } from "../transport/http-exchange.js";
 import { createOutboundGuard, type OutboundGuard } from "../transport/outbound.js";
 import { type AuthorizationServerMetadata, discoverProtectedResource, type FetchLike } from "./discovery.js";
 import { createDpopProof } from "./dpop.js";
+import { guardStore } from "./guarded-store.js";
 import { fetchWithDeadline, fetchWithinPolicy } from "./guards.js";
 import { createChallengeBudget } from "./oauth-budget.js";
 import { requestToken, type TokenDpop } from "./oauth-flows.js";
@@ -81,7 +82,7 @@ function refreshSetupFor(
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
   const net = createOAuthFetch(options);
   const fetchFn = net.fetchFn;
-  const store = options.store ?? createMemoryTokenStore();
+  const store = guardStore(options.store ?? createMemoryTokenStore(), options.onError);
   const discoveryHeaders: { [key: string]: string } = options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {};
   checkOAuthOptions(options);
   const servers = createAuthServerAccess(options, fetchFn, discoveryHeaders);
@@ -98,13 +99,13 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   let rsNonce: string | undefined;
 
   const resourceKey = () => serverUrl ?? "";
-  async function load(): Promise<void> {
+  const load = singleFlight(async (): Promise<void> => {
     if (loaded || !serverUrl) return;
-    loaded = true;
     current = await store.loadTokens(resourceKey());
+    loaded = true; // after the read (shared by concurrent calls): a store that failed is asked again next time
     // A DPoP-bound token is useless without the key of the provider that obtained it.
     if (current?.tokenType === "DPoP" && !servers.dpop) current = undefined;
-  }
+  });
   async function save(tokens: OAuthTokens | undefined): Promise<void> {
     current = tokens;
     usesOfCurrent = 0;
