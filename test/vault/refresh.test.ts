@@ -8,6 +8,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createPostgresVault } from "@toolwright/vault";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { callerFor, newKey, useVaultPostgres } from "./support/cluster.js";
 import { startOAuthWorld } from "./support/oauth-world.js";
@@ -37,7 +38,9 @@ async function setUp(principals: readonly string[]) {
   const vault = await createPostgresVault({ connectionString: db.url(), schema, keys: [key] });
   cleanup.push(() => vault.close());
   world.knowClient("dyn-seed");
-  await vault.tokenStore("app").saveClient(world.issuer, { clientId: "dyn-seed", tokenEndpointAuthMethod: "none", issuer: world.issuer, source: "dynamic" });
+  await vault
+    .tokenStore("app")
+    .saveClient(world.issuer, { clientId: "dyn-seed", tokenEndpointAuthMethod: "none", issuer: world.issuer, source: "dynamic" });
   const grants = new Map<string, string>();
   for (const principal of principals) {
     const g = world.grant(principal, { expired: true });
@@ -71,7 +74,8 @@ function forkWorker(env: { readonly [key: string]: string }) {
     child.once("exit", (code) => reject(new Error(`worker exited (${code}) before answering: ${log}`))),
   );
   exited.catch(() => undefined);
-  const next = () => Promise.race([new Promise<{ ready?: boolean; results?: Outcome[] }>((resolve) => child.once("message", resolve as never)), exited]);
+  const next = () =>
+    Promise.race([new Promise<{ ready?: boolean; results?: Outcome[] }>((resolve) => child.once("message", resolve as never)), exited]);
   return { child, next };
 }
 
@@ -104,6 +108,51 @@ describe("one refresh across every process", () => {
     expect(stored?.expiresAt).toBeGreaterThan(Date.now());
   });
 });
+
+describe("a worker killed while it holds the refresh lock", () => {
+  it("SIGKILL mid-refresh: the lock ends with its connection, the next worker refreshes once", async () => {
+    const { world, vault, key, schema } = await setUp(["alice"]);
+    const holder = fork(fileURLToPath(new URL("./support/lock-holder.ts", import.meta.url)), [], {
+      cwd: ROOT,
+      execArgv: ["--import", "tsx"],
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/tmp",
+        TW_DB_URL: db.url(),
+        TW_SCHEMA: schema,
+        TW_KEY: key.key,
+        TW_PRINCIPAL: "alice",
+        TW_RESOURCE: world.mcpUrl,
+      },
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    const gone = new Promise((resolve) => holder.once("exit", resolve));
+    cleanup.push(() => {
+      if (holder.exitCode === null && holder.signalCode === null) holder.kill("SIGKILL");
+    });
+    const locked = await Promise.race([new Promise((resolve) => holder.once("message", resolve)), gone.then(() => "exited")]);
+    expect(locked).toEqual({ locked: true });
+    expect(await advisoryLocks()).toBe(1); // the holder's, granted
+    holder.kill("SIGKILL");
+    await gone;
+    const alice = callerFor(world.mcpUrl, vault.tokenStore("alice"), "alice");
+    const result = await alice.caller.callTool({ name: "whoami", arguments: {} });
+    expect(result.ok && result.value.content).toEqual([{ type: "text", text: "alice" }]);
+    expect(world.counts.refreshes.get("alice")).toBe(1);
+    expect(await advisoryLocks()).toBe(0);
+  });
+});
+
+async function advisoryLocks(): Promise<number> {
+  const client = new pg.Client({ connectionString: db.url() });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted");
+    return rows[0].n as number;
+  } finally {
+    await client.end();
+  }
+}
 
 describe("a refused refresh", () => {
   it("invalid_grant: auth_required naming the server for that principal; the grant is marked; other principals are untouched", async () => {
@@ -157,4 +206,3 @@ describe("a refused refresh", () => {
     expect(alice.errors).toEqual([]);
   });
 });
-

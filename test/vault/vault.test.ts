@@ -8,7 +8,8 @@ import { fingerprintTool } from "@toolwright/runtime/catalogue";
 import { createPostgresVault, type PostgresVault, VaultError } from "@toolwright/vault";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { newKey, useVaultPostgres } from "./support/cluster.js";
+import { callerFor, newKey, useVaultPostgres } from "./support/cluster.js";
+import { startOAuthWorld } from "./support/oauth-world.js";
 
 const db = useVaultPostgres();
 const vaults: PostgresVault[] = [];
@@ -71,8 +72,12 @@ describe("encryption at rest", () => {
     const schema = db.schema();
     const vault = await open(schema, [newKey("k1")]);
     await vault.tokenStore("alice").saveTokens(RESOURCE, tokens("alice"));
-    await raw(`INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT 'mallory', resource, key_id, sealed FROM ${schema}.tokens`);
-    await raw(`INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT principal, 'https://other.test/mcp', key_id, sealed FROM ${schema}.tokens WHERE principal = 'alice'`);
+    await raw(
+      `INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT 'mallory', resource, key_id, sealed FROM ${schema}.tokens`,
+    );
+    await raw(
+      `INSERT INTO ${schema}.tokens (principal, resource, key_id, sealed) SELECT principal, 'https://other.test/mcp', key_id, sealed FROM ${schema}.tokens WHERE principal = 'alice'`,
+    );
     const stolen = await Promise.resolve(vault.tokenStore("mallory").loadTokens(RESOURCE)).catch((e: unknown) => e);
     expect(stolen).toBeInstanceOf(VaultError);
     expect((stolen as VaultError).code).toBe("decrypt_failed");
@@ -93,7 +98,9 @@ describe("encryption at rest", () => {
     expect((error as VaultError).code).toBe("decrypt_failed");
     expect((error as Error).message).toMatch(/principal "alice".*resource "https:\/\/mcp\.example\.test\/mcp".*key "k1"/);
     for (const secret of ["SECRET", right.key, wrong.key]) expect((error as Error).message).not.toContain(secret);
-    const missing = await Promise.resolve((await open(schema, [newKey("k9")])).tokenStore("alice").loadTokens(RESOURCE)).catch((e: unknown) => e);
+    const missing = await Promise.resolve((await open(schema, [newKey("k9")])).tokenStore("alice").loadTokens(RESOURCE)).catch(
+      (e: unknown) => e,
+    );
     expect((missing as VaultError).code).toBe("key_missing");
     expect((missing as Error).message).toContain('key "k1", which is not in the key ring');
   });
@@ -101,10 +108,47 @@ describe("encryption at rest", () => {
   it("refuses bad options with the option named: no keys, a short key, a repeated id, an unsafe schema name", async () => {
     const url = db.url();
     await expect(createPostgresVault({ connectionString: url, keys: [] })).rejects.toThrow(/at least one key/);
-    await expect(createPostgresVault({ connectionString: url, keys: [{ id: "k", key: Buffer.alloc(31) }] })).rejects.toThrow(/"k" must be 32 bytes/);
+    await expect(createPostgresVault({ connectionString: url, keys: [{ id: "k", key: Buffer.alloc(31) }] })).rejects.toThrow(
+      /"k" must be 32 bytes/,
+    );
     await expect(createPostgresVault({ connectionString: url, keys: [newKey("a"), newKey("a")] })).rejects.toThrow(/"a" appears twice/);
-    await expect(createPostgresVault({ connectionString: url, keys: [newKey("a")], schema: "x; DROP TABLE y" })).rejects.toThrow(/schema .* lowercase identifier/);
+    await expect(createPostgresVault({ connectionString: url, keys: [newKey("a")], schema: "x; DROP TABLE y" })).rejects.toThrow(
+      /schema .* lowercase identifier/,
+    );
     await expect(createPostgresVault({ keys: [newKey("a")] })).rejects.toThrow(/give `pool` or `connectionString`/);
+  });
+});
+
+describe("a vault failure inside a call", () => {
+  it("a key that does not decrypt fails the call naming the server and the error type, not the principal; onError gets the details", async () => {
+    const world = await startOAuthWorld();
+    try {
+      const schema = db.schema();
+      const g = world.grant("alice@example.com");
+      const saved = {
+        accessToken: g.accessToken,
+        refreshToken: g.refreshToken,
+        tokenType: "Bearer",
+        expiresAt: g.expiresAt,
+        issuer: world.issuer,
+      };
+      await (await open(schema, [newKey("k1")])).tokenStore("alice@example.com").saveTokens(world.mcpUrl, saved);
+      const wrong = await open(schema, [newKey("k1")]);
+      const c = callerFor(world.mcpUrl, wrong.tokenStore("alice@example.com"), "alice@example.com");
+      const result = await c.caller.callTool({ name: "whoami", arguments: {} });
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.failure.message).toContain("whoami-server");
+        expect(result.failure.message).toContain("token store failed reading the tokens");
+        expect(result.failure.message).toContain("VaultError decrypt_failed");
+      }
+      expect(JSON.stringify(result)).not.toContain("alice@example.com");
+      expect(JSON.stringify(result)).not.toContain(g.accessToken);
+      expect(c.errors.map((e) => e.code)).toEqual(["token_store_failed"]);
+      expect(c.errors[0]?.message).toContain('principal "alice@example.com"');
+    } finally {
+      await world.close();
+    }
   });
 });
 
@@ -161,7 +205,9 @@ describe("schema and approvals", () => {
     expect((await alice.gate("mail", [tool])).allowed.map((t) => t.name)).toEqual(["send"]); // first use, recorded
     expect(await alice.approved("mail", "send")).toBe(fingerprintTool(tool));
     expect(await bob.approved("mail", "send")).toBeUndefined();
-    expect((await bob.gate("mail", [tool])).held).toEqual([{ server: "mail", name: "send", reason: "new", fingerprint: fingerprintTool(tool) }]);
+    expect((await bob.gate("mail", [tool])).held).toEqual([
+      { server: "mail", name: "send", reason: "new", fingerprint: fingerprintTool(tool) },
+    ]);
     const drift = await alice.gate("mail", [changed]);
     expect(drift.allowed).toEqual([]);
     expect(drift.held[0]).toMatchObject({ reason: "changed", approved: fingerprintTool(tool) });

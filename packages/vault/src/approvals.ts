@@ -29,7 +29,12 @@ export interface PrincipalApprovalsOptions {
 }
 
 /** The approvals of one principal in `schema`. */
-export function principalApprovals(pool: pg.Pool, schema: string, principal: string, options: PrincipalApprovalsOptions = {}): PrincipalApprovals {
+export function principalApprovals(
+  pool: pg.Pool,
+  schema: string,
+  principal: string,
+  options: PrincipalApprovalsOptions = {},
+): PrincipalApprovals {
   const who = checkPrincipal(principal);
   const newTools = options.newTools ?? "allow";
   if (newTools !== "allow" && newTools !== "hold") throw new TypeError(`vault approvals: newTools must be "allow" or "hold"`);

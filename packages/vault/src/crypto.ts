@@ -47,7 +47,8 @@ function keyBytes(key: VaultKey): Buffer {
 
 /** Builds the key ring: the first key is the active one. Throws on an empty ring, a bad id or length, or a repeated id. */
 export function createKeyRing(keys: readonly VaultKey[]): KeyRing {
-  if (!Array.isArray(keys) || keys.length === 0) throw new VaultError("bad_option", "vault: `keys` needs at least one key (the first encrypts)");
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw new VaultError("bad_option", "vault: `keys` needs at least one key (the first encrypts)");
   const byId = new Map<string, Buffer>();
   for (const key of keys) {
     if (typeof key?.id !== "string" || !KEY_ID.test(key.id)) {

@@ -74,7 +74,8 @@ async function rotateBatch(db: pg.PoolClient, ctx: VaultContext, table: Table, s
 /** Re-encrypts every row under an older key with the active key, in batches. Throws naming the row whose key is missing or wrong. */
 export async function rotateKeys(ctx: VaultContext, options: RotateOptions = {}): Promise<RotationReport> {
   const size = options.batchSize ?? 200;
-  if (!Number.isInteger(size) || size < 1 || size > 10_000) throw new TypeError("vault rotate: batchSize must be an integer from 1 to 10000");
+  if (!Number.isInteger(size) || size < 1 || size > 10_000)
+    throw new TypeError("vault rotate: batchSize must be an integer from 1 to 10000");
   const done = { tokens: 0, clients: 0 };
   let batches = 0;
   const db = await ctx.pool.connect();

@@ -85,7 +85,10 @@ export async function migrateVault(pool: pg.Pool, schema: string, attempts = 8):
         const version = await client.query<{ version: number }>(`SELECT version FROM ${schema}.meta`);
         const at = version.rows[0]?.version ?? VAULT_SCHEMA_VERSION;
         if (at > VAULT_SCHEMA_VERSION) {
-          throw new VaultError("migration_failed", `vault: schema ${schema} is at version ${at}, newer than this package (${VAULT_SCHEMA_VERSION})`);
+          throw new VaultError(
+            "migration_failed",
+            `vault: schema ${schema} is at version ${at}, newer than this package (${VAULT_SCHEMA_VERSION})`,
+          );
         }
         return;
       } finally {

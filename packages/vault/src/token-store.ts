@@ -41,16 +41,22 @@ function parseTokens(text: string): OAuthTokens {
 }
 
 async function readTokens(db: Queryable, ctx: VaultContext, principal: string, resource: string): Promise<OAuthTokens | undefined> {
-  const { rows } = await db.query<TokenRow>(`SELECT state, key_id, sealed FROM ${ctx.schema}.tokens WHERE principal = $1 AND resource = $2`, [
-    principal,
-    resource,
-  ]);
+  const { rows } = await db.query<TokenRow>(
+    `SELECT state, key_id, sealed FROM ${ctx.schema}.tokens WHERE principal = $1 AND resource = $2`,
+    [principal, resource],
+  );
   const row = rows[0];
-  if (!row || row.state !== "active" || !row.sealed || !row.key_id) return undefined;
+  if (row?.state !== "active" || !row.sealed || !row.key_id) return undefined;
   return parseTokens(ctx.keys.open(row.key_id, row.sealed, tokenAad(principal, resource), tokenWhere(principal, resource)));
 }
 
-async function writeTokens(db: Queryable, ctx: VaultContext, principal: string, resource: string, tokens: OAuthTokens | undefined): Promise<void> {
+async function writeTokens(
+  db: Queryable,
+  ctx: VaultContext,
+  principal: string,
+  resource: string,
+  tokens: OAuthTokens | undefined,
+): Promise<void> {
   if (!tokens) {
     await db.query(`DELETE FROM ${ctx.schema}.tokens WHERE principal = $1 AND resource = $2`, [principal, resource]);
     return;
@@ -74,7 +80,10 @@ async function markReauthorize(db: Queryable, ctx: VaultContext, principal: stri
 
 /** Reads a client registration (shared by every principal). */
 async function readClient(ctx: VaultContext, issuer: string): Promise<OAuthClientInfo | undefined> {
-  const { rows } = await ctx.pool.query<{ key_id: string; sealed: Buffer }>(`SELECT key_id, sealed FROM ${ctx.schema}.clients WHERE issuer = $1`, [issuer]);
+  const { rows } = await ctx.pool.query<{ key_id: string; sealed: Buffer }>(
+    `SELECT key_id, sealed FROM ${ctx.schema}.clients WHERE issuer = $1`,
+    [issuer],
+  );
   const row = rows[0];
   if (!row) return undefined;
   return JSON.parse(ctx.keys.open(row.key_id, row.sealed, clientAad(issuer), clientWhere(issuer))) as OAuthClientInfo;
@@ -97,7 +106,12 @@ async function writeClient(ctx: VaultContext, issuer: string, client: OAuthClien
  * Runs `refresh` holding the advisory transaction lock of (principal, resource): re-reads the row
  * after acquiring it, stores the result in the same transaction, commits (which releases the lock).
  */
-async function exclusive(ctx: VaultContext, principal: string, resource: string, refresh: ExclusiveRefresh): Promise<OAuthTokens | undefined> {
+async function exclusive(
+  ctx: VaultContext,
+  principal: string,
+  resource: string,
+  refresh: ExclusiveRefresh,
+): Promise<OAuthTokens | undefined> {
   const db = await ctx.lockPool.connect();
   let broken = false;
   try {

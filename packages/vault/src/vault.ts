@@ -55,7 +55,8 @@ function ownPool(options: PostgresVaultOptions): pg.Pool {
 
 function count(value: number | undefined, fallback: number, name: string): number {
   const n = value ?? fallback;
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new VaultError("bad_option", `createPostgresVault: ${name} must be an integer from 1 to 1000`);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new VaultError("bad_option", `createPostgresVault: ${name} must be an integer from 1 to 1000`);
   return n;
 }
 

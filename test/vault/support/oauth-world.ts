@@ -117,7 +117,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     });
   };
 
-  function refreshGrant(res: ServerResponse, form: { [key: string]: string }): void {
+  function refreshGrant(res: ServerResponse, form: { [key: string]: string }) {
     const known = refresh.get(form.refresh_token ?? "");
     const principal = known?.principal ?? "?";
     counts.refreshes.set(principal, (counts.refreshes.get(principal) ?? 0) + 1);
@@ -133,7 +133,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     issue(res, principal, true);
   }
 
-  function tokenEndpoint(req: IncomingMessage, res: ServerResponse, form: { [key: string]: string }): void {
+  function tokenEndpoint(req: IncomingMessage, res: ServerResponse, form: { [key: string]: string }) {
     if (form.grant_type === "refresh_token") return refreshGrant(res, form);
     if (form.grant_type === "client_credentials") {
       counts.clientCredentials++;
@@ -179,12 +179,16 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
 
   const idp = await listen(servers, (req, res, body) => {
     const form = Object.fromEntries(new URLSearchParams(body));
-    if (new URL(req.url ?? "/", "http://x").pathname !== "/token" || form.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange") {
+    if (
+      new URL(req.url ?? "/", "http://x").pathname !== "/token" ||
+      form.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange"
+    ) {
       return json(res, 400, { error: "unsupported_grant_type" });
     }
     counts.tokenExchanges++;
     const principal = idTokens.get(form.subject_token ?? "");
-    if (!principal || form.audience !== issuer) return json(res, 400, { error: "invalid_grant", error_description: "subject token refused" });
+    if (!principal || form.audience !== issuer)
+      return json(res, 400, { error: "invalid_grant", error_description: "subject token refused" });
     const jag = `jag-${principal}-${++serial}`;
     jags.set(jag, principal);
     json(res, 200, { access_token: jag, issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
@@ -192,7 +196,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
 
   const origin = await listen(servers, (req, res, body) => mcp(req, res, body));
   const mcpUrl = `${origin}/mcp`;
-  function mcp(req: IncomingMessage, res: ServerResponse, body: string): void {
+  function mcp(req: IncomingMessage, res: ServerResponse, body: string) {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
       return json(res, 200, { resource: mcpUrl, authorization_servers: [issuer], scopes_supported: ["mcp"] });

@@ -41,11 +41,19 @@ async function main(): Promise<void> {
           throw new Error("the user is not present");
         },
       });
-      const caller = createHttpCaller({ url, era: "legacy", auth, headers: { "x-principal": principal }, notificationStream: false, timeoutMs: 30_000 });
+      const caller = createHttpCaller({
+        url,
+        era: "legacy",
+        auth,
+        headers: { "x-principal": principal },
+        notificationStream: false,
+        timeoutMs: 30_000,
+      });
       callers.push({ principal, caller });
     }
   }
-  const send = (message: unknown) => new Promise<void>((resolve) => (process.send as NonNullable<typeof process.send>)(message, () => resolve()));
+  const send = (message: unknown) =>
+    new Promise<void>((resolve) => (process.send as NonNullable<typeof process.send>)(message, () => resolve()));
   await send({ ready: true });
   await new Promise<void>((resolve) => process.once("message", () => resolve()));
   const calls = Number(env("TW_CALLS"));

@@ -31,6 +31,21 @@ export interface RefreshInput {
   requestTo(as: AuthorizationServerMetadata): TokenRequest;
 }
 
+/** What every refresh of one provider shares (the rest is per refresh). */
+export type RefreshSetup = Omit<RefreshInput, "storeKey" | "resource" | "tokens">;
+
+/**
+ * The failure of a call whose grant the AS refused, when the store is shared by many users' workers:
+ * the user is not at this process's console to consent, and the application learns from the store
+ * (and `onError`) that this user, and only this user, must authorize again. Names the server, never a token.
+ */
+export function reauthorizationRequired(resource: string): OAuthError {
+  return new OAuthError(
+    "reauthorization_required",
+    `the authorization server refused to refresh the grant for ${resource} (invalid_grant): the user must authorize again`,
+  );
+}
+
 function isRefusal(error: unknown, code: string): boolean {
   return error instanceof OAuthError && error.serverError === code;
 }
