@@ -108,8 +108,8 @@ describe("two principals against one HTTP server", () => {
       principals: { tokenStoreFor: storesFor(server.url) },
     });
     const store = createResultStore();
-    const a = createResultBudget((await manager.forPrincipal(alice)).runtime, { store, toolTokens: 100 });
-    const b = createResultBudget((await manager.forPrincipal(bob)).runtime, { store, toolTokens: 100 });
+    const a = createResultBudget((await manager.forPrincipal(alice)).runtime, { store, toolTokens: 500 });
+    const b = createResultBudget((await manager.forPrincipal(bob)).runtime, { store, toolTokens: 500 });
     const big = await a.execute({ tool: "crm.big", arguments: { principal: alice.id } });
     const handle = /read_result \{"handle":"([^"]+)"/.exec(textOf(big))?.[1] as string;
     expect(handle).toMatch(/^res_/);

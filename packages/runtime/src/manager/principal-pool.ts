@@ -150,8 +150,6 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
       { ...current, mcpServers: servers },
       {
         ...inherited,
-        // A principal's servers connect on its first call, never all at once for a thousand users.
-        lazy: true,
         registry: runtime,
         client: { ...inherited.client, authFor: (server, config) => authOf(p, principal, server, config) },
         ...(approve ? { approve: (request) => approve(principal, request) } : {}),
@@ -159,6 +157,9 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
         ...(approvals ? { approvals } : {}),
       },
     );
+    // Connected before the manager is handed out, so a provider adapter built on `runtime` lists
+    // the principal's tools at once (`lazy: true` leaves every server to its first call instead).
+    if (!inherited.lazy) await own.start();
     mirrorShared(runtime);
     const viaShared = (tool: string) => {
       const dot = tool.indexOf(".");
@@ -184,11 +185,16 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     return manager;
   }
 
-  function evictOverflow(fresh: Entry): void {
+  /** Closes the least recently used idle principals beyond the bound; resolves once they are closed. */
+  function evictOverflow(fresh: Entry): Promise<unknown> {
+    const closing: Promise<void>[] = [];
     for (const entry of pool.values()) {
-      if (pool.size <= max) return;
-      if (entry !== fresh && entry.inFlight === 0) close(entry);
+      if (pool.size <= max) break;
+      if (entry === fresh || entry.inFlight > 0) continue;
+      close(entry);
+      if (entry.stopped) closing.push(entry.stopped);
     }
+    return Promise.all(closing);
   }
 
   function ensureReaper(): void {
@@ -216,13 +222,17 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     // A copy: a caller mutating its object later cannot move this pool entry to another user.
     const own: Principal = Object.freeze(principal.label === undefined ? { id: key } : { id: key, label: principal.label });
     const entry: Entry = { principal: own, ready: Promise.resolve() as never, lastUsed: now(), inFlight: 1, closed: false };
-    entry.ready = build(entry).finally(() => {
-      entry.inFlight--;
-      if (entry.closed) stopWhenIdle(entry);
-    });
-    entry.ready.catch(() => close(entry));
     pool.set(key, entry);
-    evictOverflow(entry);
+    // The evicted principals' connections (and processes) close before this one opens its own:
+    // the bound holds for resources, not only for map entries.
+    const evicted = evictOverflow(entry);
+    entry.ready = evicted
+      .then(() => build(entry))
+      .finally(() => {
+        entry.inFlight--;
+        if (entry.closed) stopWhenIdle(entry);
+      });
+    entry.ready.catch(() => close(entry));
     ensureReaper();
     return entry.ready;
   }
