@@ -110,10 +110,12 @@ describe("the idle reaper", () => {
   });
 });
 
-describe("1,000 principals in one process", () => {
+// 200 principals keep this file short on a busy CI machine; `npm run principals:1000` runs the
+// same test with 1,000 (TW_PRINCIPALS), once, outside the suite.
+describe("many principals in one process", () => {
   it("each call carries its own principal's token, and open connections stay bounded", async () => {
-    const N = 1_000;
-    const MAX = 50;
+    const N = Number(process.env.TW_PRINCIPALS ?? 200);
+    const MAX = Math.max(5, Math.floor(N / 20));
     const tokens = new Map<string, string>();
     for (let i = 0; i < N; i++) tokens.set(`tok-${i}-${(i * 7919).toString(36)}`, user(i).id);
     const server = await startBearerServer(tokens);

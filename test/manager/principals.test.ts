@@ -8,6 +8,14 @@ import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTokenStore, type TokenStore } from "../../packages/runtime/src/auth.js";
 import type { Principal } from "../../packages/runtime/src/caller.js";
+import {
+  type CallRecord,
+  createDurableRun,
+  createInMemoryDurableEngine,
+  type DurableCall,
+  runCallSteps,
+  sendCall,
+} from "../../packages/runtime/src/durable.js";
 import type { RuntimeEvent } from "../../packages/runtime/src/index.js";
 import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
 import { createResultBudget, createResultStore } from "../../packages/runtime/src/providers.js";
@@ -120,6 +128,34 @@ describe("two principals against one HTTP server", () => {
     expect(stolen).toContain("No result is held");
     // A call naming the principal itself wins over the runner's.
     expect(textOf(await b.execute(read, { principal: alice }))).toContain("secret report");
+  });
+
+  it("a durable run of a principal records whose calls they are, and sends them with that principal's token", async () => {
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url } } })), {
+      principals: { tokenStoreFor: storesFor(server.url) },
+    });
+    const b = await manager.forPrincipal(bob);
+    const engine = createInMemoryDurableEngine();
+    const dispatched: DurableCall[] = [];
+    const said = await engine.run("run-bob", async (ctx) => {
+      const run = createDurableRun(
+        {
+          ...ctx,
+          // As an engine that runs calls elsewhere would: the recorded call alone says whose it is.
+          async dispatch(call): Promise<CallRecord> {
+            dispatched.push(call);
+            const owner = await (manager as McpManager).forPrincipal({ id: call.principal as string });
+            const caller = owner.getClient(call.server);
+            if (!caller) throw new Error("no caller");
+            return runCallSteps(ctx, call, (c) => sendCall(caller, c));
+          },
+        },
+        { runtime: b.runtime },
+      );
+      return textOf(await run.execute({ tool: "crm.whoami", arguments: { principal: bob.id } }));
+    });
+    expect(dispatched.map((c) => c.principal)).toEqual([bob.id]);
+    expect(said).toBe(bob.id);
   });
 
   it("a principal's manager refuses to nest, and a malformed principal is refused without echoing it", async () => {
