@@ -67,34 +67,37 @@ function storesFor(url: string): (p: Principal) => TokenStore {
 const textOf = (r: { ok: boolean; value?: unknown }) => (r.ok ? String(r.value) : "");
 
 describe("two principals against one HTTP server", () => {
-  it.each(["legacy", "2026-07-28"])("%s: sends each principal's own token on its own session, and calls answer for the right user", async (era) => {
-    const events: RuntimeEvent[] = [];
-    const sessionsBefore = server.sessionUsers.size;
-    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url, era } } })), {
-      principals: { tokenStoreFor: storesFor(server.url), runtime: { onEvent: (e) => events.push(e) } },
-    });
-    const before = server.calls.length;
-    const [a, b] = await Promise.all([manager.forPrincipal(alice), manager.forPrincipal(bob)]);
-    // Interleaved calls: one connection per principal, never a token of the other on it.
-    const answers = await Promise.all(
-      [a, b, a, b, b, a].map((m) => m.callTool("crm.whoami", { principal: m.principal.id }).then((r) => [m.principal.id, textOf(r)])),
-    );
-    for (const [who, said] of answers) expect(said).toBe(who);
-    // Through each principal's runtime too (what provider adapters call).
-    const viaRuntime = await b.runtime.execute({ tool: "crm.whoami", arguments: { principal: bob.id } });
-    expect(textOf(viaRuntime)).toBe(bob.id);
-    const calls = server.calls.slice(before);
-    expect(calls).toHaveLength(7);
-    for (const call of calls) expect(call.user).toBe(call.named);
-    // Sessions (legacy era): one per principal, each only ever carrying its own user's token.
-    if (era === "legacy") expect(server.sessionUsers.size - sessionsBefore).toBe(2);
-    for (const [, users] of server.sessionUsers) expect(users.size).toBe(1);
-    // Telemetry carries neither principal's id nor token.
-    const seen = JSON.stringify(events);
-    expect(events.length).toBeGreaterThan(0);
-    for (const secret of [alice.id, bob.id, ...TOKENS.keys()]) expect(seen).not.toContain(secret);
-    expect(manager.livePrincipals()).toBe(2);
-  });
+  it.each(["legacy", "2026-07-28"])(
+    "%s: sends each principal's own token on its own session, and calls answer for the right user",
+    async (era) => {
+      const events: RuntimeEvent[] = [];
+      const sessionsBefore = server.sessionUsers.size;
+      manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url, era } } })), {
+        principals: { tokenStoreFor: storesFor(server.url), runtime: { onEvent: (e) => events.push(e) } },
+      });
+      const before = server.calls.length;
+      const [a, b] = await Promise.all([manager.forPrincipal(alice), manager.forPrincipal(bob)]);
+      // Interleaved calls: one connection per principal, never a token of the other on it.
+      const answers = await Promise.all(
+        [a, b, a, b, b, a].map((m) => m.callTool("crm.whoami", { principal: m.principal.id }).then((r) => [m.principal.id, textOf(r)])),
+      );
+      for (const [who, said] of answers) expect(said).toBe(who);
+      // Through each principal's runtime too (what provider adapters call).
+      const viaRuntime = await b.runtime.execute({ tool: "crm.whoami", arguments: { principal: bob.id } });
+      expect(textOf(viaRuntime)).toBe(bob.id);
+      const calls = server.calls.slice(before);
+      expect(calls).toHaveLength(7);
+      for (const call of calls) expect(call.user).toBe(call.named);
+      // Sessions (legacy era): one per principal, each only ever carrying its own user's token.
+      if (era === "legacy") expect(server.sessionUsers.size - sessionsBefore).toBe(2);
+      for (const [, users] of server.sessionUsers) expect(users.size).toBe(1);
+      // Telemetry carries neither principal's id nor token.
+      const seen = JSON.stringify(events);
+      expect(events.length).toBeGreaterThan(0);
+      for (const secret of [alice.id, bob.id, ...TOKENS.keys()]) expect(seen).not.toContain(secret);
+      expect(manager.livePrincipals()).toBe(2);
+    },
+  );
 
   it("a principal without a grant fails naming the server, with no one's token in the failure, and others are untouched", async () => {
     const mallory: Principal = { id: "mallory@example.com" };
@@ -181,7 +184,10 @@ describe("a stdio server holding a per-user secret", () => {
     const drift: string[] = [];
     manager = createMcpManager(config, {
       principals: {
-        configFor: (p, _server, entry) => ({ ...entry, env: { ...(entry.transport === "stdio" ? entry.env : {}), NOTES_SECRET: `secret-of-${p.id}` } }),
+        configFor: (p, _server, entry) => ({
+          ...entry,
+          env: { ...(entry.transport === "stdio" ? entry.env : {}), NOTES_SECRET: `secret-of-${p.id}` },
+        }),
         onChange: (p, server, diff) => drift.push(`${p.id} ${server} +${diff.added.join(",")}`),
       },
     });

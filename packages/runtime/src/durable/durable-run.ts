@@ -3,9 +3,10 @@
  * retries with durable sleeps, run-policy counters and time budget rebuilt from recorded steps,
  * confirmations as durable waits. Any engine that implements `DurableContext` runs it.
  */
-import type { Principal } from "../caller/principal.js";
+
 import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller/caller.js";
 import { invokeValidated } from "../caller/invoke.js";
+import type { Principal } from "../caller/principal.js";
 import { toolUnavailable } from "../caller/tool-request.js";
 import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
 import { createRunLedger, type RunLedger, type RunPolicy, type RunUsage } from "../core/policy.js";
