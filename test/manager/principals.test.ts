@@ -5,6 +5,8 @@
  * from its own token store. A stdio server holding a per-user secret runs once per principal.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createCodeModeTools } from "@toolwright/code-mode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTokenStore, type TokenStore } from "../../packages/runtime/src/auth.js";
 import type { Principal } from "../../packages/runtime/src/caller.js";
@@ -17,11 +19,11 @@ import {
   sendCall,
 } from "../../packages/runtime/src/durable.js";
 import type { RuntimeEvent } from "../../packages/runtime/src/index.js";
-import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
+import { createApprovalStore, createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
 import { createResultBudget, createResultStore } from "../../packages/runtime/src/providers.js";
 import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
 import { type BearerServer, startBearerServer } from "./fixtures/bearer-server.js";
-import { alive, DYNAMIC, NODE } from "./helpers.js";
+import { alive, DYNAMIC, NODE, tempDir } from "./helpers.js";
 
 const alice: Principal = { id: "alice@example.com", label: "Alice" };
 const bob: Principal = { id: "bob@example.com", label: "Bob" };
@@ -133,6 +135,22 @@ describe("two principals against one HTTP server", () => {
     expect(textOf(await b.execute(read, { principal: alice }))).toContain("secret report");
   });
 
+  it("code mode: a held answer of one principal reads nothing for another, through one plug-in", async () => {
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url } } })), {
+      principals: { tokenStoreFor: storesFor(server.url) },
+    });
+    const plugin = createCodeModeTools({ resultBudget: { toolTokens: 300, store: createResultStore() } });
+    const a = plugin.wrap((await manager.forPrincipal(alice)).runtime);
+    const b = plugin.wrap((await manager.forPrincipal(bob)).runtime);
+    const code = 'return "answer of alice " + "y".repeat(6000);';
+    const answer = textOf(await a.execute({ tool: "toolwright.run_code", arguments: { code } }));
+    const handle = /read_result \{"handle":"([^"]+)"/.exec(answer)?.[1] as string;
+    expect(handle).toMatch(/^res_/);
+    const read = { tool: "toolwright.read_result", arguments: { handle, offset: 0, limit: 500 } };
+    expect(textOf(await a.execute(read))).toContain("answer of alice");
+    expect(textOf(await b.execute(read))).toContain("No result is held");
+  });
+
   it("a durable run of a principal records whose calls they are, and sends them with that principal's token", async () => {
     manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url } } })), {
       principals: { tokenStoreFor: storesFor(server.url) },
@@ -177,6 +195,33 @@ describe("two principals against one HTTP server", () => {
 function envOf(pid: number): string {
   return readFileSync(`/proc/${pid}/environ`, "utf8");
 }
+
+describe("per-principal approvals", () => {
+  it("an approval of one principal releases tools for that principal only", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const config = parseMcpConfig(JSON.stringify({ mcpServers: { notes: { command: NODE, args: [DYNAMIC] } } }));
+      manager = createMcpManager(config, {
+        principals: {
+          approvalsFor: async (p) => createApprovalStore({ path: join(dir, `${encodeURIComponent(p.id)}.json`), newTools: "hold" }),
+        },
+      });
+      const a = await manager.forPrincipal(alice);
+      const b = await manager.forPrincipal(bob);
+      expect(a.heldTools().length).toBeGreaterThan(0);
+      expect((await a.callTool("notes.alpha")).ok).toBe(false);
+      await a.approve("notes", "alpha");
+      expect(textOf(await a.callTool("notes.alpha"))).toContain("alpha from");
+      expect((await b.callTool("notes.alpha")).ok).toBe(false);
+      expect(b.heldTools().some((t) => t.name === "alpha")).toBe(true);
+      expect(readFileSync(join(dir, `${encodeURIComponent(alice.id)}.json`), "utf8")).toContain("alpha");
+    } finally {
+      await manager?.stop();
+      manager = undefined;
+      cleanup();
+    }
+  });
+});
 
 describe("a stdio server holding a per-user secret", () => {
   it("runs once per principal with that principal's secret, and never serves another principal", async () => {
