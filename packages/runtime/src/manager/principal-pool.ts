@@ -10,55 +10,12 @@
  * Hand-written rather than an LRU library: the runtime has no dependencies, and the pool must know
  * about in-flight calls, which no general cache does.
  */
-import { createOAuthProvider } from "../auth/oauth-provider.js";
-import type { Caller } from "../caller/caller.js";
 import { type Principal, principalKey } from "../caller/principal.js";
-import { createRuntime, type Runtime } from "../core/runtime.js";
-import { prototypeFree } from "../schema/prototype-free.js";
-import type { AuthProvider } from "../transport/auth-provider.js";
-import type { HttpServerConfig, McpConfig, ServerConfig } from "./config-types.js";
+import type { McpConfig } from "./config-types.js";
 import type { McpManager, McpManagerOptions, PrincipalManager, PrincipalOptions } from "./manager-types.js";
-import { runtimeSpecOf } from "./tool-registry.js";
+import { type BuildContext, buildPrincipalManager, type CreateManagerCore, type Entry, serversWhere } from "./principal-view.js";
 
-/** Builds a plain manager (the manager without principals): passed in, so this file imports no manager.ts. */
-export type CreateManagerCore = (config: McpConfig, options: McpManagerOptions) => McpManager;
-
-interface Entry {
-  readonly principal: Principal;
-  ready: Promise<PrincipalManager>;
-  lastUsed: number;
-  /** Calls in flight (and the build itself, while it runs). */
-  inFlight: number;
-  /** Out of the pool: new calls reopen the principal; the manager stops once no call is in flight. */
-  closed: boolean;
-  stopped?: Promise<void>;
-}
-
-type Servers = { [name: string]: ServerConfig };
-
-/** The servers of `config` that `keep` accepts, in a prototype-free map. */
-function serversWhere(config: McpConfig, keep: (name: string) => boolean): Servers {
-  const out = prototypeFree<Servers>({});
-  for (const [name, entry] of Object.entries(config.mcpServers)) if (keep(name)) out[name] = entry;
-  return out;
-}
-
-/** A principal manager refuses to nest: a principal's calls are made for that principal only. */
-const nested = () => Promise.reject(new Error("forPrincipal(): this is already one principal's manager"));
-
-/** The OAuth provider of one principal's connection to one HTTP server, or none. */
-function authOf(p: PrincipalOptions, principal: Principal, server: string, config: HttpServerConfig): AuthProvider | undefined {
-  if (p.authFor) return p.authFor(principal, server, config);
-  if (!p.tokenStoreFor) return undefined;
-  return createOAuthProvider({
-    // No interactive flow by default: a backend cannot open a browser for a user who is not there.
-    authorizationHandler: () =>
-      Promise.reject(new Error(`server "${server}" needs this principal's authorization: store their grant first`)),
-    ...p.oauthFor?.(principal, server, config),
-    serverUrl: config.url,
-    store: p.tokenStoreFor(principal),
-  });
-}
+export type { CreateManagerCore } from "./principal-view.js";
 
 /** Creates the many-principal manager over `createCore`. */
 export function createPrincipalPool(initial: McpConfig, options: McpManagerOptions, createCore: CreateManagerCore): McpManager {
@@ -81,6 +38,16 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
   const pool = new Map<string, Entry>();
   let reaper: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
+  const context: BuildContext = {
+    p,
+    shared,
+    base,
+    inherited,
+    createCore,
+    current: () => current,
+    track: (entry, run) => track(entry, run),
+    reopen: (principal) => forPrincipal(principal),
+  };
 
   function stopWhenIdle(entry: Entry): void {
     if (entry.inFlight > 0 || entry.stopped) return;
@@ -106,89 +73,16 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     }
   }
 
-  /** The principal's runtime as handed out: every call counts as use, carries the principal, and reopens a closed principal. */
-  function trackedRuntime(entry: Entry, runtime: Runtime): Runtime & { readonly principal: Principal } {
-    return {
-      principal: entry.principal,
-      registerToolset: (registration) => runtime.registerToolset(registration),
-      lookup: (tool) => runtime.lookup(tool),
-      specs: () => runtime.specs(),
-      async execute(request, callOptions) {
-        if (entry.closed) return (await forPrincipal(entry.principal)).runtime.execute(request, callOptions);
-        return track(entry, () => runtime.execute(request, { ...callOptions, principal: entry.principal }));
-      },
-      get policy() {
-        return runtime.policy;
-      },
-      usage: () => runtime.usage(),
-      resetRun: () => runtime.resetRun(),
-    };
-  }
-
-  /** Shared servers' tools, registered in a principal's runtime as they are now (their calls go to the one shared connection). */
-  function mirrorShared(runtime: Runtime): void {
-    for (const name of shared) {
-      const caller: Caller | undefined = base.getClient(name);
-      const specs = base
-        .tools()
-        .filter((t) => t.server === name)
-        .map((t) => runtimeSpecOf(t));
-      if (caller && specs.length > 0) runtime.registerToolset({ toolset: name, specs, caller });
-    }
-  }
-
-  async function build(entry: Entry): Promise<PrincipalManager> {
-    const { principal } = entry;
-    const servers = prototypeFree<Servers>({});
-    for (const [name, config] of Object.entries(serversWhere(current, (n) => !shared.has(n)))) {
-      servers[name] = p.configFor ? await p.configFor(principal, name, config) : config;
-    }
-    const approvals = p.approvalsFor ? await p.approvalsFor(principal) : undefined;
-    const runtime = createRuntime(p.runtime ?? {});
-    const { approve, onChange } = p;
-    const own = createCore(
-      { ...current, mcpServers: servers },
-      {
-        ...inherited,
-        // A principal's servers connect on its first call, never all at once for a thousand users.
-        lazy: true,
-        registry: runtime,
-        client: { ...inherited.client, authFor: (server, config) => authOf(p, principal, server, config) },
-        ...(approve ? { approve: (request) => approve(principal, request) } : {}),
-        ...(onChange ? { onChange: (server, diff) => onChange(principal, server, diff) } : {}),
-        ...(approvals ? { approvals } : {}),
-      },
-    );
-    mirrorShared(runtime);
-    const viaShared = (tool: string) => {
-      const dot = tool.indexOf(".");
-      if (dot > 0 && shared.has(tool.slice(0, dot))) return true;
-      return !own.tools().some((t) => t.exposedName === tool) && base.tools().some((t) => t.exposedName === tool);
-    };
-    const manager: PrincipalManager = {
-      ...own,
-      principal,
-      runtime: trackedRuntime(entry, runtime),
-      async callTool(tool, args, callOptions) {
-        if (entry.closed) return (await forPrincipal(principal)).callTool(tool, args, callOptions);
-        const target = viaShared(tool) ? base : own;
-        return track(entry, () => target.callTool(tool, args, { ...callOptions, principal }));
-      },
-      tools: () => [...base.tools(), ...own.tools()],
-      listServers: () => [...base.listServers(), ...own.listServers()],
-      getClient: (name) => (shared.has(name) ? base.getClient(name) : own.getClient(name)),
-      forPrincipal: nested,
-      livePrincipals: () => 1,
-      reapPrincipals: async () => 0,
-    };
-    return manager;
-  }
-
-  function evictOverflow(fresh: Entry): void {
+  /** Closes the least recently used idle principals beyond the bound; resolves once they are closed. */
+  function evictOverflow(fresh: Entry): Promise<unknown> {
+    const closing: Promise<void>[] = [];
     for (const entry of pool.values()) {
-      if (pool.size <= max) return;
-      if (entry !== fresh && entry.inFlight === 0) close(entry);
+      if (pool.size <= max) break;
+      if (entry === fresh || entry.inFlight > 0) continue;
+      close(entry);
+      if (entry.stopped) closing.push(entry.stopped);
     }
+    return Promise.all(closing);
   }
 
   function ensureReaper(): void {
@@ -216,13 +110,17 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     // A copy: a caller mutating its object later cannot move this pool entry to another user.
     const own: Principal = Object.freeze(principal.label === undefined ? { id: key } : { id: key, label: principal.label });
     const entry: Entry = { principal: own, ready: Promise.resolve() as never, lastUsed: now(), inFlight: 1, closed: false };
-    entry.ready = build(entry).finally(() => {
-      entry.inFlight--;
-      if (entry.closed) stopWhenIdle(entry);
-    });
-    entry.ready.catch(() => close(entry));
     pool.set(key, entry);
-    evictOverflow(entry);
+    // The evicted principals' connections (and processes) close before this one opens its own:
+    // the bound holds for resources, not only for map entries.
+    const evicted = evictOverflow(entry);
+    entry.ready = evicted
+      .then(() => buildPrincipalManager(context, entry))
+      .finally(() => {
+        entry.inFlight--;
+        if (entry.closed) stopWhenIdle(entry);
+      });
+    entry.ready.catch(() => close(entry));
     ensureReaper();
     return entry.ready;
   }
@@ -257,7 +155,7 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     async addServer(name, config) {
       if (!shared.has(name))
         throw new Error(`addServer("${name}"): only shared servers can be added to a many-principal manager; use applyConfig`);
-      current = { ...current, mcpServers: { ...current.mcpServers, [name]: config } };
+      current = { ...current, mcpServers: { ...serversWhere(current, () => true), [name]: config } };
       return base.addServer(name, config);
     },
     async stop() {
