@@ -38,6 +38,8 @@ export interface MockServer {
 export interface MockServerOptions {
   /** Wraps every answer: fault injection hooks in here. */
   readonly intercept?: MockInterceptor;
+  /** Told about every failure as it is recorded (the stdio command logs them for the parent test). */
+  readonly onFailure?: (failure: MockFailure) => void;
   /** Server version in `initialize` (default `0.0.0-mock`). */
   readonly version?: string;
 }
@@ -89,6 +91,10 @@ export function createMockServer(definition: MockDefinition, options: MockServer
   let calls: MockCall[] = [];
   let failures: MockFailure[] = [];
   let perTool = new Map<string, number>();
+  const fail = (failure: MockFailure) => {
+    failures.push(failure);
+    options.onFailure?.(failure);
+  };
   const names = new Set(definition.tools.map((t) => t.spec.name));
   const answer = async (tool: MockToolDefinition, args: unknown, info: MockCallInfo): Promise<CallToolResult> => {
     const handler = tool.handler;
@@ -103,12 +109,12 @@ export function createMockServer(definition: MockDefinition, options: MockServer
       }
     } else if (tool.answer.from === "none") {
       const message = `mock ${definition.toolset}.${tool.spec.name}: no default answer could be made from the output schema; give the mock a handler for ${JSON.stringify(tool.spec.name)}`;
-      failures.push({ tool: tool.spec.name, call: info.call, message });
+      fail({ tool: tool.spec.name, call: info.call, message });
       return errorResult(message);
     } else value = tool.answer.value;
     const checked = checkAnswer(definition.toolset, tool, value, handler === undefined ? "default" : "handler");
     if (checked.ok) return checked.result;
-    failures.push({ tool: tool.spec.name, call: info.call, message: checked.message });
+    fail({ tool: tool.spec.name, call: info.call, message: checked.message });
     return errorResult(checked.message);
   };
   const tools = definition.tools.map((tool): ServerTool => {
