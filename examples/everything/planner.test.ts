@@ -14,7 +14,11 @@ it("runs the plan against the generated mock, with handlers shaped like the real
     createEverythingMock({
       echo: ({ message }) => `Echo: ${message}`,
       getSum: ({ a, b }) => `The sum of ${a} and ${b} is ${a + b}.`,
-      getStructuredContent: ({ location }) => ({ temperature: location === "Chicago" ? 22.5 : 30, conditions: "Partly cloudy", humidity: 65 }),
+      getStructuredContent: ({ location }) => ({
+        temperature: location === "Chicago" ? 22.5 : 30,
+        conditions: "Partly cloudy",
+        humidity: 65,
+      }),
     }),
   );
   const lines: string[] = [];
@@ -44,8 +48,12 @@ it("runs the plan on the mock's defaults alone (answers generated from the desig
 });
 
 it("fails the step, naming tool and field, when a handler answers the wrong shape", async () => {
-  await using mock = await startMock(createEverythingMock({ getStructuredContent: () => ({ temperature: 20, conditions: 7, humidity: 1 }) as never }));
+  await using mock = await startMock(
+    createEverythingMock({ getStructuredContent: () => ({ temperature: 20, conditions: 7, humidity: 1 }) as never }),
+  );
   const lines: string[] = [];
   expect(await runPlan(mock.caller, (line) => lines.push(line))).toBe(1);
-  expect(lines[2]).toMatch(/^get-structured-content failed: .*mock everything\.get-structured-content: the handler's answer breaks the output schema: conditions/);
+  expect(lines[2]).toMatch(
+    /^get-structured-content failed: .*mock everything\.get-structured-content: the handler's answer breaks the output schema: conditions/,
+  );
 });

@@ -51,5 +51,5 @@ export {
   retryAfterMsFromHeader,
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
-export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";
 export type { Decoded, Decoder } from "./schema/codec.js";
+export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";

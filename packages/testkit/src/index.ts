@@ -12,6 +12,6 @@ export const CASSETTE_FORMAT = 1;
 export type { MockFailure, MockServer, MockServerOptions } from "./mock/mock-server.js";
 export { checkAnswer, createMockServer, describeIssue } from "./mock/mock-server.js";
 export type { MockAnswerSource, MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./mock/types.js";
+export { type ServedMock, type ServeMockOptions, serveMock } from "./serve/serve-mock.js";
 export type { MockTransport, RunningMock, StartMockOptions } from "./serve/start-mock.js";
 export { startMock, toolwrightBin } from "./serve/start-mock.js";
-export { serveMock, type ServeMockOptions, type ServedMock } from "./serve/serve-mock.js";

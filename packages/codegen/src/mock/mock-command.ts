@@ -42,7 +42,9 @@ type Testkit = {
 async function loadDefinitions(outDir: string): Promise<Map<string, Definition>> {
   const { tsImport } = await import("tsx/esm/api");
   const found = new Map<string, Definition>();
-  const dirs = readdirSync(outDir, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(outDir, d.name, "mock.gen.ts")));
+  const dirs = readdirSync(outDir, { withFileTypes: true }).filter(
+    (d) => d.isDirectory() && existsSync(join(outDir, d.name, "mock.gen.ts")),
+  );
   for (const dir of dirs.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const mod = (await tsImport(pathToFileURL(join(outDir, dir.name, "mock.gen.ts")).href, import.meta.url)) as MockModule;
     for (const [name, value] of Object.entries(mod)) {
@@ -79,7 +81,8 @@ export async function mockAction(args: MockArgs, io: MockIo): Promise<number> {
       await runGen({ design: args.design, out: relative(cwd, scratch), cwd, cache: false });
       outDir = scratch;
     }
-    if (!existsSync(outDir)) throw new Error(`toolwright mock: no generated code at ${args.out} (run toolwright gen first, or leave out --out)`);
+    if (!existsSync(outDir))
+      throw new Error(`toolwright mock: no generated code at ${args.out} (run toolwright gen first, or leave out --out)`);
     const definitions = await loadDefinitions(outDir);
     const definition = definitions.get(args.toolset);
     if (definition === undefined) {

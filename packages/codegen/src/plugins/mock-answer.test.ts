@@ -31,7 +31,11 @@ describe("mock answers", () => {
   it("are deterministic: the same schema gives the same value, call after call", () => {
     const schema = {
       type: "object",
-      properties: { when: { type: "string", format: "date-time" }, n: { type: "integer", minimum: 3 }, tags: { type: "array", items: { type: "string" }, minItems: 2 } },
+      properties: {
+        when: { type: "string", format: "date-time" },
+        n: { type: "integer", minimum: 3 },
+        tags: { type: "array", items: { type: "string" }, minItems: 2 },
+      },
       required: ["when", "n", "tags"],
     };
     const first = sampleSchema(schema);
@@ -42,7 +46,10 @@ describe("mock answers", () => {
   });
 
   it("prefer the schema's own example, default or const (the design's words) over a sample", () => {
-    expect(sampleSchema({ type: "object", examples: [{ city: "Oslo" }, { city: "Rome" }] })).toEqual({ from: "example", value: { city: "Oslo" } });
+    expect(sampleSchema({ type: "object", examples: [{ city: "Oslo" }, { city: "Rome" }] })).toEqual({
+      from: "example",
+      value: { city: "Oslo" },
+    });
     expect(sampleSchema({ type: "number", default: 7 })).toEqual({ from: "example", value: 7 });
     expect(sampleSchema({ const: "fixed" })).toEqual({ from: "example", value: "fixed" });
   });
@@ -85,6 +92,9 @@ describe("mock answers", () => {
   it("null branches are dropped only where a value branch remains", () => {
     expect(withoutNullBranches({ type: ["null"] })).toEqual({ type: "null" });
     expect(withoutNullBranches({ anyOf: [{ type: "null" }] })).toEqual({ anyOf: [{ type: "null" }] });
-    expect(withoutNullBranches({ oneOf: [{ type: "null" }, { type: "string" }], enum: [null] })).toEqual({ oneOf: [{ type: "string" }], enum: [null] });
+    expect(withoutNullBranches({ oneOf: [{ type: "null" }, { type: "string" }], enum: [null] })).toEqual({
+      oneOf: [{ type: "string" }],
+      enum: [null],
+    });
   });
 });

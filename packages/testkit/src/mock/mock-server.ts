@@ -7,7 +7,13 @@
 import type { FieldIssue } from "@toolwright/runtime";
 import type { SpecAnnotations } from "@toolwright/runtime/caller";
 import { RpcHandlerError } from "@toolwright/runtime/protocol";
-import { type CallToolResult, createToolServer, type ServerTool, type ToolAnnotationsWire, type ToolServer } from "@toolwright/runtime/server";
+import {
+  type CallToolResult,
+  createToolServer,
+  type ServerTool,
+  type ToolAnnotationsWire,
+  type ToolServer,
+} from "@toolwright/runtime/server";
 import type { MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./types.js";
 
 /** A mock answer that broke its tool's contract: what the test sees in `failures`. */
@@ -81,7 +87,10 @@ export function checkAnswer(
     return { ok: true, result: { content: [{ type: "text", text }], structuredContent: value as { [key: string]: unknown } } };
   }
   if (typeof value !== "string") {
-    return { ok: false, message: `${where} must be a string (the tool declares no output schema, so it answers text), got ${typeof value}` };
+    return {
+      ok: false,
+      message: `${where} must be a string (the tool declares no output schema, so it answers text), got ${typeof value}`,
+    };
   }
   return { ok: true, result: { content: [{ type: "text", text: value }] } };
 }
@@ -105,7 +114,10 @@ export function createMockServer(definition: MockDefinition, options: MockServer
       } catch (error) {
         if (error instanceof RpcHandlerError) throw error;
         // The test's own throw: its message is the test's, so it goes back to the test as a JSON-RPC error.
-        throw new RpcHandlerError(-32603, `mock ${definition.toolset}.${tool.spec.name}: the handler threw: ${error instanceof Error ? error.message : String(error)}`);
+        throw new RpcHandlerError(
+          -32603,
+          `mock ${definition.toolset}.${tool.spec.name}: the handler threw: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     } else if (tool.answer.from === "none") {
       const message = `mock ${definition.toolset}.${tool.spec.name}: no default answer could be made from the output schema; give the mock a handler for ${JSON.stringify(tool.spec.name)}`;
@@ -150,7 +162,9 @@ export function createMockServer(definition: MockDefinition, options: MockServer
     },
     callsTo(tool) {
       if (!names.has(tool)) {
-        throw new TypeError(`mock ${definition.toolset}: no tool ${JSON.stringify(tool)} (it has ${[...names].map((n) => JSON.stringify(n)).join(", ")})`);
+        throw new TypeError(
+          `mock ${definition.toolset}: no tool ${JSON.stringify(tool)} (it has ${[...names].map((n) => JSON.stringify(n)).join(", ")})`,
+        );
       }
       return calls.filter((c) => c.tool === tool);
     },

@@ -65,7 +65,9 @@ export function toolwrightBin(cwd: string): string {
   try {
     entry = createRequire(join(resolve(cwd), "package.json")).resolve("@toolwright/codegen");
   } catch {
-    throw new Error(`startMock: a stdio mock runs \`toolwright mock\`, but @toolwright/codegen is not installed where ${cwd} resolves packages`);
+    throw new Error(
+      `startMock: a stdio mock runs \`toolwright mock\`, but @toolwright/codegen is not installed where ${cwd} resolves packages`,
+    );
   }
   return join(dirname(entry), "bin.js");
 }
@@ -92,7 +94,9 @@ function readRecord(file: string): { calls: MockCall[]; failures: MockFailure[] 
 
 async function startStdio(definition: MockDefinition, options: StartMockOptions): Promise<RunningMock> {
   if (options.design === undefined && options.out === undefined) {
-    throw new TypeError(`startMock(${definition.toolset}): a stdio mock needs \`design\` (the design file) or \`out\` (its generated code)`);
+    throw new TypeError(
+      `startMock(${definition.toolset}): a stdio mock needs \`design\` (the design file) or \`out\` (its generated code)`,
+    );
   }
   const withHandlers = definition.tools.filter((t) => t.handler !== undefined).map((t) => t.spec.name);
   if (withHandlers.length > 0) {
@@ -100,7 +104,8 @@ async function startStdio(definition: MockDefinition, options: StartMockOptions)
       `startMock(${definition.toolset}): handlers run in this process and cannot answer over stdio (${withHandlers.join(", ")}); use transport "memory" or "http"`,
     );
   }
-  if (options.intercept !== undefined) throw new TypeError(`startMock(${definition.toolset}): \`intercept\` runs in this process; use transport "memory" or "http"`);
+  if (options.intercept !== undefined)
+    throw new TypeError(`startMock(${definition.toolset}): \`intercept\` runs in this process; use transport "memory" or "http"`);
   const cwd = options.cwd ?? process.cwd();
   const dir = await mkdtemp(join(tmpdir(), "toolwright-mock-"));
   const record = join(dir, "calls.jsonl");
@@ -141,7 +146,8 @@ async function startStdio(definition: MockDefinition, options: StartMockOptions)
       return readRecord(record).calls;
     },
     callsTo(tool) {
-      if (!definition.tools.some((t) => t.spec.name === tool)) throw new TypeError(`mock ${definition.toolset}: no tool ${JSON.stringify(tool)}`);
+      if (!definition.tools.some((t) => t.spec.name === tool))
+        throw new TypeError(`mock ${definition.toolset}: no tool ${JSON.stringify(tool)}`);
       return readRecord(record).calls.filter((c) => c.tool === tool);
     },
     get failures() {
