@@ -4,7 +4,7 @@
  * are kept per principal.
  * @packageDocumentation
  */
-export type { PrincipalApprovals, PrincipalApprovalsOptions } from "./approvals.js";
+export type { PrincipalApprovals, PrincipalApprovalsOptions, VaultApprovalStore, VaultApprovalStoreOptions } from "./approvals.js";
 export type { VaultKey } from "./crypto.js";
 export { VaultError } from "./crypto.js";
 export type { RotateOptions, RotationReport } from "./rotate.js";

@@ -5,7 +5,14 @@
  */
 import type { TokenStore } from "@toolwright/runtime/auth";
 import pg from "pg";
-import { type PrincipalApprovals, type PrincipalApprovalsOptions, principalApprovals } from "./approvals.js";
+import {
+  type PrincipalApprovals,
+  type PrincipalApprovalsOptions,
+  principalApprovals,
+  type VaultApprovalStore,
+  type VaultApprovalStoreOptions,
+  vaultApprovalStore,
+} from "./approvals.js";
 import { createKeyRing, VaultError, type VaultKey } from "./crypto.js";
 import { type RotateOptions, type RotationReport, rotateKeys } from "./rotate.js";
 import { checkSchemaName, migrateVault } from "./schema.js";
@@ -36,8 +43,13 @@ export interface PostgresVault {
   readonly schema: string;
   /** The runtime `TokenStore` of one principal (pass it as `createOAuthProvider({ store })`). */
   tokenStore(principal: string): TokenStore;
-  /** One principal's tool approvals. */
+  /** One principal's tool approvals, read and written in the database on every call. */
   approvals(principal: string, options?: PrincipalApprovalsOptions): PrincipalApprovals;
+  /**
+   * One principal's approvals as the manager's synchronous `ApprovalStore` (for `approvalsFor`):
+   * read once, written through in order; `flush()` waits for the writes.
+   */
+  approvalStore(principal: string, options?: VaultApprovalStoreOptions): Promise<VaultApprovalStore>;
   /** The resources whose grant the authorization server refused (invalid_grant): the principal must authorize again. */
   needsReauthorization(principal: string): Promise<string[]>;
   /** Re-encrypts rows under older keys with the active key, in batches. */
@@ -87,6 +99,7 @@ export async function createPostgresVault(options: PostgresVaultOptions): Promis
     schema,
     tokenStore: (principal) => principalTokenStore(ctx, principal),
     approvals: (principal, approvalOptions) => principalApprovals(pool, schema, principal, approvalOptions),
+    approvalStore: (principal, storeOptions) => vaultApprovalStore(pool, schema, principal, storeOptions),
     async needsReauthorization(principal) {
       const { rows } = await pool.query<{ resource: string }>(
         `SELECT resource FROM ${schema}.tokens WHERE principal = $1 AND state = 'reauthorize' ORDER BY resource`,
