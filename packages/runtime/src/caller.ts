@@ -10,6 +10,8 @@ export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, To
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
 export type { ResultSpec } from "./caller/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
+export type { Principal } from "./caller/principal.js";
+export { MAX_PRINCIPAL_ID, principalKey, samePrincipal } from "./caller/principal.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export type { CallConnection, MeterLike } from "./caller/telemetry-facts.js";
