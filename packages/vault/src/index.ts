@@ -9,5 +9,5 @@ export type { VaultKey } from "./crypto.js";
 export { VaultError } from "./crypto.js";
 export type { RotateOptions, RotationReport } from "./rotate.js";
 export { VAULT_SCHEMA_VERSION } from "./schema.js";
-export type { PostgresVault, PostgresVaultOptions } from "./vault.js";
+export type { PostgresVault, PostgresVaultOptions, PrincipalRef } from "./vault.js";
 export { createPostgresVault } from "./vault.js";
