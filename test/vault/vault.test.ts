@@ -215,4 +215,19 @@ describe("schema and approvals", () => {
     expect((await bob.gate("mail", [changed])).allowed).toHaveLength(1);
     expect((await alice.gate("mail", [changed])).held).toHaveLength(1);
   });
+
+  it("approvalStore: the manager's synchronous store for one principal, written through to the database", async () => {
+    const vault = await open(db.schema(), [newKey("k1")]);
+    const tool = { name: "send", inputSchema: { type: "object" as const } };
+    const store = await vault.approvalStore("alice");
+    expect(store.gate("mail", [tool]).allowed).toHaveLength(1); // first use, approved in memory at once
+    expect(store.approved("mail", "send")).toBe(fingerprintTool(tool));
+    await store.flush();
+    expect(await vault.approvals("alice").approved("mail", "send")).toBe(fingerprintTool(tool)); // and in the database
+    const other = await vault.approvalStore("bob", { newTools: "hold" });
+    expect(other.gate("mail", [tool]).held.map((h) => h.reason)).toEqual(["new"]);
+    const again = await vault.approvalStore("alice"); // another worker, later
+    expect(again.approved("mail", "send")).toBe(fingerprintTool(tool));
+    expect(store.path).not.toContain("alice");
+  });
 });

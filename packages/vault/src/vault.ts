@@ -4,8 +4,16 @@
  * token stores and approvals.
  */
 import type { TokenStore } from "@toolwright/runtime/auth";
+import type { Principal } from "@toolwright/runtime/caller";
 import pg from "pg";
-import { type PrincipalApprovals, type PrincipalApprovalsOptions, principalApprovals } from "./approvals.js";
+import {
+  type PrincipalApprovals,
+  type PrincipalApprovalsOptions,
+  principalApprovals,
+  type VaultApprovalStore,
+  type VaultApprovalStoreOptions,
+  vaultApprovalStore,
+} from "./approvals.js";
 import { createKeyRing, VaultError, type VaultKey } from "./crypto.js";
 import { type RotateOptions, type RotationReport, rotateKeys } from "./rotate.js";
 import { checkSchemaName, migrateVault } from "./schema.js";
@@ -30,16 +38,27 @@ export interface PostgresVaultOptions {
   readonly maxConnections?: number;
 }
 
+/** A principal as the runtime passes it (`{ id }`, only the id counts) or its id. */
+export type PrincipalRef = string | Principal;
+
+/** The id of a principal reference (checked by the stores). */
+const idOf = (principal: PrincipalRef): string => (typeof principal === "string" ? principal : principal?.id);
+
 /** A token vault on PostgreSQL shared by every worker of an application. */
 export interface PostgresVault {
   /** The schema the tables live in. */
   readonly schema: string;
   /** The runtime `TokenStore` of one principal (pass it as `createOAuthProvider({ store })`). */
-  tokenStore(principal: string): TokenStore;
-  /** One principal's tool approvals. */
-  approvals(principal: string, options?: PrincipalApprovalsOptions): PrincipalApprovals;
+  tokenStore(principal: PrincipalRef): TokenStore;
+  /** One principal's tool approvals, read and written in the database on every call. */
+  approvals(principal: PrincipalRef, options?: PrincipalApprovalsOptions): PrincipalApprovals;
+  /**
+   * One principal's approvals as the manager's synchronous `ApprovalStore` (for `approvalsFor`):
+   * read once, written through in order; `flush()` waits for the writes.
+   */
+  approvalStore(principal: PrincipalRef, options?: VaultApprovalStoreOptions): Promise<VaultApprovalStore>;
   /** The resources whose grant the authorization server refused (invalid_grant): the principal must authorize again. */
-  needsReauthorization(principal: string): Promise<string[]>;
+  needsReauthorization(principal: PrincipalRef): Promise<string[]>;
   /** Re-encrypts rows under older keys with the active key, in batches. */
   rotate(options?: RotateOptions): Promise<RotationReport>;
   /** Ends the vault's own pools (not a pool you passed in). */
@@ -85,12 +104,13 @@ export async function createPostgresVault(options: PostgresVaultOptions): Promis
   let closed = false;
   return {
     schema,
-    tokenStore: (principal) => principalTokenStore(ctx, principal),
-    approvals: (principal, approvalOptions) => principalApprovals(pool, schema, principal, approvalOptions),
+    tokenStore: (principal) => principalTokenStore(ctx, idOf(principal)),
+    approvals: (principal, approvalOptions) => principalApprovals(pool, schema, idOf(principal), approvalOptions),
+    approvalStore: (principal, storeOptions) => vaultApprovalStore(pool, schema, idOf(principal), storeOptions),
     async needsReauthorization(principal) {
       const { rows } = await pool.query<{ resource: string }>(
         `SELECT resource FROM ${schema}.tokens WHERE principal = $1 AND state = 'reauthorize' ORDER BY resource`,
-        [checkPrincipal(principal)],
+        [checkPrincipal(idOf(principal))],
       );
       return rows.map((r) => r.resource);
     },

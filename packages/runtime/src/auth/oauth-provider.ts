@@ -71,7 +71,6 @@ function refreshSetupFor(
     options,
     store,
     fetchFn,
-    skewMs: (options.refreshSkewSeconds ?? 60) * 1000,
     // The metadata cached at authorization still serves when rediscovery fails (a flaky well-known URL).
     metadata: (issuer) => servers.metadata(issuer, false).catch(() => servers.cached(issuer)),
     requestTo,
