@@ -6,7 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createAiSdkTools } from "@toolwright/ai-sdk";
 import { createCodeModeTools } from "@toolwright/code-mode";
+import { createLangChainTools } from "@toolwright/langchain";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTokenStore, type TokenStore } from "../../packages/runtime/src/auth.js";
 import type { Principal } from "../../packages/runtime/src/caller.js";
@@ -133,6 +135,22 @@ describe("two principals against one HTTP server", () => {
     expect(stolen).toContain("No result is held");
     // A call naming the principal itself wins over the runner's.
     expect(textOf(await b.execute(read, { principal: alice }))).toContain("secret report");
+  });
+
+  it("the ai-sdk and langchain adapters over a principal's runtime call with that principal's token", async () => {
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url } } })), {
+      principals: { tokenStoreFor: storesFor(server.url) },
+    });
+    const before = server.calls.length;
+    const aiTools = createAiSdkTools((await manager.forPrincipal(alice)).runtime);
+    const name = Object.keys(aiTools).find((n) => n.includes("whoami")) as string;
+    const viaAi = await aiTools[name]?.execute?.({ principal: alice.id }, { toolCallId: "c1", messages: [] });
+    expect(JSON.stringify(viaAi)).toContain(alice.id);
+    const lcTools = createLangChainTools((await manager.forPrincipal(bob)).runtime);
+    const whoami = lcTools.find((t) => t.name.includes("whoami"));
+    expect(String(await whoami?.invoke({ principal: bob.id }))).toContain(bob.id);
+    const calls = server.calls.slice(before);
+    expect(calls.map((c) => c.user)).toEqual([alice.id, bob.id]);
   });
 
   it("code mode: a held answer of one principal reads nothing for another, through one plug-in", async () => {
