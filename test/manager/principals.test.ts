@@ -151,6 +151,19 @@ describe("two principals against one HTTP server", () => {
     expect(String(await whoami?.invoke({ principal: bob.id }))).toContain(bob.id);
     const calls = server.calls.slice(before);
     expect(calls.map((c) => c.user)).toEqual([alice.id, bob.id]);
+    // Two users' tool sets sharing one result store: bob's read_result cannot page alice's result.
+    const store = createResultStore();
+    const mine = createAiSdkTools((await manager.forPrincipal(alice)).runtime, { resultBudget: { store, toolTokens: 500 } });
+    const theirs = createAiSdkTools((await manager.forPrincipal(bob)).runtime, { resultBudget: { store, toolTokens: 500 } });
+    const big = Object.keys(mine).find((n) => n.includes("big")) as string;
+    const held = JSON.stringify(await mine[big]?.execute?.({ principal: alice.id }, { toolCallId: "c2", messages: [] }));
+    const handle = /res_\d+/.exec(held)?.[0] as string;
+    expect(handle).toBeDefined();
+    const args = { handle, offset: 0, limit: 500 };
+    expect(JSON.stringify(await mine.read_result?.execute?.(args, { toolCallId: "c3", messages: [] }))).toContain("secret report");
+    const stolen = JSON.stringify(await theirs.read_result?.execute?.(args, { toolCallId: "c4", messages: [] }));
+    expect(stolen).not.toContain("secret report");
+    expect(stolen).toContain("No result is held");
   });
 
   it("code mode: a held answer of one principal reads nothing for another, through one plug-in", async () => {
