@@ -103,8 +103,10 @@ function defineScriptAgent(agent: string) {
   const { runtime, ledger } = agentRuntime(agent);
   const perPrincipal = new Map<string, ReturnType<typeof createRuntime>>();
   const runtimeFor = (principal: { readonly id: string }) => {
-    let own = perPrincipal.get(principal.id);
-    if (!own) perPrincipal.set(principal.id, (own = agentRuntime(`${agent}:${principal.id}`).runtime));
+    const known = perPrincipal.get(principal.id);
+    if (known) return known;
+    const own = agentRuntime(`${agent}:${principal.id}`).runtime;
+    perPrincipal.set(principal.id, own);
     return own;
   };
   defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
