@@ -6,7 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createAiSdkTools } from "@toolwright/ai-sdk";
 import { createCodeModeTools } from "@toolwright/code-mode";
+import { createLangChainTools } from "@toolwright/langchain";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTokenStore, type TokenStore } from "../../packages/runtime/src/auth.js";
 import type { Principal } from "../../packages/runtime/src/caller.js";
@@ -133,6 +135,35 @@ describe("two principals against one HTTP server", () => {
     expect(stolen).toContain("No result is held");
     // A call naming the principal itself wins over the runner's.
     expect(textOf(await b.execute(read, { principal: alice }))).toContain("secret report");
+  });
+
+  it("the ai-sdk and langchain adapters over a principal's runtime call with that principal's token", async () => {
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url } } })), {
+      principals: { tokenStoreFor: storesFor(server.url) },
+    });
+    const before = server.calls.length;
+    const aiTools = createAiSdkTools((await manager.forPrincipal(alice)).runtime);
+    const name = Object.keys(aiTools).find((n) => n.includes("whoami")) as string;
+    const viaAi = await aiTools[name]?.execute?.({ principal: alice.id }, { toolCallId: "c1", messages: [] });
+    expect(JSON.stringify(viaAi)).toContain(alice.id);
+    const lcTools = createLangChainTools((await manager.forPrincipal(bob)).runtime);
+    const whoami = lcTools.find((t) => t.name.includes("whoami"));
+    expect(String(await whoami?.invoke({ principal: bob.id }))).toContain(bob.id);
+    const calls = server.calls.slice(before);
+    expect(calls.map((c) => c.user)).toEqual([alice.id, bob.id]);
+    // Two users' tool sets sharing one result store: bob's read_result cannot page alice's result.
+    const store = createResultStore();
+    const mine = createAiSdkTools((await manager.forPrincipal(alice)).runtime, { resultBudget: { store, toolTokens: 500 } });
+    const theirs = createAiSdkTools((await manager.forPrincipal(bob)).runtime, { resultBudget: { store, toolTokens: 500 } });
+    const big = Object.keys(mine).find((n) => n.includes("big")) as string;
+    const held = JSON.stringify(await mine[big]?.execute?.({ principal: alice.id }, { toolCallId: "c2", messages: [] }));
+    const handle = /res_\d+/.exec(held)?.[0] as string;
+    expect(handle).toBeDefined();
+    const args = { handle, offset: 0, limit: 500 };
+    expect(JSON.stringify(await mine.read_result?.execute?.(args, { toolCallId: "c3", messages: [] }))).toContain("secret report");
+    const stolen = JSON.stringify(await theirs.read_result?.execute?.(args, { toolCallId: "c4", messages: [] }));
+    expect(stolen).not.toContain("secret report");
+    expect(stolen).toContain("No result is held");
   });
 
   it("code mode: a held answer of one principal reads nothing for another, through one plug-in", async () => {

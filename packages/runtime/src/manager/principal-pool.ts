@@ -47,11 +47,12 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     current: () => current,
     track: (entry, run) => track(entry, run),
     reopen: (principal) => forPrincipal(principal),
+    close: (entry) => close(entry),
   };
 
   function stopWhenIdle(entry: Entry): void {
     if (entry.inFlight > 0 || entry.stopped) return;
-    entry.stopped = entry.ready.then((m) => m.stop()).catch(() => undefined);
+    entry.stopped = entry.ready.then(() => entry.stopOwn?.()).catch(() => undefined);
   }
 
   function close(entry: Entry): void {

@@ -27,6 +27,8 @@ export interface Entry {
   /** Out of the pool: new calls reopen the principal; the manager stops once no call is in flight. */
   closed: boolean;
   stopped?: Promise<void>;
+  /** Stops the principal's own manager (set once it is built). */
+  stopOwn?: () => Promise<void>;
 }
 
 /** Server entries by name. */
@@ -70,6 +72,8 @@ export interface BuildContext {
   readonly track: <T>(entry: Entry, run: () => Promise<T>) => Promise<T>;
   /** The principal's manager now (a closed one is rebuilt). */
   readonly reopen: (principal: Principal) => Promise<PrincipalManager>;
+  /** Takes the principal out of the pool; its manager stops once no call is in flight. */
+  readonly close: (entry: Entry) => void;
 }
 
 /** The principal's runtime as handed out: every call counts as use, carries the principal, and reopens a closed principal. */
@@ -126,6 +130,7 @@ export async function buildPrincipalManager(ctx: BuildContext, entry: Entry): Pr
       ...(approvals ? { approvals } : {}),
     },
   );
+  entry.stopOwn = () => own.stop();
   // Connected before the manager is handed out, so a provider adapter built on `runtime` lists
   // the principal's tools at once (`lazy: true` leaves every server to its first call instead).
   if (!inherited.lazy) await own.start();
