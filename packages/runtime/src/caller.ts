@@ -6,6 +6,9 @@
  * redact failures. The `Caller` interface itself is in the root entry. Needs no Node APIs.
  * @packageDocumentation
  */
+export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
+export { createHostedCaller } from "./caller/in-memory-caller.js";
+export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
 export type { ResultSpec } from "./caller/invoke.js";

@@ -7,3 +7,10 @@
 
 /** The cassette format version this kit writes and reads. */
 export const CASSETTE_FORMAT = 1;
+
+export type { FaultHostOptions, FaultyHost } from "./faults/host.js";
+export { BROKEN_OUTPUT, FAULT_INPUT_KEY, withFaults } from "./faults/host.js";
+export type { FaultProxy, FaultProxyOptions } from "./faults/http-front.js";
+export { startFaultProxy } from "./faults/http-front.js";
+export type { Fault, FaultKind, FaultPlan, FaultRule, FaultSchedule, InjectedFault } from "./faults/plan.js";
+export { checkFaultPlan, createFaultSchedule } from "./faults/plan.js";
