@@ -86,5 +86,5 @@ export function managerOn(host: MessageHost, options: McpManagerOptions = {}): M
 
 /** A manager on an HTTP server at `url` with the default HTTP client. */
 export function managerAt(url: string, options: McpManagerOptions = {}): McpManager {
-  return createMcpManager({ mcpServers: { everything: { transport: "http", url, headers: {} } } }, options);
+  return createMcpManager({ mcpServers: { everything: { transport: "http", url, headers: {}, era: "legacy" } } }, options);
 }

@@ -130,14 +130,17 @@ describe("HTTP faults through the generated client, in front of a real streamabl
     expect(await client.echo({ message: "x" }, { timeoutMs: 50 })).toMatchObject({ ok: false, failure: { kind: "timeout", recovery: { action: "retry" } } });
   });
 
-  it("session 404 once: re-initialized and retried; 404 on every call: unavailable, replan", async () => {
+  // The front answers 404 with the body serveHttp itself sends (-32001 "Session not found"); the
+  // runtime maps that body's code (-32001: timeout, retry) ahead of the status, with httpStatus kept.
+  it("session 404 once: re-initialized and retried; 404 on every call: a failure with httpStatus 404", async () => {
     const once = await overHttp([{ tool: "echo", call: 1, fault: { kind: "session-404" } }]);
     expect(await once.client.echo({ message: "x" })).toMatchObject({ ok: true });
     expect(once.log.calls).toEqual(["echo:x"]);
     const always = await overHttp([{ tool: "echo", every: true, fault: { kind: "session-404" } }]);
     const r = await always.client.echo({ message: "x" });
-    expect(r).toMatchObject({ ok: false, failure: { kind: "unavailable", httpStatus: 404, recovery: { action: "replan" } } });
+    expect(r).toMatchObject({ ok: false, failure: { kind: "timeout", httpStatus: 404, rpc: { code: -32001 }, recovery: { action: "retry" } } });
     expect(always.log.calls).toEqual([]);
+    expect(always.proxy.faults.calls("echo")).toBe(2);
   });
 
   it("is-error and rpc-error answered by the front: domain_rejection / internal", async () => {

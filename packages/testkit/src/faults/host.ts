@@ -54,11 +54,14 @@ export function withFaults<H extends MessageHost>(host: H, plan: FaultPlan, opti
   const announce = () => {
     for (const notify of live) notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" } as Outbound);
   };
-  const wrapper = Object.create(host) as FaultyHost<H> & { -readonly [K in "faults" | "openSession"]: unknown };
-  wrapper.faults = schedule;
-  wrapper.openSession = (sessionOptions: SessionOptionsOf<H>) =>
-    openFaultySession(host, sessionOptions, { schedule, drift, live, announce, onCrash: options.onCrash });
-  return wrapper;
+  // The host's own methods stay reachable (a wrapped tool server still notifies and serves).
+  return Object.create(host, {
+    faults: { value: schedule, enumerable: true },
+    openSession: {
+      value: (sessionOptions: SessionOptionsOf<H>) =>
+        openFaultySession(host, sessionOptions, { schedule, drift, live, announce, onCrash: options.onCrash }),
+    },
+  }) as FaultyHost<H>;
 }
 
 interface Shared {

@@ -10,8 +10,11 @@ export type Fault =
   | { readonly kind: "latency"; readonly ms: number }
   /** The call answers a tool error (`isError: true`) with this text. */
   | { readonly kind: "is-error"; readonly text?: string }
-  /** The call runs, then its `structuredContent` is replaced by a value that breaks the output schema. */
-  | { readonly kind: "bad-output"; readonly structuredContent?: { readonly [key: string]: unknown } }
+  /**
+   * The call runs, then its `structuredContent` is replaced: by default with an object that breaks
+   * the output schema; a non-object value breaks the protocol's result shape as well.
+   */
+  | { readonly kind: "bad-output"; readonly structuredContent?: unknown }
   /** The call answers a JSON-RPC error. */
   | { readonly kind: "rpc-error"; readonly code: number; readonly message?: string; readonly data?: unknown }
   /** The server dies mid-call: in memory the session closes, over stdio the process exits, over HTTP the socket is destroyed. */
