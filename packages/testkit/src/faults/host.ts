@@ -32,7 +32,7 @@ export const FAULT_INPUT_KEY = "toolwright-fault";
 /** The `structuredContent` a `bad-output` fault sends when the plan gives none. */
 export const BROKEN_OUTPUT: { readonly [key: string]: unknown } = Object.freeze({ "toolwright-fault": "bad-output" });
 
-const HTTP_ONLY: ReadonlySet<string> = new Set(["session-404", "unauthorized"]);
+const HTTP_ONLY: ReadonlySet<string> = new Set(["session-404", "unauthorized", "http-status"]);
 
 interface RpcRequestLike {
   readonly id?: RpcId;
@@ -42,7 +42,7 @@ interface RpcRequestLike {
 
 /**
  * Wraps `host` so the calls `plan` names misbehave. HTTP-only faults (`session-404`,
- * `unauthorized`) are refused here with a `TypeError`: put them on `startFaultProxy`.
+ * `unauthorized`, `http-status`) are refused here with a `TypeError`: put them on `startFaultProxy`.
  */
 export function withFaults<H extends MessageHost>(host: H, plan: FaultPlan, options: FaultHostOptions = {}): FaultyHost<H> {
   const schedule = createFaultSchedule(plan);
@@ -146,7 +146,7 @@ function openFaultySession<H extends MessageHost>(host: H, sessionOptions: Sessi
         });
         return inner.receive(raw);
       default:
-        // session-404 and unauthorized were refused at set-up; a new kind must be handled above.
+        // HTTP-only faults were refused at set-up; a new kind must be handled above.
         throw new TypeError(`withFaults: fault "${fault.kind}" cannot be applied to a message host`);
     }
   }

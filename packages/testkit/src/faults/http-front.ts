@@ -27,7 +27,7 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const PROXY_FAULTS: ReadonlySet<string> = new Set(["latency", "is-error", "rpc-error", "crash", "hang", "session-404", "unauthorized"]);
+const PROXY_FAULTS: ReadonlySet<string> = new Set(["latency", "is-error", "rpc-error", "crash", "hang", "session-404", "unauthorized", "http-status"]);
 const LOOPBACK: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -90,6 +90,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         return;
       case "hang":
         return; // held until the client gives up or the proxy closes
+      case "http-status":
+        res.writeHead(fault.status, { "content-type": "text/plain", ...fault.headers });
+        res.end(fault.body ?? "");
+        return;
       case "session-404":
         // As a restarted server would: the session is really ended upstream, then reported unknown.
         endUpstreamSession(target, req.headers["mcp-session-id"]);

@@ -21,6 +21,8 @@ export type Fault =
   | { readonly kind: "crash" }
   /** The call is never answered: only the caller's deadline or abort ends it. */
   | { readonly kind: "hang" }
+  /** HTTP only: the call is answered with this status (429 with `retry-after`, 503...) and a text body. */
+  | { readonly kind: "http-status"; readonly status: number; readonly headers?: { readonly [name: string]: string }; readonly body?: string }
   /** HTTP only: the session is unknown (404), as after a server restart. */
   | { readonly kind: "session-404" }
   /** HTTP only: 401 with a Bearer challenge; a request with a token other than the rejected one goes through. */
@@ -75,6 +77,7 @@ const KINDS: ReadonlySet<string> = new Set<FaultKind>([
   "hang",
   "session-404",
   "unauthorized",
+  "http-status",
   "input-required",
   "list-changed",
 ]);
@@ -97,6 +100,8 @@ export function checkFaultPlan(plan: FaultPlan): void {
     }
     const fault = rule.fault;
     if (fault.kind === "latency" && !(Number.isFinite(fault.ms) && fault.ms >= 0)) throw new TypeError(`${where}: latency "ms" must be >= 0`);
+    if (fault.kind === "http-status" && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599))
+      throw new TypeError(`${where}: http-status "status" must be an HTTP status (200-599)`);
     if (fault.kind === "rpc-error" && !Number.isInteger(fault.code)) throw new TypeError(`${where}: rpc-error "code" must be an integer`);
     if (fault.kind === "list-changed" && typeof fault.description !== "string")
       throw new TypeError(`${where}: list-changed "description" must be a string`);
