@@ -62,8 +62,8 @@ export interface InjectedFault {
 export interface FaultSchedule {
   /** Counts one call of `tool` and answers its fault (recorded in `injected`), or undefined. */
   next(tool: string): { readonly fault: Fault; readonly call: number } | undefined;
-  /** Calls of `tool` seen so far. */
-  calls(tool: string): number;
+  /** Calls of `tool` seen so far; of every tool when `tool` is omitted. */
+  calls(tool?: string): number;
   /** Every fault handed out, in order. */
   readonly injected: readonly InjectedFault[];
 }
@@ -120,12 +120,14 @@ export function createFaultSchedule(plan: FaultPlan): FaultSchedule {
   // Prototype-free: tool names come from the wire ("__proto__" is a name like any other).
   const counts: { [tool: string]: number } = Object.create(null);
   const injected: InjectedFault[] = [];
+  let total = 0;
   return {
     injected,
-    calls: (tool) => counts[tool] ?? 0,
+    calls: (tool) => (tool === undefined ? total : (counts[tool] ?? 0)),
     next(tool) {
       const call = (counts[tool] ?? 0) + 1;
       counts[tool] = call;
+      total++;
       const rule = plan.find((r) => (r.tool === "*" || r.tool === tool) && hits(r, call));
       if (!rule) return undefined;
       injected.push({ tool, call, kind: rule.fault.kind });
