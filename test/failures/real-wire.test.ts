@@ -77,7 +77,13 @@ it("spawn ENOENT: unavailable / finish, not retryable, nothing thrown", async ()
 
 it("HTTP 429 with Retry-After: rate_limited / retry with retryAfterMs, rendered as a wait", async () => {
   // A real tool server over streamable HTTP; the testkit's fault proxy answers its tools/call with 429.
-  const server = await serveHttp(createToolServer({ name: "limited", version: "1.0.0", tools: [{ name: "x", inputSchema: { type: "object" }, handler: () => ({ content: [] }) }] }));
+  const server = await serveHttp(
+    createToolServer({
+      name: "limited",
+      version: "1.0.0",
+      tools: [{ name: "x", inputSchema: { type: "object" }, handler: () => ({ content: [] }) }],
+    }),
+  );
   cleanups.push(() => server.close());
   const proxy = await startFaultProxy({
     target: server.url,

@@ -258,7 +258,11 @@ describe("run policy", () => {
     runtime.registerToolset({
       toolset: "util",
       specs: [spec("util", "send_mail", { to: "string" }), { ...echo, name: "echo" }],
-      caller: faultyCaller("mem", ["send_mail", "echo"], [{ tool: "*", fault: { kind: "rpc-error", code: -32603, message: "database exploded" } }]),
+      caller: faultyCaller(
+        "mem",
+        ["send_mail", "echo"],
+        [{ tool: "*", fault: { kind: "rpc-error", code: -32603, message: "database exploded" } }],
+      ),
     });
     const f = failureOf(await runtime.execute({ tool: "util.send_mail", arguments: { to: "a" } }));
     expect(f).toMatchObject({ kind: "internal", rpc: { code: -32603 }, recovery: { action: "replan" }, retryable: false });

@@ -6,7 +6,7 @@
  */
 import { createHostedCaller, type MessageHost } from "@toolwright/runtime/caller";
 import { createMcpManager, type McpManager, type McpManagerOptions } from "@toolwright/runtime/manager";
-import { createToolServer, serveHttp, type ServerTool, type ToolServer } from "@toolwright/runtime/server";
+import { createToolServer, type ServerTool, serveHttp, type ToolServer } from "@toolwright/runtime/server";
 import { echoSpec, getStructuredContentSpec, getSumSpec } from "../../examples/everything/src/gen/everything/index.js";
 
 /** Calls each tool received, for asserting that a fault stopped (or did not stop) the call. */

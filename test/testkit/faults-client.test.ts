@@ -25,7 +25,10 @@ function inMemory(plan: FaultPlan, options: { onListChanged?: (kind: string) => 
 
 describe("faults in memory, through the generated client", () => {
   it("latency: the call waits and succeeds; past the caller's deadline it is a timeout, retry", async () => {
-    const { client, host } = inMemory([{ tool: "echo", call: 1, fault: { kind: "latency", ms: 20 } }, { tool: "echo", call: 2, fault: { kind: "latency", ms: 600_000 } }]);
+    const { client, host } = inMemory([
+      { tool: "echo", call: 1, fault: { kind: "latency", ms: 20 } },
+      { tool: "echo", call: 2, fault: { kind: "latency", ms: 600_000 } },
+    ]);
     expect(await client.echo({ message: "slow" })).toMatchObject({ ok: true });
     const late = await client.echo({ message: "late" }, { timeoutMs: 50 });
     expect(late).toMatchObject({ ok: false, failure: { kind: "timeout", recovery: { action: "retry" } } });
@@ -94,9 +97,12 @@ describe("faults in memory, through the generated client", () => {
 
   it("list_changed with a changed description: the client is told and re-lists the new text", async () => {
     const changed: string[] = [];
-    const { client, caller } = inMemory([{ tool: "echo", call: 1, fault: { kind: "list-changed", description: "Echoes, and also emails it." } }], {
-      onListChanged: (kind) => changed.push(kind),
-    });
+    const { client, caller } = inMemory(
+      [{ tool: "echo", call: 1, fault: { kind: "list-changed", description: "Echoes, and also emails it." } }],
+      {
+        onListChanged: (kind) => changed.push(kind),
+      },
+    );
     await caller.listTools?.();
     expect(await client.echo({ message: "x" })).toMatchObject({ ok: true });
     await expect.poll(() => changed).toEqual(["tools"]);
@@ -127,7 +133,10 @@ describe("HTTP faults through the generated client, in front of a real streamabl
 
   it("hang over HTTP: the deadline holds: timeout, retry", async () => {
     const { client } = await overHttp([{ tool: "echo", fault: { kind: "hang" } }]);
-    expect(await client.echo({ message: "x" }, { timeoutMs: 50 })).toMatchObject({ ok: false, failure: { kind: "timeout", recovery: { action: "retry" } } });
+    expect(await client.echo({ message: "x" }, { timeoutMs: 50 })).toMatchObject({
+      ok: false,
+      failure: { kind: "timeout", recovery: { action: "retry" } },
+    });
   });
 
   // The front answers 404 with the body serveHttp itself sends (-32001 "Session not found"); the
@@ -138,7 +147,10 @@ describe("HTTP faults through the generated client, in front of a real streamabl
     expect(once.log.calls).toEqual(["echo:x"]);
     const always = await overHttp([{ tool: "echo", every: true, fault: { kind: "session-404" } }]);
     const r = await always.client.echo({ message: "x" });
-    expect(r).toMatchObject({ ok: false, failure: { kind: "timeout", httpStatus: 404, rpc: { code: -32001 }, recovery: { action: "retry" } } });
+    expect(r).toMatchObject({
+      ok: false,
+      failure: { kind: "timeout", httpStatus: 404, rpc: { code: -32001 }, recovery: { action: "retry" } },
+    });
     expect(always.log.calls).toEqual([]);
     expect(always.proxy.faults.calls("echo")).toBe(2);
   });
@@ -148,7 +160,10 @@ describe("HTTP faults through the generated client, in front of a real streamabl
       { tool: "echo", fault: { kind: "is-error", text: "nope" } },
       { tool: "get-sum", fault: { kind: "rpc-error", code: -32603 } },
     ]);
-    expect(await client.echo({ message: "x" })).toMatchObject({ ok: false, failure: { kind: "domain_rejection", recovery: { action: "replan" } } });
+    expect(await client.echo({ message: "x" })).toMatchObject({
+      ok: false,
+      failure: { kind: "domain_rejection", recovery: { action: "replan" } },
+    });
     expect(await client.getSum({ a: 1, b: 1 })).toMatchObject({ ok: false, failure: { kind: "internal", rpc: { code: -32603 } } });
   });
 });

@@ -47,7 +47,8 @@ interface RpcRequestLike {
 export function withFaults<H extends MessageHost>(host: H, plan: FaultPlan, options: FaultHostOptions = {}): FaultyHost<H> {
   const schedule = createFaultSchedule(plan);
   const httpOnly = plan.find((rule) => HTTP_ONLY.has(rule.fault.kind));
-  if (httpOnly) throw new TypeError(`withFaults: fault "${httpOnly.fault.kind}" (tool ${httpOnly.tool}) is an HTTP fault: use startFaultProxy`);
+  if (httpOnly)
+    throw new TypeError(`withFaults: fault "${httpOnly.fault.kind}" (tool ${httpOnly.tool}) is an HTTP fault: use startFaultProxy`);
   // Host-wide, as a real server's catalogue is: a description changed in one session shows in all.
   const drift = new Map<string, string>();
   const live = new Set<(message: Outbound) => void>();
@@ -121,13 +122,22 @@ function openFaultySession<H extends MessageHost>(host: H, sessionOptions: Sessi
         return;
       }
       case "is-error":
-        return answer(request.id, { result: { content: [{ type: "text", text: fault.text ?? `injected tool error (${tool})` }], isError: true } });
+        answer(request.id, {
+          result: { content: [{ type: "text", text: fault.text ?? `injected tool error (${tool})` }], isError: true },
+        });
+        return;
       case "bad-output":
         rewrites.set(request.id, (result) => ({ ...result, structuredContent: fault.structuredContent ?? BROKEN_OUTPUT }));
-        return inner.receive(raw);
+        inner.receive(raw);
+        return;
       case "rpc-error": {
-        const error = { code: fault.code, message: fault.message ?? `injected error ${fault.code}`, ...(fault.data === undefined ? {} : { data: fault.data }) };
-        return answer(request.id, { error });
+        const error = {
+          code: fault.code,
+          message: fault.message ?? `injected error ${fault.code}`,
+          ...(fault.data === undefined ? {} : { data: fault.data }),
+        };
+        answer(request.id, { error });
+        return;
       }
       case "crash":
         // The session dies with the call in flight: nothing answers it, the transport hangs up.
@@ -138,13 +148,15 @@ function openFaultySession<H extends MessageHost>(host: H, sessionOptions: Sessi
       case "hang":
         return; // never answered; the caller's deadline or abort must end the call
       case "input-required":
-        return answer(request.id, { result: inputRequired(request.id, fault.message ?? `the server needs input to run ${tool}`) });
+        answer(request.id, { result: inputRequired(request.id, fault.message ?? `the server needs input to run ${tool}`) });
+        return;
       case "list-changed":
         after.set(request.id, () => {
           shared.drift.set(tool, fault.description);
           shared.announce();
         });
-        return inner.receive(raw);
+        inner.receive(raw);
+        return;
       default:
         // HTTP-only faults were refused at set-up; a new kind must be handled above.
         throw new TypeError(`withFaults: fault "${fault.kind}" cannot be applied to a message host`);
@@ -163,7 +175,8 @@ function openFaultySession<H extends MessageHost>(host: H, sessionOptions: Sessi
           if (typeof state === "string" && state.startsWith(STATE_PREFIX)) {
             // The retry of an injected input_required round: the host never asked, so it gets the plain call.
             const { requestState: _s, inputResponses: _r, ...plain } = params;
-            return inner.receive({ ...request, params: plain });
+            inner.receive({ ...request, params: plain });
+            return;
           }
           const tool = typeof params.name === "string" ? params.name : "";
           const hit = shared.schedule.next(tool);

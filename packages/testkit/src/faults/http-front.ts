@@ -27,7 +27,16 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-const PROXY_FAULTS: ReadonlySet<string> = new Set(["latency", "is-error", "rpc-error", "crash", "hang", "session-404", "unauthorized", "http-status"]);
+const PROXY_FAULTS: ReadonlySet<string> = new Set([
+  "latency",
+  "is-error",
+  "rpc-error",
+  "crash",
+  "hang",
+  "session-404",
+  "unauthorized",
+  "http-status",
+]);
 const LOOPBACK: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_BODY = 4 * 1024 * 1024;
 
@@ -41,7 +50,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     throw new TypeError(`startFaultProxy: target ${target.href} must be http on a loopback host`);
   }
   const misplaced = options.plan.find((rule) => !PROXY_FAULTS.has(rule.fault?.kind));
-  if (misplaced) throw new TypeError(`startFaultProxy: fault "${misplaced.fault.kind}" (tool ${misplaced.tool}) belongs on the host: use withFaults`);
+  if (misplaced)
+    throw new TypeError(`startFaultProxy: fault "${misplaced.fault.kind}" (tool ${misplaced.tool}) belongs on the host: use withFaults`);
   const schedule = createFaultSchedule(options.plan);
   const refusedTokens: (string | undefined)[] = [];
   const sockets = new Set<Socket>();
@@ -78,13 +88,23 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         return;
       }
       case "is-error":
-        return json(200, { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: fault.text ?? `injected tool error (${tool})` }], isError: true } });
-      case "rpc-error":
-        return json(200, {
+        json(200, {
           jsonrpc: "2.0",
           id,
-          error: { code: fault.code, message: fault.message ?? `injected error ${fault.code}`, ...(fault.data === undefined ? {} : { data: fault.data }) },
+          result: { content: [{ type: "text", text: fault.text ?? `injected tool error (${tool})` }], isError: true },
         });
+        return;
+      case "rpc-error":
+        json(200, {
+          jsonrpc: "2.0",
+          id,
+          error: {
+            code: fault.code,
+            message: fault.message ?? `injected error ${fault.code}`,
+            ...(fault.data === undefined ? {} : { data: fault.data }),
+          },
+        });
+        return;
       case "crash":
         req.socket.destroy(); // mid-call: the request was read, no byte of an answer is written
         return;
@@ -97,11 +117,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       case "session-404":
         // As a restarted server would: the session is really ended upstream, then reported unknown.
         endUpstreamSession(target, req.headers["mcp-session-id"]);
-        return json(404, { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
+        json(404, { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
+        return;
       case "unauthorized": {
         const resource = `${target.origin}/.well-known/oauth-protected-resource${target.pathname}`;
         refusedTokens.push(req.headers.authorization);
-        return json(401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${resource}"` });
+        json(401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${resource}"` });
+        return;
       }
       default:
         throw new TypeError(`startFaultProxy: fault "${fault.kind}" cannot be applied over HTTP`);
@@ -121,7 +143,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       const body = Buffer.concat(chunks);
       const call = toolCallOf(body);
       // A token the `unauthorized` fault refused stays refused: only a refreshed one goes through.
-      if (call && refusedTokens.length > 0 && refusedTokens.includes(req.headers.authorization) && req.headers.authorization !== undefined) {
+      if (
+        call &&
+        refusedTokens.length > 0 &&
+        refusedTokens.includes(req.headers.authorization) &&
+        req.headers.authorization !== undefined
+      ) {
         return apply({ kind: "unauthorized" }, req, res, body, call.id, call.tool);
       }
       const hit = call ? schedule.next(call.tool) : undefined;

@@ -22,7 +22,12 @@ export type Fault =
   /** The call is never answered: only the caller's deadline or abort ends it. */
   | { readonly kind: "hang" }
   /** HTTP only: the call is answered with this status (429 with `retry-after`, 503...) and a text body. */
-  | { readonly kind: "http-status"; readonly status: number; readonly headers?: { readonly [name: string]: string }; readonly body?: string }
+  | {
+      readonly kind: "http-status";
+      readonly status: number;
+      readonly headers?: { readonly [name: string]: string };
+      readonly body?: string;
+    }
   /** HTTP only: the session is unknown (404), as after a server restart. */
   | { readonly kind: "session-404" }
   /** HTTP only: 401 with a Bearer challenge; a request with a token other than the rejected one goes through. */
@@ -91,15 +96,18 @@ export function checkFaultPlan(plan: FaultPlan): void {
     if (typeof rule.tool !== "string" || rule.tool === "") throw new TypeError(`${where}: "tool" must be a tool name or "*"`);
     for (const field of ["call", "from"] as const) {
       const n = rule[field];
-      if (n !== undefined && !(Number.isInteger(n) && n >= 1)) throw new TypeError(`${where} (tool ${rule.tool}): "${field}" must be an integer >= 1`);
+      if (n !== undefined && !(Number.isInteger(n) && n >= 1))
+        throw new TypeError(`${where} (tool ${rule.tool}): "${field}" must be an integer >= 1`);
     }
-    if (rule.call !== undefined && rule.from !== undefined) throw new TypeError(`${where} (tool ${rule.tool}): give "call" or "from", not both`);
+    if (rule.call !== undefined && rule.from !== undefined)
+      throw new TypeError(`${where} (tool ${rule.tool}): give "call" or "from", not both`);
     const kind = (rule.fault as { kind?: unknown } | undefined)?.kind;
     if (typeof kind !== "string" || !KINDS.has(kind)) {
       throw new TypeError(`${where} (tool ${rule.tool}): unknown fault kind ${JSON.stringify(kind)} (one of ${[...KINDS].join(", ")})`);
     }
     const fault = rule.fault;
-    if (fault.kind === "latency" && !(Number.isFinite(fault.ms) && fault.ms >= 0)) throw new TypeError(`${where}: latency "ms" must be >= 0`);
+    if (fault.kind === "latency" && !(Number.isFinite(fault.ms) && fault.ms >= 0))
+      throw new TypeError(`${where}: latency "ms" must be >= 0`);
     if (fault.kind === "http-status" && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599))
       throw new TypeError(`${where}: http-status "status" must be an HTTP status (200-599)`);
     if (fault.kind === "rpc-error" && !Number.isInteger(fault.code)) throw new TypeError(`${where}: rpc-error "code" must be an integer`);
