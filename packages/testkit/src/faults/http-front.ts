@@ -14,6 +14,8 @@ export interface FaultProxyOptions {
   /** The MCP endpoint to front, e.g. `http://127.0.0.1:4000/mcp`; only http on a loopback host. */
   readonly target: string;
   readonly plan: FaultPlan;
+  /** The `resource_metadata` URL an `unauthorized` challenge names (your scripted authorization setup); default: the target's well-known URL. */
+  readonly resourceMetadata?: string;
 }
 
 /** A running fault proxy. */
@@ -120,7 +122,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         json(404, { jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
         return;
       case "unauthorized": {
-        const resource = `${target.origin}/.well-known/oauth-protected-resource${target.pathname}`;
+        const resource = options.resourceMetadata ?? `${target.origin}/.well-known/oauth-protected-resource${target.pathname}`;
         refusedTokens.push(req.headers.authorization);
         json(401, { error: "invalid_token" }, { "www-authenticate": `Bearer error="invalid_token", resource_metadata="${resource}"` });
         return;

@@ -28,11 +28,17 @@ const HOST_OR_HTTP: ReadonlySet<string> = new Set(["session-404", "unauthorized"
  * and `list-changed` (a catalogue change, not a handler's) are refused with a `TypeError`, as is
  * a `crash` without `onCrash` (a handler cannot close its session).
  */
-export function withToolFaults<T extends ServerTool<never>>(tools: readonly T[], plan: FaultPlan, options: ToolFaultOptions = {}): FaultyTools<T> {
+export function withToolFaults<T extends ServerTool<never>>(
+  tools: readonly T[],
+  plan: FaultPlan,
+  options: ToolFaultOptions = {},
+): FaultyTools<T> {
   const schedule = createFaultSchedule(plan);
   const refused = plan.find((rule) => HOST_OR_HTTP.has(rule.fault.kind) || (rule.fault.kind === "crash" && !options.onCrash));
   if (refused) {
-    throw new TypeError(`withToolFaults: fault "${refused.fault.kind}" (tool ${refused.tool}) cannot run in a handler: use withFaults or startFaultProxy`);
+    throw new TypeError(
+      `withToolFaults: fault "${refused.fault.kind}" (tool ${refused.tool}) cannot run in a handler: use withFaults or startFaultProxy`,
+    );
   }
   const wrapped = tools.map((tool) => {
     const run = tool.handler as (args: unknown, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
