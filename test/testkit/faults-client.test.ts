@@ -3,7 +3,7 @@
  * a real tool server behind `withFaults` in memory, and behind `startFaultProxy` over streamable
  * HTTP for the faults only HTTP has. Each ends in the documented `ToolFailure` (docs/reference/failures.md).
  */
-import type { SessionCaller } from "@toolwright/runtime/caller";
+import { createHostedCaller, type SessionCaller } from "@toolwright/runtime/caller";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { BROKEN_OUTPUT, type FaultPlan, startFaultProxy, withFaults } from "@toolwright/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -93,6 +93,23 @@ describe("faults in memory, through the generated client", () => {
     expect(r).toMatchObject({ ok: false, failure: { kind: "invalid_call", recovery: { action: "replan" } } });
     expect(!r.ok && r.failure.message).toContain("elicitation/create");
     expect(log.calls).toEqual([]);
+  });
+
+  it("input_required answered by the client's elicitation handler: the retry goes through and the tool runs once", async () => {
+    const log: ToolLog = { calls: [] };
+    const host = withFaults(everythingServer(log), [
+      { tool: "echo", call: 1, fault: { kind: "input-required", message: "Which account?" } },
+    ]);
+    const asked: unknown[] = [];
+    const handlers = new Map([
+      ["elicitation/create", async (params: unknown) => (asked.push(params), { action: "accept", content: { ok: true } })],
+    ]);
+    const caller = createHostedCaller({ name: "everything", host, handlers });
+    closers.push(() => caller.close());
+    expect(await createEverythingClient(caller).echo({ message: "x" })).toMatchObject({ ok: true });
+    expect(asked).toMatchObject([{ message: "Which account?" }]);
+    expect(log.calls).toEqual(["echo:x"]);
+    expect(host.faults.calls("echo")).toBe(1);
   });
 
   it("list_changed with a changed description: the client is told and re-lists the new text", async () => {
