@@ -102,7 +102,13 @@ describe("faults in memory, through the generated client", () => {
     ]);
     const asked: unknown[] = [];
     const handlers = new Map([
-      ["elicitation/create", async (params: unknown) => (asked.push(params), { action: "accept", content: { ok: true } })],
+      [
+        "elicitation/create",
+        async (params: unknown) => {
+          asked.push(params);
+          return { action: "accept", content: { ok: true } };
+        },
+      ],
     ]);
     const caller = createHostedCaller({ name: "everything", host, handlers });
     closers.push(() => caller.close());
