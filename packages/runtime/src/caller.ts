@@ -10,6 +10,8 @@ export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, To
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
 export type { ResultSpec } from "./caller/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
+export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
+export { createHostedCaller } from "./caller/in-memory-caller.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export type { CallConnection, MeterLike } from "./caller/telemetry-facts.js";
@@ -26,6 +28,8 @@ export {
   REDACTED,
   redactSecrets,
   redactText,
+  redactValuesIn,
+  registeredSecretValues,
   strongestAction,
   validateFailure,
 } from "./failure/failure.js";
@@ -48,4 +52,6 @@ export {
   retryAfterMsFromHeader,
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
+export type { WireEvent, Wiretap } from "./protocol/wiretap.js";
+export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";
 export type { Decoded, Decoder } from "./schema/codec.js";

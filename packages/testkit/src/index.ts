@@ -5,5 +5,16 @@
  * @packageDocumentation
  */
 
-/** The cassette format version this kit writes and reads. */
-export const CASSETTE_FORMAT = 1;
+// ── Cassettes: record and replay ─────────────────────────────────────────────────────────────────
+export type { Cassette, CassetteEvent, CassetteHeader, CassetteTransport, JsonObject } from "./cassette/format.js";
+export { CASSETTE_FORMAT, CassetteError, parseCassette, printCassette, stableJson } from "./cassette/format.js";
+export type { NormaliseOptions, Normaliser } from "./cassette/normalise.js";
+export { createNormaliser } from "./cassette/normalise.js";
+export type { RecordingOptions, Recording, RecordTarget } from "./cassette/record.js";
+export { createRecordingCaller } from "./cassette/record.js";
+export type { ReplayHost, ReplayOptions } from "./replay/host.js";
+export { createReplayHost, NOT_RECORDED_CODE } from "./replay/host.js";
+export type { ReplayCaller, ReplayCallerOptions } from "./replay/replay-caller.js";
+export { createReplayCaller, recordedEra } from "./replay/replay-caller.js";
+export type { VerifyDifference, VerifyOptions, VerifyReport } from "./replay/verify.js";
+export { verifyCassette } from "./replay/verify.js";
