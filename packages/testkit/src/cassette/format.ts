@@ -1,7 +1,10 @@
 /**
- * The cassette format (version 1): line-based JSON, one object per line, keys sorted, no
- * timestamps and no ids that change between two recordings of the same session, so a cassette
- * is reviewable in a diff and re-recording the same session gives the same bytes.
+ * The cassette format (version 1): line-based JSON, one object per line, no timestamps and no ids
+ * that change between two recordings of the same session, so a cassette is reviewable in a diff
+ * and re-recording the same session gives the same bytes. The header's and every event's keys
+ * are sorted; a message (`msg`) keeps the key order it had on the wire, so a replay hands the
+ * client the very bytes the server sent (a server prints its keys in a fixed order, so this is
+ * as stable as sorting, and a replayed result serialises exactly as the real one).
  *
  * ```text
  * {"cassette":1,"era":"2025-11-25","server":"everything","transport":"stdio"}
@@ -79,7 +82,10 @@ function sortKeys(value: unknown, depth: number): unknown {
 /** Prints a cassette: the header line, then one line per event, each ending with a newline. */
 export function printCassette(cassette: Cassette): string {
   const lines = [stableJson(cassette.header)];
-  for (const event of cassette.events) lines.push(stableJson(event));
+  for (const event of cassette.events) {
+    // "dir" < "msg": the envelope is sorted by hand so the message keeps its wire order.
+    lines.push(event.dir === "fault" ? stableJson(event) : `{"dir":${JSON.stringify(event.dir)},"msg":${JSON.stringify(event.msg)}}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Turns live wire events into stable cassette events: request ids numbered in order of appearance
  * (client and server requests apart, renumbered on every new request so a reconnect's reused ids
- * never merge), progress tokens and task ids likewise, and every secret redacted by the runtime's
+ * never merge), progress tokens, task ids and request states likewise, and every secret redacted by the runtime's
  * own rules for failures (registered env and header values, bearer tokens and `token=` text). No
  * second redactor: the runtime's is the one that is tested against leaks.
  */
@@ -49,6 +49,7 @@ export function createNormaliser(options: NormaliseOptions = {}): Normaliser {
   const server = new Numbering(); // ids of requests the server sent
   const tokens = new Numbering(); // progress tokens
   const tasks = new Numbering(); // task ids the server chose
+  const states = new Numbering(); // 2026-07-28 `requestState`: signed with a per-process key
   const extra = (options.secrets ?? []).filter((s) => s !== "");
 
   function redact<T>(value: T): T {
@@ -61,7 +62,11 @@ export function createNormaliser(options: NormaliseOptions = {}): Normaliser {
     if (depth > 64 || (!isObject(value) && !Array.isArray(value))) return value;
     if (Array.isArray(value)) return value.map((v) => taskIds(v, depth + 1));
     const out: { [key: string]: unknown } = Object.create(null);
-    for (const [k, v] of Object.entries(value)) out[k] = k === "taskId" && typeof v === "string" ? `task-${tasks.of(v)}` : taskIds(v, depth + 1);
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "taskId" && typeof v === "string") out[k] = `task-${tasks.of(v)}`;
+      else if (k === "requestState" && typeof v === "string") out[k] = `state-${states.of(v)}`;
+      else out[k] = taskIds(v, depth + 1);
+    }
     return out;
   }
 

@@ -113,8 +113,9 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
           }
           const msg = step.msg;
           if (msg.method === undefined && msg.id !== undefined) {
-            out({ ...msg, id }, id);
-            return;
+            // The answer; what the server sent after it before the next request (a roots request) follows.
+            if (!out({ ...msg, id }, id)) return;
+            continue;
           }
           if (msg.method === "notifications/progress" && isObject(msg.params)) {
             // No token from the client: it did not ask for progress this time.
