@@ -5,15 +5,21 @@
  * the caller's secrets are registered.
  */
 
-import type { SessionCaller } from "@toolwright/runtime/caller";
+import { createHostedCaller, type HostedCallerOptions, type SessionCaller } from "@toolwright/runtime/caller";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller, type HttpCallerOptions } from "@toolwright/runtime/http";
 import { writeFileSafe } from "@toolwright/runtime/manager";
 import { createStdioCaller, type StdioCallerOptions } from "@toolwright/runtime/stdio";
 import { type Cassette, type CassetteEvent, type CassetteHeader, CASSETTE_FORMAT, type CassetteTransport, printCassette } from "./format.js";
 import { createNormaliser } from "./normalise.js";
 
-/** What to record: a stdio server or an HTTP endpoint, with the options of its runtime caller. */
-export type RecordTarget = { readonly stdio: StdioCallerOptions } | { readonly http: HttpCallerOptions };
+/**
+ * What to record: a stdio server, an HTTP endpoint, or a server in this process (`hosted`: any
+ * runtime `MessageHost`, such as a tool server or a mock), with the options of its runtime caller.
+ */
+export type RecordTarget =
+  | { readonly stdio: StdioCallerOptions }
+  | { readonly http: HttpCallerOptions }
+  | { readonly hosted: HostedCallerOptions };
 
 /** Options for `createRecordingCaller`. */
 export interface RecordingOptions {
@@ -54,13 +60,17 @@ export function createRecordingCaller(target: RecordTarget, options: RecordingOp
   if ("stdio" in target) {
     caller = createStdioCaller({ ...target.stdio, wiretap });
     transport = "stdio";
+  } else if ("hosted" in target) {
+    caller = createHostedCaller({ ...target.hosted, wiretap });
+    transport = "in-memory";
   } else {
     clearHttpEraCache();
     http = createHttpCaller({ ...target.http, wiretap });
     caller = http;
     transport = "streamable-http";
   }
-  const name = options.server ?? ("stdio" in target ? target.stdio.name : target.http.name) ?? "server";
+  const given = "stdio" in target ? target.stdio.name : "hosted" in target ? target.hosted.name : target.http.name;
+  const name = options.server ?? given ?? "server";
   let era: string | undefined;
   let session: boolean | undefined;
   const observe = () => {
