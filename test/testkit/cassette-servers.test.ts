@@ -74,7 +74,10 @@ describe("cassettes from server-everything", () => {
       stdio: { command: process.execPath, args: [EVERYTHING, "stdio"], name: "everything", env: ["TW_CASSETTE_TOKEN"] },
     });
     // get-env prints the child's environment: the token crosses the wire for real.
-    const withEnv: Session = async (caller) => [...(await everythingSession(caller)), JSON.stringify(await createEverythingClient(caller).getEnv({}))];
+    const withEnv: Session = async (caller) => [
+      ...(await everythingSession(caller)),
+      JSON.stringify(await createEverythingClient(caller).getEnv({})),
+    ];
     const recording = createRecordingCaller(target(), { server: "everything" });
     const real = await withEnv(recording.caller);
     const text = recording.cassette();
@@ -119,7 +122,9 @@ describe("cassettes from server-memory and server-filesystem over stdio", () => 
   it("server-memory: a graph written and read, an error for an unknown entity", async () => {
     const target = (): RecordTarget => {
       const file = join(tempDir("tw-memory-"), "memory.jsonl");
-      return { stdio: { command: process.execPath, args: [MEMORY], name: "memory", env: [`MEMORY_FILE_PATH=${file}`, "TW_CASSETTE_TOKEN"] } };
+      return {
+        stdio: { command: process.execPath, args: [MEMORY], name: "memory", env: [`MEMORY_FILE_PATH=${file}`, "TW_CASSETTE_TOKEN"] },
+      };
     };
     const { text } = await roundTrip(target, memorySession, "memory");
     expect(text).toContain('"isError":true');
@@ -170,7 +175,14 @@ describe("a 2026-07-28 cassette from the runtime's demo server over stdio", () =
   it("records progress, an elicitation round trip and failures, and replays them", async () => {
     const handlers = new Map([["elicitation/create", async () => ({ action: "accept", content: { name: "Grace" } })]]);
     const target = (): RecordTarget => ({
-      stdio: { command: process.execPath, args: [TSX, DEMO], name: "demo", era: MODERN_PROTOCOL_VERSION, handlers, connectTimeoutMs: 30_000 },
+      stdio: {
+        command: process.execPath,
+        args: [TSX, DEMO],
+        name: "demo",
+        era: MODERN_PROTOCOL_VERSION,
+        handlers,
+        connectTimeoutMs: 30_000,
+      },
     });
     const { text } = await roundTrip(target, demoSession, "demo", { handlers });
     expect(parseCassette(text).header.era).toBe(MODERN_PROTOCOL_VERSION);

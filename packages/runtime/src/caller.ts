@@ -8,10 +8,10 @@
  */
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
-export type { ResultSpec } from "./caller/invoke.js";
-export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
 export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
 export { createHostedCaller } from "./caller/in-memory-caller.js";
+export type { ResultSpec } from "./caller/invoke.js";
+export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export type { CallConnection, MeterLike } from "./caller/telemetry-facts.js";
@@ -53,5 +53,5 @@ export {
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
 export type { WireEvent, Wiretap } from "./protocol/wiretap.js";
-export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";
 export type { Decoded, Decoder } from "./schema/codec.js";
+export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";

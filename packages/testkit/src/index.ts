@@ -10,7 +10,7 @@ export type { Cassette, CassetteEvent, CassetteHeader, CassetteTransport, JsonOb
 export { CASSETTE_FORMAT, CassetteError, parseCassette, printCassette, stableJson } from "./cassette/format.js";
 export type { NormaliseOptions, Normaliser } from "./cassette/normalise.js";
 export { createNormaliser } from "./cassette/normalise.js";
-export type { RecordingOptions, Recording, RecordTarget } from "./cassette/record.js";
+export type { Recording, RecordingOptions, RecordTarget } from "./cassette/record.js";
 export { createRecordingCaller } from "./cassette/record.js";
 export type { ReplayHost, ReplayOptions } from "./replay/host.js";
 export { createReplayHost, NOT_RECORDED_CODE } from "./replay/host.js";

@@ -106,7 +106,9 @@ export function parseCassette(text: string, source = "cassette"): Cassette {
   const [header, ...rest] = values as JsonObject[];
   if (header === undefined) throw new CassetteError(`${source}: empty, expected a header line`);
   if (header.cassette !== CASSETTE_FORMAT) {
-    throw new CassetteError(`${source}:1: cassette format ${JSON.stringify(header.cassette)} is not supported (this kit reads ${CASSETTE_FORMAT})`);
+    throw new CassetteError(
+      `${source}:1: cassette format ${JSON.stringify(header.cassette)} is not supported (this kit reads ${CASSETTE_FORMAT})`,
+    );
   }
   if (typeof header.server !== "string") throw new CassetteError(`${source}:1: the header has no "server" name`);
   const events = rest.map((event, i) => checkEvent(event, `${source}: event ${i + 1}`));

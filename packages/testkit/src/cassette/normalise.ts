@@ -6,7 +6,7 @@
  * second redactor: the runtime's is the one that is tested against leaks.
  */
 
-import { type WireEvent, type WireFault, redactText, redactValuesIn, registeredSecretValues } from "@toolwright/runtime/caller";
+import { redactText, redactValuesIn, registeredSecretValues, type WireEvent, type WireFault } from "@toolwright/runtime/caller";
 import type { CassetteEvent, JsonObject } from "./format.js";
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -93,7 +93,8 @@ export function createNormaliser(options: NormaliseOptions = {}): Normaliser {
     else if (msg.method === undefined && msg.id !== undefined) out.id = client.known(msg.id);
     if (isObject(msg.params)) {
       const params = { ...msg.params };
-      if (msg.method === "notifications/progress" && params.progressToken !== undefined) params.progressToken = tokens.known(params.progressToken);
+      if (msg.method === "notifications/progress" && params.progressToken !== undefined)
+        params.progressToken = tokens.known(params.progressToken);
       if (msg.method === "notifications/cancelled" && params.requestId !== undefined) params.requestId = server.known(params.requestId);
       out.params = params;
     }
@@ -107,7 +108,9 @@ export function createNormaliser(options: NormaliseOptions = {}): Normaliser {
         return { dir: "fault", ...(typeof id === "number" ? { id } : {}), fault: redact(faultFacts(event.fault)) };
       }
       if (!isObject(event.message)) return undefined;
-      return event.direction === "send" ? { dir: "send", msg: redact(send(event.message)) } : { dir: "recv", msg: redact(recv(event.message)) };
+      return event.direction === "send"
+        ? { dir: "send", msg: redact(send(event.message)) }
+        : { dir: "recv", msg: redact(recv(event.message)) };
     },
   };
 }
@@ -134,4 +137,3 @@ function redactStrings<T>(value: T, depth = 0): T {
   for (const [k, v] of Object.entries(value as JsonObject)) out[redactText(k)] = redactStrings(v, depth + 1);
   return out as T;
 }
-

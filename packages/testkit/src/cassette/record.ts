@@ -9,7 +9,14 @@ import { createHostedCaller, type HostedCallerOptions, type SessionCaller } from
 import { clearHttpEraCache, createHttpCaller, type HttpCaller, type HttpCallerOptions } from "@toolwright/runtime/http";
 import { writeFileSafe } from "@toolwright/runtime/manager";
 import { createStdioCaller, type StdioCallerOptions } from "@toolwright/runtime/stdio";
-import { type Cassette, type CassetteEvent, type CassetteHeader, CASSETTE_FORMAT, type CassetteTransport, printCassette } from "./format.js";
+import {
+  CASSETTE_FORMAT,
+  type Cassette,
+  type CassetteEvent,
+  type CassetteHeader,
+  type CassetteTransport,
+  printCassette,
+} from "./format.js";
 import { createNormaliser } from "./normalise.js";
 
 /**

@@ -95,7 +95,9 @@ describe("createReplayCaller", () => {
       expect(missing.failure.message).toContain('nearest recorded request is #9: tools/call add {"a":7,"b":1}');
       expect(missing.failure.message).toContain("arguments.b: recorded 1, got 5");
       const unknown = await c.callTool({ name: "ech", arguments: { message: "hi" } });
-      expect(!unknown.ok && unknown.failure.message).toContain('nearest recorded request is #52: tools/call echo {"message":"hi","when":"monday"}');
+      expect(!unknown.ok && unknown.failure.message).toContain(
+        'nearest recorded request is #52: tools/call echo {"message":"hi","when":"monday"}',
+      );
     });
     expect(replay.replay.served).toBe(201);
   });

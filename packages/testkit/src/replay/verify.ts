@@ -41,7 +41,11 @@ const SKIPPED = new Set(["initialize", "server/discover", "subscriptions/listen"
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Replays every recorded request against `target`, in order, and compares each answer with the recorded one. */
-export async function verifyCassette(cassette: Cassette | string, target: SessionCaller, options: VerifyOptions = {}): Promise<VerifyReport> {
+export async function verifyCassette(
+  cassette: Cassette | string,
+  target: SessionCaller,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
   const parsed = typeof cassette === "string" ? parseCassette(cassette) : cassette;
   const ignore = ["_meta", ...(options.ignore ?? [])];
   const found: VerifyDifference[] = [];
