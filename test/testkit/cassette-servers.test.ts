@@ -14,7 +14,8 @@ import { pathToFileURL } from "node:url";
 import type { SessionCaller } from "@toolwright/runtime/caller";
 import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { MODERN_PROTOCOL_VERSION } from "@toolwright/runtime/protocol";
-import { createRecordingCaller, createReplayCaller, parseCassette, type RecordTarget } from "@toolwright/testkit";
+import { createStdioCaller, type StdioCallerOptions } from "@toolwright/runtime/stdio";
+import { createRecordingCaller, createReplayCaller, parseCassette, type RecordTarget, verifyCassette } from "@toolwright/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEverythingClient } from "../../examples/catalogues/src/gen/everything/index.js";
 import { startEverything, stopEverything } from "../support/everything-server.js";
@@ -70,7 +71,7 @@ async function roundTrip(target: () => RecordTarget, session: Session, server: s
 
 describe("cassettes from server-everything", () => {
   it("over stdio: re-recorded byte-identically, replayed into the same typed answers; the env token is redacted", async () => {
-    const target = (): RecordTarget => ({
+    const target = (): { stdio: StdioCallerOptions } => ({
       stdio: { command: process.execPath, args: [EVERYTHING, "stdio"], name: "everything", env: ["TW_CASSETTE_TOKEN"] },
     });
     // get-env prints the child's environment: the token crosses the wire for real.
@@ -95,7 +96,12 @@ describe("cassettes from server-everything", () => {
     expect(replayed.slice(0, -1)).toEqual(real.slice(0, -1));
     expect(replayed.at(-1)).not.toContain(ENV_TOKEN);
     expect(replayed.at(-1)).toContain("[redacted]");
-    await roundTrip(target, everythingSession, "everything");
+    const { text: cassette } = await roundTrip(target, everythingSession, "everything");
+    // The live server still gives every recorded answer.
+    const live = createStdioCaller(target().stdio);
+    const report = await verifyCassette(cassette, live);
+    await live.close();
+    expect(report).toEqual({ ok: true, checked: 8, differences: [] });
   });
 
   describe("over streamable HTTP", () => {

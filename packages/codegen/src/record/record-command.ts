@@ -47,7 +47,7 @@ export async function recordAction(args: RecordArgs, io: RecordIo): Promise<numb
     } else {
       for (const s of result.skipped) io.stderr(`skipped ${s.tool}: ${s.reason}`);
       io.stdout(
-        `toolwright record: server "${result.server}": ${result.called.length} call(s) recorded (${failed} failed, recorded as failures), ${result.skipped.length} skipped; wrote ${label}`,
+        `toolwright record: server "${result.server}": ${result.called.length} call(s) recorded (${failed} answered with a failure, recorded too), ${result.skipped.length} skipped; wrote ${label}`,
       );
     }
     return 0;
