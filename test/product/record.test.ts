@@ -66,7 +66,7 @@ describe("toolwright record (installed bin)", { timeout: 900_000 }, () => {
     const script = [
       'import { readFileSync } from "node:fs";',
       'import { createReplayCaller } from "@toolwright/testkit";',
-      'const caller = createReplayCaller(readFileSync("first.cassette.jsonl", "utf8"));',
+      'const caller = createReplayCaller(readFileSync("first.cassette.jsonl", "utf8"), { mode: "matching" });',
       'const graph = await caller.callTool({ name: "read_graph", arguments: {} });',
       'const missing = await caller.callTool({ name: "delete_entities", arguments: { entityNames: ["x"] } });',
       "await caller.close();",
