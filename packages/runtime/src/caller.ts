@@ -30,6 +30,8 @@ export {
   REDACTED,
   redactSecrets,
   redactText,
+  redactValuesIn,
+  registeredSecretValues,
   strongestAction,
   validateFailure,
 } from "./failure/failure.js";
@@ -52,5 +54,6 @@ export {
   retryAfterMsFromHeader,
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
+export type { WireEvent, Wiretap } from "./protocol/wiretap.js";
 export type { Decoded, Decoder } from "./schema/codec.js";
 export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";

@@ -83,6 +83,7 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
           if (conn) link.notification(conn, notification);
         },
         ...(link.handlers ? { handlers: link.handlers } : {}),
+        ...(options.wiretap ? { wiretap: options.wiretap } : {}),
       });
       conn = connectionOn(peer, { pipe });
       const outcome = await openSession(peer, link.identity, link.era, {

@@ -1,0 +1,88 @@
+/**
+ * Faithfulness checks: replays a cassette's requests against any caller (the live server, a
+ * generated mock, another recording) and reports every answer that differs from the recorded
+ * one, so a mock that drifted from its server fails CI.
+ */
+
+import type { SessionCaller } from "@toolwright/runtime/caller";
+import type { Cassette, JsonObject } from "../cassette/format.js";
+import { parseCassette } from "../cassette/format.js";
+import { comparable, describeRequest, differences } from "./match.js";
+import { type Exchange, exchangesOf } from "./script.js";
+
+/** Options for `verifyCassette`. */
+export interface VerifyOptions {
+  /** Result paths left out of the comparison, dotted and relative to the result: `content`, `_meta`. */
+  readonly ignore?: readonly string[];
+}
+
+/** One recorded request whose answer differs. */
+export interface VerifyDifference {
+  /** The request's position among the cassette's requests, from 1. */
+  readonly index: number;
+  /** `tools/call echo {"message":"hi"}` */
+  readonly request: string;
+  /** `path: recorded X, got Y` lines. */
+  readonly differences: readonly string[];
+}
+
+/** What `verifyCassette` found. */
+export interface VerifyReport {
+  /** True when every request got the recorded answer. */
+  readonly ok: boolean;
+  /** Requests replayed (handshake and long-lived listen requests are not). */
+  readonly checked: number;
+  readonly differences: readonly VerifyDifference[];
+}
+
+// The handshake is the session's, not a call; a listen request never answers.
+const SKIPPED = new Set(["initialize", "server/discover", "subscriptions/listen", "ping"]);
+
+const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Replays every recorded request against `target`, in order, and compares each answer with the recorded one. */
+export async function verifyCassette(
+  cassette: Cassette | string,
+  target: SessionCaller,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
+  const parsed = typeof cassette === "string" ? parseCassette(cassette) : cassette;
+  const ignore = ["_meta", ...(options.ignore ?? [])];
+  const found: VerifyDifference[] = [];
+  let checked = 0;
+  for (const ex of exchangesOf(parsed)) {
+    if (SKIPPED.has(ex.method)) continue;
+    checked++;
+    const recorded = recordedAnswer(ex);
+    const live = await liveAnswer(ex, target);
+    const diff = differences(withoutIgnored(recorded, ignore), withoutIgnored(live, ignore), 20);
+    if (diff.length > 0) found.push({ index: ex.index, request: describeRequest(ex.method, ex.request.params), differences: diff });
+  }
+  return { ok: found.length === 0, checked, differences: found };
+}
+
+/** An answer with the ignored paths removed from its result. */
+function withoutIgnored(answer: JsonObject, ignore: readonly string[]): unknown {
+  return "result" in answer ? { result: comparable(answer.result, ignore) } : answer;
+}
+
+/** The recorded answer: `{ result }` or `{ error: { code } }` (messages of errors vary between servers' versions). */
+function recordedAnswer(ex: Exchange): JsonObject {
+  for (const step of ex.steps) {
+    if (step.kind === "fault") return { error: { code: typeof step.fault.code === "number" ? step.fault.code : String(step.fault.type) } };
+    if (step.kind === "emit" && step.msg.method === undefined && step.msg.id !== undefined) {
+      if (isObject(step.msg.error)) return { error: { code: step.msg.error.code } };
+      return { result: step.msg.result };
+    }
+  }
+  return { error: { code: "no answer recorded" } };
+}
+
+/** The live answer in the same shape, through the caller's generic request (params as recorded, `_meta` left out). */
+async function liveAnswer(ex: Exchange, target: SessionCaller): Promise<JsonObject> {
+  const params = isObject(ex.request.params) ? (comparable(ex.request.params, ["_meta"]) as JsonObject) : undefined;
+  const outcome = await target.request(ex.method, params);
+  if (outcome.ok) return { result: outcome.value };
+  const failure = outcome.failure as { rpc?: { code?: number }; kind?: string };
+  return { error: { code: failure.rpc?.code ?? failure.kind ?? "failed" } };
+}
