@@ -19,7 +19,7 @@ export function everythingTools(log: ToolLog): ServerTool[] {
   return [
     {
       name: echoSpec.name,
-      description: echoSpec.description,
+      description: echoSpec.description ?? "",
       inputSchema: echoSpec.inputSchema,
       handler: (args) => {
         log.calls.push(`echo:${String(args.message)}`);
@@ -28,7 +28,7 @@ export function everythingTools(log: ToolLog): ServerTool[] {
     },
     {
       name: getSumSpec.name,
-      description: getSumSpec.description,
+      description: getSumSpec.description ?? "",
       inputSchema: getSumSpec.inputSchema,
       handler: (args) => {
         log.calls.push("get-sum");
@@ -37,7 +37,7 @@ export function everythingTools(log: ToolLog): ServerTool[] {
     },
     {
       name: getStructuredContentSpec.name,
-      description: getStructuredContentSpec.description,
+      description: getStructuredContentSpec.description ?? "",
       inputSchema: getStructuredContentSpec.inputSchema,
       ...(getStructuredContentSpec.outputSchema ? { outputSchema: getStructuredContentSpec.outputSchema } : {}),
       handler: () => {

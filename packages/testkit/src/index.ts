@@ -18,7 +18,7 @@ export type { FaultProxy, FaultProxyOptions } from "./faults/http-front.js";
 export { startFaultProxy } from "./faults/http-front.js";
 export type { Fault, FaultKind, FaultPlan, FaultRule, FaultSchedule, InjectedFault } from "./faults/plan.js";
 export { checkFaultPlan, createFaultSchedule } from "./faults/plan.js";
-export type { FaultyTools, ToolFaultOptions } from "./faults/tools.js";
+export type { FaultableTool, FaultyTools, ToolFaultOptions } from "./faults/tools.js";
 export { withToolFaults } from "./faults/tools.js";
 // ── Mocks from the lock (generated `create<Toolset>Mock`, run by `startMock`) ──────────────────
 export type { MockFailure, MockServer, MockServerOptions } from "./mock/mock-server.js";

@@ -5,7 +5,7 @@
  * server is built from `ServerTool`s (a generated mock, a scaffold); `withFaults` covers any host.
  */
 import { RpcHandlerError } from "@toolwright/runtime/protocol";
-import type { ServerTool, ToolContext, ToolHandlerResult } from "@toolwright/runtime/server";
+import type { ToolContext, ToolHandlerResult } from "@toolwright/runtime/server";
 import { BROKEN_OUTPUT, FAULT_INPUT_KEY } from "./host.js";
 import { createFaultSchedule, type Fault, type FaultPlan, type FaultSchedule } from "./plan.js";
 
@@ -21,6 +21,13 @@ export interface FaultyTools<T> {
   readonly faults: FaultSchedule;
 }
 
+/** What `withToolFaults` needs of a tool: its name and handler (a `ServerTool` of any argument type fits). */
+export interface FaultableTool {
+  readonly name: string;
+  // biome-ignore lint/suspicious/noExplicitAny: any ServerTool's handler, whatever its argument type.
+  readonly handler: (args: any, ctx: ToolContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+}
+
 const HOST_OR_HTTP: ReadonlySet<string> = new Set(["session-404", "unauthorized", "http-status", "list-changed"]);
 
 /**
@@ -28,7 +35,7 @@ const HOST_OR_HTTP: ReadonlySet<string> = new Set(["session-404", "unauthorized"
  * and `list-changed` (a catalogue change, not a handler's) are refused with a `TypeError`, as is
  * a `crash` without `onCrash` (a handler cannot close its session).
  */
-export function withToolFaults<T extends ServerTool<never>>(
+export function withToolFaults<T extends FaultableTool>(
   tools: readonly T[],
   plan: FaultPlan,
   options: ToolFaultOptions = {},
