@@ -155,6 +155,27 @@ describe("HTTP faults through the manager, via the fault proxy in front of serve
     });
   });
 
+  it("host faults served over HTTP: the faulty tool server behind serveHttp, list_changed on the GET stream", async () => {
+    const log: ToolLog = { calls: [] };
+    const host = withFaults(everythingServer(log), [
+      { tool: "get-sum", fault: { kind: "rpc-error", code: -32602 } },
+      { tool: "echo", call: 1, fault: { kind: "list-changed", description: "Echoes, over HTTP, differently." } },
+    ]);
+    const server = await httpServer(host);
+    closers.push(server.close);
+    const changed: string[] = [];
+    const manager = track(managerAt(server.url, { listChangedDebounceMs: 0, onChange: (_s, diff) => changed.push(...diff.changed) }));
+    await manager.start();
+    expect(await manager.callTool("everything.get-sum", { a: 1, b: 2 })).toMatchObject({
+      ok: false,
+      failure: { kind: "invalid_call", rpc: { code: -32602 }, recovery: { action: "correct_call" } },
+    });
+    expect(await manager.callTool("everything.echo", { message: "a" })).toMatchObject({ ok: true });
+    await expect.poll(() => changed).toEqual(["echo"]);
+    expect(manager.tools().find((t) => t.name === "echo")?.descriptor.description).toBe("Echoes, over HTTP, differently.");
+    expect(log.calls).toEqual(["echo:a"]);
+  });
+
   it("hang over HTTP: timeout, retry", async () => {
     const { manager } = await overHttp([{ tool: "echo", fault: { kind: "hang" } }]);
     expect(await manager.callTool("everything.echo", { message: "a" }, { timeoutMs: 50 })).toMatchObject({
