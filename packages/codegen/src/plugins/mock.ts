@@ -22,6 +22,8 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
   const s = ts.symbols;
   const f = out.file(s.mock.file, fileHeader(ir.file, ts.name));
   const ToolSpec = f.runtime("ToolSpec");
+  // Spelled through the runtime's CallOptions, not `AbortSignal`: generated code compiles with no DOM and no Node types.
+  const Signal = `NonNullable<${f.runtime("CallOptions")}["signal"]>`;
   const Call = s.mockCall.name;
   const Handlers = s.mockHandlers.name;
   const Mock = s.mockType.name;
@@ -35,7 +37,7 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
     "  /** 1-based among every call the mock got. */",
     "  readonly seq: number;",
     "  /** Aborted when the client cancels the call or the connection closes. */",
-    "  readonly signal: AbortSignal;",
+    `  readonly signal: ${Signal};`,
     "}",
     "",
     "/**",
