@@ -8,6 +8,7 @@
  */
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
+// A caller over any in-process host (a `createToolServer` server): test kits serve mocks and replays through it.
 export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
 export { createHostedCaller } from "./caller/in-memory-caller.js";
 export type { ResultSpec } from "./caller/invoke.js";

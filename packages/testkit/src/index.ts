@@ -12,9 +12,16 @@ export type { NormaliseOptions, Normaliser } from "./cassette/normalise.js";
 export { createNormaliser } from "./cassette/normalise.js";
 export type { Recording, RecordingOptions, RecordTarget } from "./cassette/record.js";
 export { createRecordingCaller } from "./cassette/record.js";
+// ── Mocks from the lock (generated `create<Toolset>Mock`, run by `startMock`) ──────────────────
+export type { MockFailure, MockServer, MockServerOptions } from "./mock/mock-server.js";
+export { checkAnswer, createMockServer, describeIssue } from "./mock/mock-server.js";
+export type { MockAnswerSource, MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./mock/types.js";
 export type { ReplayHost, ReplayOptions } from "./replay/host.js";
 export { createReplayHost, NOT_RECORDED_CODE } from "./replay/host.js";
 export type { ReplayCaller, ReplayCallerOptions } from "./replay/replay-caller.js";
 export { createReplayCaller, recordedEra } from "./replay/replay-caller.js";
 export type { VerifyDifference, VerifyOptions, VerifyReport } from "./replay/verify.js";
 export { verifyCassette } from "./replay/verify.js";
+export { type ServedMock, type ServeMockOptions, serveMock } from "./serve/serve-mock.js";
+export type { MockTransport, RunningMock, StartMockOptions } from "./serve/start-mock.js";
+export { startMock, toolwrightBin } from "./serve/start-mock.js";
