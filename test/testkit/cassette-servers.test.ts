@@ -14,10 +14,12 @@ import { pathToFileURL } from "node:url";
 import type { SessionCaller } from "@toolwright/runtime/caller";
 import { createClientFeatures } from "@toolwright/runtime/client-features";
 import { MODERN_PROTOCOL_VERSION } from "@toolwright/runtime/protocol";
+import { type HttpServerHandle, serveHttp } from "@toolwright/runtime/server";
 import { createStdioCaller, type StdioCallerOptions } from "@toolwright/runtime/stdio";
 import { createRecordingCaller, createReplayCaller, parseCassette, type RecordTarget, verifyCassette } from "@toolwright/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEverythingClient } from "../../examples/catalogues/src/gen/everything/index.js";
+import { createDemoServer } from "../server/fixtures/demo-server.js";
 import { startEverything, stopEverything } from "../support/everything-server.js";
 import { DEMO, demoSession, EVERYTHING, everythingSession, FILESYSTEM, filesystemSession, MEMORY, memorySession, TSX } from "./sessions.js";
 
@@ -193,6 +195,25 @@ describe("a 2026-07-28 cassette from the runtime's demo server over stdio", () =
     const { text } = await roundTrip(target, demoSession, "demo", { handlers });
     expect(parseCassette(text).header.era).toBe(MODERN_PROTOCOL_VERSION);
     expect(text).toContain('"method":"elicitation/create"');
+    expect(text).toContain('"method":"notifications/progress"');
+  });
+});
+
+describe("a 2026-07-28 cassette from the demo server over streamable HTTP", () => {
+  let http: HttpServerHandle;
+  beforeAll(async () => {
+    http = await serveHttp(createDemoServer(), { port: 0, host: "127.0.0.1" });
+  });
+  afterAll(() => http.close());
+
+  it("with a bearer header: progress, an input_required round trip and failures, replayed; no token in the cassette", async () => {
+    const handlers = new Map([["elicitation/create", async () => ({ action: "accept", content: { name: "Grace" } })]]);
+    const target = (): RecordTarget => ({
+      http: { url: http.url, name: "demo", era: MODERN_PROTOCOL_VERSION, handlers, headers: { Authorization: `Bearer ${BEARER}` } },
+    });
+    const { text } = await roundTrip(target, demoSession, "demo-http", { handlers });
+    expect(parseCassette(text).header).toMatchObject({ transport: "streamable-http", era: MODERN_PROTOCOL_VERSION });
+    expect(text).toContain('"resultType":"input_required"');
     expect(text).toContain('"method":"notifications/progress"');
   });
 });

@@ -267,16 +267,16 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       }),
     )
     .command(
-      mockCommand(io, (run) => {
-        action = run;
-      }),
-    )
-    .command(
       recordCommand(io, (run) => {
         action = run;
       }),
     )
-    .demandCommand(1, "name a command: init, add, pull, gen, approve, report, mock or record")
+    .command(
+      mockCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .demandCommand(1, "name a command: init, add, pull, gen, approve, report, record or mock")
     .strict()
     .help()
     .alias("h", "help")

@@ -12,6 +12,7 @@ export type { NormaliseOptions, Normaliser } from "./cassette/normalise.js";
 export { createNormaliser } from "./cassette/normalise.js";
 export type { Recording, RecordingOptions, RecordTarget } from "./cassette/record.js";
 export { createRecordingCaller } from "./cassette/record.js";
+// ── Faults by tool and call number (on any host, in handlers, or in front of an HTTP server) ──
 export type { FaultHostOptions, FaultyHost } from "./faults/host.js";
 export { BROKEN_OUTPUT, FAULT_INPUT_KEY, withFaults } from "./faults/host.js";
 export type { FaultProxy, FaultProxyOptions } from "./faults/http-front.js";

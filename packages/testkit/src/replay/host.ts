@@ -37,6 +37,9 @@ export const NOT_RECORDED_CODE = -32602;
 
 // Handshake requests are matched by method alone: their params are the client's identity, not a call.
 const HANDSHAKE = new Set(["initialize", "server/discover"]);
+// A session-level stream (2026-07-28): opened by some callers and not others (an HTTP caller with
+// handlers opens it, an in-memory one may not), so strict order skips it and any listen answers it.
+const LISTEN = "subscriptions/listen";
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -53,7 +56,9 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
     ex.method === method && (HANDSHAKE.has(method) || sameValue(comparable(ex.request.params, ignore), comparable(params, ignore)));
 
   function pick(method: string, params: unknown): Exchange | string {
+    if (method === LISTEN) return exchanges.find((ex) => ex.method === LISTEN) ?? `the cassette holds no ${LISTEN} request`;
     if (strict) {
+      while (exchanges[position]?.method === LISTEN) position++;
       const next = exchanges[position];
       if (next && matches(next, method, params)) {
         position++;
@@ -87,7 +92,10 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
     get served() {
       return served;
     },
-    remaining: () => (strict ? exchanges.length - position : exchanges.filter((ex) => !used.has(ex)).length),
+    remaining: () => {
+      const left = strict ? exchanges.slice(position) : exchanges.filter((ex) => !used.has(ex));
+      return left.filter((ex) => ex.method !== LISTEN).length;
+    },
     openSession({ send }): MessageHostSession {
       let closed = false;
       // Answers the client sent to server requests, and the replays waiting for them.

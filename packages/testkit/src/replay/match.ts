@@ -13,7 +13,7 @@ const ALWAYS_IGNORED = ["_meta.progressToken"];
 
 /**
  * A request's params made comparable: `ignore` paths (dotted, relative to `params`; a leading
- * `params.` is accepted) removed, then printed with sorted keys.
+ * `params.` is accepted; `*` matches every array item or key) removed.
  */
 export function comparable(params: unknown, ignore: readonly string[]): unknown {
   let value: unknown = params === undefined ? undefined : JSON.parse(JSON.stringify(params));
@@ -23,6 +23,12 @@ export function comparable(params: unknown, ignore: readonly string[]): unknown 
 
 function without(value: unknown, path: readonly string[]): unknown {
   const [head, ...rest] = path;
+  // `*` stands for every item of an array or every key of an object: `tools.*.execution`.
+  if (head === "*" && rest.length > 0) {
+    if (Array.isArray(value)) return value.map((item) => without(item, rest));
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, without(v, rest)]));
+    return value;
+  }
   if (head === undefined || !isObject(value) || !Object.hasOwn(value, head)) return value;
   const out: { [key: string]: unknown } = { ...value };
   if (rest.length === 0) delete out[head];
@@ -38,6 +44,14 @@ export const sameValue = (a: unknown, b: unknown): boolean => stableJson(a) === 
 /** Where two values differ, as `path: recorded X, got Y` lines (at most `limit`). */
 export function differences(recorded: unknown, live: unknown, limit = 5, path = ""): string[] {
   if (sameValue(recorded, live)) return [];
+  if (Array.isArray(recorded) && Array.isArray(live)) {
+    const out: string[] = [];
+    const at = (i: number) => (path === "" ? String(i) : `${path}.${i}`);
+    for (let i = 0; i < Math.max(recorded.length, live.length) && out.length < limit; i++) {
+      out.push(...differences(recorded[i], live[i], limit - out.length, at(i)));
+    }
+    return out;
+  }
   if (isObject(recorded) && isObject(live)) {
     const out: string[] = [];
     for (const key of [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort()) {

@@ -14,6 +14,13 @@ import { type Exchange, exchangesOf } from "./script.js";
 export interface VerifyOptions {
   /** Result paths left out of the comparison, dotted and relative to the result: `content`, `_meta`. */
   readonly ignore?: readonly string[];
+  /**
+   * `value` (default): every answer must equal the recorded one. `shape`: lists (`tools/list`...)
+   * must equal the recorded ones, and every other answer must have the recorded structure (the
+   * same keys and value types, the same `isError`): what a mock answering from the lock's schemas
+   * and examples can promise.
+   */
+  readonly compare?: "value" | "shape";
 }
 
 /** One recorded request whose answer differs. */
@@ -55,10 +62,43 @@ export async function verifyCassette(
     checked++;
     const recorded = recordedAnswer(ex);
     const live = await liveAnswer(ex, target);
-    const diff = differences(withoutIgnored(recorded, ignore), withoutIgnored(live, ignore), 20);
+    const byShape = options.compare === "shape" && !ex.method.endsWith("/list");
+    const isList = ex.method.endsWith("/list");
+    const view = (answer: JsonObject) => {
+      const kept = withoutIgnored(isList ? sortedList(answer) : answer, ignore);
+      return byShape ? shapeOf(kept) : kept;
+    };
+    const diff = differences(view(recorded), view(live), 20);
     if (diff.length > 0) found.push({ index: ex.index, request: describeRequest(ex.method, ex.request.params), differences: diff });
   }
   return { ok: found.length === 0, checked, differences: found };
+}
+
+/**
+ * A value's structure: object keys with their structures, an array as the structure of its first
+ * item, `isError` kept as it is (an error must stay an error), every other leaf as its JSON type.
+ */
+export function shapeOf(value: unknown, key = "", depth = 0): unknown {
+  if (depth > 64) return "deep";
+  if (key === "isError" || key === "type") return value;
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0], "", depth + 1)];
+  if (isObject(value)) {
+    const out: { [k: string]: unknown } = Object.create(null);
+    for (const k of Object.keys(value).sort()) out[k] = shapeOf(value[k], k, depth + 1);
+    return out;
+  }
+  return value === null ? "null" : typeof value;
+}
+
+/** A list answer with its items in name (or uri) order: servers and mocks may list in any order. */
+function sortedList(answer: JsonObject): JsonObject {
+  if (!isObject(answer.result)) return answer;
+  const result: { [key: string]: unknown } = { ...answer.result };
+  const key = (item: unknown) => (isObject(item) ? String(item.name ?? item.uri ?? item.uriTemplate ?? "") : "");
+  for (const [k, v] of Object.entries(result)) {
+    if (Array.isArray(v)) result[k] = [...v].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+  return { ...answer, result };
 }
 
 /** An answer with the ignored paths removed from its result. */
