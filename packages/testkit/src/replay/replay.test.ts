@@ -140,3 +140,34 @@ describe("verifyCassette", () => {
     expect(drifted.differences[0]?.differences).toContain("result.structuredContent.sum: recorded 1, got 2");
   });
 });
+
+describe("recorded failures and secrets", () => {
+  it("a refused send (an HTTP 401) replays as a failure carrying the recorded status", async () => {
+    const { text } = await recordCalculator(0);
+    const lines = text.trimEnd().split("\n");
+    // The echo exchange as an HTTP caller records a 401: the request went out, the transport refused it.
+    const echoSend = lines.findIndex((l) => l.includes('"name":"echo"'));
+    const id = (JSON.parse(lines[echoSend] as string) as { msg: { id: number } }).msg.id;
+    const faulted = [
+      ...lines.slice(0, echoSend + 1),
+      JSON.stringify({ dir: "fault", fault: { message: "unauthorized", status: 401, type: "http" }, id }),
+    ];
+    const outcome = await using(createReplayCaller(`${faulted.join("\n")}\n`), (c) =>
+      c.callTool({ name: "echo", arguments: { message: "hi", when: "monday" } }),
+    );
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure.message).toContain("recorded http failure: unauthorized");
+    expect(JSON.stringify(outcome.failure)).toContain('"status":401');
+  });
+
+  it("redacts registered and given secrets and bearer text in every recorded message", async () => {
+    const recording = createRecordingCaller({ hosted: { name: "calc", host: calculator() } }, { secrets: ["hunter2-secret-value"] });
+    await recording.caller.callTool({ name: "echo", arguments: { message: "pw hunter2-secret-value; Authorization: Bearer abc.def-123" } });
+    const text = recording.cassette();
+    await recording.close();
+    expect(text).not.toContain("hunter2-secret-value");
+    expect(text).not.toContain("abc.def-123");
+    expect(text).toContain("Bearer [redacted]");
+  });
+});
