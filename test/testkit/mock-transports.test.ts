@@ -4,14 +4,18 @@
  * unchanged against each: in memory, over streamable HTTP on 127.0.0.1, and over stdio (the
  * `toolwright mock` command as a child process). The mock records what it was called with.
  */
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Caller } from "@toolwright/runtime";
+import { createHttpCaller } from "@toolwright/runtime/http";
 import { type RunningMock, startMock } from "@toolwright/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEverythingClient } from "../../examples/catalogues/src/gen/everything/client.gen.js";
 import { createEverythingMock } from "../../examples/catalogues/src/gen/everything/mock.gen.js";
+import { createMemoryClient } from "../../examples/catalogues/src/gen/memory/client.gen.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+const join = (...parts: string[]) => parts.join("/");
 
 /** The planner under test: only the generated typed client, never the transport. */
 async function planner(caller: Caller) {
@@ -40,6 +44,7 @@ describe("one planner, three transports, one generated mock", () => {
     it(`${transport}: handlers answer, typed results arrive, calls are recorded`, async () => {
       running = await startMock(createEverythingMock(handlers), { transport });
       if (transport === "http") expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      expect(running.server?.info.name).toBe("everything");
       const out = await planner(running.caller);
       expect(out).toEqual({
         ok: true,
@@ -130,6 +135,39 @@ describe("every answer is checked against the output schema", () => {
       expect(() => running?.callsTo("ecko")).toThrow(/no tool "ecko" \(it has "echo"/);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe("toolwright mock --http", () => {
+  it("serves a toolset's mock on 127.0.0.1, prints the URL on stderr, and ends on SIGTERM", async () => {
+    const bin = join(root, "packages", "codegen", "dist", "bin.js");
+    const child = spawn(process.execPath, [bin, "mock", "--out", "examples/catalogues/src/gen", "--toolset", "memory", "--http"], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let err = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          err += chunk.toString();
+          const m = /serving toolset "memory" at (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(err);
+          if (m?.[1]) done(m[1]);
+        });
+        child.once("exit", (code) => fail(new Error(`toolwright mock exited ${code}: ${err}`)));
+      });
+      const caller = createHttpCaller({ name: "memory", url });
+      try {
+        const graph = await createMemoryClient(caller).readGraph({});
+        expect(graph.ok && graph.value.entities.length).toBe(1);
+      } finally {
+        await caller.close();
+      }
+    } finally {
+      child.kill("SIGTERM");
+      // Ends gracefully (status 0), not killed by the signal.
+      expect(await exited).toBe(0);
     }
   });
 });

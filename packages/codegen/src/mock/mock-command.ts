@@ -114,8 +114,20 @@ export async function mockAction(args: MockArgs, io: MockIo): Promise<number> {
     });
     // stdout is the MCP channel over stdio, so the address goes to stderr.
     if (served.url !== undefined) io.stderr(`toolwright mock: serving toolset "${definition.toolset}" at ${served.url}`);
-    const aborted = new Promise<void>((done) => io.signal?.addEventListener("abort", () => done(), { once: true }));
-    await Promise.race([served.closed, aborted]);
+    // SIGTERM and SIGINT end it gracefully too, so the scratch folder is removed (finally, below).
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((done) => {
+      stop = done;
+    });
+    io.signal?.addEventListener("abort", stop, { once: true });
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    try {
+      await Promise.race([served.closed, stopped]);
+    } finally {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+    }
     await served.close();
     return 0;
   } catch (error) {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createHostedCaller, type SessionCaller } from "@toolwright/runtime/caller";
 import { createHttpCaller } from "@toolwright/runtime/http";
-import { serveHttp } from "@toolwright/runtime/server";
+import { serveHttp, type ToolServer } from "@toolwright/runtime/server";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { createMockServer, type MockFailure, type MockServerOptions } from "../mock/mock-server.js";
 import type { MockCall, MockDefinition } from "../mock/types.js";
@@ -47,6 +47,8 @@ export interface RunningMock extends AsyncDisposable {
   readonly caller: SessionCaller;
   /** The streamable HTTP endpoint (`http` only). */
   readonly url: string | undefined;
+  /** The runtime tool server answering (`memory` and `http`; the child owns it over stdio): notifications and faults go through it. */
+  readonly server: ToolServer | undefined;
   /** The command that serves the mock over stdio (`stdio` only). */
   readonly command: { readonly command: string; readonly args: readonly string[] } | undefined;
   /** Every call the mock got, in order. */
@@ -141,6 +143,7 @@ async function startStdio(definition: MockDefinition, options: StartMockOptions)
     transport: "stdio",
     caller,
     url: undefined,
+    server: undefined,
     command,
     get calls() {
       return readRecord(record).calls;
@@ -191,6 +194,7 @@ export async function startMock(definition: MockDefinition, options: StartMockOp
     transport,
     caller,
     url,
+    server: mock.server,
     command: undefined,
     get calls() {
       return mock.calls;
