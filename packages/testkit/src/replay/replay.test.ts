@@ -35,6 +35,22 @@ function calculator(drift = 0) {
   });
 }
 
+/** A server with one tool that always runs as a task; `drift` changes its report. */
+function reporter(drift = 0) {
+  return createToolServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: [
+      tool({
+        name: "report",
+        execution: { taskSupport: "required" },
+        inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
+        handler: (args: { topic: string }) => ({ content: [{ type: "text", text: `report on ${args.topic}${"!".repeat(drift)}` }] }),
+      }),
+    ],
+  });
+}
+
 const show = (value: unknown) => JSON.stringify(value);
 
 /** Records `calls` add calls and one echo against the calculator, returning the cassette and the real answers. */
@@ -169,5 +185,33 @@ describe("recorded failures and secrets", () => {
     expect(text).not.toContain("hunter2-secret-value");
     expect(text).not.toContain("abc.def-123");
     expect(text).toContain("Bearer [redacted]");
+  });
+});
+
+describe("verifyCassette with a task", () => {
+  it("follows the live server's own task id through the recorded tasks/get and tasks/result", async () => {
+    const recording = createRecordingCaller({ hosted: { name: "calc", host: reporter() } });
+    const answer = await recording.caller.callTool({ name: "report", arguments: { topic: "tides" } });
+    expect(answer.ok).toBe(true);
+    const text = recording.cassette();
+    await recording.close();
+    expect(text).toContain('"taskId":"task-1"');
+    const ignore = [
+      "task.createdAt",
+      "task.lastUpdatedAt",
+      "createdAt",
+      "lastUpdatedAt",
+      "pollInterval",
+      "task.pollInterval",
+      "ttl",
+      "task.ttl",
+    ];
+    const same = await using(createHostedCaller({ name: "calc", host: reporter() }), (c) => verifyCassette(text, c, { ignore }));
+    expect(same.differences).toEqual([]);
+    expect(same.checked).toBeGreaterThanOrEqual(3);
+    const drifted = await using(createHostedCaller({ name: "calc", host: reporter(1) }), (c) => verifyCassette(text, c, { ignore }));
+    expect(drifted.differences.map((d) => d.differences.join("; ")).join("\n")).toContain(
+      'recorded "report on tides", got "report on tides!"',
+    );
   });
 });
