@@ -3,13 +3,14 @@
  * installed into a fresh project outside the repository, the installed bin recording a scripted
  * session on the real server-memory over stdio, re-recording to the same bytes, keeping a token
  * from the environment out of the cassette, and the installed `@toolwright/testkit` replaying it.
+ * Packs the built workspaces (`npm test` builds first).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NPM_FLAGS, type PackedPackage, packWorkspaces, REPO, run } from "./support.js";
+import { NPM_FLAGS, type PackedPackage, packWorkspaces, run } from "./support.js";
 
 const require = createRequire(import.meta.url);
 const MEMORY = join(dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")), "dist/index.js");
@@ -20,8 +21,6 @@ let app = "";
 const toolwright = (...args: string[]) => run("npx", ["--no-install", "toolwright", ...args], app, 180_000, { TW_RECORD_TOKEN: TOKEN });
 
 beforeAll(async () => {
-  const build = await run("npm", ["run", "build"], REPO, 600_000);
-  expect(build.code, build.stderr).toBe(0);
   root = mkdtempSync(join(tmpdir(), "tw-record-"));
   app = join(root, "app");
   mkdirSync(app);

@@ -19,6 +19,7 @@ import { createStdioCaller, type StdioCallerOptions } from "@toolwright/runtime/
 import { createRecordingCaller, createReplayCaller, parseCassette, type RecordTarget, verifyCassette } from "@toolwright/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEverythingClient } from "../../examples/catalogues/src/gen/everything/index.js";
+import { createEverythingFeaturesClient } from "../../examples/catalogues/src/gen/everything-features/index.js";
 import { createDemoServer } from "../server/fixtures/demo-server.js";
 import { startEverything, stopEverything } from "../support/everything-server.js";
 import { DEMO, demoSession, EVERYTHING, everythingSession, FILESYSTEM, filesystemSession, MEMORY, memorySession, TSX } from "./sessions.js";
@@ -123,6 +124,49 @@ describe("cassettes from server-everything", () => {
       const { text } = await roundTrip(target, everythingSession, "everything-http");
       expect(parseCassette(text).header).toMatchObject({ transport: "streamable-http", session: true });
     });
+  });
+});
+
+describe("server requests from server-everything over stdio", () => {
+  it("sampling and elicitation requests are recorded with the client's answers, and replayed to the replay caller's handlers", async () => {
+    let asked = 0;
+    const features = createClientFeatures({
+      sampling: {
+        createMessage: (req) => ({ role: "assistant", content: { type: "text", text: `sampled ${req.maxTokens}` }, model: "scripted-1" }),
+      },
+      elicitation: {
+        form: () => {
+          asked++;
+          return { action: "decline" };
+        },
+      },
+    });
+    const target = (): RecordTarget => ({
+      stdio: {
+        command: process.execPath,
+        args: [EVERYTHING, "stdio"],
+        name: "everything",
+        capabilities: features.capabilities,
+        handlers: features.handlers,
+      },
+    });
+    const session: Session = async (caller) => {
+      const client = createEverythingFeaturesClient(caller);
+      return [
+        JSON.stringify(await client.triggerSamplingRequest({ prompt: "Say hi", maxTokens: 12 })),
+        JSON.stringify(await client.triggerElicitationRequest({})),
+      ];
+    };
+    const { text, answers } = await roundTrip(target, session, "everything-features", {
+      capabilities: features.capabilities,
+      handlers: features.handlers,
+    });
+    expect(text).toContain('"method":"sampling/createMessage"');
+    expect(text).toContain('"method":"elicitation/create"');
+    expect(text).toContain("sampled 12");
+    expect(answers[0]).toContain("sampled 12");
+    // Two recordings and one replay: the replay asked the replay caller's own handler.
+    expect(asked).toBe(3);
   });
 });
 

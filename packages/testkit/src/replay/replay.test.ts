@@ -35,6 +35,22 @@ function calculator(drift = 0) {
   });
 }
 
+/** A server with one tool that always runs as a task; `drift` changes its report. */
+function reporter(drift = 0) {
+  return createToolServer({
+    name: "calc",
+    version: "1.0.0",
+    tools: [
+      tool({
+        name: "report",
+        execution: { taskSupport: "required" },
+        inputSchema: { type: "object", properties: { topic: { type: "string" } }, required: ["topic"] },
+        handler: (args: { topic: string }) => ({ content: [{ type: "text", text: `report on ${args.topic}${"!".repeat(drift)}` }] }),
+      }),
+    ],
+  });
+}
+
 const show = (value: unknown) => JSON.stringify(value);
 
 /** Records `calls` add calls and one echo against the calculator, returning the cassette and the real answers. */
@@ -138,5 +154,64 @@ describe("verifyCassette", () => {
       'tools/call add {"a":2,"b":1}',
     ]);
     expect(drifted.differences[0]?.differences).toContain("result.structuredContent.sum: recorded 1, got 2");
+  });
+});
+
+describe("recorded failures and secrets", () => {
+  it("a refused send (an HTTP 401) replays as a failure carrying the recorded status", async () => {
+    const { text } = await recordCalculator(0);
+    const lines = text.trimEnd().split("\n");
+    // The echo exchange as an HTTP caller records a 401: the request went out, the transport refused it.
+    const echoSend = lines.findIndex((l) => l.includes('"name":"echo"'));
+    const id = (JSON.parse(lines[echoSend] as string) as { msg: { id: number } }).msg.id;
+    const faulted = [
+      ...lines.slice(0, echoSend + 1),
+      JSON.stringify({ dir: "fault", fault: { message: "unauthorized", status: 401, type: "http" }, id }),
+    ];
+    const outcome = await using(createReplayCaller(`${faulted.join("\n")}\n`), (c) =>
+      c.callTool({ name: "echo", arguments: { message: "hi", when: "monday" } }),
+    );
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure.message).toContain("recorded http failure: unauthorized");
+    expect(JSON.stringify(outcome.failure)).toContain('"status":401');
+  });
+
+  it("redacts registered and given secrets and bearer text in every recorded message", async () => {
+    const recording = createRecordingCaller({ hosted: { name: "calc", host: calculator() } }, { secrets: ["hunter2-secret-value"] });
+    await recording.caller.callTool({ name: "echo", arguments: { message: "pw hunter2-secret-value; Authorization: Bearer abc.def-123" } });
+    const text = recording.cassette();
+    await recording.close();
+    expect(text).not.toContain("hunter2-secret-value");
+    expect(text).not.toContain("abc.def-123");
+    expect(text).toContain("Bearer [redacted]");
+  });
+});
+
+describe("verifyCassette with a task", () => {
+  it("follows the live server's own task id through the recorded tasks/get and tasks/result", async () => {
+    const recording = createRecordingCaller({ hosted: { name: "calc", host: reporter() } });
+    const answer = await recording.caller.callTool({ name: "report", arguments: { topic: "tides" } });
+    expect(answer.ok).toBe(true);
+    const text = recording.cassette();
+    await recording.close();
+    expect(text).toContain('"taskId":"task-1"');
+    const ignore = [
+      "task.createdAt",
+      "task.lastUpdatedAt",
+      "createdAt",
+      "lastUpdatedAt",
+      "pollInterval",
+      "task.pollInterval",
+      "ttl",
+      "task.ttl",
+    ];
+    const same = await using(createHostedCaller({ name: "calc", host: reporter() }), (c) => verifyCassette(text, c, { ignore }));
+    expect(same.differences).toEqual([]);
+    expect(same.checked).toBeGreaterThanOrEqual(3);
+    const drifted = await using(createHostedCaller({ name: "calc", host: reporter(1) }), (c) => verifyCassette(text, c, { ignore }));
+    expect(drifted.differences.map((d) => d.differences.join("; ")).join("\n")).toContain(
+      'recorded "report on tides", got "report on tides!"',
+    );
   });
 });

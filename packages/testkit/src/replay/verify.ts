@@ -57,11 +57,16 @@ export async function verifyCassette(
   const ignore = ["_meta", ...(options.ignore ?? [])];
   const found: VerifyDifference[] = [];
   let checked = 0;
+  // Server-chosen ids (task ids, request states) the cassette numbered: recorded value → live value.
+  const chosen = new Map<string, string>();
   for (const ex of exchangesOf(parsed)) {
     if (SKIPPED.has(ex.method)) continue;
     checked++;
     const recorded = recordedAnswer(ex);
-    const live = await liveAnswer(ex, target);
+    const raw = await liveAnswer(ex, target, chosen);
+    learnChosen(recorded, raw, chosen);
+    // Compared with the recorded ids: the live server's own choices are not a difference.
+    const live = swapChosen(raw, new Map([...chosen].map(([rec, got]) => [got, rec]))) as JsonObject;
     const byShape = options.compare === "shape" && !ex.method.endsWith("/list");
     const isList = ex.method.endsWith("/list");
     const view = (answer: JsonObject) => {
@@ -118,9 +123,37 @@ function recordedAnswer(ex: Exchange): JsonObject {
   return { error: { code: "no answer recorded" } };
 }
 
-/** The live answer in the same shape, through the caller's generic request (params as recorded, `_meta` left out). */
-async function liveAnswer(ex: Exchange, target: SessionCaller): Promise<JsonObject> {
-  const params = isObject(ex.request.params) ? (comparable(ex.request.params, ["_meta"]) as JsonObject) : undefined;
+const CHOSEN_KEYS = new Set(["taskId", "requestState"]);
+
+/** Walks the recorded and live answers side by side and learns each server-chosen id the live server gave. */
+function learnChosen(recorded: unknown, live: unknown, chosen: Map<string, string>, depth = 0): void {
+  if (depth > 64 || !isObject(recorded) || !isObject(live)) return;
+  for (const [k, v] of Object.entries(recorded)) {
+    const other = live[k];
+    if (CHOSEN_KEYS.has(k) && typeof v === "string" && typeof other === "string") {
+      if (!chosen.has(v) && other !== v) chosen.set(v, other);
+    } else learnChosen(v, other, chosen, depth + 1);
+  }
+}
+
+/** Copies `value` with server-chosen ids swapped through `map` (recorded → live to send, live → recorded to compare). */
+function swapChosen(value: unknown, map: ReadonlyMap<string, string>, depth = 0): unknown {
+  if (depth > 64 || map.size === 0) return value;
+  if (Array.isArray(value)) return value.map((v) => swapChosen(v, map, depth + 1));
+  if (!isObject(value)) return value;
+  const out: { [key: string]: unknown } = {};
+  for (const [k, v] of Object.entries(value))
+    out[k] = CHOSEN_KEYS.has(k) && typeof v === "string" ? (map.get(v) ?? v) : swapChosen(v, map, depth + 1);
+  return out;
+}
+
+/**
+ * The live answer in the same shape, through the caller's generic request (params as recorded,
+ * `_meta` left out, server-chosen ids swapped for the live server's).
+ */
+async function liveAnswer(ex: Exchange, target: SessionCaller, chosen: ReadonlyMap<string, string>): Promise<JsonObject> {
+  const recorded = isObject(ex.request.params) ? (comparable(ex.request.params, ["_meta"]) as JsonObject) : undefined;
+  const params = recorded === undefined ? undefined : (swapChosen(recorded, chosen) as JsonObject);
   const outcome = await target.request(ex.method, params);
   if (outcome.ok) return { result: outcome.value };
   const failure = outcome.failure as { rpc?: { code?: number }; kind?: string };
