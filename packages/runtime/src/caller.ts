@@ -6,6 +6,7 @@
  * redact failures. The `Caller` interface itself is in the root entry. Needs no Node APIs.
  * @packageDocumentation
  */
+
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
 // A caller over any in-process host (a `createToolServer` server): test kits serve mocks and replays through it.
@@ -31,6 +32,8 @@ export {
   REDACTED,
   redactSecrets,
   redactText,
+  redactValuesIn,
+  registeredSecretValues,
   strongestAction,
   validateFailure,
 } from "./failure/failure.js";
@@ -53,5 +56,6 @@ export {
   retryAfterMsFromHeader,
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
+export type { WireEvent, Wiretap } from "./protocol/wiretap.js";
 export type { Decoded, Decoder } from "./schema/codec.js";
 export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";
