@@ -163,7 +163,7 @@ describe("HTTP faults through the generated client, in front of a real streamabl
   });
 
   // The front answers 404 with the body serveHttp itself sends (-32001 "Session not found"); the
-  // runtime maps that body's code (-32001: timeout, retry) ahead of the status, with httpStatus kept.
+  // status decides a 404 (unavailable, replan), the body's code is kept as `rpc`.
   it("session 404 once: re-initialized and retried; 404 on every call: a failure with httpStatus 404", async () => {
     const once = await overHttp([{ tool: "echo", call: 1, fault: { kind: "session-404" } }]);
     expect(await once.client.echo({ message: "x" })).toMatchObject({ ok: true });
@@ -172,7 +172,7 @@ describe("HTTP faults through the generated client, in front of a real streamabl
     const r = await always.client.echo({ message: "x" });
     expect(r).toMatchObject({
       ok: false,
-      failure: { kind: "timeout", httpStatus: 404, rpc: { code: -32001 }, recovery: { action: "retry" } },
+      failure: { kind: "unavailable", httpStatus: 404, rpc: { code: -32001 }, recovery: { action: "replan" } },
     });
     expect(always.log.calls).toEqual([]);
     expect(always.proxy.faults.calls("echo")).toBe(2);
