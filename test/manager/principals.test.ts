@@ -111,6 +111,8 @@ describe("two principals against one HTTP server", () => {
     const m = await manager.forPrincipal(mallory);
     const failed = await m.callTool("crm.whoami", {});
     expect(failed.ok).toBe(false);
+    // Only the user can grant access: auth_required, not a server that is down.
+    expect(!failed.ok && failed.failure).toMatchObject({ kind: "auth_required", recovery: { action: "finish" }, server: "crm" });
     const text = JSON.stringify(failed);
     expect(text).toContain("crm");
     for (const secret of [alice.id, bob.id, mallory.id, ...TOKENS.keys()]) expect(text).not.toContain(secret);

@@ -16,8 +16,11 @@ import type { ServerSlot } from "./server-slot.js";
 
 /** Counts failures of servers and decides about reconnects. */
 export interface CrashAccounting {
-  /** A connect failed: the next automatic attempt waits (doubling per failure), and after `maxRestarts` none follows. */
-  connectFailed(slot: ServerSlot): void;
+  /**
+   * A connect failed: the next automatic attempt waits (doubling per failure), and after
+   * `maxRestarts` none follows. An `auth_required` cause is kept for the calls until a connect succeeds.
+   */
+  connectFailed(slot: ServerSlot, cause?: ToolFailure): void;
   /** A connect succeeded: the backoff starts over. */
   connected(slot: ServerSlot): void;
   /**
@@ -46,13 +49,15 @@ export function createCrashAccounting(options: McpManagerOptions, evict: Evict):
     ...(slot.stderrTail ? { stderrTail: slot.stderrTail } : {}),
   });
   return {
-    connectFailed(slot) {
+    connectFailed(slot, cause) {
+      slot.authFailure = cause?.kind === "auth_required" ? cause : undefined;
       slot.connectFailures++;
       slot.retryAt = Date.now() + backoffDelay(slot.connectFailures, restart);
       if (slot.connectFailures > maxRestarts) slot.gaveUp = true;
     },
     connected(slot) {
       slot.connectFailures = 0;
+      slot.authFailure = undefined;
       slot.retryAt = 0;
     },
     refusal(slot) {
@@ -96,6 +101,7 @@ export function createCrashAccounting(options: McpManagerOptions, evict: Evict):
     },
     reset(slot) {
       slot.crashes = 0;
+      slot.authFailure = undefined;
       slot.connectFailures = 0;
       slot.retryAt = 0;
     },

@@ -61,6 +61,18 @@ const fail = (slot: ServerSlot, request: CallRequest, facts: CallFacts, fault: W
   ok: false,
   failure: failureFromFault(fault, callContext(slot.name, request, facts)),
 });
+/**
+ * A failed connect or a refusal in its backoff: an `auth_required` connect failure is kept as it
+ * was built (only the user can fix it: re-running the connect cannot), anything else is a
+ * connection that may come back (`fault`).
+ */
+const connectFailure = (
+  slot: ServerSlot,
+  request: CallRequest,
+  facts: CallFacts & { readonly tool: string },
+  fault: WireFault,
+): CallResponse =>
+  slot.authFailure ? { ok: false, failure: { ...slot.authFailure, tool: facts.tool } } : fail(slot, request, facts, fault);
 const refuse = (slot: ServerSlot, request: CallRequest, facts: CallFacts, reason: FailureReason, message: string): CallResponse => ({
   ok: false,
   failure: failureFromLocal(reason, `${slot.name}: ${message}`, callContext(slot.name, request, facts)),
@@ -156,12 +168,12 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
       return finish(slot, request, refuse(slot, request, facts, "server_disabled", `server "${slot.name}" is disabled`), key);
     // A connected slot is refused only when given up on (`crash.refusal`'s first test): the common case asks nothing more.
     const refusal = slot.state === "connected" && slot.client && !slot.gaveUp ? undefined : crash.refusal(slot);
-    if (refusal) return finish(slot, request, fail(slot, request, facts, refusal), key);
+    if (refusal) return finish(slot, request, connectFailure(slot, request, facts, refusal), key);
     let tool = known;
     if (slot.state !== "connected" || !slot.client) {
       const after = await controller.connect(slot);
       if (!after.connected) {
-        return finish(slot, request, fail(slot, request, facts, connectFault(after)), key);
+        return finish(slot, request, connectFailure(slot, request, facts, connectFault(after)), key);
       }
       tool = undefined; // the connect listed the tools anew
     }

@@ -3,6 +3,7 @@
  * tool list, and the lease counters (calls in flight, last use) the idle reaper reads.
  */
 
+import type { ToolFailure } from "../failure/failure.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import type { HeldTool } from "./approval-store.js";
 import type { ServerClient } from "./client-factory.js";
@@ -55,6 +56,8 @@ export interface ServerSlot {
   state: ServerState;
   connecting: Promise<ServerStatus> | undefined;
   error: string | undefined;
+  /** The last connect's failure when it was `auth_required`: calls answer with it until a connect succeeds. */
+  authFailure: ToolFailure | undefined;
   stderrTail: string | undefined;
   connectedAt: Date | undefined;
   durations: ConnectDurations | undefined;
@@ -85,6 +88,7 @@ export function createSlot(name: string, config: ServerConfig): ServerSlot {
     state: config.enabled === false ? "disabled" : "disconnected",
     connecting: undefined,
     error: undefined,
+    authFailure: undefined,
     stderrTail: undefined,
     connectedAt: undefined,
     durations: undefined,

@@ -7,6 +7,7 @@
  * `slot.generation`, and so an answer or event from a replaced client is ignored.
  */
 
+import type { ToolFailure } from "../failure/failure.js";
 import { type FailureContext, failureFromFault, failureFromLocal, messageWithoutServer } from "../failure/failure-mapping.js";
 import type { Result } from "../failure/result.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
@@ -90,13 +91,13 @@ export function createSlotController(context: SlotControllerContext): SlotContro
     const started = performance.now();
     let connected: number | undefined;
     // A failed connect keeps its durations too: a slow failure is worth seeing.
-    const fail = async (message: string, stderrTail?: string) => {
+    const fail = async (message: string, stderrTail?: string, cause?: ToolFailure) => {
       const now = performance.now();
       await evict(slot, message, "failed");
       if (stderrTail) slot.stderrTail = stderrTail;
       const connectMs = (connected ?? now) - started;
       slot.durations = { connectMs, listToolsMs: connected === undefined ? 0 : now - connected, totalMs: now - started };
-      context.crash.connectFailed(slot);
+      context.crash.connectFailed(slot, cause);
       return status(slot);
     };
     slot.connecting = (async (): Promise<ServerStatus> => {
@@ -120,12 +121,12 @@ export function createSlotController(context: SlotControllerContext): SlotContro
       const handshake = await client.connect();
       // After every await: a disconnect or eviction meanwhile replaced the client, and this connect is void.
       if (slot.client !== client) return status(slot);
-      if (!handshake.ok) return fail(messageWithoutServer(handshake.failure), handshake.failure.stderrTail);
+      if (!handshake.ok) return fail(messageWithoutServer(handshake.failure), handshake.failure.stderrTail, handshake.failure);
       connected = performance.now();
       const listed = await client.listTools(listOptions(slot));
       const listedAt = performance.now();
       if (slot.client !== client) return status(slot);
-      if (!listed.ok) return fail(`tools/list failed: ${messageWithoutServer(listed.failure)}`);
+      if (!listed.ok) return fail(`tools/list failed: ${messageWithoutServer(listed.failure)}`, undefined, listed.failure);
       // I/O ran in parallel; registration waits for the servers before this one in config order,
       // so prefix-on-collision gives the same names on every start.
       if (registerAfter) await registerAfter;
