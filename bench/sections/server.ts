@@ -89,7 +89,7 @@ export async function measureServer(config: BenchConfig, log: (line: string) => 
           transport,
           inFlight: IN_FLIGHT,
           calls: transport === "stdio" ? c.stdioCalls : c.httpCalls,
-          warmup: c.warmup,
+          warmup: transport === "stdio" ? c.stdioWarmup : c.warmup,
         });
         for (const n of IN_FLIGHT) {
           const at = r[`x${n}`] as Latency;

@@ -39,12 +39,16 @@ const INPUT_REQUIRED = Symbol("input required");
 /** Two turns of the event loop: a handler's first missing input (signalled on the next turn) is seen first. */
 const twoTicks = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
+/** The request's `_meta`, or an empty one. */
+const metaOf = (params: { readonly [key: string]: unknown }) =>
+  (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown };
+
 /** The context parts every call shares: the request's era fields and its `_meta`. */
 const scopeParts = (scope: RequestScope, params: { readonly [key: string]: unknown }) => ({
   protocolVersion: scope.version,
   clientInfo: scope.clientInfo,
   clientCapabilities: scope.capabilities,
-  meta: (params._meta && typeof params._meta === "object" ? params._meta : {}) as { [key: string]: unknown },
+  meta: metaOf(params),
 });
 
 /** Looks up the named tool; -32602 for an unknown or missing name. */
@@ -102,12 +106,14 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
   state.calls.set(request.id, controller);
   const ctx = createToolContext({
     // Read lazily: the AbortController is only made for a handler that looks at its signal.
-    get signal() {
-      return controller.signal;
-    },
+    abort: controller,
     requestId: request.id,
     sessionId: state.options.id,
-    ...scopeParts(scope, params),
+    // Spelt out rather than spread from `scopeParts`: this literal is made once per call.
+    protocolVersion: scope.version,
+    clientInfo: scope.clientInfo,
+    clientCapabilities: scope.capabilities,
+    meta: metaOf(params),
     logFloor: () => (scope.modern ? scope.logLevel : state.logLevel),
     notify: (method, body) => sendTo(state, { jsonrpc: "2.0", method, params: body }, request.id),
     ask,
@@ -132,11 +138,22 @@ export function routeToolCall(deps: CallRouteDeps, state: SessionState, request:
         return round.result();
       })
     : run;
-  return outcome.finally(() => {
+  const settle = () => {
     state.calls.delete(request.id);
     // A cancelled call is not answered (MCP: the receiver SHOULD NOT respond).
     if (controller.aborted && controller.signal.reason !== INPUT_REQUIRED) throw CANCELLED;
-  });
+  };
+  // `finally` spelt as one `then`: one promise step per call instead of finally's three.
+  return outcome.then(
+    (value) => {
+      settle();
+      return value;
+    },
+    (error: unknown) => {
+      settle();
+      throw error;
+    },
+  );
 }
 
 /** Answers a `CreateTaskResult` and runs the handler as that task; its input requests wait on `tasks/update`. */
@@ -149,7 +166,7 @@ function startModernTask(
 ) {
   return deps.tasks.start(scope.revision, (task) => {
     const ctx = createToolContext({
-      signal: task.signal,
+      abort: task,
       requestId: request.id,
       sessionId: undefined,
       ...scopeParts(scope, params),
@@ -190,7 +207,7 @@ function startLegacyTask(
   return store.start(ttl, (task) => {
     const related = { [RELATED_TASK]: { taskId: task.taskId } };
     const ctx = createToolContext({
-      signal: task.signal,
+      abort: task,
       requestId: request.id,
       sessionId: state.options.id,
       ...scopeParts(scope, params),

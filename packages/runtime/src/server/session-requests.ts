@@ -96,8 +96,9 @@ export interface RequestHandling {
 
 /** Answers one request: a result shaped by its revision, a JSON-RPC error, or nothing when cancelled. */
 export function handleRequest(h: RequestHandling, state: SessionState, request: RpcRequest): void {
-  const answer = (body: { result: unknown } | { error: { code: number; message: string; data?: unknown } }) =>
-    sendTo(state, { jsonrpc: "2.0", id: request.id, ...body }, request.id);
+  // Each answer is built as one literal (no spread of a body object): this runs once per call.
+  const answerError = (error: { code: number; message: string; data?: unknown }) =>
+    sendTo(state, { jsonrpc: "2.0", id: request.id, error }, request.id);
   const fail = (error: unknown) => {
     // An aborted call gets no response: the client cancelled it (the spec says no response SHOULD
     // follow notifications/cancelled), or the session is closing. The transport is told, so an
@@ -107,20 +108,21 @@ export function handleRequest(h: RequestHandling, state: SessionState, request: 
       return;
     }
     if (error instanceof RpcHandlerError) {
-      answer({ error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
+      answerError({ code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) });
     } else {
       // An unexpected throw is reported to onError only; its message may carry internals or secrets.
       h.report(error, request.method);
-      answer({ error: { code: -32603, message: "Internal error" } });
+      answerError({ code: -32603, message: "Internal error" });
     }
   };
   try {
     const scope = h.scopeFor(state, request);
     // The request's revision gives the answer its wire shape (2026-07-28: `resultType: "complete"`).
-    const shape = (value: unknown) => scope.revision.encodeResult(request.method, value);
+    const answer = (value: unknown) =>
+      sendTo(state, { jsonrpc: "2.0", id: request.id, result: scope.revision.encodeResult(request.method, value) }, request.id);
     const result = h.dispatch(state, request, scope);
-    if (result instanceof Promise) result.then((value) => answer({ result: shape(value) }), fail);
-    else answer({ result: shape(result) });
+    if (result instanceof Promise) result.then(answer, fail);
+    else answer(result);
   } catch (error) {
     fail(error);
   }
