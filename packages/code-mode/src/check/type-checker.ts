@@ -81,7 +81,7 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
   if (apis.length > 0) fixed.set(`/code-mode/prelude-${hash(apis[0]!.prelude)}.d.ts`, apis[0]!.prelude);
   for (const api of apis) fixed.set(`/code-mode/api/${api.namespace}-${hash(api.declarations)}.d.ts`, api.declarations);
   const checkService = createCheckService(fixed, `/code-mode/program-${++services}.ts`);
-  const { service, programFile } = checkService;
+  const { programFile } = checkService;
 
   const fail = (source: string, diagnostics: readonly CheckDiagnostic[]): CheckResult => {
     const shown = diagnostics.slice(0, 3).map((d) => `${d.line}:${d.column} ${d.message}`);
@@ -98,11 +98,9 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
         return fail(source.slice(0, 200), [rule(1, 1, `the program is ${source.length} characters long; the limit is ${maxSource}`)]);
       const lines = source.split(/\r\n|[\n\r\u2028\u2029]/).length;
       checkService.setProgram(`${WRAP_HEAD}${source}${WRAP_TAIL}`);
-      const program = service.getProgram();
-      const file = program?.getSourceFile(programFile);
-      if (program === undefined || file === undefined) throw new Error("code mode: internal: the type checker has no program");
-      // Asked of the program, not the service: each service call would first re-synchronize with
-      // the host (a version check of every library file), three times per check for nothing.
+      const program = checkService.program();
+      const file = program.getSourceFile(programFile);
+      if (file === undefined) throw new Error("code mode: internal: the type checker has no program");
       const found = [...program.getSyntacticDiagnostics(file), ...structureDiagnostics(file), ...program.getSemanticDiagnostics(file)]
         .filter((d) => d.category === ts.DiagnosticCategory.Error)
         .map((d) => toDiagnostic(d, file, lines));
@@ -111,10 +109,12 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
     },
     declarationDiagnostics() {
       checkService.setProgram("");
-      const program = service.getProgram();
-      if (program === undefined) return ["no program"];
+      const program = checkService.program();
       const all = [...program.getGlobalDiagnostics(), ...program.getOptionsDiagnostics()];
-      for (const name of fixed.keys()) all.push(...service.getSyntacticDiagnostics(name), ...service.getSemanticDiagnostics(name));
+      for (const name of fixed.keys()) {
+        const file = program.getSourceFile(name);
+        if (file) all.push(...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file));
+      }
       return all.map((d) => `${d.file?.fileName ?? "(global)"}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     },
     dispose: () => checkService.dispose(),
