@@ -287,7 +287,10 @@ function settle(
     const bytes = utf8Length(text);
     if (bytes > state.limits.maxResultBytes)
       return done(
-        limitError("maxResultBytes", `the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}`),
+        limitError(
+          "maxResultBytes",
+          `result too large: the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}; return less (only the fields you need), or leave a big tool result to read_result`,
+        ),
       );
     return done(undefined, JSON.parse(text));
   }

@@ -12,6 +12,7 @@ import { failureFromInvalidInput, redactText } from "@toolwright/runtime/caller"
 import type ts from "typescript";
 import { type CodeModeApi, checkApis } from "./api.js";
 import { createCheckService, loadTypeScript } from "./service.js";
+import { trackAsyncTransformer } from "./track-async.js";
 
 /** One problem the type check found, positioned in the program as the model wrote it. */
 export interface CheckDiagnostic {
@@ -195,9 +196,15 @@ function structureDiagnostics(file: ts.SourceFile): ts.Diagnostic[] {
 /** The program as JavaScript: the emitted wrapper's body. */
 function emitBody(program: ts.Program, file: ts.SourceFile): string {
   let js: string | undefined;
-  const output = program.emit(file, (name, text) => {
-    if (name.endsWith(".js")) js = text;
-  });
+  const output = program.emit(
+    file,
+    (name, text) => {
+      if (name.endsWith(".js")) js = text;
+    },
+    undefined,
+    false,
+    { before: [trackAsyncTransformer] },
+  );
   if (js === undefined || output.emitSkipped) throw new Error("code mode: internal: the checked program emitted no JavaScript");
   const text = js.replace(/^"use strict";\n/, "");
   // A body with no statements (or only comments) prints on one line.
