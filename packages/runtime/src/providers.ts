@@ -48,6 +48,8 @@ export {
   toGeminiSchema,
   toOpenAIStrictSchema,
 } from "./planner/providers/schema-variants.js";
+export type { MetaArgsOptions, MetaField } from "./planner/providers/meta-args.js";
+export { createMetaArgsDecoder } from "./planner/providers/meta-args.js";
 export { rankTools, searchTokens } from "./planner/providers/tool-rank.js";
 export type { ToolSearchOptions } from "./planner/providers/tool-search.js";
 export { createToolSearch, TOOL_SEARCH_SPECS } from "./planner/providers/tool-search.js";
