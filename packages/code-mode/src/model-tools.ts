@@ -97,6 +97,13 @@ function ok(text: string, structured: unknown): ToolResult<unknown> {
   return { ok: true, value: text, content: [{ type: "text", text }], structured };
 }
 
+/** The text a tool result puts in the context when called directly: its text blocks, else its value as JSON. */
+function resultText(result: ToolResult<unknown>): string {
+  if (!result.ok) return "";
+  const texts = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : []));
+  return texts.length > 0 ? texts.join("\n") : show(result.value);
+}
+
 /** Compact JSON text of a program's value (compact: every character is a context token); the answer budget decides what is shown. */
 function show(value: unknown): string {
   try {
@@ -161,11 +168,13 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.tracer ? { tracer: options.tracer } : {}),
           ...(typed && coversAll && codeChecker ? { checker: codeChecker } : {}),
+          // No generated API covers these tools (a manager's live registry): declarations come from their schemas.
+          ...(!coversAll && options.typeCheck !== false ? { typeLive: true, checkTool: "run_code" } : {}),
         });
         const entries = modelEntries(specs, mode.apis, coversAll ? generated : [], options.countTokens);
         const runCode = metaSpec(
           "run_code",
-          runCodeDescription(entries, typed && coversAll),
+          runCodeDescription(entries, coversAll ? typed : options.typeCheck !== false),
           { code: { type: "string", description: "The program (body of an async function)" } },
           ["code"],
           { code: "const graph = await memory.readGraph({});\nreturn graph.entities.length;" },
@@ -212,7 +221,12 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
             case "toolwright.read_result":
               return budget.read(args as { handle: string; offset: number; limit: number });
             default: {
-              const result = await mode.run(String(args.code), callOptions?.signal ? { signal: callOptions.signal } : {});
+              // With a token account, each call's result text is kept to count what code mode kept out of the context.
+              const seen: string[] | undefined = budget.accounting ? [] : undefined;
+              const result = await mode.run(String(args.code), {
+                ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
+                ...(seen ? { onResult: (_tool: string, r: ToolResult<unknown>) => seen.push(resultText(r)) } : {}),
+              });
               if (!result.ok) return { ok: false, failure: result.failure };
               const printed = result.console.map((l) => `[${l.level}] ${l.text}`);
               const text = [show(result.value), ...(printed.length > 0 ? ["console:", ...printed] : [])].join("\n");
@@ -222,7 +236,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
                 content: [{ type: "text", text }],
                 // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
                 structured: printed.length > 0 ? undefined : result.value,
-              });
+              }, seen);
             }
           }
         },
