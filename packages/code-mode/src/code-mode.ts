@@ -130,8 +130,8 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     if (options.checker) return Promise.resolve(options.checker);
     if (!generated) {
       if (!options.typeLive) return undefined;
-      checker ??= Promise.all([import("./check/type-checker.js"), import("./check/live-api.js")]).then(([{ createTypeChecker }, { liveApis }]) =>
-        createTypeChecker(liveApis(bound), { tool: options.checkTool ?? "code_mode" }),
+      checker ??= Promise.all([import("./check/type-checker.js"), import("./check/live-api.js")]).then(
+        ([{ createTypeChecker }, { liveApis }]) => createTypeChecker(liveApis(bound), { tool: options.checkTool ?? "code_mode" }),
       );
       return checker;
     }

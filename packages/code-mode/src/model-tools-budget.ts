@@ -62,7 +62,11 @@ export function createAnswerBudget(options: ResultBudgetOptions & { readonly max
       const out = budgetResult(result, { budgetTokens, store, countTokens: count, ...(spec ? { spec } : {}) });
       options.account?.recordResult(out.tokens, out.truncation?.totalTokens ?? out.tokens);
       // What the calls' results would have cost in the context, had each come back to the model.
-      if (intermediate) options.account?.recordCodeModeRun(intermediate.reduce((n, t) => n + count(t), 0), out.tokens);
+      if (intermediate)
+        options.account?.recordCodeModeRun(
+          intermediate.reduce((n, t) => n + count(t), 0),
+          out.tokens,
+        );
       if (!out.truncation) return result;
       truncations.push(out.truncation);
       return text(out.text);

@@ -230,13 +230,16 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
               if (!result.ok) return { ok: false, failure: result.failure };
               const printed = result.console.map((l) => `[${l.level}] ${l.text}`);
               const text = [show(result.value), ...(printed.length > 0 ? ["console:", ...printed] : [])].join("\n");
-              return budget.answer({
-                ok: true,
-                value: result.value,
-                content: [{ type: "text", text }],
-                // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
-                structured: printed.length > 0 ? undefined : result.value,
-              }, seen);
+              return budget.answer(
+                {
+                  ok: true,
+                  value: result.value,
+                  content: [{ type: "text", text }],
+                  // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
+                  structured: printed.length > 0 ? undefined : result.value,
+                },
+                seen,
+              );
             }
           }
         },

@@ -295,7 +295,12 @@ function settle(
     return done(undefined, JSON.parse(text));
   }
   if (kind === "unjsonable" && /out of memory/i.test(rest[0] ?? ""))
-    return done(limitError("memoryBytes", `the program's value is too big to encode as JSON within ${state.limits.memoryBytes} bytes of memory; return less`));
+    return done(
+      limitError(
+        "memoryBytes",
+        `the program's value is too big to encode as JSON within ${state.limits.memoryBytes} bytes of memory; return less`,
+      ),
+    );
   if (kind === "unjsonable") return done({ type: "result", message: `the program's value is not JSON: ${rest[0] ?? ""}` });
   const thrown = (rest[0] ?? []) as unknown as string[];
   const limit = limitFromThrown(state.limits, { message: thrown[0] === "error" ? (thrown[2] ?? "") : "" });

@@ -41,7 +41,8 @@ function doc(text: unknown): string | undefined {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-const literal = (value: unknown): string => (value === null || ["string", "number", "boolean"].includes(typeof value) ? JSON.stringify(value) : "unknown");
+const literal = (value: unknown): string =>
+  value === null || ["string", "number", "boolean"].includes(typeof value) ? JSON.stringify(value) : "unknown";
 
 /** The TypeScript type of a JSON Schema (structural; depth-bounded). */
 export function schemaType(schema: unknown, depth = 0): string {
@@ -50,7 +51,9 @@ export function schemaType(schema: unknown, depth = 0): string {
   if (!isSchema(schema) || depth > MAX_DEPTH) return "unknown";
   if (Object.hasOwn(schema, "const")) return literal(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.length === 0 ? "never" : schema.enum.map(literal).join(" | ");
-  const union = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as unknown[] | undefined;
+  const union = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as
+    | unknown[]
+    | undefined;
   if (union && union.length > 0) return union.map((s) => `(${schemaType(s, depth + 1)})`).join(" | ");
   const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
   const out = types.map((type) => singleType(schema, type, depth));
@@ -93,7 +96,8 @@ function objectType(schema: Schema, depth: number): string {
   }
   // Open unless closed: a server's schema without `additionalProperties: false` accepts more keys.
   const extra = schema.additionalProperties;
-  if (extra !== false && (isSchema(extra) || lines.length === 0)) lines.push(`${pad}[key: string]: ${isSchema(extra) ? "unknown" : "unknown"};`);
+  if (extra !== false && (isSchema(extra) || lines.length === 0))
+    lines.push(`${pad}[key: string]: ${isSchema(extra) ? "unknown" : "unknown"};`);
   return lines.length === 0 ? "{}" : `{\n${lines.join("\n")}\n${"  ".repeat(depth)}}`;
 }
 

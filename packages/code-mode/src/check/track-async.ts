@@ -25,7 +25,8 @@ export function trackAsyncTransformer(context: ts.TransformationContext): ts.Tra
   const f = context.factory;
   const isAsync = (node: ts.Node): boolean =>
     ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
-  const withoutAsync = (modifiers: readonly ts.ModifierLike[] | undefined) => modifiers?.filter((m) => m.kind !== ts.SyntaxKind.AsyncKeyword);
+  const withoutAsync = (modifiers: readonly ts.ModifierLike[] | undefined) =>
+    modifiers?.filter((m) => m.kind !== ts.SyntaxKind.AsyncKeyword);
   /** `__toolwrightTrack((async () => body)())` */
   const tracked = (body: ts.ConciseBody): ts.Expression =>
     f.createCallExpression(f.createIdentifier(TRACK_GLOBAL), undefined, [
@@ -42,13 +43,49 @@ export function trackAsyncTransformer(context: ts.TransformationContext): ts.Tra
     const visited = ts.visitEachChild(node, visit, context);
     if (!isAsync(visited)) return visited;
     if (ts.isFunctionDeclaration(visited) && visited.body && !visited.asteriskToken)
-      return f.updateFunctionDeclaration(visited, withoutAsync(visited.modifiers), undefined, visited.name, visited.typeParameters, visited.parameters, visited.type, block(visited.body));
+      return f.updateFunctionDeclaration(
+        visited,
+        withoutAsync(visited.modifiers),
+        undefined,
+        visited.name,
+        visited.typeParameters,
+        visited.parameters,
+        visited.type,
+        block(visited.body),
+      );
     if (ts.isFunctionExpression(visited) && !visited.asteriskToken)
-      return f.updateFunctionExpression(visited, withoutAsync(visited.modifiers) as ts.Modifier[] | undefined, undefined, visited.name, visited.typeParameters, visited.parameters, visited.type, block(visited.body));
+      return f.updateFunctionExpression(
+        visited,
+        withoutAsync(visited.modifiers) as ts.Modifier[] | undefined,
+        undefined,
+        visited.name,
+        visited.typeParameters,
+        visited.parameters,
+        visited.type,
+        block(visited.body),
+      );
     if (ts.isArrowFunction(visited))
-      return f.updateArrowFunction(visited, withoutAsync(visited.modifiers) as ts.Modifier[] | undefined, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, tracked(visited.body));
+      return f.updateArrowFunction(
+        visited,
+        withoutAsync(visited.modifiers) as ts.Modifier[] | undefined,
+        visited.typeParameters,
+        visited.parameters,
+        visited.type,
+        visited.equalsGreaterThanToken,
+        tracked(visited.body),
+      );
     if (ts.isMethodDeclaration(visited) && visited.body && !visited.asteriskToken)
-      return f.updateMethodDeclaration(visited, withoutAsync(visited.modifiers), undefined, visited.name, visited.questionToken, visited.typeParameters, visited.parameters, visited.type, block(visited.body));
+      return f.updateMethodDeclaration(
+        visited,
+        withoutAsync(visited.modifiers),
+        undefined,
+        visited.name,
+        visited.questionToken,
+        visited.typeParameters,
+        visited.parameters,
+        visited.type,
+        block(visited.body),
+      );
     return visited;
   };
   return (file) => {
@@ -56,6 +93,18 @@ export function trackAsyncTransformer(context: ts.TransformationContext): ts.Tra
     const [wrapper] = file.statements;
     if (wrapper === undefined || !ts.isFunctionDeclaration(wrapper) || wrapper.body === undefined) return file;
     const body = ts.visitEachChild(wrapper.body, visit, context);
-    return f.updateSourceFile(file, [f.updateFunctionDeclaration(wrapper, wrapper.modifiers, wrapper.asteriskToken, wrapper.name, wrapper.typeParameters, wrapper.parameters, wrapper.type, body), ...file.statements.slice(1)]);
+    return f.updateSourceFile(file, [
+      f.updateFunctionDeclaration(
+        wrapper,
+        wrapper.modifiers,
+        wrapper.asteriskToken,
+        wrapper.name,
+        wrapper.typeParameters,
+        wrapper.parameters,
+        wrapper.type,
+        body,
+      ),
+      ...file.statements.slice(1),
+    ]);
   };
 }

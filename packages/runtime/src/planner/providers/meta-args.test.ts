@@ -32,6 +32,9 @@ describe("createMetaArgsDecoder", () => {
     });
     expect(decode({})).toEqual({ ok: false, issues: [{ field: "query", constraint: "missing_field" }] });
     // A key named like an Object.prototype member is unknown, not a field.
-    expect(decode({ query: "x", toString: "y" })).toMatchObject({ ok: false, issues: [{ field: "toString", constraint: "unknown_field" }] });
+    expect(decode({ query: "x", toString: "y" })).toMatchObject({
+      ok: false,
+      issues: [{ field: "toString", constraint: "unknown_field" }],
+    });
   });
 });
