@@ -94,6 +94,7 @@ ${DEADLINE_CHECK_SOURCE}
   };
   // For checked programs: their own async functions return tracked promises (check/track-async.ts).
   defineProperty(globalThis, "__toolwrightTrack", { value: track, enumerable: false, writable: false, configurable: false });
+  defineProperty(globalThis, "__toolwrightTick", { value: tick, enumerable: false, writable: false, configurable: false });
   defineProperty(finish, "unhandled", { value: () => unhandledReport(show) });
   defineProperty(finish, "start", { value: startClock });
   return finish;

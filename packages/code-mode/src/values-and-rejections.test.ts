@@ -99,3 +99,47 @@ return [await new A().get(), await f(0), (await Promise.all([f(0), new A().get()
     expect(r).toMatchObject({ ok: true, value: [3, 0, 2, "caught 1/late"] });
   });
 });
+
+describe("operators on huge strings hold the deadline in checked programs", () => {
+  const checker = createTypeChecker([]);
+  it("a loop of === on 4 MB strings stops within one iteration past the deadline (not 10,000 polls later)", async () => {
+    // Each iteration logs its start time (the sandbox's clock): after the deadline at most one more may start.
+    const source = `const a = "x".repeat(1 << 22);
+const b = "x".repeat(1 << 22);
+let n = 0;
+const start = Date.now();
+console.log(String(start));
+for (;;) {
+  console.log(String(Date.now() - start));
+  if (a === b + "") n++;
+}`;
+    const checked = checker.check(source);
+    if (!checked.ok) throw new Error(checked.failure.message);
+    const r = await executor.run(checked.js, { hostFunctions: host, limits: { wallTimeMs: 8000 } });
+    expect(failed(r)).toMatchObject({ type: "limit", limit: "wallTimeMs" });
+    const elapsed = r.console.slice(1).map((line) => Number(line.text));
+    expect(elapsed.length).toBeGreaterThan(0);
+    // The deadline is 8,000 ms after the clock started, which is before \`start\`: anything at or past 8,000 is late.
+    expect(elapsed.filter((ms) => ms >= 8000).length).toBeLessThanOrEqual(1);
+    await healthy();
+  });
+
+  it("array callbacks are checked too, and normal programs are unchanged by the checks", async () => {
+    const slow = checker.check(`const a = "y".repeat(1 << 24);
+return Array.from({ length: 100000 }, (_, i) => i).map((i) => (a === a + "" ? i : 0)).length;`);
+    if (!slow.ok) throw new Error(slow.failure.message);
+    expect(slow.js).toContain("__toolwrightTick()");
+    expect(failed(await executor.run(slow.js, { hostFunctions: host, limits: { wallTimeMs: 300 } }))).toMatchObject({
+      limit: "wallTimeMs",
+    });
+    const normal = checker.check(`let t = 0;
+for (let i = 0; i < 1000; i++) t += i;
+const f = function (x: number) { return x * 2; };
+class C { m() { return [1, 2].map((v) => v + 1); } }
+do { t++; } while (t < 0);
+for (const k in { a: 1 }) t += k.length;
+return [t, f(2), new C().m(), [3, 1].sort((x, y) => x - y)];`);
+    if (!normal.ok) throw new Error(normal.failure.message);
+    expect(await executor.run(normal.js, { hostFunctions: host })).toMatchObject({ ok: true, value: [499502, 4, [2, 3], [1, 3]] });
+  });
+});

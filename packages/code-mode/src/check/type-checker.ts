@@ -11,6 +11,7 @@ import type { ToolFailure } from "@toolwright/runtime";
 import { failureFromInvalidInput, redactText } from "@toolwright/runtime/caller";
 import type ts from "typescript";
 import { type CodeModeApi, checkApis } from "./api.js";
+import { deadlineTicksTransformer } from "./deadline-ticks.js";
 import { createCheckService, loadTypeScript } from "./service.js";
 import { trackAsyncTransformer } from "./track-async.js";
 
@@ -203,7 +204,8 @@ function emitBody(program: ts.Program, file: ts.SourceFile): string {
     },
     undefined,
     false,
-    { before: [trackAsyncTransformer] },
+    // Ticks first: the async bodies it marks are then moved whole into track-async's inner arrows.
+    { before: [deadlineTicksTransformer, trackAsyncTransformer] },
   );
   if (js === undefined || output.emitSkipped) throw new Error("code mode: internal: the checked program emitted no JavaScript");
   const text = js.replace(/^"use strict";\n/, "");
