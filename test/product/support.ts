@@ -3,7 +3,20 @@
  * without a shell on the Node that runs the suite, and read the README's Install lines.
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -88,11 +101,29 @@ export interface PackedPackage {
   readonly files: readonly string[];
 }
 
-/** `npm pack`s every workspace package (built already: `npm test` builds first) into `dest`. */
+/**
+ * `npm pack`s every workspace package (built already: `npm test` builds first) into `dest`. The
+ * tarballs of one build are packed once per run and copied from `.tmp/packed/<fingerprint>/`:
+ * seven product suites install them, and packing nine workspaces costs about 10 s each time. The
+ * fingerprint covers every file a tarball can hold (manifest, dist, README, LICENSE, CHANGELOG), so
+ * a rebuild packs again.
+ */
 export async function packWorkspaces(dest: string): Promise<readonly PackedPackage[]> {
-  const r = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", dest], REPO);
-  if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}): ${r.stderr}`);
-  const packed = JSON.parse(r.stdout) as {
+  const cache = join(REPO, ".tmp", "packed", packFingerprint());
+  if (!existsSync(join(cache, "packed.json"))) {
+    mkdirSync(dirname(cache), { recursive: true });
+    const staging = mkdtempSync(`${cache}-staging-`);
+    const r = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", staging], REPO);
+    if (r.code !== 0) throw new Error(`npm pack failed (exit ${r.code}): ${r.stderr}`);
+    writeFileSync(join(staging, "packed.json"), r.stdout);
+    try {
+      // Atomic: two suites packing at once both finish, and the first rename wins.
+      renameSync(staging, cache);
+    } catch {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  const packed = JSON.parse(readFileSync(join(cache, "packed.json"), "utf8")) as {
     name: string;
     version: string;
     filename: string;
@@ -100,7 +131,28 @@ export async function packWorkspaces(dest: string): Promise<readonly PackedPacka
     unpackedSize: number;
     files: { path: string }[];
   }[];
+  mkdirSync(dest, { recursive: true });
+  for (const p of packed) copyFileSync(join(cache, p.filename), join(dest, p.filename));
   return packed.map((p) => ({ ...p, files: p.files.map((f) => f.path) }));
+}
+
+/** A hash of every workspace file `npm pack` could put in a tarball: path, size and mtime. */
+function packFingerprint(): string {
+  const hash = createHash("sha256");
+  for (const folder of readdirSync(join(REPO, "packages")).sort()) {
+    const root = join(REPO, "packages", folder);
+    if (!existsSync(join(root, "package.json"))) continue;
+    for (const name of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist"]) {
+      const path = join(root, name);
+      if (!existsSync(path)) continue;
+      const files = statSync(path).isDirectory() ? listFiles(path).map((f) => join(path, f)) : [path];
+      for (const f of files) {
+        const st = statSync(f);
+        hash.update(`${f}\0${st.size}\0${st.mtimeMs}\n`);
+      }
+    }
+  }
+  return hash.digest("hex").slice(0, 16);
 }
 
 /** The command lines of the README's tarball Install block (the ```bash block under "## Install" that installs `.tgz` files). */

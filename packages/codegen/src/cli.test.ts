@@ -86,12 +86,12 @@ describe("gen", () => {
     const out = join(tmp, "gen1");
     const r = await exec("gen", design, "--out", rel(out));
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^toolwright gen: 1 toolset, 3 tools, 8 files \(8 written, 0 unchanged\) in \d+ ms -> /);
+    expect(r.stdout).toMatch(/^toolwright gen: 1 toolset, 3 tools, 9 files \(9 written, 0 unchanged\) in \d+ ms -> /);
     const expected = join(repo, "test", "golden", "refs-recursive", "expected");
     expect(listAll(out)).toEqual(listAll(expected));
     for (const f of listAll(expected)) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(expected, f), "utf8"));
     const again = await exec("gen", design, "--out", rel(out));
-    expect(again.stdout).toMatch(/\(0 written, 8 unchanged, nothing changed\)/);
+    expect(again.stdout).toMatch(/\(0 written, 9 unchanged, nothing changed\)/);
     expect(listAll(out).some((f) => f.endsWith(".tmp"))).toBe(false);
   });
 
@@ -113,7 +113,7 @@ describe("gen", () => {
     expect(r.stderr).not.toContain("mine.ts");
     expect(readFileSync(join(out, "files", "types.gen.ts"), "utf8")).toBe("// edited\n");
     const fix = await exec("gen", design, "--out", rel(out));
-    expect(fix.stdout).toMatch(/\(2 written, 6 unchanged, 1 removed\)/);
+    expect(fix.stdout).toMatch(/\(2 written, 7 unchanged, 1 removed\)/);
     expect(existsSync(join(out, "mine.ts"))).toBe(true);
     expect((await exec("gen", design, "--out", rel(out), "--check")).code).toBe(0);
   });
@@ -138,7 +138,7 @@ describe("gen", () => {
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ ok: true, command: "gen", exitCode: 0, toolsets: 1, tools: 3, design });
-    expect(summary.files).toHaveLength(8);
+    expect(summary.files).toHaveLength(9);
     const bad = await exec("gen", "nope.ts", "--out", rel(join(tmp, "json2")), "--json");
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({

@@ -12,6 +12,7 @@ import { commandErrorText } from "./command-error.js";
 import { isDesignError } from "./errors.js";
 import { initCommand } from "./init/init-command.js";
 import { checkLoadTimeout, loadTimeoutOption } from "./load/load-timeout.js";
+import { mockCommand } from "./mock/mock-command.js";
 import { createProgress, type Progress, type ProgressStream } from "./progress.js";
 import { pullCommand } from "./pull/pull-command.js";
 import { reportCommand } from "./report/report-command.js";
@@ -264,7 +265,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
         action = run;
       }),
     )
-    .demandCommand(1, "name a command: init, add, pull, gen, approve or report")
+    .command(
+      mockCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .demandCommand(1, "name a command: init, add, pull, gen, approve, report or mock")
     .strict()
     .help()
     .alias("h", "help")

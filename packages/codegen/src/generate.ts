@@ -9,6 +9,7 @@ import { callerPlugin } from "./plugins/caller.js";
 import { clientPlugin, registerPlugin } from "./plugins/client.js";
 import { codeModePlugin } from "./plugins/code-mode.js";
 import { indexPlugin } from "./plugins/index-file.js";
+import { mockPlugin } from "./plugins/mock.js";
 import type { Plugin } from "./plugins/plugin.js";
 import { serverScaffoldPlugin } from "./plugins/server-scaffold.js";
 import { specsPlugin } from "./plugins/specs.js";
@@ -27,6 +28,7 @@ export const defaultPlugins: readonly Plugin[] = [
   indexPlugin,
   serverScaffoldPlugin,
   codeModePlugin,
+  mockPlugin,
 ];
 
 /** Generates every file for `ir`. Returns path (relative to `--out`, `/`-separated) → text, sorted. */

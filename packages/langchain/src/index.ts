@@ -7,43 +7,10 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import type { ToolResult, ToolSpec } from "@toolwright/runtime";
-import {
-  type CodeModeOptions,
-  createDiscoveryTools,
-  createProviderTools,
-  type DiscoveryOptions,
-  type ResultBudgetOptions,
-  type ToolCallOutcome,
-  type ToolRunner,
-} from "@toolwright/runtime/providers";
+import { createNeutralBinding, type NeutralToolOptions, type ToolCallOutcome, type ToolRunner } from "@toolwright/runtime/providers";
 
-/** Options of `createLangChainTools`. */
-export interface LangChainToolsOptions {
-  /** Offer only the tools this accepts. */
-  readonly filter?: (spec: ToolSpec) => boolean;
-  /** Tool search over large catalogues; default `"auto"`: past 128 tools. */
-  readonly toolSearch?: boolean | "auto";
-  /** Cap on the rendered text per result. */
-  readonly maxChars?: number;
-  /**
-   * Code mode: one `run_code` tool (plus `search`/`describe`) instead of the catalogue's tools, with
-   * the plug-in from `@toolwright/code-mode` (see `@toolwright/runtime/providers`). Default: off.
-   */
-  readonly codeMode?: CodeModeOptions;
-  /**
-   * Progressive discovery by the catalogue's share of the context window (`createDiscoveryTools`):
-   * the catalogue's tools while they take at most `threshold` of `contextWindow`, the three local
-   * search tools past it (LangChain is provider-neutral, so no provider-native deferred loading).
-   * Decided when the tools are built. Ignored with `codeMode`, which has its own search.
-   */
-  readonly discovery?: Pick<DiscoveryOptions<"openai-chat">, "contextWindow" | "threshold" | "countTokens">;
-  /**
-   * Result budgets (`createResultBudget`): a result over its token budget is projected or spilled to
-   * a handle the model pages with the added `read_result` tool, never cut. In code mode the
-   * program's answer is budgeted. The turn budget spans these tools: build them per agent run.
-   */
-  readonly resultBudget?: ResultBudgetOptions;
-}
+/** Options of `createLangChainTools`: the neutral binding's options (filter, tool search, code mode, discovery, result budgets). */
+export interface LangChainToolsOptions extends NeutralToolOptions {}
 
 /** What a tool needs of the binding: one call at a time. */
 interface CallRunner {
@@ -93,19 +60,6 @@ class ToolwrightTool extends DynamicStructuredTool {
 
 /** LangChain tools for what `runtime` offers (or the three tool-search tools for a large catalogue). */
 export function createLangChainTools(runtime: ToolRunner, options: LangChainToolsOptions = {}): DynamicStructuredTool[] {
-  // The SDK gets the original schemas (it adapts them per provider itself), so strict rewrites stay off.
-  const { discovery, ...rest } = options;
-  const binding =
-    discovery && !options.codeMode
-      ? createDiscoveryTools(runtime, {
-          ...discovery,
-          format: "openai-chat",
-          native: false,
-          strict: false,
-          ...(rest.filter ? { filter: rest.filter } : {}),
-          ...(rest.maxChars === undefined ? {} : { maxChars: rest.maxChars }),
-          ...(rest.resultBudget ? { resultBudget: rest.resultBudget } : {}),
-        })
-      : createProviderTools(runtime, { ...rest, format: "openai-chat", strict: false });
+  const binding = createNeutralBinding(runtime, options);
   return binding.specs().map((spec) => new ToolwrightTool(spec, binding));
 }

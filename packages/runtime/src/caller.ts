@@ -8,6 +8,9 @@
  */
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
+// A caller over any in-process host (a `createToolServer` server): test kits serve mocks and replays through it.
+export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
+export { createHostedCaller } from "./caller/in-memory-caller.js";
 export type { ResultSpec } from "./caller/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
@@ -49,3 +52,4 @@ export {
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
 export type { Decoded, Decoder } from "./schema/codec.js";
+export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";

@@ -7,3 +7,11 @@
 
 /** The cassette format version this kit writes and reads. */
 export const CASSETTE_FORMAT = 1;
+
+// ── Mocks from the lock (generated `create<Toolset>Mock`, run by `startMock`) ──────────────────
+export type { MockFailure, MockServer, MockServerOptions } from "./mock/mock-server.js";
+export { checkAnswer, createMockServer, describeIssue } from "./mock/mock-server.js";
+export type { MockAnswerSource, MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./mock/types.js";
+export { type ServedMock, type ServeMockOptions, serveMock } from "./serve/serve-mock.js";
+export type { MockTransport, RunningMock, StartMockOptions } from "./serve/start-mock.js";
+export { startMock, toolwrightBin } from "./serve/start-mock.js";

@@ -23,5 +23,9 @@ export function toolsetNames(ts: { readonly camelName: string; readonly pascalNa
     catalogue: `${ts.camelName}Catalogue`,
     checkDrift: `check${ts.pascalName}Drift`,
     codeMode: `${ts.camelName}CodeMode`,
+    mock: `create${ts.pascalName}Mock`,
+    mockType: `${ts.pascalName}Mock`,
+    mockHandlers: `${ts.pascalName}MockHandlers`,
+    mockCall: `${ts.pascalName}MockCall`,
   };
 }

@@ -36,6 +36,11 @@ export interface IrToolsetSymbols {
   readonly checkDrift: IrSymbol;
   /** The code-mode API (`<dir>/code-mode.gen.ts`): declarations, index and details as plain data. */
   readonly codeMode: IrSymbol;
+  /** The generated mock (`<dir>/mock.gen.ts`, issue 29): `create<Toolset>Mock`, its type, handlers and call info. */
+  readonly mock: IrSymbol;
+  readonly mockType: IrSymbol;
+  readonly mockHandlers: IrSymbol;
+  readonly mockCall: IrSymbol;
 }
 
 /** The per-tool exports of a toolset's modules. */

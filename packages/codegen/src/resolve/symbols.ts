@@ -39,6 +39,10 @@ export function toolsetSymbols(ts: Pick<IrToolset, "dirName" | "camelName" | "pa
     register: symbol(n.register, "function", at("register")),
     checkDrift: symbol(n.checkDrift, "function", at("register")),
     codeMode: symbol(n.codeMode, "const", at("code-mode")),
+    mock: symbol(n.mock, "function", at("mock")),
+    mockType: symbol(n.mockType, "interface", at("mock")),
+    mockHandlers: symbol(n.mockHandlers, "interface", at("mock")),
+    mockCall: symbol(n.mockCall, "interface", at("mock")),
   });
 }
 

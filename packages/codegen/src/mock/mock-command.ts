@@ -1,0 +1,151 @@
+/**
+ * `toolwright mock <design> --toolset <name>`: serves the generated mock of one toolset over stdio
+ * (the default) or streamable HTTP on 127.0.0.1, so a test or an agent can start it as a command
+ * like any MCP server. It generates the design's code into a private folder under
+ * `node_modules/.cache/toolwright/mock/` (or serves an existing `gen --out` folder with `--out`),
+ * loads that toolset's `mock.gen.ts` with tsx, and runs it with `serveMock` of `@toolwright/testkit`,
+ * the same engine `startMock` uses in memory. The mock's answers are the generated defaults.
+ */
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Argv, CommandModule } from "yargs";
+import { commandErrorText } from "../command-error.js";
+
+interface MockIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd?: string;
+  readonly signal?: AbortSignal;
+}
+
+interface MockArgs {
+  readonly design: string;
+  readonly toolset: string;
+  readonly out: string | undefined;
+  readonly http: boolean;
+  readonly port: number;
+  readonly record: string | undefined;
+}
+
+type MockModule = { readonly [name: string]: unknown };
+type Definition = { readonly toolset: string; readonly server: string; readonly tools: readonly unknown[] };
+type Testkit = {
+  serveMock(
+    definition: Definition,
+    options: { transport: "stdio" | "http"; port: number; record?: string },
+  ): Promise<{ readonly url: string | undefined; readonly closed: Promise<void>; close(): Promise<void> }>;
+};
+
+/** The generated mock definitions of a `gen --out` folder, by toolset name (each module's one `create*Mock`). */
+async function loadDefinitions(outDir: string): Promise<Map<string, Definition>> {
+  const { tsImport } = await import("tsx/esm/api");
+  const found = new Map<string, Definition>();
+  const dirs = readdirSync(outDir, { withFileTypes: true }).filter(
+    (d) => d.isDirectory() && existsSync(join(outDir, d.name, "mock.gen.ts")),
+  );
+  for (const dir of dirs.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const mod = (await tsImport(pathToFileURL(join(outDir, dir.name, "mock.gen.ts")).href, import.meta.url)) as MockModule;
+    for (const [name, value] of Object.entries(mod)) {
+      if (!/^create\w*Mock$/.test(name) || typeof value !== "function") continue;
+      const definition = (value as (handlers: object) => Definition)({});
+      found.set(definition.toolset, definition);
+    }
+  }
+  return found;
+}
+
+/** Loads `@toolwright/testkit` from where the project resolves packages (it is the mock's engine). */
+async function loadTestkit(cwd: string): Promise<Testkit> {
+  let entry: string;
+  try {
+    entry = createRequire(join(cwd, "package.json")).resolve("@toolwright/testkit");
+  } catch {
+    throw new Error("toolwright mock runs the mock with @toolwright/testkit; install it: npm install -D @toolwright/testkit");
+  }
+  return (await import(pathToFileURL(entry).href)) as Testkit;
+}
+
+/** Serves the mock until the client ends stdin (stdio) or the signal aborts; returns the exit code. Never throws. */
+export async function mockAction(args: MockArgs, io: MockIo): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  let scratch: string | undefined;
+  try {
+    let outDir: string;
+    if (args.out !== undefined) outDir = resolve(cwd, args.out);
+    else {
+      // Inside the project, so the generated files resolve @toolwright/runtime as the project's own code does.
+      scratch = join(cwd, "node_modules", ".cache", "toolwright", "mock", `${process.pid}-${Date.now().toString(36)}`);
+      const { runGen } = await import("../run-gen.js");
+      await runGen({ design: args.design, out: relative(cwd, scratch), cwd, cache: false });
+      outDir = scratch;
+    }
+    if (!existsSync(outDir))
+      throw new Error(`toolwright mock: no generated code at ${args.out} (run toolwright gen first, or leave out --out)`);
+    const definitions = await loadDefinitions(outDir);
+    const definition = definitions.get(args.toolset);
+    if (definition === undefined) {
+      const names = [...definitions.keys()].map((n) => JSON.stringify(n)).join(", ");
+      throw new Error(`toolwright mock: the design has no toolset ${JSON.stringify(args.toolset)} (it has ${names || "none"})`);
+    }
+    const testkit = await loadTestkit(cwd);
+    const served = await testkit.serveMock(definition, {
+      transport: args.http ? "http" : "stdio",
+      port: args.port,
+      ...(args.record === undefined ? {} : { record: resolve(cwd, args.record) }),
+    });
+    // stdout is the MCP channel over stdio, so the address goes to stderr.
+    if (served.url !== undefined) io.stderr(`toolwright mock: serving toolset "${definition.toolset}" at ${served.url}`);
+    // SIGTERM and SIGINT end it gracefully too, so the scratch folder is removed (finally, below).
+    let stop: () => void = () => {};
+    const stopped = new Promise<void>((done) => {
+      stop = done;
+    });
+    io.signal?.addEventListener("abort", stop, { once: true });
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+    try {
+      await Promise.race([served.closed, stopped]);
+    } finally {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+    }
+    await served.close();
+    return 0;
+  } catch (error) {
+    io.stderr(commandErrorText(error));
+    return 2;
+  } finally {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The yargs command; `setAction` receives the work to run after parsing. */
+export function mockCommand(io: MockIo, setAction: (action: () => Promise<number>) => void): CommandModule {
+  return {
+    command: "mock [design]",
+    describe: "Serve the generated mock of one toolset (answers from the lock's schemas and examples) over stdio or streamable HTTP",
+    builder: (y: Argv) =>
+      y
+        .positional("design", { type: "string", default: "design.ts", describe: "TypeScript design file" })
+        .option("toolset", { type: "string", demandOption: true, describe: "The toolset to mock (its name in the design)" })
+        .option("out", { type: "string", describe: "Serve the code already generated in this folder (gen --out) instead of generating it" })
+        .option("http", { type: "boolean", default: false, describe: "Serve streamable HTTP on 127.0.0.1 instead of stdio" })
+        .option("port", { type: "number", default: 0, describe: "HTTP port (0: an ephemeral port, printed on stderr)" })
+        .option("record", { type: "string", describe: "Append every call and failure to this file, one JSON line each" })
+        .example("$0 mock design.ts --toolset everything", "serve the mock over stdio")
+        .example("$0 mock design.ts --toolset everything --http --port 3001", "serve it over HTTP"),
+    handler: (a) => {
+      const args: MockArgs = {
+        design: String(a.design),
+        toolset: String(a.toolset),
+        out: a.out === undefined ? undefined : String(a.out),
+        http: a.http === true,
+        port: Number(a.port),
+        record: a.record === undefined ? undefined : String(a.record),
+      };
+      setAction(() => mockAction(args, io));
+    },
+  };
+}

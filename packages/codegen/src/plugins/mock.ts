@@ -1,0 +1,102 @@
+/**
+ * Mock plugin: `<toolset>/mock.gen.ts`, a typed mock of the toolset's server for tests (issue 29).
+ * `create<Toolset>Mock(handlers?)` returns the toolset's tools (their generated specs: wire schemas
+ * and precompiled validators), a default answer per tool (`mock-answer.ts`: the output schema's
+ * example, or a deterministic sample, or text) and the test's handlers, typed from the generated
+ * payload and result types.
+ *
+ * The module imports only the runtime and its own folder, like every generated file: it is plain
+ * data, and `@toolwright/testkit` (`startMock`) reads it structurally and runs it (records calls,
+ * checks answers, serves it in memory, over stdio or HTTP). So a project that never installs the
+ * kit still compiles its generated code, and the mock engine exists once, in the kit, not in every
+ * toolset's output. It is not re-exported from the toolset's `index.ts`: test code stays out of
+ * what applications import.
+ */
+import { fileHeader } from "../emit/generated-file.js";
+import { docName, docText, printLiteral } from "../emit/literal.js";
+import type { IrDesign, IrToolset } from "../ir/ir.js";
+import { mockAnswer } from "./mock-answer.js";
+import type { Plugin } from "./plugin.js";
+
+function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1]): void {
+  const s = ts.symbols;
+  const f = out.file(s.mock.file, fileHeader(ir.file, ts.name));
+  const ToolSpec = f.runtime("ToolSpec");
+  // Spelled through the runtime's CallOptions, not `AbortSignal`: generated code compiles with no DOM and no Node types.
+  const Signal = `NonNullable<${f.runtime("CallOptions")}["signal"]>`;
+  const Call = s.mockCall.name;
+  const Handlers = s.mockHandlers.name;
+  const Mock = s.mockType.name;
+  f.print(
+    `/** What a handler of the ${docName(ts.name)} mock is told about the call it answers. */`,
+    `${f.export("interface", Call)} {`,
+    "  /** Wire name of the tool. */",
+    "  readonly tool: string;",
+    "  /** 1-based among the calls to this tool. */",
+    "  readonly call: number;",
+    "  /** 1-based among every call the mock got. */",
+    "  readonly seq: number;",
+    "  /** Aborted when the client cancels the call or the connection closes. */",
+    `  readonly signal: ${Signal};`,
+    "}",
+    "",
+    "/**",
+    ` * Handlers of a mock of toolset ${docName(ts.name)}, one per tool, all optional: a tool without one answers`,
+    " * its default (the output schema's example, a sample of the schema, or text). Every answer is checked",
+    " * against the tool's output schema before it is sent.",
+    " */",
+    `${f.export("interface", Handlers)} {`,
+  );
+  for (const tool of ts.tools) {
+    const Payload = f.import(tool.symbols.payload);
+    const Result = f.import(tool.symbols.result);
+    const doc = tool.description ?? tool.title ?? `Answers ${JSON.stringify(tool.name)}.`;
+    f.print(
+      `  /** ${docText(doc)} (tool ${docName(tool.name)}) */`,
+      `  ${tool.memberName}?(payload: ${Payload}, call: ${Call}): ${Result} | Promise<${Result}>;`,
+    );
+  }
+  f.print(
+    "}",
+    "",
+    `/** A mock of toolset ${docName(ts.name)} as plain data: start it with \`startMock\` of \`@toolwright/testkit\`. */`,
+    `${f.export("interface", Mock)} {`,
+    "  readonly toolset: string;",
+    "  readonly server: string;",
+    "  readonly tools: readonly {",
+    `    readonly spec: ${ToolSpec};`,
+    `    readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };`,
+    `    readonly handler: ((payload: never, call: ${Call}) => unknown) | undefined;`,
+    "  }[];",
+    "}",
+    "",
+    "/**",
+    ` * Creates a mock of toolset ${docName(ts.name)} from the lock: tools without a handler answer their default.`,
+    ` * Run it with \`startMock(${s.mock.name}(handlers))\` from \`@toolwright/testkit\`.`,
+    " */",
+    `${f.export("function", s.mock.name)}(${ts.tools.length === 0 ? "_handlers" : "handlers"}: ${Handlers} = {}): ${Mock} {`,
+    "  return {",
+    `    toolset: ${printLiteral(ts.name)},`,
+    `    server: ${printLiteral(ts.server)},`,
+    "    tools: [",
+  );
+  for (const tool of ts.tools) {
+    const spec = f.import(tool.symbols.spec);
+    f.print(
+      "      {",
+      `        spec: ${spec},`,
+      `        answer: ${printLiteral(mockAnswer(tool), 8)},`,
+      `        handler: handlers.${tool.memberName},`,
+      "      },",
+    );
+  }
+  f.print("    ],", "  };", "}");
+}
+
+/** Emits `<toolset>/mock.gen.ts` for every toolset. */
+export const mockPlugin: Plugin = {
+  name: "mock",
+  emit(ir: IrDesign, out) {
+    for (const ts of ir.toolsets) emitMock(ir, ts, out);
+  },
+};
