@@ -10,8 +10,7 @@
  * symbols across files clones them, every check. So the library is concatenated into one file
  * (`noLib`, its `/// <reference lib>` chain resolved here), whose declarations the binder merges once.
  * A LanguageService also re-synchronizes every file per request and re-parses the program
- * incrementally; a plain `createProgram` over cached SourceFiles skips both (measured: the warm
- * check at 300 tools went from ~57 to ~N ms on the same machine, see bench/ code-mode-check).
+ * incrementally; a plain `createProgram` over cached SourceFiles skips both (bench/: `--only=code-mode-check`).
  *
  * Why TypeScript 6: it is the last release with the JavaScript compiler API; TypeScript 7 (the
  * native port) exposes only an experimental IPC API that spawns a process.
