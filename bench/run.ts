@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check] [-- --out=<name>]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,vault,replay] [-- --out=<name>]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -19,10 +19,12 @@ import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
 import { measureManager } from "./sections/manager.ts";
+import { measureReplay } from "./sections/replay.ts";
 import { measureServer } from "./sections/server.ts";
 import { measureTokens } from "./sections/tokens.ts";
 import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
+import { measureVault } from "./sections/vault.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -41,6 +43,8 @@ const SECTIONS = [
   "tokens",
   "code-mode-check",
   "code-mode",
+  "vault",
+  "replay",
 ] as const;
 
 const argv = process.argv.slice(2);
@@ -162,6 +166,14 @@ async function main(): Promise<void> {
     const out = await measureCodeMode(log);
     rows.push(...out.rows);
     notes.push(...out.notes);
+  }
+  if (only.has("vault")) {
+    log("token vault");
+    rows.push(...(await measureVault(config, log, (text) => notes.push(text))));
+  }
+  if (only.has("replay")) {
+    log("replay: a cassette call against a real stdio call");
+    rows.push(...(await measureReplay(config, log, (text) => notes.push(text))));
   }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);

@@ -188,6 +188,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
         return spec ? { spec, caller: { server: TOOLSET } } : undefined;
       };
       return {
+        ...(inner.principal ? { principal: inner.principal } : {}),
         specs: () => [current().runCode, SEARCH, DESCRIBE, budget.spec],
         lookup,
         async execute(request, callOptions) {
@@ -195,6 +196,8 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
           if (request.rejection || !lookup(request.tool)) return inner.execute(request, callOptions);
           const args = (request.arguments ?? {}) as { readonly [k: string]: unknown };
           const { mode, entries } = current();
+          // Whose answers these are: a held answer is read back by the same principal only.
+          const owner = (callOptions?.principal ?? inner.principal)?.id;
           switch (request.tool) {
             case "toolwright.search": {
               const limit = typeof args.limit === "number" ? args.limit : 10;
@@ -219,7 +222,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
               return ok(`No tool ${JSON.stringify(args.name)}. Closest: ${near.join(", ") || "none"}.`, { tool: null, closest: near });
             }
             case "toolwright.read_result":
-              return budget.read(args as { handle: string; offset: number; limit: number });
+              return budget.read(args as { handle: string; offset: number; limit: number }, owner);
             default: {
               // With a token account, each call's result text is kept to count what code mode kept out of the context.
               const seen: string[] | undefined = budget.accounting ? [] : undefined;
@@ -238,6 +241,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
                   // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
                   structured: printed.length > 0 ? undefined : result.value,
                 },
+                owner,
                 seen,
               );
             }

@@ -15,6 +15,7 @@ import { checkLoadTimeout, loadTimeoutOption } from "./load/load-timeout.js";
 import { mockCommand } from "./mock/mock-command.js";
 import { createProgress, type Progress, type ProgressStream } from "./progress.js";
 import { pullCommand } from "./pull/pull-command.js";
+import { recordCommand } from "./record/record-command.js";
 import { reportCommand } from "./report/report-command.js";
 import type { GenProgress, GenSummary } from "./run-gen.js";
 import { codegenVersion } from "./version.js";
@@ -266,11 +267,16 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
       }),
     )
     .command(
+      recordCommand(io, (run) => {
+        action = run;
+      }),
+    )
+    .command(
       mockCommand(io, (run) => {
         action = run;
       }),
     )
-    .demandCommand(1, "name a command: init, add, pull, gen, approve, report or mock")
+    .demandCommand(1, "name a command: init, add, pull, gen, approve, report, record or mock")
     .strict()
     .help()
     .alias("h", "help")

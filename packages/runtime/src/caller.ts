@@ -6,6 +6,7 @@
  * redact failures. The `Caller` interface itself is in the root entry. Needs no Node APIs.
  * @packageDocumentation
  */
+
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
 // A caller over any in-process host (a `createToolServer` server): test kits serve mocks and replays through it.
@@ -13,6 +14,8 @@ export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
 export { createHostedCaller } from "./caller/in-memory-caller.js";
 export type { ResultSpec } from "./caller/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
+export type { Principal } from "./caller/principal.js";
+export { MAX_PRINCIPAL_ID, principalKey, samePrincipal } from "./caller/principal.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export type { CallConnection, MeterLike } from "./caller/telemetry-facts.js";
@@ -29,6 +32,8 @@ export {
   REDACTED,
   redactSecrets,
   redactText,
+  redactValuesIn,
+  registeredSecretValues,
   strongestAction,
   validateFailure,
 } from "./failure/failure.js";
@@ -51,5 +56,6 @@ export {
   retryAfterMsFromHeader,
 } from "./failure/failure-mapping.js";
 export type { WireFault } from "./failure/wire-fault.js";
+export type { WireEvent, Wiretap } from "./protocol/wiretap.js";
 export type { Decoded, Decoder } from "./schema/codec.js";
 export type { MessageHost, MessageHostSession } from "./transport/in-memory.js";

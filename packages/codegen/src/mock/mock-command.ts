@@ -27,6 +27,9 @@ interface MockArgs {
   readonly http: boolean;
   readonly port: number;
   readonly record: string | undefined;
+  /** `--verify`: a cassette to replay against the live server and the mock, instead of serving. */
+  readonly verify?: string | undefined;
+  readonly ignore?: readonly string[] | undefined;
 }
 
 type MockModule = { readonly [name: string]: unknown };
@@ -90,6 +93,20 @@ export async function mockAction(args: MockArgs, io: MockIo): Promise<number> {
       throw new Error(`toolwright mock: the design has no toolset ${JSON.stringify(args.toolset)} (it has ${names || "none"})`);
     }
     const testkit = await loadTestkit(cwd);
+    if (args.verify !== undefined) {
+      const { verifyMock } = await import("./mock-verify.js");
+      const outcome = await verifyMock({
+        design: args.design,
+        cwd,
+        cassette: args.verify,
+        ignore: args.ignore ?? [],
+        definition,
+        testkit: testkit as unknown as Parameters<typeof verifyMock>[0]["testkit"],
+        timeoutMs: 30_000,
+      });
+      for (const line of outcome.lines) (outcome.ok ? io.stdout : io.stderr)(line);
+      return outcome.ok ? 0 : 1;
+    }
     const served = await testkit.serveMock(definition, {
       transport: args.http ? "http" : "stdio",
       port: args.port,
@@ -134,8 +151,22 @@ export function mockCommand(io: MockIo, setAction: (action: () => Promise<number
         .option("http", { type: "boolean", default: false, describe: "Serve streamable HTTP on 127.0.0.1 instead of stdio" })
         .option("port", { type: "number", default: 0, describe: "HTTP port (0: an ephemeral port, printed on stderr)" })
         .option("record", { type: "string", describe: "Append every call and failure to this file, one JSON line each" })
+        .option("verify", {
+          type: "string",
+          describe:
+            "Instead of serving: replay this cassette against the live server (answers must equal the recorded ones) and the mock (same lists, same answer structure); exit 1 on any difference",
+        })
+        .option("ignore", {
+          type: "string",
+          array: true,
+          describe: "With --verify: result paths left out of the comparison (e.g. content)",
+        })
         .example("$0 mock design.ts --toolset everything", "serve the mock over stdio")
-        .example("$0 mock design.ts --toolset everything --http --port 3001", "serve it over HTTP"),
+        .example("$0 mock design.ts --toolset everything --http --port 3001", "serve it over HTTP")
+        .example(
+          "$0 mock design.ts --toolset everything --verify everything.cassette.jsonl",
+          "check the server and the mock against a cassette",
+        ),
     handler: (a) => {
       const args: MockArgs = {
         design: String(a.design),
@@ -144,6 +175,8 @@ export function mockCommand(io: MockIo, setAction: (action: () => Promise<number
         http: a.http === true,
         port: Number(a.port),
         record: a.record === undefined ? undefined : String(a.record),
+        verify: a.verify === undefined ? undefined : String(a.verify),
+        ignore: Array.isArray(a.ignore) ? a.ignore.map(String) : undefined,
       };
       setAction(() => mockAction(args, io));
     },

@@ -7,7 +7,7 @@
  * Only when every server fails is nothing written.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { relative, sep } from "node:path";
 import type { ExternalServerDecl } from "@toolwright/dsl";
 import type { Caller, ToolFailure } from "@toolwright/runtime";
 import type { SessionCaller } from "@toolwright/runtime/caller";
@@ -17,6 +17,7 @@ import { createServerClient, resolveServerEntry } from "@toolwright/runtime/mana
 import { createStdioCaller } from "@toolwright/runtime/stdio";
 import { DesignError } from "../errors.js";
 import { loadDesign, loadOptions } from "../load/load-design.js";
+import { callerOptionsFor } from "../record/caller-options.js";
 import { type ConnectionContext, isMcpJson, readMcpJsonEntry } from "../resolve/connection.js";
 import { type LockedServer, lockPathFor, readLock } from "../resolve/lock.js";
 import { LockError } from "../resolve/lock-shape.js";
@@ -55,39 +56,11 @@ function callerFor(server: ExternalServerDecl, ctx: PullContext, timeoutMs: numb
     const timeouts = { connectTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs };
     return { transport: config.transport, caller: createServerClient(server.name, { ...config, ...timeouts }, { restartDelayMs: 60_000 }) };
   }
-  const c = server.connection;
-  const designDir = ctx.designPath === undefined ? ctx.cwd : dirname(ctx.designPath);
-  if ("url" in c) {
-    return {
-      transport: "http",
-      caller: createHttpCaller({
-        name: server.name,
-        url: c.url,
-        ...(c.headers ? { headers: c.headers } : {}),
-        ...(c.outbound ? { outbound: c.outbound } : {}),
-        capabilities: c.capabilities ?? {},
-        connectTimeoutMs: timeoutMs,
-        timeoutMs,
-      }),
-    };
-  }
-  if (!("command" in c)) throw new PullError(server.name, "unknown connection kind");
-  const cwd = c.cwd === undefined ? designDir : isAbsolute(c.cwd) ? c.cwd : resolve(designDir, c.cwd);
-  return {
-    transport: "stdio",
-    caller: createStdioCaller({
-      name: server.name,
-      command: c.command === "node" ? process.execPath : c.command,
-      args: [...(c.args ?? [])],
-      env: [...(c.env ?? [])],
-      cwd,
-      // By default no roots, sampling or elicitation: the catalogue a plain client sees.
-      capabilities: c.capabilities ?? {},
-      connectTimeoutMs: timeoutMs,
-      timeoutMs,
-      restartDelayMs: 60_000,
-    }),
-  };
+  const options = callerOptionsFor(server, ctx, timeoutMs);
+  if (options === undefined) throw new PullError(server.name, "unknown connection kind");
+  return "http" in options
+    ? { transport: "http", caller: createHttpCaller(options.http) }
+    : { transport: "stdio", caller: createStdioCaller(options.stdio) };
 }
 
 /** Where the design is, for resolving connections. */

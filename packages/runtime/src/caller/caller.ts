@@ -9,6 +9,7 @@ import type { EraPreference, TraceContextOption } from "../protocol/mcp-client.j
 import type { CallToolResult, Implementation, ServerHandshake, ToolDescriptor } from "../protocol/mcp-types.js";
 import type { RequestHandler } from "../protocol/rpc-peer.js";
 import type { TaskStatus } from "../protocol/task-call.js";
+import type { Wiretap } from "../protocol/wiretap.js";
 import type { CallOptions } from "./call-options.js";
 import type { ListName, McpSurface } from "./surface.js";
 import type { MeterLike } from "./telemetry-facts.js";
@@ -124,6 +125,11 @@ export interface SessionCallerOptions {
    * session lifetime, so it records it; pass the same meter as the runtime's `telemetry.meter`.
    */
   readonly meter?: MeterLike;
+  /**
+   * Sees every JSON-RPC message of every session this caller opens, as sent and as received, and
+   * every send the transport refused: the seam the test kit records cassettes on. Never changes them.
+   */
+  readonly wiretap?: Wiretap;
 }
 
 /** A caller with a live MCP session: what the stdio and HTTP callers share (tools, and the surface beyond them). */

@@ -126,6 +126,7 @@ export function createHttpCaller(options: HttpCallerOptions): HttpCaller {
           legacySseFallback: options.legacySseFallback !== false,
           notificationStream: wantsStream,
           warn,
+          wiretap: options.wiretap,
         },
         link,
       ),

@@ -19,6 +19,7 @@ import type { Outcome } from "../protocol/mcp-session.js";
 import type { ToolDescriptor } from "../protocol/mcp-types.js";
 import { META, MODERN_ERROR_CODES, type ParamHeader, paramHeaders, planToolHeaders, standardHeaders } from "../protocol/modern.js";
 import { createRpcPeer, type RpcPeer, type RpcPeerOptions } from "../protocol/rpc-peer.js";
+import type { Wiretap } from "../protocol/wiretap.js";
 import { revisionOf } from "../revisions/registry.js";
 import type { HttpEndpointOptions, WireFaultError } from "../transport/http-exchange.js";
 import { createStreamableHttpTransport, type StreamableHttpTransport } from "../transport/http-streamable.js";
@@ -42,6 +43,7 @@ export interface HttpConnectorOptions extends HttpEndpointOptions {
   /** Open the legacy GET stream (the core opens the 2026-07-28 `subscriptions/listen`). */
   readonly notificationStream: boolean;
   readonly warn: (message: string) => void;
+  readonly wiretap?: Wiretap | undefined;
 }
 
 /** Era found per endpoint, so later callers skip the probe or go straight to SSE. */
@@ -148,6 +150,7 @@ export function createHttpConnector(o: HttpConnectorOptions, link: ConnectorLink
         link.notification(c, notification);
       },
       onProtocolNoise: o.warn,
+      ...(o.wiretap ? { wiretap: o.wiretap } : {}),
       ...(link.handlers ? { handlers: link.handlers } : {}),
     });
   }

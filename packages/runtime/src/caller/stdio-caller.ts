@@ -155,6 +155,7 @@ function createStdioConnector(
       },
       ...(link.handlers ? { handlers: link.handlers } : {}),
       ...(options.onNoise ? { onProtocolNoise: options.onNoise } : {}),
+      ...(options.wiretap ? { wiretap: options.wiretap } : {}),
       // The child and its pipes keep the process alive while it runs, and its exit fails every
       // request: the deadline timer needs no ref (and no ref/unref pair per call).
       holdsProcess: true,

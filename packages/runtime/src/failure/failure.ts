@@ -11,6 +11,7 @@ export {
   redactText,
   redactValues,
   redactValuesIn,
+  registeredSecretValues,
   registerSecretValues,
   toJsonValue,
 } from "./redact.js";

@@ -7,6 +7,7 @@
 import type { RpcOutcome, WireFault } from "../failure/wire-fault.js";
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest, type RpcResponse } from "./json-rpc.js";
 import { createDeadlines } from "./rpc-deadlines.js";
+import { observeWire, tapSend, type Wiretap } from "./wiretap.js";
 
 /** A progress notification for one request. */
 export interface Progress {
@@ -75,6 +76,8 @@ export interface RpcPeerOptions {
    * and its pipes do): the deadline timer then stays unref'd instead of being ref'd per request.
    */
   readonly holdsProcess?: boolean;
+  /** Sees every message sent and received, and every refused send (a recorder's seam). */
+  readonly wiretap?: Wiretap | undefined;
 }
 
 interface Pending {
@@ -184,7 +187,10 @@ function deliverProgress(options: PeerRequestOptions, progress: number, p: { rea
 }
 
 /** Creates a JSON-RPC peer. */
-export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
+export function createRpcPeer(given: RpcPeerOptions): RpcPeer {
+  const tap = given.wiretap;
+  // Tapped once here, so every path that sends (requests, answers, cancellations) is seen.
+  const options = tap === undefined ? given : { ...given, send: tapSend(given.send, tap, sendFault) };
   const pending = new Map<RpcId, Pending>();
   // Made by the first request with a progress callback: most peers never have one.
   let progressTokens: Map<RpcId, Pending> | undefined;
@@ -284,6 +290,7 @@ export function createRpcPeer(options: RpcPeerOptions): RpcPeer {
       await options.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, {});
     },
     receive(value) {
+      if (tap !== undefined) observeWire(tap, { direction: "recv", message: value });
       // The common message first: a result for a waiting request (what classify would call a valid
       // response), settled without the classification object.
       const m = value as { readonly id?: RpcId; readonly method?: unknown; readonly result?: unknown } | null;
