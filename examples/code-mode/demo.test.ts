@@ -26,5 +26,10 @@ describe("npm run demo:code-mode", () => {
     expect(out).toContain(`direct  round trips  6  context tokens ${String(direct.contextTokens).padStart(6)}`);
     expect(out).toContain(`code    round trips  2  context tokens ${String(code.contextTokens).padStart(6)}`);
     expect(out).toContain(`context tokens ${(code.contextTokens / direct.contextTokens).toFixed(3)}x`);
+    // The token account saw the one program; what it kept in the sandbox is what direct calling paid for in results.
+    expect(code.attribution?.codeModeRuns).toBe(1);
+    expect(code.attribution?.savedByCodeMode).toBeGreaterThan(0);
+    expect(code.attribution?.codeModeIntermediateTokens).toBeLessThan(direct.contextTokens);
+    expect(out).toContain(`token account (code mode): 1 program(s), ${code.attribution?.codeModeIntermediateTokens} tokens`);
   });
 });

@@ -24,6 +24,7 @@ export function report(direct: TaskRun, code: TaskRun): string[] {
     row(direct),
     row(code),
     `code mode / direct: context tokens ${ratio.toFixed(3)}x (target <= 0.2x), round trips ${code.roundTrips} vs ${direct.roundTrips}`,
+    `token account (code mode): ${code.attribution?.codeModeRuns ?? 0} program(s), ${code.attribution?.codeModeIntermediateTokens ?? 0} tokens of tool results kept in the sandbox, ${code.attribution?.savedByCodeMode ?? 0} saved`,
   ];
 }
 

@@ -6,13 +6,19 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createCodeModeTools } from "@toolwright/code-mode";
+import type { TokenAccount } from "@toolwright/runtime/providers";
 import { countTokens } from "../../packages/codegen/src/tokens/count.js";
 import { filesystemCodeMode } from "../catalogues/src/gen/filesystem/code-mode.gen.js";
 import { memoryCodeMode } from "../catalogues/src/gen/memory/code-mode.gen.js";
 
 /** The code-mode plug-in over the generated filesystem and memory APIs (typed programs, real token counts). */
-export function catalogueCodeMode() {
-  return createCodeModeTools({ apis: [filesystemCodeMode, memoryCodeMode], countTokens });
+export function catalogueCodeMode(account?: TokenAccount) {
+  // The account only records (what code mode kept out of the context); the answer budget stays the default.
+  return createCodeModeTools({
+    apis: [filesystemCodeMode, memoryCodeMode],
+    countTokens,
+    ...(account ? { resultBudget: { account, countTokens } } : {}),
+  });
 }
 
 /** Reads the notes, stores Ada with one observation per line, and returns what the memory server holds. */

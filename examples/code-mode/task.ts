@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createProviderTools, type ToolRunner } from "@toolwright/runtime/providers";
+import { createProviderTools, createTokenAccount, type TokenAttribution, type ToolRunner } from "@toolwright/runtime/providers";
 import OpenAI from "openai";
 import { countTokens } from "../../packages/codegen/src/tokens/count.js";
 import { startRealServers } from "../providers/real-servers.js";
@@ -109,6 +109,8 @@ export interface TaskRun {
   readonly failures: number;
   /** The workflow's own check of the servers' state. */
   readonly done: boolean;
+  /** Code mode's token attribution (the run's account): what its programs kept out of the context. */
+  readonly attribution?: TokenAttribution;
 }
 
 /** The summary the people task must write, and the people it must store. */
@@ -149,9 +151,10 @@ export async function runWorkflow(workflow: Workflow, mode: "direct" | "code"): 
   try {
     const root = servers.root;
     await workflow.setUp(root, servers.runtime);
+    const account = createTokenAccount();
     const tools = createProviderTools(servers.runtime, {
       format: "openai-chat",
-      ...(mode === "code" ? { codeMode: { plugin: catalogueCodeMode(), mode: "code" as const } } : {}),
+      ...(mode === "code" ? { codeMode: { plugin: catalogueCodeMode(account), mode: "code" as const } } : {}),
     });
     const turns: Call[][] =
       mode === "direct" ? workflow.directTurns(root) : [[{ name: "run_code", args: { code: workflow.program(root) } }]];
@@ -185,6 +188,7 @@ export async function runWorkflow(workflow: Workflow, mode: "direct" | "code"): 
       summary: readOr(join(root, "summary.md")),
       failures,
       done: workflow.done(root, entities),
+      ...(mode === "code" ? { attribution: account.attribution() } : {}),
     };
   } finally {
     await provider.close();

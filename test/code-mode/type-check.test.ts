@@ -84,7 +84,11 @@ describe("real generated APIs", () => {
       ...args: string[]
     ) => (...a: unknown[]) => Promise<unknown>;
     const memory = { readGraph: async () => ({ entities: [{ name: "x" }, { name: "y" }], relations: [] }) };
-    expect(await new AsyncFunction("memory", result.js)(memory)).toBe(4);
+    // The emitted program calls the sandbox prelude's deadline check (`__toolwrightTick`) in its bodies.
+    expect(result.js).toContain("__toolwrightTick()");
+    let ticks = 0;
+    expect(await new AsyncFunction("memory", "__toolwrightTick", result.js)(memory, () => ticks++)).toBe(4);
+    expect(ticks).toBeGreaterThan(0);
   });
 });
 

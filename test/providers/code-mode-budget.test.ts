@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { createCodeModeTools } from "@toolwright/code-mode";
-import { createProviderTools } from "@toolwright/runtime/providers";
+import { createProviderTools, createTokenAccount } from "@toolwright/runtime/providers";
 import { afterEach, describe, expect, it } from "vitest";
 import { filesystemCodeMode } from "../../examples/catalogues/src/gen/filesystem/code-mode.gen.js";
 import { memoryCodeMode } from "../../examples/catalogues/src/gen/memory/code-mode.gen.js";
@@ -26,9 +26,7 @@ afterEach(async () => {
   provider = undefined;
 });
 
-/**
- * About 2 MB of numbered lines (a program value of 3 MB or more currently crashes the QuickJS
- * sandbox, answered as an `internal` failure: a sandbox limit, reported, not a budget matter), so any page can be checked against the file at its offset. */
+/** About 2 MB of numbered lines, so any page can be checked against the file at its offset. */
 function bigFile(path: string): string {
   const lines: string[] = [];
   for (let i = 0; i < 42_000; i++) lines.push(`line ${String(i).padStart(6, "0")}: the quick brown fox jumps over it`);
@@ -132,5 +130,34 @@ describe("result budgets in code mode (run_code over server-filesystem)", () => 
     const rest = await tools.runCall({ id: "c", name: "read_result", arguments: { handle, offset: 0, limit: 100_000 } });
     expect(rest.text.startsWith('"done"\nconsole:\n[log] noise 0\n')).toBe(true);
     expect(countTokens(rest.text)).toBeLessThanOrEqual(300);
+  });
+
+  it("the token account attributes what code mode kept out of the context: the calls' results, not the answer", async () => {
+    servers = startRealServers();
+    const account = createTokenAccount();
+    const tools = createProviderTools(servers.runtime, {
+      format: "anthropic",
+      codeMode: { plugin: catalogueCodeMode(), mode: "code" },
+      resultBudget: { toolTokens: 2_000, countTokens, account },
+    });
+    const path = join(servers.root, "mid.log");
+    const lines = Array.from({ length: 800 }, (_, i) => `entry ${i}: status ok, latency ${(i * 37) % 500} ms`);
+    writeFileSync(path, lines.join("\n"));
+    const program = `const f = await filesystem.readTextFile({ path: ${JSON.stringify(path)} });
+const g = await filesystem.readTextFile({ path: ${JSON.stringify(path)} });
+return f.content.split("\\n").length + g.content.split("\\n").length;`;
+    const answer = await tools.runCall({ id: "t", name: "run_code", arguments: { code: program } });
+    expect(answer.text).toBe("1600");
+    // The same file read directly: the text a direct call would have put in the context, twice.
+    const direct = await servers.runtime.execute({ tool: "filesystem.read_text_file", arguments: { path } });
+    expect(direct.ok).toBe(true);
+    const directText = (direct.ok ? (direct.content ?? []) : []).flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+    expect(directText).toContain("entry 799");
+    const bill = account.attribution();
+    expect(bill.codeModeRuns).toBe(1);
+    expect(bill.codeModeIntermediateTokens).toBe(2 * countTokens(directText));
+    expect(bill.resultTokensReturned).toBe(countTokens("1600"));
+    expect(bill.savedByCodeMode).toBe(bill.codeModeIntermediateTokens - countTokens("1600"));
+    expect(bill.savedByCodeMode).toBeGreaterThan(10_000);
   });
 });

@@ -14,6 +14,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealServers, startRealServers } from "../../examples/providers/real-servers.js";
 import { anthropicMessage, responsesAnswer } from "../../examples/providers/scripted-provider.js";
+import { makeUserSpec } from "../golden/scalars/expected/scalars/specs.gen.js";
 
 type Body = { [key: string]: unknown };
 type Answer = { status: number; body: unknown };
@@ -113,6 +114,33 @@ describe("Anthropic: tool search tool, defer_loading and input_examples", () => 
     expect(messages[0]?.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
     // Stable across turns: the same catalogue renders byte-identical tools (prompt caches stay warm).
     expect(JSON.stringify(tools.definitions())).toBe(JSON.stringify(wire));
+  });
+
+  it("carries every example the design declares (gen → spec → input_examples), in design order", async () => {
+    // The golden scalars design declares two examples for make-user; its generated spec holds both.
+    expect(makeUserSpec.examplesJson).toHaveLength(2);
+    const runner = {
+      specs: () => [makeUserSpec],
+      lookup: (tool: string) => (tool === makeUserSpec.id || tool === makeUserSpec.providerName ? { spec: makeUserSpec } : undefined),
+      execute: async () => ({ ok: true as const, value: {}, content: [], structured: undefined }),
+    };
+    const tools = createDiscoveryTools(runner as never, { format: "anthropic", contextWindow: 1_000, threshold: 0.001 });
+    endpoint.bodies.length = 0;
+    endpoint.script({ status: 200, body: anthropicMessage([{ type: "text", text: "ok" }]) });
+    await tools.send((defs) =>
+      anthropic().messages.create({
+        model: "claude-test",
+        max_tokens: 10,
+        messages: [{ role: "user", content: "add a user" }],
+        tools: defs as Anthropic.Messages.ToolUnion[],
+      }),
+    );
+    const wire = endpoint.bodies[0]?.tools as Body[];
+    expect(wire[1]).toMatchObject({ name: makeUserSpec.providerName, defer_loading: true });
+    expect(wire[1]?.input_examples).toEqual([
+      { email: "ada@example.com", handle: "ada", role: "owner" },
+      { email: "grace@example.com", handle: "grace", role: "reader", admin: false },
+    ]);
   });
 
   it("falls back to the plain tool list when the provider refuses deferred loading, and says so", async () => {

@@ -42,6 +42,14 @@ export interface CodeModeOptions {
    * the first run); otherwise none. `false`, or no generated APIs: the program must be JavaScript, and runs unchecked.
    */
   readonly checker?: CodeChecker | false;
+  /**
+   * Without generated `apis`: derive declarations from the live tool specs (their input schemas;
+   * results are `any`) and type-check programs against them (check/live-api.ts). Default false;
+   * `createCodeModeTools` turns it on over a catalogue no generated API covers (the manager's registry).
+   */
+  readonly typeLive?: boolean;
+  /** The tool name type-check failures carry (`run_code` from the model tools). Default `code_mode`. */
+  readonly checkTool?: string;
   /** Opens a span per program (`code_mode program`); the runtime's per-call spans nest under it. */
   readonly tracer?: TracerLike;
 }
@@ -56,6 +64,11 @@ export interface CodeModeRunOptions {
    * completed calls from the journal and a program that diverges from it is stopped.
    */
   readonly durable?: DurableCalls;
+  /**
+   * Sees each successful call's result as the runtime gave it, e.g. to count the tokens direct tool
+   * calling would have put in the context (code mode's `run_code` does, for the token account).
+   */
+  readonly onResult?: (tool: string, result: ToolResult<unknown> & { readonly ok: true }) => void;
 }
 
 /** One call the program made, in the order it made them. */
@@ -115,7 +128,13 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
   const checkerFor = (): Promise<CodeChecker> | undefined => {
     if (options.checker === false) return undefined;
     if (options.checker) return Promise.resolve(options.checker);
-    if (!generated) return undefined;
+    if (!generated) {
+      if (!options.typeLive) return undefined;
+      checker ??= Promise.all([import("./check/type-checker.js"), import("./check/live-api.js")]).then(
+        ([{ createTypeChecker }, { liveApis }]) => createTypeChecker(liveApis(bound), { tool: options.checkTool ?? "code_mode" }),
+      );
+      return checker;
+    }
     // Loaded on first use: TypeScript is large, and a caller that only runs JavaScript never needs it.
     checker ??= import("./check/type-checker.js").then(({ createTypeChecker }) => createTypeChecker(generated));
     return checker;
@@ -140,6 +159,7 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
           if ("stop" in result) return { ok: false, error: { message: result.stop }, stop: true };
           if (result.ok) {
             calls[index] = { tool: spec.id, ok: true };
+            runOptions.onResult?.(spec.id, result);
             return { ok: true, value: result.value };
           }
           const failure = result.failure;

@@ -8,7 +8,8 @@
  * `Date.now` (the host's clock) and no host call. Past the deadline it spins in an empty loop, which reaches the
  * next interrupt check within microseconds; the handler then ends the program with its
  * uncatchable interrupt, reported as the wall-time limit. Overrun is bounded by one operation.
- * Operators (`+`, `===` on huge strings) cannot be wrapped; they stay bounded by the poll counter.
+ * Operators (`+`, `===` on huge strings) cannot be wrapped: for type-checked programs the checker
+ * emits `tick()` (`__toolwrightTick`) first in every loop and function body (check/deadline-ticks.ts).
  * Cost: the wrapper frame, about a microsecond per wrapped call under load (measured: 4,000 calls
  * of padStart/slice take ~4 ms more); cheap built-ins are not wrapped for that reason.
  */
@@ -23,6 +24,8 @@ export const DEADLINE_CHECK_SOURCE = `
   const applyOriginal = Reflect.apply;
   let deadline = Infinity;
   const startClock = (ms) => { deadline = ms; };
+  // Checked programs call it first in every loop and function body (check/deadline-ticks.ts).
+  const tick = () => { if (dateNow() > deadline) for (;;) {} };
   // Only the built-ins whose single call can scan or build a value as big as memory allows; cheap
   // ones (push, at, charCodeAt...) stay native, they sit in hot loops and cannot be slow.
   const slow = {

@@ -28,7 +28,9 @@ const estimate = (text: string) => Math.ceil(text.length / 4);
 export interface AnswerBudget {
   readonly spec: ToolSpec;
   /** The program's answer as the model gets it: whole, or projected / first page with the notice. */
-  answer(result: ToolResult<unknown> & { readonly ok: true }, owner?: string): ToolResult<unknown>;
+  answer(result: ToolResult<unknown> & { readonly ok: true }, owner?: string, intermediate?: readonly string[]): ToolResult<unknown>;
+  /** True when an account records tokens (then `run_code` collects its calls' results for it). */
+  readonly accounting: boolean;
   /** A page of a held answer, within the same per-answer budget. */
   read(args: { readonly handle: string; readonly offset: number; readonly limit: number }, owner?: string): ToolResult<unknown>;
   /** Every truncation so far. */
@@ -51,7 +53,8 @@ export function createAnswerBudget(options: ResultBudgetOptions & { readonly max
   const truncations: Truncation[] = [];
   return {
     spec: READ_RESULT_SPEC,
-    answer(result, owner) {
+    accounting: options.account !== undefined,
+    answer(result, owner, intermediate) {
       // A structured value (no console lines) may be projected: its declared type is unknown, so
       // the projection keeps short fields and leaves out long text and long lists of scalars.
       const projectable = typeof result.structured === "object" && result.structured !== null;
@@ -64,6 +67,12 @@ export function createAnswerBudget(options: ResultBudgetOptions & { readonly max
         ...(owner !== undefined ? { owner } : {}),
       });
       options.account?.recordResult(out.tokens, out.truncation?.totalTokens ?? out.tokens);
+      // What the calls' results would have cost in the context, had each come back to the model.
+      if (intermediate)
+        options.account?.recordCodeModeRun(
+          intermediate.reduce((n, t) => n + count(t), 0),
+          out.tokens,
+        );
       if (!out.truncation) return result;
       truncations.push(out.truncation);
       return text(out.text);

@@ -5,9 +5,15 @@
  * tools: `run_code` (check and run a program), `search` (index lines), `describe` (full types), and
  * `read_result` (pages of an answer over its result budget, see `model-tools-budget.ts`).
  */
-import type { FieldIssue, ToolResult, ToolSpec, TracerLike } from "@toolwright/runtime";
-import type { Decoded } from "@toolwright/runtime/caller";
-import { type CodeModePlugin, type ResultBudgetOptions, rankTools, type ToolRunner } from "@toolwright/runtime/providers";
+import type { ToolResult, ToolSpec, TracerLike } from "@toolwright/runtime";
+import {
+  type CodeModePlugin,
+  createMetaArgsDecoder,
+  type MetaField,
+  type ResultBudgetOptions,
+  rankTools,
+  type ToolRunner,
+} from "@toolwright/runtime/providers";
 import { apisFromGenerated } from "./bindings.js";
 import type { CodeModeApi } from "./check/api.js";
 import { createTypeChecker, type TypeChecker } from "./check/type-checker.js";
@@ -45,42 +51,14 @@ const TOOLSET = "toolwright";
 /** The three tool names, as the model sees them. */
 export const CODE_MODE_TOOL_NAMES = Object.freeze(["run_code", "search", "describe", "read_result"] as const);
 
-type Field = "string" | "integer";
-
-/** The meta tools' tiny schemas need no schema library: a hand check giving the runtime's `FieldIssue`s. */
-function decoder(fields: { readonly [k: string]: Field }, required: readonly string[]) {
-  return (value: unknown): Decoded<unknown> => {
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] };
-    const v = value as { readonly [k: string]: unknown };
-    const issues: FieldIssue[] = [];
-    for (const r of required) if (v[r] === undefined) issues.push({ field: r, constraint: "missing_field" });
-    for (const key of Object.keys(v)) {
-      const type = Object.hasOwn(fields, key) ? fields[key] : undefined;
-      const actual = v[key];
-      if (type === undefined) issues.push({ field: key, constraint: "unknown_field" });
-      else if (
-        type === "string" ? typeof actual !== "string" : !Number.isInteger(actual) || (actual as number) < 1 || (actual as number) > 50
-      )
-        issues.push({
-          field: key,
-          constraint: type === "string" ? "invalid_field_type" : "invalid_range",
-          expected: type === "string" ? "string" : "integer 1..50",
-        });
-    }
-    return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
-  };
-}
-
 function metaSpec(
   name: string,
   description: string,
-  properties: { [k: string]: { type: Field; [k: string]: unknown } },
+  properties: { [k: string]: MetaField & { readonly description: string } },
   required: string[],
   example: unknown,
   readOnly: boolean,
 ): ToolSpec {
-  const fields = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, v.type]));
   return {
     id: `${TOOLSET}.${name}`,
     toolset: TOOLSET,
@@ -90,7 +68,8 @@ function metaSpec(
     inputSchema: { type: "object", properties, required, additionalProperties: false },
     annotations: { readOnly },
     exampleJson: JSON.stringify(example),
-    decodePayload: decoder(fields, required),
+    // One checker with the runtime's tool search (review finding: the two had drifted apart).
+    decodePayload: createMetaArgsDecoder(properties, required),
   };
 }
 
@@ -116,6 +95,13 @@ const DESCRIBE = metaSpec(
 
 function ok(text: string, structured: unknown): ToolResult<unknown> {
   return { ok: true, value: text, content: [{ type: "text", text }], structured };
+}
+
+/** The text a tool result puts in the context when called directly: its text blocks, else its value as JSON. */
+function resultText(result: ToolResult<unknown>): string {
+  if (!result.ok) return "";
+  const texts = (result.content ?? []).flatMap((block) => (block.type === "text" ? [block.text] : []));
+  return texts.length > 0 ? texts.join("\n") : show(result.value);
 }
 
 /** Compact JSON text of a program's value (compact: every character is a context token); the answer budget decides what is shown. */
@@ -182,11 +168,13 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
           ...(options.limits ? { limits: options.limits } : {}),
           ...(options.tracer ? { tracer: options.tracer } : {}),
           ...(typed && coversAll && codeChecker ? { checker: codeChecker } : {}),
+          // No generated API covers these tools (a manager's live registry): declarations come from their schemas.
+          ...(!coversAll && options.typeCheck !== false ? { typeLive: true, checkTool: "run_code" } : {}),
         });
         const entries = modelEntries(specs, mode.apis, coversAll ? generated : [], options.countTokens);
         const runCode = metaSpec(
           "run_code",
-          runCodeDescription(entries, typed && coversAll),
+          runCodeDescription(entries, coversAll ? typed : options.typeCheck !== false),
           { code: { type: "string", description: "The program (body of an async function)" } },
           ["code"],
           { code: "const graph = await memory.readGraph({});\nreturn graph.entities.length;" },
@@ -236,7 +224,12 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
             case "toolwright.read_result":
               return budget.read(args as { handle: string; offset: number; limit: number }, owner);
             default: {
-              const result = await mode.run(String(args.code), callOptions?.signal ? { signal: callOptions.signal } : {});
+              // With a token account, each call's result text is kept to count what code mode kept out of the context.
+              const seen: string[] | undefined = budget.accounting ? [] : undefined;
+              const result = await mode.run(String(args.code), {
+                ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
+                ...(seen ? { onResult: (_tool: string, r: ToolResult<unknown>) => seen.push(resultText(r)) } : {}),
+              });
               if (!result.ok) return { ok: false, failure: result.failure };
               const printed = result.console.map((l) => `[${l.level}] ${l.text}`);
               const text = [show(result.value), ...(printed.length > 0 ? ["console:", ...printed] : [])].join("\n");
@@ -249,6 +242,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
                   structured: printed.length > 0 ? undefined : result.value,
                 },
                 owner,
+                seen,
               );
             }
           }

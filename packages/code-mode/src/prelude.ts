@@ -92,6 +92,9 @@ ${DEADLINE_CHECK_SOURCE}
       }
     }, (e) => ["thrown", describe(e)]);
   };
+  // For checked programs: their own async functions return tracked promises (check/track-async.ts).
+  defineProperty(globalThis, "__toolwrightTrack", { value: track, enumerable: false, writable: false, configurable: false });
+  defineProperty(globalThis, "__toolwrightTick", { value: tick, enumerable: false, writable: false, configurable: false });
   defineProperty(finish, "unhandled", { value: () => unhandledReport(show) });
   defineProperty(finish, "start", { value: startClock });
   return finish;

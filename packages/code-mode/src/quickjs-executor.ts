@@ -54,8 +54,12 @@ function loadModule(memoryBytes: number): Promise<QuickJSWASMModule> {
       import("quickjs-emscripten-core"),
       import("@jitl/quickjs-wasmfile-release-sync"),
     ]);
-    const initial = MODULE_BASE_BYTES / PAGE;
-    const maximum = Math.max(initial, Math.ceil((memoryBytes + MODULE_BASE_BYTES) / PAGE));
+    // Reserved whole from the start (initial = maximum): a run during which the memory grows and
+    // that returns a value of a few MB leaks a QuickJS object, and freeing its runtime then aborts
+    // the wasm instance (an internal failure, found by the large-value test). Pages never touched
+    // are not committed by the OS, so reserving them costs address space, not RAM.
+    const maximum = Math.ceil((memoryBytes + MODULE_BASE_BYTES) / PAGE);
+    const initial = maximum;
     // The package's tsconfig has no DOM or wasm lib: the one constructor used is typed here.
     const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => object } })
       .WebAssembly;
@@ -213,7 +217,7 @@ async function drive(
     if (reason) return done(reason);
     const promise = context.getPromiseState(outcome);
     if (promise.type === "fulfilled") {
-      const report = context.dump(promise.value) as string[];
+      const report = readReport(context, promise.value) as string[];
       promise.value.dispose();
       // Every job has run: a rejection still unhandled now never will be (the program's own throw wins).
       const lost = report[0] !== "thrown" && state.unhandled ? unhandledFailure(context, state.unhandled) : undefined;
@@ -235,6 +239,25 @@ async function drive(
     });
     state.wake = () => {};
   }
+}
+
+/**
+ * The prelude's report (an array of strings and arrays of strings) read element by element.
+ * Not `context.dump`: it would JSON-encode the whole report once more inside the sandbox, so a
+ * big value would need twice its size of sandbox memory just to be read out.
+ */
+function readReport(context: QuickJSContext, handle: QuickJSHandle): unknown {
+  if (context.typeof(handle) === "string") return context.getString(handle);
+  const lengthHandle = context.getProp(handle, "length");
+  const length = context.getNumber(lengthHandle);
+  lengthHandle.dispose();
+  const out: unknown[] = [];
+  for (let i = 0; i < length && i < 8; i++) {
+    const item = context.getProp(handle, i);
+    out.push(readReport(context, item));
+    item.dispose();
+  }
+  return out;
 }
 
 const internal = (thrown: { name?: string; message?: string } | undefined): ExecutionError => ({
@@ -264,10 +287,20 @@ function settle(
     const bytes = utf8Length(text);
     if (bytes > state.limits.maxResultBytes)
       return done(
-        limitError("maxResultBytes", `the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}`),
+        limitError(
+          "maxResultBytes",
+          `result too large: the program's value is ${bytes} bytes of JSON, over the limit of ${state.limits.maxResultBytes}; return less (only the fields you need), or leave a big tool result to read_result`,
+        ),
       );
     return done(undefined, JSON.parse(text));
   }
+  if (kind === "unjsonable" && /out of memory/i.test(rest[0] ?? ""))
+    return done(
+      limitError(
+        "memoryBytes",
+        `the program's value is too big to encode as JSON within ${state.limits.memoryBytes} bytes of memory; return less`,
+      ),
+    );
   if (kind === "unjsonable") return done({ type: "result", message: `the program's value is not JSON: ${rest[0] ?? ""}` });
   const thrown = (rest[0] ?? []) as unknown as string[];
   const limit = limitFromThrown(state.limits, { message: thrown[0] === "error" ? (thrown[2] ?? "") : "" });

@@ -8,9 +8,12 @@
  * promises too. A program that ends while one of them is rejected and was never handled fails with
  * `{ type: "unhandled" }` naming the first reason, the way Node ends a process on one.
  *
- * Not seen: a promise made by the program's own `async` function that is never awaited. The engine
- * creates it from the intrinsic class, which no script can replace, and awaits it without calling
- * any script-visible method; without a tracker in the wasm build there is no way to observe it.
+ * The program's own `async` functions: the engine creates their promises from the intrinsic class,
+ * which no script can replace. The type checker therefore emits every async function of a checked
+ * program so that it returns a tracked promise (check/track-async.ts, through the global
+ * `__toolwrightTrack` defined by the prelude), and an un-awaited rejected call of one fails the
+ * program the same way. JavaScript given to the executor without the check keeps native async
+ * functions, whose un-awaited rejections stay unseen (the wasm build has no rejection tracker).
  */
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import type { ExecutionError } from "./executor.js";

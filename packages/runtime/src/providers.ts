@@ -37,6 +37,8 @@ export type {
   ToolMessagesOf,
 } from "./planner/providers/formats.js";
 export { extractToolCalls, PROVIDER_TOOL_CAP, SCHEMA_RULES, toolMessages } from "./planner/providers/formats.js";
+export type { MetaArgsOptions, MetaField } from "./planner/providers/meta-args.js";
+export { createMetaArgsDecoder } from "./planner/providers/meta-args.js";
 export type { NeutralBinding, NeutralDiscovery, NeutralToolOptions } from "./planner/providers/neutral-binding.js";
 export { createNeutralBinding } from "./planner/providers/neutral-binding.js";
 export type { JsonSchema, SchemaNote, SchemaProvider, SchemaVariant } from "./planner/providers/schema-variants.js";

@@ -16,7 +16,10 @@ const scalars = toolset("scalars", fromExternalMCP("scalar-server"), (t) => {
     output: object({ id: string({ format: "uuid" }), created: string({ format: "date-time" }) }),
     annotations: { destructive: false, idempotent: false },
     tags: ["users", "write"],
-    examples: [{ email: "ada@example.com", handle: "ada", role: "owner" }],
+    examples: [
+      { email: "ada@example.com", handle: "ada", role: "owner" },
+      { email: "grace@example.com", handle: "grace", role: "reader", admin: false },
+    ],
     requiresConfirmation: true,
     meta: { owner: "identity-team" },
   });

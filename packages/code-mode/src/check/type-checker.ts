@@ -11,7 +11,9 @@ import type { ToolFailure } from "@toolwright/runtime";
 import { failureFromInvalidInput, redactText } from "@toolwright/runtime/caller";
 import type ts from "typescript";
 import { type CodeModeApi, checkApis } from "./api.js";
+import { deadlineTicksTransformer } from "./deadline-ticks.js";
 import { createCheckService, loadTypeScript } from "./service.js";
+import { trackAsyncTransformer } from "./track-async.js";
 
 /** One problem the type check found, positioned in the program as the model wrote it. */
 export interface CheckDiagnostic {
@@ -81,7 +83,7 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
   if (apis.length > 0) fixed.set(`/code-mode/prelude-${hash(apis[0]!.prelude)}.d.ts`, apis[0]!.prelude);
   for (const api of apis) fixed.set(`/code-mode/api/${api.namespace}-${hash(api.declarations)}.d.ts`, api.declarations);
   const checkService = createCheckService(fixed, `/code-mode/program-${++services}.ts`);
-  const { service, programFile } = checkService;
+  const { programFile } = checkService;
 
   const fail = (source: string, diagnostics: readonly CheckDiagnostic[]): CheckResult => {
     const shown = diagnostics.slice(0, 3).map((d) => `${d.line}:${d.column} ${d.message}`);
@@ -98,11 +100,9 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
         return fail(source.slice(0, 200), [rule(1, 1, `the program is ${source.length} characters long; the limit is ${maxSource}`)]);
       const lines = source.split(/\r\n|[\n\r\u2028\u2029]/).length;
       checkService.setProgram(`${WRAP_HEAD}${source}${WRAP_TAIL}`);
-      const program = service.getProgram();
-      const file = program?.getSourceFile(programFile);
-      if (program === undefined || file === undefined) throw new Error("code mode: internal: the type checker has no program");
-      // Asked of the program, not the service: each service call would first re-synchronize with
-      // the host (a version check of every library file), three times per check for nothing.
+      const program = checkService.program();
+      const file = program.getSourceFile(programFile);
+      if (file === undefined) throw new Error("code mode: internal: the type checker has no program");
       const found = [...program.getSyntacticDiagnostics(file), ...structureDiagnostics(file), ...program.getSemanticDiagnostics(file)]
         .filter((d) => d.category === ts.DiagnosticCategory.Error)
         .map((d) => toDiagnostic(d, file, lines));
@@ -111,10 +111,12 @@ export function createTypeChecker(apis: readonly CodeModeApi[], options: TypeChe
     },
     declarationDiagnostics() {
       checkService.setProgram("");
-      const program = service.getProgram();
-      if (program === undefined) return ["no program"];
+      const program = checkService.program();
       const all = [...program.getGlobalDiagnostics(), ...program.getOptionsDiagnostics()];
-      for (const name of fixed.keys()) all.push(...service.getSyntacticDiagnostics(name), ...service.getSemanticDiagnostics(name));
+      for (const name of fixed.keys()) {
+        const file = program.getSourceFile(name);
+        if (file) all.push(...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file));
+      }
       return all.map((d) => `${d.file?.fileName ?? "(global)"}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
     },
     dispose: () => checkService.dispose(),
@@ -195,9 +197,16 @@ function structureDiagnostics(file: ts.SourceFile): ts.Diagnostic[] {
 /** The program as JavaScript: the emitted wrapper's body. */
 function emitBody(program: ts.Program, file: ts.SourceFile): string {
   let js: string | undefined;
-  const output = program.emit(file, (name, text) => {
-    if (name.endsWith(".js")) js = text;
-  });
+  const output = program.emit(
+    file,
+    (name, text) => {
+      if (name.endsWith(".js")) js = text;
+    },
+    undefined,
+    false,
+    // Ticks first: the async bodies it marks are then moved whole into track-async's inner arrows.
+    { before: [deadlineTicksTransformer, trackAsyncTransformer] },
+  );
   if (js === undefined || output.emitSkipped) throw new Error("code mode: internal: the checked program emitted no JavaScript");
   const text = js.replace(/^"use strict";\n/, "");
   // A body with no statements (or only comments) prints on one line.

@@ -262,6 +262,8 @@ export interface IrTool {
   readonly annotations: IrAnnotations | undefined;
   readonly tags: readonly string[] | undefined;
   readonly exampleJson: string | undefined;
+  /** Every declared example payload as JSON text, in design order, when there are two or more (`exampleJson` is the first). */
+  readonly examplesJson: readonly string[] | undefined;
   readonly requiresConfirmation: boolean | undefined;
   readonly meta: JsonSchema | undefined;
   /** MCP task execution: `execution.taskSupport`, and when a served call becomes a task. */

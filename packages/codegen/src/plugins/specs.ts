@@ -57,6 +57,7 @@ export const specsPlugin: Plugin = {
         if (tool.annotations) fields.push(["annotations", tool.annotations]);
         if (tool.tags) fields.push(["tags", tool.tags]);
         if (tool.exampleJson !== undefined) fields.push(["exampleJson", tool.exampleJson]);
+        if (tool.examplesJson !== undefined) fields.push(["examplesJson", tool.examplesJson]);
         if (Object.keys(tool.fieldDescriptions).length > 0) fields.push(["fieldDescriptions", tool.fieldDescriptions]);
         if (tool.requiresConfirmation !== undefined) fields.push(["requiresConfirmation", tool.requiresConfirmation]);
         if (tool.meta !== undefined) fields.push(["meta", tool.meta]);

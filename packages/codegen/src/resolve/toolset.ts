@@ -143,6 +143,7 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
   const input = schemaOf(t.input, "input", ctx, loc);
   const output = t.output === undefined ? undefined : schemaOf(t.output, "output", ctx, loc);
   let exampleJson: string | undefined;
+  let examplesJson: readonly string[] | undefined;
   const examples = t.examples ?? [];
   if (examples.length > 0) {
     // A wrong example is worse than none: it goes into the tool's spec and from there into the
@@ -156,6 +157,8 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
       }
     });
     exampleJson = JSON.stringify(examples[0]);
+    // All of them for providers that take several (Anthropic's input_examples); one alone stays `exampleJson`.
+    if (examples.length > 1) examplesJson = Object.freeze(examples.map((e) => JSON.stringify(e)));
   } else {
     // No declared example: build one from the schema when that can be done safely.
     const example = exampleFromSchema(input.json);
@@ -180,6 +183,7 @@ function resolveTool(t: ToolDecl, ts: IrToolset, ctx: Ctx, loc: DesignLocation):
     annotations,
     tags: t.tags && t.tags.length > 0 ? Object.freeze([...t.tags]) : undefined,
     exampleJson,
+    examplesJson,
     requiresConfirmation: t.requiresConfirmation,
     meta: metaOf(t.meta, loc),
     task: t.task ? Object.freeze({ support: t.task.support, start: t.task.start ?? "immediate" }) : undefined,

@@ -68,6 +68,7 @@ function specOf(tool: IrTool): ToolSpec {
     inputSchema: tool.input.json as { readonly [key: string]: unknown },
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
     ...(tool.exampleJson === undefined ? {} : { exampleJson: tool.exampleJson }),
+    ...(tool.examplesJson === undefined ? {} : { examplesJson: tool.examplesJson }),
     // Never called: the bill renders definitions and runs nothing.
     decodePayload: (value: unknown) => ({ ok: true, value }),
   };

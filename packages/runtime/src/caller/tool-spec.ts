@@ -33,6 +33,8 @@ export interface ToolSpec<P = unknown, R = unknown> {
   readonly tags?: readonly string[];
   /** A valid example payload, as JSON text. */
   readonly exampleJson?: string;
+  /** Every example payload of the design as JSON text, when it declares two or more (`exampleJson` is the first). */
+  readonly examplesJson?: readonly string[];
   /** Field path → description, for model-facing guidance. */
   readonly fieldDescriptions?: { readonly [field: string]: string };
   readonly requiresConfirmation?: boolean;

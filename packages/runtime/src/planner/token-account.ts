@@ -1,9 +1,9 @@
 /**
  * Token attribution per run: what tool definitions and tool results put in the model's context,
  * and what progressive discovery and result budgets kept out of it. `createDiscoveryTools` and
- * `createResultBudget` record into an account when given one (`account` option); code mode can
- * record its own savings with `recordDefinitions` / `recordResult` (sent vs. what plain tool use
- * would have sent).
+ * `createResultBudget` record into an account when given one (`account` option); code mode's
+ * `run_code` records each program with `recordCodeModeRun`: its calls' results stayed in the
+ * sandbox, and only its answer reached the context.
  */
 
 /** The totals of one run, in the account's token counter's units. */
@@ -22,6 +22,15 @@ export interface TokenAttribution {
   readonly resultTokensFull: number;
   /** `resultTokensFull - resultTokensReturned`: saved by result budgets (the rest is held under handles). */
   readonly savedByBudgets: number;
+  /** Code-mode programs recorded. */
+  readonly codeModeRuns: number;
+  /**
+   * Tokens of the tool results the programs' calls got inside the sandbox: what direct tool calling
+   * would have put in the context, one result per round trip.
+   */
+  readonly codeModeIntermediateTokens: number;
+  /** `codeModeIntermediateTokens` minus the programs' answers (never below 0 per run): kept out by code mode. */
+  readonly savedByCodeMode: number;
 }
 
 /** A per-run account. */
@@ -30,6 +39,11 @@ export interface TokenAccount {
   recordDefinitions(sent: number, full: number): void;
   /** One result: the tokens returned to the model and what the whole result would have cost. */
   recordResult(returned: number, full: number): void;
+  /**
+   * One code-mode program: the tokens of its calls' results (kept in the sandbox) and of its answer
+   * (the one result the model sees; record that one with `recordResult` too, as for any result).
+   */
+  recordCodeModeRun(intermediateTokens: number, answerTokens: number): void;
   attribution(): TokenAttribution;
   /** Starts a new run. */
   reset(): void;
@@ -42,6 +56,9 @@ export function createTokenAccount(): TokenAccount {
   let defFull = 0;
   let resReturned = 0;
   let resFull = 0;
+  let programs = 0;
+  let intermediate = 0;
+  let savedByCode = 0;
   return {
     recordDefinitions(sent, full) {
       turns++;
@@ -52,6 +69,11 @@ export function createTokenAccount(): TokenAccount {
       resReturned += returned;
       resFull += Math.max(returned, full);
     },
+    recordCodeModeRun(intermediateTokens, answerTokens) {
+      programs++;
+      intermediate += intermediateTokens;
+      savedByCode += Math.max(0, intermediateTokens - answerTokens);
+    },
     attribution: () => ({
       turns,
       definitionTokensSent: defSent,
@@ -60,9 +82,12 @@ export function createTokenAccount(): TokenAccount {
       resultTokensReturned: resReturned,
       resultTokensFull: resFull,
       savedByBudgets: resFull - resReturned,
+      codeModeRuns: programs,
+      codeModeIntermediateTokens: intermediate,
+      savedByCodeMode: savedByCode,
     }),
     reset() {
-      turns = defSent = defFull = resReturned = resFull = 0;
+      turns = defSent = defFull = resReturned = resFull = programs = intermediate = savedByCode = 0;
     },
   };
 }

@@ -118,15 +118,25 @@ function nativeSupported(format: ProviderFormat): boolean {
   return format === "anthropic" || format === "openai-responses";
 }
 
-/** The example payload as an object, or nothing (Anthropic's `input_examples` are objects). */
-function exampleOf(spec: ToolSpec | undefined): { [key: string]: unknown } | undefined {
-  if (!spec?.exampleJson) return undefined;
+/** One example payload as an object, or nothing (Anthropic's `input_examples` are objects). */
+function exampleObject(json: string): { [key: string]: unknown } | undefined {
   try {
-    const value: unknown = JSON.parse(spec.exampleJson);
+    const value: unknown = JSON.parse(json);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { [key: string]: unknown }) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Every example payload of the design (`examplesJson`, else `exampleJson`) as objects, in design order. */
+function examplesOf(spec: ToolSpec | undefined): { [key: string]: unknown }[] {
+  const texts = spec?.examplesJson ?? (spec?.exampleJson ? [spec.exampleJson] : []);
+  const out: { [key: string]: unknown }[] = [];
+  for (const text of texts) {
+    const example = exampleObject(text);
+    if (example) out.push(example);
+  }
+  return out;
 }
 
 /** A namespace name OpenAI accepts (the toolset name, with anything else replaced). */
@@ -179,8 +189,8 @@ export function createDiscoveryTools<F extends ProviderFormat>(runtime: ToolRunn
     const specs = plain.specs();
     if (format === "anthropic") {
       const deferred = defs.map((d, i) => {
-        const example = exampleOf(specs[i]);
-        return { ...d, ...(example ? { input_examples: [example] } : {}), defer_loading: true };
+        const examples = examplesOf(specs[i]);
+        return { ...d, ...(examples.length > 0 ? { input_examples: examples } : {}), defer_loading: true };
       });
       return [ANTHROPIC_SEARCH_TOOL, ...deferred];
     }

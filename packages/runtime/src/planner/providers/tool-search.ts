@@ -7,9 +7,8 @@
 import type { CallOptions } from "../../caller/caller.js";
 import { type ToolRequest, type ToolRunner, toolUnavailable } from "../../caller/tool-request.js";
 import type { ToolResult, ToolSpec } from "../../caller/tool-spec.js";
-import type { FieldIssue } from "../../failure/failure.js";
-import type { Decoded } from "../../schema/codec.js";
 import { toolRequestFromModelCall } from "../model-call.js";
+import { createMetaArgsDecoder, type MetaField } from "./meta-args.js";
 import { rankTools } from "./tool-rank.js";
 
 /** Options of `createToolSearch`. */
@@ -21,45 +20,9 @@ export interface ToolSearchOptions {
 const TOOLSET = "toolwright";
 const SERVER = "toolwright";
 
-type Fields = { readonly [name: string]: "string" | "integer" };
-
 /** How much `search_tools` shows per hit, from cheapest to fullest (progressive detail). */
 const DETAILS = ["name", "summary", "signature", "full"] as const;
 type Detail = (typeof DETAILS)[number];
-
-/**
- * A hand-written decoder for the meta tools' tiny schemas (a string or an integer 1..20 per field):
- * the runtime has no schema library, and these three never change. Its issues are the same
- * `FieldIssue` values a generated validator gives, so a model gets the same correct_call failures.
- */
-function decoderFor(fields: Fields, required: readonly string[]) {
-  return (value: unknown): Decoded<unknown> => {
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-      return { ok: false, issues: [{ field: "", constraint: "invalid_field_type", expected: "object" }] };
-    const v = value as { readonly [key: string]: unknown };
-    const issues: FieldIssue[] = [];
-    for (const r of required) if (v[r] === undefined) issues.push({ field: r, constraint: "missing_field" });
-    for (const key of Object.keys(v)) {
-      const type = fields[key];
-      const actual = v[key];
-      if (type === undefined) issues.push({ field: key, constraint: "unknown_field" });
-      // call_tool's arguments are JSON text, since strict provider schemas cannot describe an open
-      // object; a model that sends an object anyway is understood rather than refused.
-      else if (key === "arguments" && typeof actual === "object" && actual !== null && !Array.isArray(actual)) continue;
-      else if (key === "detail" && !DETAILS.includes(actual as Detail))
-        issues.push({ field: key, constraint: "invalid_enum_value", allowed: [...DETAILS], actual });
-      else if (
-        type === "string" ? typeof actual !== "string" : !Number.isInteger(actual) || (actual as number) < 1 || (actual as number) > 20
-      )
-        issues.push({
-          field: key,
-          constraint: type === "string" ? "invalid_field_type" : "invalid_range",
-          expected: type === "string" ? "string" : "integer 1..20",
-        });
-    }
-    return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
-  };
-}
 
 /** A meta tool's spec; `additionalProperties: false` so strict providers accept the schema as it is. */
 function metaSpec(
@@ -69,8 +32,6 @@ function metaSpec(
   required: string[],
   example: unknown,
 ): ToolSpec {
-  const fields: { [name: string]: "string" | "integer" } = {};
-  for (const [k, v] of Object.entries(properties)) fields[k] = (v as { type: "string" | "integer" }).type;
   return {
     id: `${TOOLSET}.${name}`,
     toolset: TOOLSET,
@@ -80,7 +41,7 @@ function metaSpec(
     inputSchema: { type: "object", properties, required, additionalProperties: false },
     annotations: { readOnly: name !== "call_tool" },
     exampleJson: JSON.stringify(example),
-    decodePayload: decoderFor(fields, required),
+    decodePayload: createMetaArgsDecoder(properties as { [key: string]: MetaField }, required, { objectAsText: ["arguments"] }),
   };
 }
 

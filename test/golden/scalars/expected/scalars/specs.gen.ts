@@ -78,6 +78,10 @@ export const makeUserSpec: ToolSpec<MakeUserPayload, MakeUserResult> = {
   },
   tags: ["users", "write"],
   exampleJson: "{\"email\":\"ada@example.com\",\"handle\":\"ada\",\"role\":\"owner\"}",
+  examplesJson: [
+    "{\"email\":\"ada@example.com\",\"handle\":\"ada\",\"role\":\"owner\"}",
+    "{\"email\":\"grace@example.com\",\"handle\":\"grace\",\"role\":\"reader\",\"admin\":false}",
+  ],
   fieldDescriptions: prototypeFree({
     email: "Login e-mail",
     admin: "Grants every permission",
