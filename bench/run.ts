@@ -1,5 +1,9 @@
 /**
+<<<<<<< HEAD
  * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,replay] [-- --out=<name>]`
+=======
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,vault] [-- --out=<name>]`
+>>>>>>> main
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -24,6 +28,7 @@ import { measureServer } from "./sections/server.ts";
 import { measureTokens } from "./sections/tokens.ts";
 import { measureColdStart, measureTransports, RUN_TAG } from "./sections/transport.ts";
 import { measureValidation } from "./sections/validation.ts";
+import { measureVault } from "./sections/vault.ts";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -42,7 +47,11 @@ const SECTIONS = [
   "tokens",
   "code-mode-check",
   "code-mode",
+<<<<<<< HEAD
   "replay",
+=======
+  "vault",
+>>>>>>> main
 ] as const;
 
 const argv = process.argv.slice(2);
@@ -165,9 +174,15 @@ async function main(): Promise<void> {
     rows.push(...out.rows);
     notes.push(...out.notes);
   }
+<<<<<<< HEAD
   if (only.has("replay")) {
     log("replay: a cassette call against a real stdio call");
     rows.push(...(await measureReplay(config, log, (text) => notes.push(text))));
+=======
+  if (only.has("vault")) {
+    log("token vault");
+    rows.push(...(await measureVault(config, log, (text) => notes.push(text))));
+>>>>>>> main
   }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);

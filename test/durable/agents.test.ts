@@ -68,6 +68,32 @@ describe("durable agents keep their own callers", () => {
     180_000,
   );
 
+  it("runs made for principals: every call goes through that principal's own caller, on the server's queue too", async () => {
+    await scenario("principals", { env: { ...queued, TW_PRINCIPALS: "1" } }, async ({ client, ledger }) => {
+      const steps = [
+        { tool: "append", text: "x" },
+        { tool: "read", text: "y" },
+      ];
+      const principals = ["user-1", "user-2", "user-3"];
+      const credOf = new Map<string, string>();
+      for (const [i, id] of principals.entries()) {
+        const runId = `principal-${id}`;
+        credOf.set(runId, `cred:agent-a:${id}`);
+        await client.enqueue("agent-a", { steps }, { runId, principal: { id } });
+        if (i === 0) credOf.set("principal-none", "cred:agent-a");
+      }
+      await client.enqueue("agent-a", { steps }, { runId: "principal-none" });
+      for (const runId of credOf.keys())
+        expect(
+          (await client.result<{ ok: boolean }[]>(runId, 90_000))?.every((s) => s.ok),
+          runId,
+        ).toBe(true);
+      const calls = readLedger(ledger).filter((e) => e.kind === "call" && e.key);
+      expect(calls).toHaveLength(credOf.size * steps.length);
+      for (const e of calls) expect(e.cred, e.key).toBe(credOf.get((e.key as string).slice(0, (e.key as string).lastIndexOf("/"))));
+    });
+  }, 180_000);
+
   it("a worker SIGKILLed mid-call: the takeover re-sends through the same agent's caller, never the other agent's", async () => {
     await scenario("agents-crash", { env: queued }, async ({ client, workers, ledger }) => {
       const agentOf = new Map([

@@ -28,9 +28,9 @@ const estimate = (text: string) => Math.ceil(text.length / 4);
 export interface AnswerBudget {
   readonly spec: ToolSpec;
   /** The program's answer as the model gets it: whole, or projected / first page with the notice. */
-  answer(result: ToolResult<unknown> & { readonly ok: true }): ToolResult<unknown>;
+  answer(result: ToolResult<unknown> & { readonly ok: true }, owner?: string): ToolResult<unknown>;
   /** A page of a held answer, within the same per-answer budget. */
-  read(args: { readonly handle: string; readonly offset: number; readonly limit: number }): ToolResult<unknown>;
+  read(args: { readonly handle: string; readonly offset: number; readonly limit: number }, owner?: string): ToolResult<unknown>;
   /** Every truncation so far. */
   truncations(): readonly Truncation[];
 }
@@ -51,24 +51,30 @@ export function createAnswerBudget(options: ResultBudgetOptions & { readonly max
   const truncations: Truncation[] = [];
   return {
     spec: READ_RESULT_SPEC,
-    answer(result) {
+    answer(result, owner) {
       // A structured value (no console lines) may be projected: its declared type is unknown, so
       // the projection keeps short fields and leaves out long text and long lists of scalars.
       const projectable = typeof result.structured === "object" && result.structured !== null;
       const spec = projectable ? { ...READ_RESULT_SPEC, outputSchema: { type: "object" } } : undefined;
-      const out = budgetResult(result, { budgetTokens, store, countTokens: count, ...(spec ? { spec } : {}) });
+      const out = budgetResult(result, {
+        budgetTokens,
+        store,
+        countTokens: count,
+        ...(spec ? { spec } : {}),
+        ...(owner !== undefined ? { owner } : {}),
+      });
       options.account?.recordResult(out.tokens, out.truncation?.totalTokens ?? out.tokens);
       if (!out.truncation) return result;
       truncations.push(out.truncation);
       return text(out.text);
     },
-    read({ handle, offset, limit }) {
+    read({ handle, offset, limit }, owner) {
       // A page never exceeds the answer budget itself (shrunk until its count fits; bounded).
       let max = Math.max(1, Math.min(limit, budgetTokens * 4 - PAGE_TRAILER_CHARS));
-      let page = readResultPage(store, handle, offset, max);
+      let page = readResultPage(store, handle, offset, max, owner);
       for (let i = 0; i < 8 && count(page) > budgetTokens && max > 1; i++) {
         max = Math.max(1, Math.floor(max * 0.7));
-        page = readResultPage(store, handle, offset, max);
+        page = readResultPage(store, handle, offset, max, owner);
       }
       const tokens = count(page);
       options.account?.recordResult(tokens, tokens);

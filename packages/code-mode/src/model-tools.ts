@@ -200,6 +200,7 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
         return spec ? { spec, caller: { server: TOOLSET } } : undefined;
       };
       return {
+        ...(inner.principal ? { principal: inner.principal } : {}),
         specs: () => [current().runCode, SEARCH, DESCRIBE, budget.spec],
         lookup,
         async execute(request, callOptions) {
@@ -207,6 +208,8 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
           if (request.rejection || !lookup(request.tool)) return inner.execute(request, callOptions);
           const args = (request.arguments ?? {}) as { readonly [k: string]: unknown };
           const { mode, entries } = current();
+          // Whose answers these are: a held answer is read back by the same principal only.
+          const owner = (callOptions?.principal ?? inner.principal)?.id;
           switch (request.tool) {
             case "toolwright.search": {
               const limit = typeof args.limit === "number" ? args.limit : 10;
@@ -231,19 +234,22 @@ export function createCodeModeTools(options: CodeModeToolsOptions = {}): CodeMod
               return ok(`No tool ${JSON.stringify(args.name)}. Closest: ${near.join(", ") || "none"}.`, { tool: null, closest: near });
             }
             case "toolwright.read_result":
-              return budget.read(args as { handle: string; offset: number; limit: number });
+              return budget.read(args as { handle: string; offset: number; limit: number }, owner);
             default: {
               const result = await mode.run(String(args.code), callOptions?.signal ? { signal: callOptions.signal } : {});
               if (!result.ok) return { ok: false, failure: result.failure };
               const printed = result.console.map((l) => `[${l.level}] ${l.text}`);
               const text = [show(result.value), ...(printed.length > 0 ? ["console:", ...printed] : [])].join("\n");
-              return budget.answer({
-                ok: true,
-                value: result.value,
-                content: [{ type: "text", text }],
-                // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
-                structured: printed.length > 0 ? undefined : result.value,
-              });
+              return budget.answer(
+                {
+                  ok: true,
+                  value: result.value,
+                  content: [{ type: "text", text }],
+                  // Structured content equal to the text is not rendered twice; with console lines it would be, so it is left out.
+                  structured: printed.length > 0 ? undefined : result.value,
+                },
+                owner,
+              );
             }
           }
         },

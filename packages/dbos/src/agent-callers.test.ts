@@ -85,4 +85,23 @@ describe("durable agents' callers", () => {
     expect(refused(undefined, call("ledger"))).toMatch(/names no agent/);
     expect(() => agents.add("agent-a", agentRuntime("ledger", "cred:again").runtime)).toThrow(/"agent-a" is already defined/);
   });
+
+  it("sends a principal's call through that principal's registry, and refuses one the agent cannot place", async () => {
+    const agents = createAgentCallers();
+    const shared = agentRuntime("ledger", "cred:shared");
+    const perUser = new Map([
+      ["alice", agentRuntime("ledger", "cred:alice")],
+      ["bob", agentRuntime("ledger", "cred:bob")],
+    ]);
+    agents.add("agent-p", shared.runtime, (p) => perUser.get(p.id)?.runtime ?? createRuntime());
+    agents.add("agent-plain", shared.runtime);
+    expect(await agents.callerForCall("agent-p", { ...call("ledger"), principal: "alice" })).toBe(perUser.get("alice")?.caller);
+    expect(await agents.callerForCall("agent-p", { ...call("ledger"), principal: "bob" })).toBe(perUser.get("bob")?.caller);
+    expect(await agents.callerForCall("agent-p", call("ledger"))).toBe(shared.caller);
+    // A principal this worker has no registry for is refused, not sent through the shared caller.
+    await expect(agents.callerForCall("agent-p", { ...call("ledger"), principal: "carol" })).rejects.toThrow(AgentCallerMissingError);
+    const refusal = agents.callerForCall("agent-plain", { ...call("ledger"), principal: "mallory@example.com" });
+    await expect(refusal).rejects.toThrow(/has no runtimeFor/);
+    await expect(refusal).rejects.not.toThrow(/mallory/);
+  });
 });

@@ -3,6 +3,7 @@
  * result, see the approval it waits for, send the decision. Uses DBOS's client, no launch needed.
  */
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
+import type { Principal } from "@toolwright/runtime/caller";
 import { APPROVAL_EVENT, type ApprovalDecision, type ApprovalRequest, ASK_EVENT, type AskRequest } from "@toolwright/runtime/durable";
 import { RUN_QUEUE } from "./worker.js";
 
@@ -18,8 +19,15 @@ export interface DurableClientOptions {
 
 /** A client of durable runs. */
 export interface DurableClient {
-  /** Enqueues a run of agent `agent`; the run id makes it idempotent (a second enqueue returns the same run). */
-  enqueue(agent: string, input: unknown, options: { readonly runId: string; readonly queue?: string }): Promise<void>;
+  /**
+   * Enqueues a run of agent `agent`; the run id makes it idempotent (a second enqueue returns the same run).
+   * With `principal`, the run and every call it makes use that principal's registry (the agent's `runtimeFor`).
+   */
+  enqueue(
+    agent: string,
+    input: unknown,
+    options: { readonly runId: string; readonly queue?: string; readonly principal?: Principal },
+  ): Promise<void>;
   /** Waits for a run's result (the planner's return value); `undefined` after `timeoutMs`. */
   result<T>(runId: string, timeoutMs: number): Promise<T | undefined>;
   /** The DBOS status of a run (`ENQUEUED`, `PENDING`, `SUCCESS`, `ERROR`, ...), or undefined when unknown. */
@@ -51,7 +59,7 @@ export async function createDurableClient(options: DurableClientOptions): Promis
     }
   }
   return {
-    async enqueue(agent, input, { runId, queue }) {
+    async enqueue(agent, input, { runId, queue, principal }) {
       await client.enqueue(
         {
           workflowName: agent,
@@ -60,6 +68,8 @@ export async function createDurableClient(options: DurableClientOptions): Promis
           ...(options.appVersion === undefined ? {} : { appVersion: options.appVersion }),
         },
         input,
+        // The workflow's second input: only the id, a JSON value a recovered run reads back.
+        ...(principal === undefined ? [] : [principal.id]),
       );
     },
     async result<T>(runId: string, timeoutMs: number) {

@@ -2,7 +2,7 @@
  * `@toolwright/dbos`: durable Toolwright agent runs on DBOS Transact and PostgreSQL. Every tool call
  * is a checkpointed step, waits are durable, per-server limits are queues, dead workers are taken over.
  */
-export { AgentCallerMissingError } from "./agent-callers.js";
+export { AgentCallerMissingError, type RuntimeFor } from "./agent-callers.js";
 export type { DurableClient, DurableClientOptions } from "./client.js";
 export { createDurableClient } from "./client.js";
 export type { MigrateOptions } from "./migrate.js";

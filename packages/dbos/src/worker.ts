@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import type { Runtime } from "@toolwright/runtime";
+import type { Principal } from "@toolwright/runtime/caller";
 import {
   type CallRecord,
   createDurableRun,
@@ -18,7 +19,7 @@ import {
   sendCall,
 } from "@toolwright/runtime/durable";
 import pg from "pg";
-import { createAgentCallers } from "./agent-callers.js";
+import { createAgentCallers, type RuntimeFor } from "./agent-callers.js";
 import { migrateSystemDatabase } from "./migrate.js";
 import { type ServerLimits, serverQueueName } from "./queues.js";
 import { type Heartbeat, startHeartbeat, type Takeover } from "./takeover.js";
@@ -32,7 +33,11 @@ const CALL_WORKFLOW = "toolwright.call";
 export interface DurableAgent<I, O> {
   readonly name: string;
   /** Starts a run on this worker (outside a queue); the run id makes it idempotent. */
-  start(input: I, options: { readonly runId: string }): Promise<{ readonly runId: string; result(): Promise<O> }>;
+  /** Starts a run; with `principal`, every call of it goes through that principal's registry (`runtimeFor`). */
+  start(
+    input: I,
+    options: { readonly runId: string; readonly principal?: Principal },
+  ): Promise<{ readonly runId: string; result(): Promise<O> }>;
 }
 
 /** Options of `defineDurableAgent`. */
@@ -41,6 +46,11 @@ export interface DurableAgentOptions<I, O> extends Omit<DurableRunOptions, "runt
   readonly name: string;
   /** This worker's registry (generated `register*Toolset` helpers, live callers). */
   readonly runtime: Runtime;
+  /**
+   * The registry of one principal on this worker (e.g. `(p) => manager.forPrincipal(p).then((m) => m.runtime)`):
+   * runs started with a `principal` use it, and so does every call they make, wherever it is sent.
+   */
+  readonly runtimeFor?: RuntimeFor;
   /** The planner: everything non-deterministic goes through `run` (tool calls, `run.step` for model calls). */
   readonly run: (run: DurableRun, input: I) => Promise<O>;
 }
@@ -73,7 +83,7 @@ function dbosContext(agent: string | undefined): DurableContext {
     async dispatch(call: DurableCall): Promise<CallRecord> {
       const queueName = state.limits.get(call.server);
       if (queueName === undefined) {
-        const caller = agents.callerFor(agent, call);
+        const caller = await agents.callerForCall(agent, call);
         return runCallSteps(ctx, call, (c) => sendCall(caller, c));
       }
       // The server's limits hold across workers: the call is a child workflow on the server's queue.
@@ -90,7 +100,7 @@ const callWorkflow = DBOS.registerWorkflow(
   async (call: DurableCall, agent?: string): Promise<CallRecord> => {
     // Resolved before any step: a worker without this agent's caller records and sends nothing, and
     // the call (and with it the run) fails naming the agent and the server.
-    const caller = agents.callerFor(agent, call);
+    const caller = await agents.callerForCall(agent, call);
     return runCallSteps(dbosContext(undefined), call, (c) => sendCall(caller, c));
   },
   { name: CALL_WORKFLOW },
@@ -98,17 +108,22 @@ const callWorkflow = DBOS.registerWorkflow(
 
 /** Registers a durable agent. Call it before `launchDurableWorker`, the same way on every worker. */
 export function defineDurableAgent<I, O>(options: DurableAgentOptions<I, O>): DurableAgent<I, O> {
-  const { name, runtime, run, ...runOptions } = options;
+  const { name, runtime, run, runtimeFor, ...runOptions } = options;
   if (agents.has(name)) throw new TypeError(`toolwright/dbos: a durable agent named ${JSON.stringify(name)} is already defined`);
   const workflow = DBOS.registerWorkflow(
-    async (input: I): Promise<O> => run(createDurableRun(dbosContext(name), { ...runOptions, runtime }), input),
+    // The principal's id (a JSON value) is the workflow's second input, so a recovered run knows it too.
+    async (input: I, principalId?: string): Promise<O> => {
+      const principal = principalId === undefined ? undefined : { id: principalId };
+      const own = await agents.runtimeOf(name, principal);
+      return run(createDurableRun(dbosContext(name), { ...runOptions, runtime: own, ...(principal ? { principal } : {}) }), input);
+    },
     { name },
   );
-  agents.add(name, runtime);
+  agents.add(name, runtime, runtimeFor);
   return {
     name,
-    async start(input, { runId }) {
-      const handle = await DBOS.startWorkflow(workflow, { workflowID: runId })(input);
+    async start(input, { runId, principal }) {
+      const handle = await DBOS.startWorkflow(workflow, { workflowID: runId })(input, principal?.id);
       return { runId, result: () => handle.getResult() };
     },
   };

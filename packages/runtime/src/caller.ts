@@ -13,6 +13,8 @@ export type { HostedCallerOptions } from "./caller/in-memory-caller.js";
 export { createHostedCaller } from "./caller/in-memory-caller.js";
 export type { ResultSpec } from "./caller/invoke.js";
 export { invokeTool, joinText, resultFromCall } from "./caller/invoke.js";
+export type { Principal } from "./caller/principal.js";
+export { MAX_PRINCIPAL_ID, principalKey, samePrincipal } from "./caller/principal.js";
 export type { LoadedSkill, LoadSkillOptions, SkillFile, SkillsSurface } from "./caller/skills.js";
 export type { ListName, ListOptions, MaybeSurface, McpSurface, SurfaceResult } from "./caller/surface.js";
 export type { CallConnection, MeterLike } from "./caller/telemetry-facts.js";

@@ -50,7 +50,15 @@ export { connectFromConfig, discoverServers } from "./manager/embed.js";
 export type { JsoncText } from "./manager/jsonc.js";
 export { JsoncError, parseJsonc, readJsonc, visibleText } from "./manager/jsonc.js";
 export { createMcpManager } from "./manager/manager.js";
-export type { ApplySummary, ApprovalHook, CallApprovalRequest, McpManager, McpManagerOptions } from "./manager/manager-types.js";
+export type {
+  ApplySummary,
+  ApprovalHook,
+  CallApprovalRequest,
+  McpManager,
+  McpManagerOptions,
+  PrincipalManager,
+  PrincipalOptions,
+} from "./manager/manager-types.js";
 export type { McpRegisterConfirm, McpRegisterTool, McpRegisterToolOptions, RegisterOutcome } from "./manager/mcp-register.js";
 export { createMcpRegisterTool, MCP_REGISTER_DESCRIPTOR, MCP_REGISTER_TOOL } from "./manager/mcp-register.js";
 export type { NameChoice } from "./manager/names.js";

@@ -4,6 +4,10 @@
  * are kept per principal.
  * @packageDocumentation
  */
-
-/** The schema version of the vault's tables. */
-export const VAULT_SCHEMA_VERSION = 1;
+export type { PrincipalApprovals, PrincipalApprovalsOptions, VaultApprovalStore, VaultApprovalStoreOptions } from "./approvals.js";
+export type { VaultKey } from "./crypto.js";
+export { VaultError } from "./crypto.js";
+export type { RotateOptions, RotationReport } from "./rotate.js";
+export { VAULT_SCHEMA_VERSION } from "./schema.js";
+export type { PostgresVault, PostgresVaultOptions, PrincipalRef } from "./vault.js";
+export { createPostgresVault } from "./vault.js";

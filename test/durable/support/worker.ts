@@ -7,6 +7,8 @@
  * runtime and its own callers: its ledger server gets LEDGER_CREDENTIAL=`cred:<agent>` and notes it
  * on every call, so a test sees whose caller a call went through. TW_DEAF=1 wraps every ledger
  * caller in one that drops `timeoutMs` and the signal (fault injection: a caller that ignores them).
+ * TW_PRINCIPALS=1 gives each agent a `runtimeFor`: a run made for a principal gets that principal's
+ * own registry and ledger server, with LEDGER_CREDENTIAL=`cred:<agent>:<principal>`.
  */
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -99,9 +101,18 @@ const ledgers = agents.map((agent) => defineScriptAgent(agent));
 
 function defineScriptAgent(agent: string) {
   const { runtime, ledger } = agentRuntime(agent);
+  const perPrincipal = new Map<string, ReturnType<typeof createRuntime>>();
+  const runtimeFor = (principal: { readonly id: string }) => {
+    const known = perPrincipal.get(principal.id);
+    if (known) return known;
+    const own = agentRuntime(`${agent}:${principal.id}`).runtime;
+    perPrincipal.set(principal.id, own);
+    return own;
+  };
   defineDurableAgent<{ readonly steps: readonly ScriptStep[] }, StepOutcome[]>({
     name: agent,
     runtime,
+    ...(process.env.TW_PRINCIPALS === "1" ? { runtimeFor } : {}),
     retry: { baseDelayMs: 50 },
     confirmation: {
       timeoutMs: 120_000,

@@ -188,7 +188,16 @@ export async function requestToken(
     if (error?.error !== "use_dpop_nonce") break;
   }
   if (!response) throw new OAuthError("token_request_failed", "no token response");
-  if (!response.ok) throw new OAuthError("token_request_failed", `token request refused: ${await readError(response)}`);
+  if (!response.ok) {
+    // The AS's error code is kept apart: invalid_grant and invalid_client each call for their own recovery.
+    const code = (await response
+      .clone()
+      .json()
+      .then((b) => (b as { error?: unknown } | null)?.error)
+      .catch(() => undefined)) as unknown;
+    const text = await readError(response);
+    throw new OAuthError("token_request_failed", `token request refused: ${text}`, typeof code === "string" ? code : undefined);
+  }
   const json = (await response.json().catch(() => undefined)) as { [key: string]: unknown } | undefined;
   if (typeof json?.access_token !== "string" || json.access_token === "") {
     throw new OAuthError("token_request_failed", "token response has no access_token");

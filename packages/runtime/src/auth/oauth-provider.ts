@@ -10,14 +10,16 @@ import { WireFaultError } from "../transport/http-exchange.js";
 import { createOutboundGuard, type OutboundGuard } from "../transport/outbound.js";
 import { type AuthorizationServerMetadata, discoverProtectedResource, type FetchLike } from "./discovery.js";
 import { createDpopProof } from "./dpop.js";
+import { guardStore } from "./guarded-store.js";
 import { fetchWithDeadline, fetchWithinPolicy } from "./guards.js";
 import { createChallengeBudget } from "./oauth-budget.js";
 import { requestToken, type TokenDpop } from "./oauth-flows.js";
 import { authorizationCodeGrant, chooseScopes, clientFor, machineGrant, type TokenRequest } from "./oauth-grants.js";
 import { checkOAuthOptions, type OAuthProvider, type OAuthProviderOptions } from "./oauth-options.js";
+import { type RefreshSetup, reauthorizationRequired, refreshStoredGrant } from "./oauth-refresh.js";
 import { type AuthServerAccess, createAuthServerAccess } from "./oauth-server-access.js";
 import { bearerChallenge, OAuthError } from "./oauth-util.js";
-import { createMemoryTokenStore, type OAuthTokens } from "./token-store.js";
+import { createMemoryTokenStore, type OAuthTokens, type TokenStore } from "./token-store.js";
 
 export type { AssertionContext, AuthorizationResponse, OAuthProvider, OAuthProviderOptions } from "./oauth-options.js";
 
@@ -46,11 +48,40 @@ function tokenRequester(fetchFn: FetchLike, servers: AuthServerAccess): (as: Aut
     requestToken(fetchFn, as, client, fields, await servers.assertionKey(), await servers.dpopFor(as));
 }
 
+/** One run at a time: concurrent callers share it (a rotated refresh token is single-use). */
+function singleFlight<T>(run: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => {
+    running ??= run().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
+
+/** What every refresh of one provider shares. */
+function refreshSetupFor(
+  options: OAuthProviderOptions,
+  store: TokenStore,
+  fetchFn: FetchLike,
+  servers: AuthServerAccess,
+  requestTo: (as: AuthorizationServerMetadata) => TokenRequest,
+): RefreshSetup {
+  return {
+    options,
+    store,
+    fetchFn,
+    // The metadata cached at authorization still serves when rediscovery fails (a flaky well-known URL).
+    metadata: (issuer) => servers.metadata(issuer, false).catch(() => servers.cached(issuer)),
+    requestTo,
+  };
+}
+
 /** Creates an OAuth 2.1 provider for one MCP server. */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
   const net = createOAuthFetch(options);
   const fetchFn = net.fetchFn;
-  const store = options.store ?? createMemoryTokenStore();
+  const store = guardStore(options.store ?? createMemoryTokenStore(), options.onError);
   const discoveryHeaders: { [key: string]: string } = options.protocolVersion ? { "mcp-protocol-version": options.protocolVersion } : {};
   checkOAuthOptions(options);
   const servers = createAuthServerAccess(options, fetchFn, discoveryHeaders);
@@ -67,13 +98,13 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   let rsNonce: string | undefined;
 
   const resourceKey = () => serverUrl ?? "";
-  async function load(): Promise<void> {
+  const load = singleFlight(async (): Promise<void> => {
     if (loaded || !serverUrl) return;
-    loaded = true;
     current = await store.loadTokens(resourceKey());
+    loaded = true; // after the read (shared by concurrent calls): a store that failed is asked again next time
     // A DPoP-bound token is useless without the key of the provider that obtained it.
     if (current?.tokenType === "DPoP" && !servers.dpop) current = undefined;
-  }
+  });
   async function save(tokens: OAuthTokens | undefined): Promise<void> {
     current = tokens;
     usesOfCurrent = 0;
@@ -88,29 +119,25 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   const tokenRequestTo = tokenRequester(fetchFn, servers);
 
   /** One refresh at a time: concurrent requests share it (a rotated refresh token is single-use). */
-  let refreshing: Promise<boolean> | undefined;
-  function refresh(): Promise<boolean> {
-    refreshing ??= refreshOnce().finally(() => {
-      refreshing = undefined;
-    });
-    return refreshing;
-  }
+  const refresh = singleFlight(() => refreshOnce());
 
+  /** Set when the AS refused a refresh with invalid_grant: the user must authorize again. */
+  let grantRevoked = false;
+  const refreshSetup = refreshSetupFor(options, store, fetchFn, servers, tokenRequestTo);
   async function refreshOnce(): Promise<boolean> {
-    const tokens = current;
-    if (!tokens?.refreshToken) return false;
-    try {
-      // The metadata cached at authorization still serves when rediscovery fails (a flaky well-known URL).
-      const as = await servers.metadata(tokens.issuer, false).catch(() => servers.cached(tokens.issuer));
-      if (!as) return false;
-      const client = await clientFor(options, store, fetchFn, as, tokens.scope);
-      const resource = lastResource ?? resourceKey();
-      await save(await tokenRequestTo(as)(client, { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource }));
-      return true;
-    } catch {
-      // A refused refresh is not an error to report: the caller falls back to a full authorization.
-      return false;
-    }
+    if (!current?.refreshToken) return false;
+    const outcome = await refreshStoredGrant({
+      ...refreshSetup,
+      storeKey: resourceKey(),
+      resource: lastResource ?? resourceKey(),
+      tokens: current,
+    });
+    if ("failed" in outcome) return false;
+    // The store holds the outcome already (under its lock, for a shared store).
+    current = "tokens" in outcome ? outcome.tokens : undefined;
+    usesOfCurrent = 0;
+    grantRevoked = "revoked" in outcome;
+    return !grantRevoked;
   }
 
   /** Discovery (RFC 9728 resource metadata, then the AS metadata), scope choice, then the configured grant. */
@@ -151,6 +178,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     try {
       // A 401 for a token that worked before means it expired or was revoked: a refresh may do.
       if (challenge.status === 401 && current?.refreshToken && usesOfCurrent > 0 && (await refresh())) return true;
+      if (grantRevoked && store.refreshExclusive) {
+        grantRevoked = false;
+        loaded = false; // the next call reads the store again: the user may have authorized meanwhile
+        return fail(reauthorizationRequired(resourceKey()));
+      }
       return await authorizeFully(challenge, insufficientScope);
     } catch (error) {
       fail(error);
@@ -172,7 +204,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       const skew = (options.refreshSkewSeconds ?? 60) * 1000;
       // Refresh ahead of expiry; an expired token that cannot be refreshed is not sent (the 401 starts a flow).
       if (current.expiresAt !== undefined && current.expiresAt - skew <= Date.now() && current.refreshToken) {
-        if (!(await refresh()) && current.expiresAt <= Date.now()) return {};
+        if (!(await refresh()) && (current?.expiresAt ?? 0) <= Date.now()) return {};
       }
       if (!current) return {};
       usesOfCurrent++;

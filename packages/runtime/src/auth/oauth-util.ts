@@ -18,8 +18,12 @@ export class OAuthError extends Error {
       | "token_request_failed"
       | "retry_limit"
       | "outbound_refused"
-      | "bad_configuration",
+      | "bad_configuration"
+      | "reauthorization_required"
+      | "token_store_failed",
     message: string,
+    /** The authorization server's RFC 6749 §5.2 `error` code when it refused a request (`invalid_grant`, `invalid_client`...). */
+    readonly serverError?: string,
   ) {
     super(message);
     this.name = "OAuthError";

@@ -2,6 +2,7 @@ import type { CallFacts } from "../failure/failure-mapping.js";
 import type { Result } from "../failure/result.js";
 import type { Progress } from "../protocol/rpc-peer.js";
 import type { TaskOptions } from "../protocol/task-call.js";
+import type { Principal } from "./principal.js";
 
 /** Options for one call. */
 export interface CallOptions {
@@ -24,6 +25,11 @@ export interface CallOptions {
    * span as `jsonrpc.request.id`.
    */
   readonly onRequestId?: (id: string | number, method: string) => void;
+  /**
+   * Who this call is made for. Result stores key held results by it (a `read_result` handle of one
+   * principal reads nothing for another); a manager view from `forPrincipal` sets it on its calls.
+   */
+  readonly principal?: Principal;
 }
 
 /** A caller's raw request, as the surface sends it: the result, or a failure. */

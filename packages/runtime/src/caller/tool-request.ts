@@ -7,6 +7,7 @@
 import type { ToolFailure } from "../failure/failure.js";
 import { failureFromLocal } from "../failure/failure-mapping.js";
 import type { CallOptions } from "./call-options.js";
+import type { Principal } from "./principal.js";
 import type { ToolResult, ToolSpec } from "./tool-spec.js";
 
 /** A request for `runtime.execute`. When `rejection` is set the call is never sent. */
@@ -88,4 +89,9 @@ export function toolUnavailable(name: string, specs: readonly ToolSpec[]): ToolF
 /** What the provider adapters need from a runtime: lookups and `execute` (a `Runtime` fits; so does a tool-search surface). */
 export interface ToolRunner extends ToolLookup {
   execute(request: ToolRequest, options?: CallOptions): Promise<ToolResult<unknown>>;
+  /**
+   * The principal every call of this runner is made for (a `PrincipalManager`'s runtime has one):
+   * wrappers such as result budgets key what they keep by it when a call names no principal.
+   */
+  readonly principal?: Principal;
 }

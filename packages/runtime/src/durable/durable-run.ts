@@ -3,8 +3,10 @@
  * retries with durable sleeps, run-policy counters and time budget rebuilt from recorded steps,
  * confirmations as durable waits. Any engine that implements `DurableContext` runs it.
  */
+
 import { type Caller, type CallOptions, type CallResponse, markPropagating } from "../caller/caller.js";
 import { invokeValidated } from "../caller/invoke.js";
+import type { Principal } from "../caller/principal.js";
 import { toolUnavailable } from "../caller/tool-request.js";
 import type { ToolResult, ToolSpec } from "../caller/tool-spec.js";
 import { createRunLedger, type RunLedger, type RunPolicy, type RunUsage } from "../core/policy.js";
@@ -59,6 +61,11 @@ export interface DurableRunOptions {
   /** The registry (filled by generated `register*Toolset` helpers); its policy is the run's policy. */
   readonly runtime: Runtime;
   readonly retry?: DurableRetryPolicy;
+  /**
+   * Who the run is made for. Default: the runtime's own principal (a `PrincipalManager`'s runtime
+   * has one). Every call of the run records its id (`DurableCall.principal`) and carries it.
+   */
+  readonly principal?: Principal;
   /** Confirmation of destructive and `requiresConfirmation` tools, as a durable wait. */
   readonly confirmation?: {
     /** Tools that run without asking. Default: none. */
@@ -128,6 +135,7 @@ function durableCallOf(
   spec: ToolSpec,
   args: { readonly [key: string]: unknown },
   limits: { readonly timeoutMs: number | undefined; readonly deadline: DurableCall["deadline"]; readonly budgetEndsAt: number | undefined },
+  principal: string | undefined,
 ): DurableCall {
   return {
     runId,
@@ -144,6 +152,7 @@ function durableCallOf(
     ...(limits.timeoutMs === undefined ? {} : { timeoutMs: limits.timeoutMs }),
     ...(limits.deadline === undefined ? {} : { deadline: limits.deadline }),
     ...(limits.budgetEndsAt === undefined ? {} : { budgetEndsAt: limits.budgetEndsAt }),
+    ...(principal === undefined ? {} : { principal }),
   };
 }
 
@@ -188,6 +197,7 @@ async function approved(run: ApprovalWait, index: number, spec: ToolSpec, server
 /** Creates the run for `ctx`. Call it at the start of the workflow body, so replays rebuild the same state. */
 export function createDurableRun(ctx: DurableContext, options: DurableRunOptions): DurableRun {
   const { runtime } = options;
+  const principalId = (options.principal ?? (runtime as { readonly principal?: Principal }).principal)?.id;
   const maxAttempts = Math.max(1, Math.floor(options.retry?.maxAttempts ?? 3));
   const baseDelayMs = options.retry?.baseDelayMs ?? 200;
   const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
@@ -248,7 +258,7 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
       const budgetMs = runtime.policy.timeBudgetMs;
       const budgetEndsAt = budgetMs === undefined ? undefined : clock + budgetMs - ledger.usage().elapsedMs;
       const limits = { timeoutMs: budget.timeoutMs, deadline, budgetEndsAt } as const;
-      const durableCall = durableCallOf(ctx.runId, index, attempt, caller.server, spec, args, limits);
+      const durableCall = durableCallOf(ctx.runId, index, attempt, caller.server, spec, args, limits, principalId);
       const record: CallRecord = ctx.dispatch
         ? await ctx.dispatch(durableCall)
         : await runCallSteps(ctx, durableCall, (c) => sendCall(caller, c));

@@ -66,6 +66,12 @@ export interface DurableCall {
    * (maybe later, after a queue wait, on another worker) its timeout is cut to what is left then.
    */
   readonly budgetEndsAt?: number;
+  /**
+   * The id of the principal the run is made for (see `Principal`): recorded with the call, so a
+   * worker that sends it (now, on retry, after a takeover) sends it with that principal's
+   * credentials and no one else's.
+   */
+  readonly principal?: string;
 }
 
 /** What a call step records: the caller's response (result or failure value) and when it ran. */

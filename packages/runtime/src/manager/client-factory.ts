@@ -8,6 +8,7 @@ import { createStdioCaller } from "../caller/stdio-caller.js";
 import type { MeterLike } from "../core/telemetry.js";
 import type { RpcNotification } from "../protocol/json-rpc.js";
 import type { EraPreference } from "../protocol/mcp-client.js";
+import type { AuthProvider } from "../transport/auth-provider.js";
 import type { OutboundPolicy } from "../transport/outbound.js";
 import type { HttpServerConfig, ServerConfig } from "./config-types.js";
 
@@ -29,6 +30,8 @@ export interface HttpClientOptions {
   readonly onNotification?: (notification: RpcNotification) => void;
   /** Records `mcp.client.session.duration` (see `SessionCallerOptions.meter`). */
   readonly meter?: MeterLike;
+  /** Authorization for this connection (a principal's OAuth provider, see `PrincipalOptions`). */
+  readonly auth?: AuthProvider;
 }
 
 /** Makes an HTTP client; by default `createHttpCaller` from `@toolwright/runtime/http`. */
@@ -46,6 +49,11 @@ export interface ClientFactoryOptions {
   readonly maxRestartDelayMs?: number;
   /** A meter for every client's `mcp.client.session.duration` (see `SessionCallerOptions.meter`). */
   readonly meter?: MeterLike;
+  /**
+   * The `AuthProvider` of one HTTP server's connection (undefined: none). A manager serving many
+   * principals sets it per principal, so each connection sends only its own user's token.
+   */
+  readonly authFor?: (server: string, config: HttpServerConfig) => AuthProvider | undefined;
 }
 
 /**
@@ -78,11 +86,13 @@ const defaultHttpFactory: HttpClientFactory = (o) =>
       ...(o.outbound ? { outbound: o.outbound } : {}),
       ...(o.onNotification ? { onNotification: o.onNotification } : {}),
       ...(o.meter ? { meter: o.meter } : {}),
+      ...(o.auth ? { auth: o.auth } : {}),
     }),
   );
 
 function httpClient(name: string, config: HttpServerConfig, options: ClientFactoryOptions): ServerClient {
   const factory = options.createHttpClient ?? defaultHttpFactory;
+  const auth = options.authFor?.(name, config);
   return factory({
     name,
     url: config.url,
@@ -93,6 +103,7 @@ function httpClient(name: string, config: HttpServerConfig, options: ClientFacto
     ...(config.outbound ? { outbound: config.outbound } : {}),
     ...(options.onNotification ? { onNotification: options.onNotification } : {}),
     ...(options.meter ? { meter: options.meter } : {}),
+    ...(auth ? { auth } : {}),
   });
 }
 

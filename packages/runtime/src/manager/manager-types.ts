@@ -2,14 +2,18 @@
  * The manager's public shapes: options, the approval hook, the apply summary and the manager itself.
  */
 
+import type { OAuthProviderOptions } from "../auth/oauth-options.js";
+import type { TokenStore } from "../auth/token-store.js";
 import type { Caller, CallOptions } from "../caller/caller.js";
+import type { Principal } from "../caller/principal.js";
 import type { ToolResult } from "../caller/tool-spec.js";
 import type { LintFinding, LintOptions } from "../catalogue/catalogue-lint.js";
-import type { Runtime } from "../core/runtime.js";
+import type { Runtime, RuntimeOptions } from "../core/runtime.js";
 import type { Result } from "../failure/result.js";
+import type { AuthProvider } from "../transport/auth-provider.js";
 import type { ApprovalStore, HeldTool } from "./approval-store.js";
 import type { ClientFactoryOptions } from "./client-factory.js";
-import type { CollisionPolicy, McpConfig, ServerConfig } from "./config-types.js";
+import type { CollisionPolicy, HttpServerConfig, McpConfig, ServerConfig } from "./config-types.js";
 import type { ToolRisk } from "./risk.js";
 import type { ServerStatus } from "./server-slot.js";
 import type { ManagerSurface } from "./surface.js";
@@ -76,6 +80,11 @@ export interface McpManagerOptions {
    * `newTools: "hold"`, tools never approved) are held back from the model until approved.
    */
   readonly approvals?: ApprovalStore;
+  /**
+   * Serve many principals (users): the servers not listed as shared connect per principal through
+   * `forPrincipal(principal)`; the manager itself then holds only the shared servers.
+   */
+  readonly principals?: PrincipalOptions;
 }
 
 /** The manager: tools, and resources, templates and prompts under namespaced names (`ManagerSurface`). */
@@ -115,4 +124,71 @@ export interface McpManager extends ManagerSurface {
   stop(): Promise<void>;
   /** Registers something `stop()` must close (config watchers). */
   onStop(close: () => void | Promise<void>): void;
+  /**
+   * The manager of one principal (built on first use, then kept in an LRU pool): rejects on a
+   * manager created without `principals`, and for a malformed principal.
+   */
+  forPrincipal(principal: Principal): Promise<PrincipalManager>;
+  /** How many principals have a manager open now (at most `maxPrincipals` beyond calls in flight). */
+  livePrincipals(): number;
+  /** Closes the managers of principals idle longer than `idleMs`; returns how many. */
+  reapPrincipals(): Promise<number>;
+}
+
+/**
+ * How a manager partitions everything by principal. Every server NOT listed in `sharedServers` gets
+ * its own connection per principal (a stdio server its own process, an HTTP server its own session
+ * and token); a shared server has one connection for everybody and never sees a per-user secret:
+ * `configFor`, `authFor` and `tokenStoreFor` are not asked about it.
+ */
+export interface PrincipalOptions {
+  /** Most principals with open connections at once; the least recently used is closed first. Default 1000. */
+  readonly maxPrincipals?: number;
+  /** A principal unused this long (ms) has its connections closed by the reaper. Default 600000; 0 never. */
+  readonly idleMs?: number;
+  /** How often the reaper looks, ms. Default 30000. */
+  readonly reapIntervalMs?: number;
+  /** Clock in ms for recency and idleness; injectable for tests. Default `Date.now`. */
+  readonly now?: () => number;
+  /**
+   * Servers one connection may serve for every principal. Only servers holding no per-user secret
+   * belong here: their entry is used as written, with no principal's env, args, headers or token.
+   */
+  readonly sharedServers?: readonly string[];
+  /**
+   * One principal's entry for one server: the place to add that user's env, args or headers
+   * (secrets from the application's per-user source). Default: the entry as written.
+   */
+  readonly configFor?: (principal: Principal, server: string, config: ServerConfig) => ServerConfig | Promise<ServerConfig>;
+  /** The auth provider of one principal's connection to one HTTP server. Wins over `tokenStoreFor`. */
+  readonly authFor?: (principal: Principal, server: string, config: HttpServerConfig) => AuthProvider | undefined;
+  /**
+   * The principal's token store (a vault row set, a file per user...): each HTTP server then gets
+   * `createOAuthProvider({ ...oauthFor(...), serverUrl: config.url, store })`.
+   */
+  readonly tokenStoreFor?: (principal: Principal) => TokenStore;
+  /**
+   * OAuth options of one principal's provider (grant, client, handler). Default: no interactive
+   * flow (a principal without a stored grant fails `auth_required`; authorize them out of band).
+   */
+  readonly oauthFor?: (principal: Principal, server: string, config: HttpServerConfig) => Omit<OAuthProviderOptions, "store" | "serverUrl">;
+  /** The principal's approval store (trust on first use), loaded once when its manager is built. */
+  readonly approvalsFor?: (principal: Principal) => ApprovalStore | Promise<ApprovalStore>;
+  /** Decides whether one call of one principal may run (the per-principal `approve` hook). */
+  readonly approve?: (principal: Principal, request: CallApprovalRequest) => boolean | Promise<boolean>;
+  /** Drift of a per-principal server (list_changed, reconnect), reported to that principal only. */
+  readonly onChange?: (principal: Principal, server: string, diff: ToolsDiff) => void;
+  /** Options of each principal's own runtime registry (`PrincipalManager.runtime`), e.g. telemetry. */
+  readonly runtime?: RuntimeOptions;
+}
+
+/**
+ * One principal's manager: every call, session, token, discovery result, approval, drift report and
+ * held tool is that principal's. Get one per request from `forPrincipal`; it stays valid after the
+ * pool closed it for idleness (the next call reopens), but its `tools()` are empty until then.
+ */
+export interface PrincipalManager extends McpManager {
+  readonly principal: Principal;
+  /** A registry mirroring this principal's tools (shared servers' tools included): hand it to a provider adapter. */
+  readonly runtime: Runtime & { readonly principal: Principal };
 }

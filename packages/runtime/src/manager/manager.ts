@@ -5,6 +5,7 @@ import { applyConfigToSlots } from "./config-apply.js";
 import type { McpConfig, ServerConfig } from "./config-types.js";
 import { createCrashAccounting } from "./crash-accounting.js";
 import type { ApplySummary, McpManager, McpManagerOptions } from "./manager-types.js";
+import { createPrincipalPool } from "./principal-pool.js";
 import { createServerCalls } from "./server-calls.js";
 import { createSlot, type ServerSlot } from "./server-slot.js";
 import { createSlotController, notConfigured, type SlotController } from "./slot-controller.js";
@@ -27,8 +28,16 @@ async function connectedClient(slots: ReadonlyMap<string, ServerSlot>, controlle
   return { ok: true as const, value: client };
 }
 
-/** Creates a manager for a resolved config. Nothing connects until `start()` or a call. */
+/**
+ * Creates a manager for a resolved config. Nothing connects until `start()` or a call. With
+ * `options.principals` it serves many principals: see `forPrincipal` and docs/guides/many-users.md.
+ */
 export function createMcpManager(initial: McpConfig, options: McpManagerOptions = {}): McpManager {
+  return options.principals ? createPrincipalPool(initial, options, createManagerCore) : createManagerCore(initial, options);
+}
+
+/** The manager of one set of servers, for one principal (or none). */
+function createManagerCore(initial: McpConfig, options: McpManagerOptions): McpManager {
   let current = initial;
   const slots = new Map<string, ServerSlot>();
   const registry = createToolRegistry();
@@ -163,6 +172,9 @@ export function createMcpManager(initial: McpConfig, options: McpManagerOptions 
     onStop(close) {
       closers.push(close);
     },
+    forPrincipal: () => Promise.reject(new Error("forPrincipal(): this manager was created without options.principals")),
+    livePrincipals: () => 0,
+    reapPrincipals: async () => 0,
     async stop() {
       if (stopped) return;
       stopped = true;

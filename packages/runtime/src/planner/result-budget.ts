@@ -18,25 +18,34 @@ import type { Decoded } from "../schema/codec.js";
 import { renderResult } from "./render.js";
 import type { TokenAccount } from "./token-account.js";
 
-/** Where spilled results are held. The default keeps the most recent ones in memory. */
+/**
+ * Where spilled results are held. The default keeps the most recent ones in memory. `owner` is the
+ * principal id a result was held for: a store hands a result back only to the same owner, so a
+ * `read_result` handle of one user reads nothing for another, even when both share one store.
+ */
 export interface ResultStore {
-  /** Holds `text`, returns its handle. */
-  put(text: string): string;
-  get(handle: string): string | undefined;
+  /** Holds `text` for `owner` (undefined: no principal), returns its handle. */
+  put(text: string, owner?: string): string;
+  /** The text held as `handle`, only when it was held for the same `owner`. */
+  get(handle: string, owner?: string): string | undefined;
 }
 
 /** An in-memory store of at most `maxEntries` results (oldest dropped first). */
 export function createResultStore(maxEntries = 32): ResultStore {
-  const held = new Map<string, string>();
+  const held = new Map<string, { readonly text: string; readonly owner: string | undefined }>();
   let next = 1;
   return {
-    put(text) {
+    put(text, owner) {
       const handle = `res_${next++}`;
-      held.set(handle, text);
+      held.set(handle, { text, owner });
       while (held.size > maxEntries) held.delete(held.keys().next().value as string);
       return handle;
     },
-    get: (handle) => held.get(handle),
+    // Another owner's handle answers exactly like a dropped one: nothing says it exists.
+    get: (handle, owner) => {
+      const entry = held.get(handle);
+      return entry !== undefined && entry.owner === owner ? entry.text : undefined;
+    },
   };
 }
 
@@ -169,13 +178,15 @@ export function budgetResult(
     readonly store: ResultStore;
     readonly countTokens?: (text: string) => number;
     readonly why?: Truncation["why"];
+    /** The principal id the result is held for (see `ResultStore`). */
+    readonly owner?: string;
   },
 ): BudgetedText {
   const count = options.countTokens ?? estimate;
   const full = renderResult(result, { maxChars: 0 });
   const tokens = totalTokens(full, count);
   if (tokens <= options.budgetTokens && options.why !== "turn_budget") return { text: full, tokens };
-  const handle = options.store.put(full);
+  const handle = options.store.put(full, options.owner);
   const room = Math.max(0, options.budgetTokens - NOTICE_TOKENS);
   const charsPerToken = full.length / Math.max(1, tokens);
   const base = { handle, totalChars: full.length, totalTokens: tokens, why: options.why ?? "tool_budget" } as const;
@@ -206,8 +217,8 @@ export function budgetResult(
 }
 
 /** One page of a held result: characters `offset` to `offset + limit`, and where the next page starts. */
-export function readResultPage(store: ResultStore, handle: string, offset: number, limit: number): string {
-  const full = store.get(handle);
+export function readResultPage(store: ResultStore, handle: string, offset: number, limit: number, owner?: string): string {
+  const full = store.get(handle, owner);
   if (full === undefined) return `No result is held as ${JSON.stringify(handle)} (it may have been dropped; run the tool again).`;
   const start = Math.min(Math.max(0, Math.floor(offset)), full.length);
   const end = Math.min(full.length, start + Math.max(1, Math.floor(limit)));
@@ -273,6 +284,8 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
 
   async function execute(request: ToolRequest, callOptions?: CallOptions): Promise<ToolResult<unknown>> {
     const left = turnBudget - used;
+    // Whose results these are: held results are handed back to the same principal only.
+    const owner = (callOptions?.principal ?? inner.principal)?.id;
     if (isRead(request.tool) && !request.rejection) {
       const a = request.arguments as { handle: string; offset: number; limit: number };
       // A page is clamped to what this turn has left, so paging never overruns the turn either.
@@ -282,9 +295,9 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
         used += count(text);
         return textResult(text);
       }
-      let text = readResultPage(store, a.handle, a.offset, Math.min(a.limit, maxChars));
+      let text = readResultPage(store, a.handle, a.offset, Math.min(a.limit, maxChars), owner);
       for (let i = 0; i < 8 && count(text) > Math.min(left, toolTokens) && a.limit > 1; i++)
-        text = readResultPage(store, a.handle, a.offset, Math.floor((text.length - 200) * 0.7));
+        text = readResultPage(store, a.handle, a.offset, Math.floor((text.length - 200) * 0.7), owner);
       const tokens = count(text);
       used += tokens;
       options.account?.recordResult(tokens, tokens);
@@ -296,6 +309,7 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
     const perTool = spec ? (options.perTool?.[spec.id] ?? options.perTool?.[spec.providerName]) : undefined;
     const budget = Math.min(perTool ?? toolTokens, left);
     const out = budgetResult(result, {
+      ...(owner !== undefined ? { owner } : {}),
       budgetTokens: Math.max(0, budget),
       ...(spec ? { spec } : {}),
       store,
@@ -310,6 +324,7 @@ export function createResultBudget(inner: ToolRunner, options: ResultBudgetOptio
   }
 
   return {
+    ...(inner.principal ? { principal: inner.principal } : {}),
     specs: () => [...inner.specs(), READ_RESULT_SPEC],
     lookup: (tool) => (isRead(tool) ? { spec: READ_RESULT_SPEC, caller: { server: "toolwright" } } : inner.lookup(tool)),
     execute,

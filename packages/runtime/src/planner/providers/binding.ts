@@ -149,6 +149,7 @@ export function createProviderTools<F extends ProviderFormat>(runtime: ToolRunne
   const catalogue: ToolRunner =
     options.filter || runtime.specs().some((spec) => !specVisibleToModel(spec))
       ? {
+          ...(runtime.principal ? { principal: runtime.principal } : {}),
           specs: () => runtime.specs().filter(accepts),
           lookup: (name) => {
             const entry = runtime.lookup(name);

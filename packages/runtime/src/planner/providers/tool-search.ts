@@ -193,6 +193,8 @@ export function createToolSearch(inner: ToolRunner, options: ToolSearchOptions =
   }
 
   return {
+    // The catalogue's principal stays on it: result budgets over the search surface key by it.
+    ...(inner.principal ? { principal: inner.principal } : {}),
     specs: () => TOOL_SEARCH_SPECS,
     lookup,
     async execute(request, callOptions?: CallOptions) {

@@ -1,0 +1,185 @@
+/**
+ * The checker of the many-users load test (`npm run load:many-users`, bench/many-users) is itself
+ * tested here: the scripted authorization server counts refreshes per expiry and revokes a grant
+ * whose refresh token comes back twice, the guarded MCP server notices a call made with another
+ * principal's token, and the report fails its wants when they are not met. The load run itself is
+ * a script, not a test (it takes minutes).
+ */
+import { createHttpCaller } from "@toolwright/runtime/http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_ID, type ScriptedAuthServer, startScriptedAuthServer } from "../../bench/many-users/auth-server.js";
+import type { PhaseResult } from "../../bench/many-users/drive.js";
+import { type GuardedServer, startGuardedServer } from "../../bench/many-users/guarded-server.js";
+import { buildReport, percentile } from "../../bench/many-users/report.js";
+
+let as: ScriptedAuthServer;
+let mail: GuardedServer;
+let files: GuardedServer;
+beforeAll(async () => {
+  as = await startScriptedAuthServer({ accessTtlSeconds: 30 });
+  mail = await startGuardedServer({ name: "mail", issuer: as.url, check: as.principalOf });
+  files = await startGuardedServer({ name: "files", issuer: as.url, check: as.principalOf });
+});
+afterAll(async () => {
+  await mail?.close();
+  await files?.close();
+  await as?.close();
+});
+
+async function refresh(refreshToken: string, worker = "1"): Promise<{ status: number; body: { [key: string]: unknown } }> {
+  const res = await fetch(`${as.url}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-tw-worker": worker },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: CLIENT_ID }),
+  });
+  return { status: res.status, body: (await res.json()) as { [key: string]: unknown } };
+}
+
+describe("scripted authorization server", () => {
+  it("counts one refresh per expiry, and a refresh token used twice as a duplicate that revokes the grant", async () => {
+    const before = as.stats();
+    const seeded = as.seed("carol", mail.url);
+    const first = await refresh(seeded.refreshToken, "4242");
+    expect(first.status).toBe(200);
+    const rotated = String(first.body.refresh_token);
+    expect(rotated).not.toBe(seeded.refreshToken);
+    const next = await refresh(rotated);
+    expect(next.status).toBe(200);
+    expect(as.stats()).toMatchObject({ refreshes: before.refreshes + 2, expiries: before.expiries + 2, duplicated: before.duplicated });
+    expect(as.principalOf(String(next.body.access_token), mail.url)).toBe("carol");
+
+    // The first generation presented again: a second refresh for one expiry.
+    const replayStarted = Date.now();
+    const replay = await refresh(seeded.refreshToken);
+    const replayAt = Date.now();
+    expect(replay).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    const after = as.stats();
+    expect(after.duplicated).toBe(before.duplicated + 1);
+    expect(after.maxPerExpiry).toBeGreaterThanOrEqual(2);
+    expect(after.revokedGrants).toBe(before.revokedGrants + 1);
+    expect(as.revokedGrants()).toContain(`carol ${mail.url}`);
+    // Its first refresh came from worker 4242: a duplicate after a kill only if that worker was
+    // killed between the two refreshes (not before the first, not after the second).
+    const between = replayStarted; // after the first refresh was answered, before the replay arrived
+    expect(as.stats(new Map([["4242", between]])).duplicatedAfterKill).toBe(before.duplicatedAfterKill + 1);
+    expect(as.stats(new Map([["4242", replayAt + 60_000]])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
+    expect(as.stats(new Map([["1", between]])).duplicatedAfterKill).toBe(before.duplicatedAfterKill);
+    // Revocation takes the whole grant: the newest tokens die with it.
+    expect(as.principalOf(String(next.body.access_token), mail.url)).toBeUndefined();
+    expect((await refresh(String(next.body.refresh_token))).status).toBe(400);
+  });
+
+  it("binds an access token to its principal and resource", () => {
+    const t = as.seed("dave", mail.url);
+    expect(as.principalOf(t.accessToken, mail.url)).toBe("dave");
+    expect(as.principalOf(t.accessToken, files.url)).toBeUndefined();
+    expect(as.principalOf("made-up", mail.url)).toBeUndefined();
+  });
+});
+
+describe("guarded MCP server", () => {
+  const whoami = async (token: string | undefined, principal: string) => {
+    const caller = createHttpCaller({ url: mail.url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    try {
+      return await caller.callTool({ name: "whoami", arguments: { principal } }, { timeoutMs: 30_000 });
+    } finally {
+      await caller.close();
+    }
+  };
+
+  it("counts a call made with another principal's token, and not a call with the caller's own", async () => {
+    const alice = as.seed("alice", mail.url);
+    const bob = as.seed("bob", mail.url);
+    const before = mail.stats();
+    const own = await whoami(alice.accessToken, "alice");
+    expect(own.ok).toBe(true);
+    expect(mail.stats().foreign).toBe(before.foreign);
+    const foreign = await whoami(bob.accessToken, "alice");
+    expect(foreign.ok).toBe(true); // the server answers: only the front door's count shows the leak
+    const after = mail.stats();
+    expect(after.foreign).toBe(before.foreign + 1);
+    expect(after.calls).toBe(before.calls + 2);
+    expect(after.examples).toContain("alice <- bob");
+  });
+
+  it("refuses a missing token and a token minted for another server with a 401 challenge", async () => {
+    const before = mail.stats().unauthorized;
+    const none = await whoami(undefined, "alice");
+    expect(none.ok).toBe(false);
+    const elsewhere = await whoami(as.seed("alice", files.url).accessToken, "alice");
+    expect(elsewhere.ok).toBe(false);
+    expect(mail.stats().unauthorized).toBeGreaterThanOrEqual(before + 2);
+    const res = await fetch(mail.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain("resource_metadata=");
+  });
+});
+
+describe("report", () => {
+  const phase = (over: Partial<PhaseResult> = {}): PhaseResult => ({
+    issued: 10,
+    ok: 10,
+    failed: 0,
+    lost: 0,
+    redriven: 0,
+    kills: 0,
+    killedPids: new Map(),
+    latencies: [1, 2, 3],
+    failures: new Map(),
+    failedCalls: [],
+    wallSeconds: 1,
+    ...over,
+  });
+  const stats = {
+    refreshes: 4,
+    expiries: 4,
+    duplicated: 0,
+    duplicatedAfterKill: 0,
+    maxPerExpiry: 1,
+    revokedGrants: 0,
+    invalidGrant: 0,
+    reauthorizations: 0,
+  };
+  const guard = { calls: 10, foreign: 0, unauthorized: 0, examples: [] };
+  const failing = (rows: ReturnType<typeof buildReport>) => rows.filter((r) => r.pass === false).map((r) => r.measure);
+
+  it("passes when every want is met and names each want that is not", () => {
+    expect(failing(buildReport({ mode: "vault", auth: phase(), baseline: phase(), as: stats, guards: [guard] }))).toEqual([]);
+    const bad = buildReport({
+      mode: "memory",
+      auth: phase({ lost: 1, failed: 2 }),
+      baseline: phase(),
+      as: { ...stats, refreshes: 5, duplicated: 1, maxPerExpiry: 2 },
+      guards: [{ ...guard, foreign: 1, examples: ["a <- b"] }],
+    });
+    expect(failing(bad)).toEqual([
+      "refreshes sent per expiry",
+      "  of which: refreshed twice by two live workers (a race)",
+      "calls that used another principal's token",
+      "calls lost",
+      "calls answered with a failure",
+    ]);
+    // No refresh at all proves nothing: the want is not met.
+    expect(
+      failing(
+        buildReport({ mode: "vault", auth: phase(), baseline: phase(), as: { ...stats, refreshes: 0, expiries: 0 }, guards: [guard] }),
+      ),
+    ).toEqual(["refreshes sent per expiry"]);
+    // A duplicate after the first refresher was killed is told apart from a race, but still fails the strict want.
+    const killed = buildReport({
+      mode: "vault",
+      auth: phase(),
+      baseline: phase(),
+      as: { ...stats, duplicated: 1, duplicatedAfterKill: 1 },
+      guards: [guard],
+    });
+    expect(failing(killed)).toEqual(["refreshes sent per expiry"]);
+  });
+
+  it("takes nearest-rank percentiles", () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile([], 50)).toBe(0);
+  });
+});
