@@ -1,9 +1,5 @@
 /**
-<<<<<<< HEAD
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,replay] [-- --out=<name>]`
-=======
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,vault] [-- --out=<name>]`
->>>>>>> main
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,vault,replay] [-- --out=<name>]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -47,11 +43,8 @@ const SECTIONS = [
   "tokens",
   "code-mode-check",
   "code-mode",
-<<<<<<< HEAD
-  "replay",
-=======
   "vault",
->>>>>>> main
+  "replay",
 ] as const;
 
 const argv = process.argv.slice(2);
@@ -174,15 +167,13 @@ async function main(): Promise<void> {
     rows.push(...out.rows);
     notes.push(...out.notes);
   }
-<<<<<<< HEAD
-  if (only.has("replay")) {
-    log("replay: a cassette call against a real stdio call");
-    rows.push(...(await measureReplay(config, log, (text) => notes.push(text))));
-=======
   if (only.has("vault")) {
     log("token vault");
     rows.push(...(await measureVault(config, log, (text) => notes.push(text))));
->>>>>>> main
+  }
+  if (only.has("replay")) {
+    log("replay: a cassette call against a real stdio call");
+    rows.push(...(await measureReplay(config, log, (text) => notes.push(text))));
   }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);
