@@ -12,6 +12,7 @@ import {
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
 import {
+  createHostedCaller,
   FAILURE_REASONS,
   failureFrom,
   failureFromFault,
@@ -25,6 +26,8 @@ import {
   type WireFault,
 } from "@toolwright/runtime/caller";
 import type { CallToolResult } from "@toolwright/runtime/protocol";
+import { createToolServer } from "@toolwright/runtime/server";
+import { withFaults } from "@toolwright/testkit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
@@ -281,11 +284,18 @@ describe("run policy invariants over random episodes", () => {
         fc.integer({ min: 1, max: 4 }),
         fc.array(step, { maxLength: 25 }),
         async (maxCalls, maxFailed, steps) => {
-          const caller = createInMemoryCaller("mem", {
-            echo: () => ({ content: [{ type: "text", text: "ok" }] }),
-            fail: () => ({ content: [{ type: "text", text: "no" }], isError: true }),
-            count: () => ({ content: [{ type: "text", text: "1" }] }),
+          // A real tool server; "fail" is a working tool that the testkit's fault layer turns into a tool error.
+          const server = createToolServer({
+            name: "mem",
+            version: "1.0.0",
+            tools: ["echo", "fail", "count"].map((name) => ({
+              name,
+              inputSchema: { type: "object" },
+              handler: () => ({ content: [{ type: "text" as const, text: name === "count" ? "1" : "ok" }] }),
+            })),
           });
+          const host = withFaults(server, [{ tool: "fail", fault: { kind: "is-error", text: "no" } }]);
+          const caller = createHostedCaller({ name: "mem", host });
           const runtime = createRuntime({ policy: { maxToolCalls: maxCalls, maxConsecutiveFailedToolCalls: maxFailed } });
           runtime.registerToolset({
             toolset: "util",
@@ -309,8 +319,9 @@ describe("run policy invariants over random episodes", () => {
             }
             if (results.some((r) => !r.ok && (r.failure.reason === "max_tool_calls" || r.failure.reason === "max_consecutive_failures")))
               stopped = true;
-            expect(caller.calls.length).toBeLessThanOrEqual(maxCalls);
-            expect(runtime.usage().toolCalls).toBe(caller.calls.length);
+            // The fault layer counts every tools/call that reached the server.
+            expect(host.faults.calls()).toBeLessThanOrEqual(maxCalls);
+            expect(runtime.usage().toolCalls).toBe(host.faults.calls());
           }
         },
       ),

@@ -2,14 +2,14 @@
  * Mapping rows through the runtime over real transports: a real server's JSON-RPC error gains the
  * call evidence, a missing command is unavailable/finish, and an HTTP 429 keeps Retry-After.
  */
-import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { createRuntime, renderFailure, type ToolResult, toolRequestFromModelCall } from "@toolwright/runtime";
 import { validateFailure } from "@toolwright/runtime/caller";
 import { createHttpCaller } from "@toolwright/runtime/http";
+import { createToolServer, serveHttp } from "@toolwright/runtime/server";
 import { createStdioCaller } from "@toolwright/runtime/stdio";
+import { startFaultProxy } from "@toolwright/testkit";
 import { afterEach, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
 
@@ -76,23 +76,28 @@ it("spawn ENOENT: unavailable / finish, not retryable, nothing thrown", async ()
 });
 
 it("HTTP 429 with Retry-After: rate_limited / retry with retryAfterMs, rendered as a wait", async () => {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      res.writeHead(429, { "retry-after": "3", "content-type": "text/plain" });
-      res.end("slow down");
-    });
+  // A real tool server over streamable HTTP; the testkit's fault proxy answers its tools/call with 429.
+  const server = await serveHttp(
+    createToolServer({
+      name: "limited",
+      version: "1.0.0",
+      tools: [{ name: "x", inputSchema: { type: "object" }, handler: () => ({ content: [] }) }],
+    }),
+  );
+  cleanups.push(() => server.close());
+  const proxy = await startFaultProxy({
+    target: server.url,
+    plan: [{ tool: "x", fault: { kind: "http-status", status: 429, headers: { "retry-after": "3" }, body: "slow down" } }],
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as AddressInfo;
-  const caller = createHttpCaller({ name: "limited", url: `http://127.0.0.1:${port}/mcp`, era: "legacy", legacySseFallback: false });
+  cleanups.push(() => proxy.close());
+  const caller = createHttpCaller({ name: "limited", url: proxy.url, era: "legacy", legacySseFallback: false });
   cleanups.push(() => caller.close());
   const runtime = createRuntime();
   runtime.registerToolset({ toolset: "h", specs: [spec("h", "x", { q: "string" })], caller });
   const f = failureOf(await runtime.execute({ tool: "h.x", arguments: { q: "a" } }));
   expect(f).toMatchObject({ kind: "rate_limited", recovery: { action: "retry" }, retryable: true, httpStatus: 429, retryAfterMs: 3000 });
   expect(renderFailure(f)).toContain("after 3 s");
+  expect(proxy.faults.injected).toEqual([{ tool: "x", call: 1, kind: "http-status" }]);
 });
 
 it("a programmer error still throws: executing through a caller after close()", async () => {

@@ -3,10 +3,22 @@
  * confirmation hook, cancellation. Every failure is checked with the validator.
  */
 import { type CallOptions, createInMemoryCaller, createRuntime, type RuntimeEvent, type ToolResult } from "@toolwright/runtime";
-import { callContext, callerFunc, failureFromFault, validateFailure } from "@toolwright/runtime/caller";
+import { callContext, callerFunc, createHostedCaller, failureFromFault, validateFailure } from "@toolwright/runtime/caller";
 import type { CallToolResult } from "@toolwright/runtime/protocol";
+import { createToolServer } from "@toolwright/runtime/server";
+import { type FaultPlan, withFaults } from "@toolwright/testkit";
 import { describe, expect, it } from "vitest";
 import { spec } from "./fixtures.js";
+
+/** A real tool server with `tools` (each answers "ok"), in memory, with the testkit's faults on top. */
+function faultyCaller(server: string, tools: readonly string[], plan: FaultPlan) {
+  const host = createToolServer({
+    name: server,
+    version: "1.0.0",
+    tools: tools.map((name) => ({ name, inputSchema: { type: "object" }, handler: () => ({ content: [{ type: "text", text: "ok" }] }) })),
+  });
+  return createHostedCaller({ name: server, host: withFaults(host, plan) });
+}
 
 const ok = (text: string): CallToolResult => ({ content: [{ type: "text", text }] });
 const echo = spec("util", "echo", { text: "string" }, { exampleJson: '{"text":"hi"}', annotations: { readOnly: true } });
@@ -242,14 +254,15 @@ describe("run policy", () => {
   });
 
   it("a server internal error (-32603) on a non-idempotent tool is replan; on a read-only tool it stays retry", async () => {
-    const boom = () => {
-      throw new Error("database exploded");
-    };
     const runtime = createRuntime();
     runtime.registerToolset({
       toolset: "util",
       specs: [spec("util", "send_mail", { to: "string" }), { ...echo, name: "echo" }],
-      caller: createInMemoryCaller("mem", { send_mail: boom, echo: boom }),
+      caller: faultyCaller(
+        "mem",
+        ["send_mail", "echo"],
+        [{ tool: "*", fault: { kind: "rpc-error", code: -32603, message: "database exploded" } }],
+      ),
     });
     const f = failureOf(await runtime.execute({ tool: "util.send_mail", arguments: { to: "a" } }));
     expect(f).toMatchObject({ kind: "internal", rpc: { code: -32603 }, recovery: { action: "replan" }, retryable: false });
@@ -266,7 +279,8 @@ describe("run policy", () => {
   });
 
   it("the caller's abort signal cancels the call as canceled / finish", async () => {
-    const caller = callerFunc("stuck", () => new Promise(() => {}));
+    // A real server session whose every call hangs (testkit fault), not a hand-made promise that never settles.
+    const caller = faultyCaller("stuck", ["echo"], [{ tool: "*", fault: { kind: "hang" } }]);
     const runtime = createRuntime();
     runtime.registerToolset({ toolset: "util", specs: [echo], caller });
     const controller = new AbortController();

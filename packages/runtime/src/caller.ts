@@ -6,6 +6,7 @@
  * redact failures. The `Caller` interface itself is in the root entry. Needs no Node APIs.
  * @packageDocumentation
  */
+
 export type { CallRequest, CallResponse, SessionCaller, SessionCallerOptions, ToolTask } from "./caller/caller.js";
 export { CallerClosedError, callerFunc, isCallerClosedError, markPropagating, propagates } from "./caller/caller.js";
 // A caller over any in-process host (a `createToolServer` server): test kits serve mocks and replays through it.

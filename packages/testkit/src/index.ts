@@ -12,6 +12,15 @@ export type { NormaliseOptions, Normaliser } from "./cassette/normalise.js";
 export { createNormaliser } from "./cassette/normalise.js";
 export type { Recording, RecordingOptions, RecordTarget } from "./cassette/record.js";
 export { createRecordingCaller } from "./cassette/record.js";
+// ── Faults by tool and call number (on any host, in handlers, or in front of an HTTP server) ──
+export type { FaultHostOptions, FaultyHost } from "./faults/host.js";
+export { BROKEN_OUTPUT, FAULT_INPUT_KEY, withFaults } from "./faults/host.js";
+export type { FaultProxy, FaultProxyOptions } from "./faults/http-front.js";
+export { startFaultProxy } from "./faults/http-front.js";
+export type { Fault, FaultKind, FaultPlan, FaultRule, FaultSchedule, InjectedFault } from "./faults/plan.js";
+export { checkFaultPlan, createFaultSchedule } from "./faults/plan.js";
+export type { FaultableTool, FaultyTools, ToolFaultOptions } from "./faults/tools.js";
+export { withToolFaults } from "./faults/tools.js";
 // ── Mocks from the lock (generated `create<Toolset>Mock`, run by `startMock`) ──────────────────
 export type { MockFailure, MockServer, MockServerOptions } from "./mock/mock-server.js";
 export { checkAnswer, createMockServer, describeIssue } from "./mock/mock-server.js";

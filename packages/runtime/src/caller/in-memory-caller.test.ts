@@ -166,3 +166,40 @@ describe("createHostedCaller over createToolServer", () => {
     await expect(caller.ping()).rejects.toThrow(/closed/);
   });
 });
+
+describe("a host that hangs up", () => {
+  it("fails the call in flight as unavailable / retry, and the next call opens a new session", async () => {
+    const server = createToolServer({
+      name: "h",
+      version: "1",
+      tools: [{ name: "t", inputSchema: { type: "object" }, handler: async () => ({ content: [{ type: "text", text: "ok" }] }) }],
+    });
+    let sessions = 0;
+    let hangUp = true;
+    // Hangs up on the first tools/call, as a crashing server does; answers normally afterwards.
+    const host: MessageHost = {
+      openSession(session) {
+        sessions++;
+        const inner = server.openSession({ send: session.send });
+        return {
+          receive(value) {
+            if ((value as { method?: string }).method === "tools/call" && hangUp) {
+              hangUp = false;
+              inner.close();
+              session.close?.();
+              return;
+            }
+            inner.receive(value);
+          },
+          close: () => inner.close(),
+        };
+      },
+    };
+    const caller = createHostedCaller({ name: "h", host });
+    const r = await caller.callTool({ name: "t", arguments: {} });
+    expect(r).toMatchObject({ ok: false, failure: { kind: "unavailable", retryable: true, server: "h" } });
+    expect(await caller.callTool({ name: "t", arguments: {} })).toMatchObject({ ok: true });
+    expect(sessions).toBe(2);
+    await caller.close();
+  });
+});

@@ -28,6 +28,7 @@ interface HostedConnection extends SessionConnection {
 }
 
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the in-memory caller is closed" };
+const hostClosedFault: WireFault = { type: "transport", code: "ECONNRESET", message: "the in-memory server closed the session" };
 
 /** Creates a caller for a server in this process. Nothing is opened until the first call or `connect()`. */
 export function createHostedCaller(options: HostedCallerOptions): SessionCaller {
@@ -63,7 +64,19 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
         return { ok: false, fault: { type: "transport", code: "EHOST", message } };
       }
       let conn: HostedConnection | undefined;
-      const pipe = createInMemoryPipe(target, (value) => peer.receive(value));
+      const pipe = createInMemoryPipe(
+        target,
+        (value) => peer.receive(value),
+        () => {
+          // The server hung up mid-session (a crash): what a stdio caller does on exit.
+          if (conn) {
+            conn.listen?.abort();
+            link.lost(conn);
+          }
+          link.crashed();
+          peer.failAll(hostClosedFault);
+        },
+      );
       const peer = createRpcPeer({
         send: (message) => pipe.send(message),
         onNotification: (notification) => {

@@ -152,6 +152,14 @@ describe("failureFromFault: one row per case", () => {
     expect(validateFailure(f)).toEqual([]);
   });
 
+  it("lets an HTTP 404 decide over its body's code (-32001 is both 'Session not found' and request timeout)", () => {
+    const gone = failureFromFault({ type: "rpc", code: -32001, message: "Session not found", httpStatus: 404 }, at);
+    expect(gone).toMatchObject({ kind: "unavailable", recovery: { action: "replan" }, httpStatus: 404, rpc: { code: -32001 } });
+    // Without the 404, -32001 stays a request timeout; a 400 body keeps its code's meaning.
+    expect(failureFromFault({ type: "rpc", code: -32001, message: "Request timed out" }, at).kind).toBe("timeout");
+    expect(failureFromFault({ type: "rpc", code: -32602, message: "bad", httpStatus: 400 }, at).kind).toBe("invalid_call");
+  });
+
   it("keeps the JSON-RPC code and data, redacting secret-looking keys", () => {
     const f = failureFromFault(rpc(-32603, { detail: "db down", apiKey: "k-123", nested: { password: "p" } }), at);
     expect(f.rpc).toEqual({ code: -32603, data: { detail: "db down", apiKey: "[redacted]", nested: { password: "[redacted]" } } });

@@ -162,8 +162,12 @@ export function failureFromFault(fault: WireFault, context: FailureContext): Too
   switch (fault.type) {
     case "rpc": {
       const rpc = fault.data === undefined ? { code: fault.code } : { code: fault.code, data: toJsonValue(fault.data) };
+      // A 404's body code is the server's own choice: the SDK and serveHttp both send -32001 for
+      // "Session not found", the SDK's request-timeout code. The status says what happened (the
+      // session or endpoint is gone, even after a fresh session), so it decides a 404.
+      const map = fault.httpStatus === 404 ? mapHttpStatus(404) : mapRpcError(fault.code, fault.message);
       return build(
-        mapRpcError(fault.code, fault.message),
+        map,
         `${at}: ${fault.message} (JSON-RPC ${fault.code})`,
         context,
         "rpc",

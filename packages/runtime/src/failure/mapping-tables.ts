@@ -25,7 +25,7 @@ export const RPC_CODE_MAP: ReadonlyMap<number, Mapping> = new Map([
   [-32602, m("invalid_call", "correct_call")], // invalid params: fix the arguments (needs the rejected input)
   [-32603, m("internal", "retry")], // internal error on the server
   [-32000, m("unavailable", "retry")], // connection closed (SDK convention)
-  [-32001, m("timeout", "retry")], // request timeout (SDK convention)
+  [-32001, m("timeout", "retry")], // request timeout (SDK convention); in an HTTP 404 body ("Session not found") the 404 decides
   [-32002, m("invalid_call", "correct_call")], // resource not found: fix the URI (needs the rejected input)
   [-32042, m("auth_required", "finish")], // URL elicitation required: only the user can continue
   [-32020, m("internal", "retry")], // 2026 header mismatch: renegotiate and retry

@@ -20,7 +20,11 @@ export interface MessageHostSession {
  * inbound request a message belongs to; `false` means it cannot reach the client).
  */
 export interface MessageHost {
-  openSession(options: { readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean }): MessageHostSession;
+  openSession(options: {
+    readonly send: (message: RpcMessage, related: RpcId | undefined) => undefined | boolean;
+    /** Ends the connection from the server's side (a crashed server): the client's waiting calls fail. */
+    readonly close?: () => void;
+  }): MessageHostSession;
 }
 
 /** A connection to a host: `send` delivers to the server session; its answers reach `receive`. */
@@ -32,20 +36,30 @@ export interface InMemoryPipe {
 }
 
 /**
- * Opens a session on `host`. Every message is delivered on a later microtask, never inside the
+ * Opens a session on `host` (`onHostClose` runs when the host ends the connection itself). Every message is delivered on a later microtask, never inside the
  * sender's call, so both sides see the ordering a real transport gives. Messages pass by
  * reference, as the MCP SDK's in-memory transport passes them: values JSON cannot carry (a result
  * nested past the JSON encoder's depth) still arrive, so hostile-value tests see what the peer sent.
  */
-export function createInMemoryPipe(host: MessageHost, receive: (value: unknown) => void): InMemoryPipe {
+export function createInMemoryPipe(host: MessageHost, receive: (value: unknown) => void, onHostClose?: () => void): InMemoryPipe {
   let closed = false;
-  const session = host.openSession({
+  const session: MessageHostSession = host.openSession({
     send(message) {
       if (closed) return false;
       queueMicrotask(() => {
         if (!closed) receive(message);
       });
       return true;
+    },
+    // The host hung up (a fault-injected crash): as a dead process does, the connection ends now,
+    // on a later microtask so the host's own call stack unwinds first.
+    close() {
+      if (closed) return;
+      closed = true;
+      queueMicrotask(() => {
+        session.close();
+        onHostClose?.();
+      });
     },
   });
   return {
