@@ -127,6 +127,25 @@ describe("cassettes from server-everything", () => {
   });
 });
 
+describe("a cassette from server-everything over legacy HTTP+SSE", () => {
+  let child: ChildProcess | undefined;
+  let url = "";
+  beforeAll(async () => {
+    const started = await startEverything("sse");
+    child = started.child;
+    url = `http://127.0.0.1:${started.port}/sse`;
+  });
+  afterAll(() => stopEverything(child));
+
+  it("records the caller's probes and fallback, and replays the session without them", async () => {
+    const target = (): RecordTarget => ({ http: { url, name: "everything", headers: { Authorization: `Bearer ${BEARER}` } } });
+    const { text } = await roundTrip(target, everythingSession, "everything-sse");
+    expect(parseCassette(text).header).toMatchObject({ transport: "legacy-sse" });
+    // The server/discover probe and the initialize POST were refused with 404 before the fallback.
+    expect(text).toContain('{"dir":"fault","fault":{"message":"Not Found","status":404,"type":"http"},"id":1}');
+  });
+});
+
 describe("server requests from server-everything over stdio", () => {
   it("sampling and elicitation requests are recorded with the client's answers, and replayed to the replay caller's handlers", async () => {
     let asked = 0;

@@ -8,6 +8,7 @@ import { createHostedCaller, type SessionCaller, type SessionCallerOptions } fro
 import { type EraPreference, MODERN_PROTOCOL_VERSION } from "@toolwright/runtime/protocol";
 import { type Cassette, parseCassette } from "../cassette/format.js";
 import { createReplayHost, type ReplayHost, type ReplayOptions } from "./host.js";
+import { exchangesOf } from "./script.js";
 
 /** Options for `createReplayCaller`: how to match, and the session options of the caller under test. */
 export interface ReplayCallerOptions extends ReplayOptions, Omit<SessionCallerOptions, "era" | "wiretap"> {
@@ -41,7 +42,7 @@ export function createReplayCaller(cassette: Cassette | string, options: ReplayC
 
 /** The era preference that reproduces the recorded handshake. */
 export function recordedEra(cassette: Cassette): EraPreference {
-  const first = cassette.events.find((e) => e.dir === "send" && typeof e.msg.method === "string" && e.msg.id !== undefined);
-  if (first?.dir === "send" && first.msg.method === "server/discover") return "auto";
+  // The first request the replay serves (transport probes the recording refused are not served).
+  if (exchangesOf(cassette)[0]?.method === "server/discover") return "auto";
   return cassette.header.era === MODERN_PROTOCOL_VERSION ? MODERN_PROTOCOL_VERSION : "legacy";
 }

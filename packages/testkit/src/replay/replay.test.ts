@@ -196,6 +196,12 @@ describe("verifyCassette with a task", () => {
     const text = recording.cassette();
     await recording.close();
     expect(text).toContain('"taskId":"task-1"');
+    // The replay serves the task's polls as recorded: the same answer, through the same task flow,
+    // with the server's random task id as the cassette numbered it.
+    const replayed = await using(createReplayCaller(text), (c) => c.callTool({ name: "report", arguments: { topic: "tides" } }));
+    const liveId = /"taskId":"([^"]+)"/.exec(show(answer))?.[1] ?? "";
+    expect(liveId).not.toBe("task-1");
+    expect(show(replayed)).toBe(show(answer).split(liveId).join("task-1"));
     const ignore = [
       "task.createdAt",
       "task.lastUpdatedAt",

@@ -72,5 +72,18 @@ export function exchangesOf(cassette: Cassette): Exchange[] {
     if (isRequest) serverRequests.set(msg.id, ex);
     if (isResponse) close(ex);
   }
-  return exchanges;
+  return withoutTransportProbes(exchanges);
+}
+
+const HANDSHAKES = new Set(["initialize", "server/discover"]);
+
+/**
+ * Drops handshake attempts the transport refused when another handshake followed: the HTTP
+ * caller's `server/discover` probe and the initialize POST a legacy HTTP+SSE server answered 404
+ * before the caller fell back. They were the transport finding its way, not the session; an
+ * in-memory replay reaches the session directly.
+ */
+function withoutTransportProbes(exchanges: readonly Exchange[]): Exchange[] {
+  const lastHandshake = exchanges.reduce((at, ex, i) => (HANDSHAKES.has(ex.method) ? i : at), -1);
+  return exchanges.filter((ex, i) => !(i < lastHandshake && HANDSHAKES.has(ex.method) && ex.steps.some((s) => s.kind === "fault")));
 }
