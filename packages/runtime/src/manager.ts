@@ -4,8 +4,8 @@
  * @packageDocumentation
  */
 
-export type { ApprovalStore, ApprovalStoreOptions, HeldTool, NewToolPolicy } from "./manager/approval-store.js";
-export { approvalsPathFor, createApprovalStore, readApprovals } from "./manager/approval-store.js";
+export type { ApprovalSplit, ApprovalStore, ApprovalStoreOptions, HeldTool, NewToolPolicy } from "./manager/approval-store.js";
+export { approvalsPathFor, createApprovalStore, readApprovals, splitByApproval } from "./manager/approval-store.js";
 export type {
   ClientFactoryOptions,
   HttpClientFactory,

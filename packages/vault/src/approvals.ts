@@ -4,8 +4,7 @@
  * approved on first use or held), but each principal approves for themself and every worker reads
  * the same rows. Fingerprints are not secret, so these rows are not encrypted.
  */
-import { fingerprintTool } from "@toolwright/runtime/catalogue";
-import type { ApprovalStore, HeldTool, NewToolPolicy } from "@toolwright/runtime/manager";
+import { type ApprovalStore, type HeldTool, type NewToolPolicy, splitByApproval } from "@toolwright/runtime/manager";
 import type { ToolDescriptor } from "@toolwright/runtime/protocol";
 import type pg from "pg";
 import { checkPrincipal } from "./token-store.js";
@@ -28,24 +27,11 @@ export interface PrincipalApprovalsOptions {
   readonly newTools?: NewToolPolicy;
 }
 
-/** Trust on first use over one server's listing, given what was approved (the rule of the runtime's file store). */
-function split(server: string, tools: readonly ToolDescriptor[], known: ReadonlyMap<string, string>, newTools: NewToolPolicy) {
-  const allowed: ToolDescriptor[] = [];
-  const held: HeldTool[] = [];
-  const firstUse: { name: string; fingerprint: string }[] = [];
-  for (const tool of tools) {
-    const fingerprint = fingerprintTool(tool);
-    const approved = known.get(tool.name);
-    if (approved === fingerprint) allowed.push(tool);
-    else if (approved !== undefined) held.push({ server, name: tool.name, reason: "changed", fingerprint, approved });
-    else if (newTools === "hold") held.push({ server, name: tool.name, reason: "new", fingerprint });
-    else {
-      allowed.push(tool);
-      firstUse.push({ name: tool.name, fingerprint });
-    }
-  }
-  return { allowed, held, firstUse };
-}
+/** Reads an approved fingerprint from one server's rows (the rule itself is the runtime's `splitByApproval`). */
+const approvedOf =
+  (known: ReadonlyMap<string, string> | undefined) =>
+  (tool: string): string | undefined =>
+    known?.get(tool);
 
 /** The approvals of one principal in `schema`. */
 export function principalApprovals(
@@ -89,7 +75,7 @@ export function principalApprovals(
     },
     approve,
     async gate(server, tools) {
-      const { allowed, held, firstUse } = split(server, tools, await approvedMap(server), newTools);
+      const { allowed, held, firstUse } = splitByApproval(server, tools, approvedOf(await approvedMap(server)), newTools);
       await approve(server, firstUse);
       return { allowed, held };
     },
@@ -152,7 +138,7 @@ export async function vaultApprovalStore(
     approved: (server, tool) => servers.get(server)?.get(tool),
     approve,
     gate(server, tools) {
-      const { allowed, held, firstUse } = split(server, tools, servers.get(server) ?? new Map(), rows.newTools);
+      const { allowed, held, firstUse } = splitByApproval(server, tools, approvedOf(servers.get(server)), rows.newTools);
       approve(server, firstUse);
       return { allowed, held };
     },

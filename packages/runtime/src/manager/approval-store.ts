@@ -96,6 +96,44 @@ function writeAtomic(path: string, text: string): void {
   writeFileSafe(path, text, { mode: 0o600 });
 }
 
+/** One server's listing split by the trust-on-first-use rule (`splitByApproval`). */
+export interface ApprovalSplit {
+  /** What may reach the model. */
+  readonly allowed: ToolDescriptor[];
+  /** Changed tools, and new ones under `newTools: "hold"`. */
+  readonly held: HeldTool[];
+  /** New tools approved by this listing (`newTools: "allow"`): the store records them. */
+  readonly firstUse: { readonly name: string; readonly fingerprint: string }[];
+}
+
+/**
+ * The trust-on-first-use rule, once for every approval store (this file store and the vault's
+ * per-principal rows): an approved fingerprint passes, a changed one is held, a new tool is
+ * approved on first use or held. `approvedOf` reads the store's approved fingerprint of a tool.
+ */
+export function splitByApproval(
+  server: string,
+  tools: readonly ToolDescriptor[],
+  approvedOf: (tool: string) => string | undefined,
+  newTools: NewToolPolicy,
+): ApprovalSplit {
+  const allowed: ToolDescriptor[] = [];
+  const held: HeldTool[] = [];
+  const firstUse: { name: string; fingerprint: string }[] = [];
+  for (const tool of tools) {
+    const fingerprint = fingerprintTool(tool);
+    const approved = approvedOf(tool.name);
+    if (approved === fingerprint) allowed.push(tool);
+    else if (approved !== undefined) held.push({ server, name: tool.name, reason: "changed", fingerprint, approved });
+    else if (newTools === "hold") held.push({ server, name: tool.name, reason: "new", fingerprint });
+    else {
+      allowed.push(tool);
+      firstUse.push({ name: tool.name, fingerprint });
+    }
+  }
+  return { allowed, held, firstUse };
+}
+
 /** Opens (or starts) a store. Throws when the file exists but is malformed. */
 export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStore {
   const { path } = options;
@@ -116,20 +154,8 @@ export function createApprovalStore(options: ApprovalStoreOptions): ApprovalStor
     approved: (server, tool) => servers.get(server)?.get(tool),
     approve,
     gate(server, tools) {
-      const allowed: ToolDescriptor[] = [];
-      const held: HeldTool[] = [];
-      const firstUse: { name: string; fingerprint: string }[] = [];
-      for (const tool of tools) {
-        const fingerprint = fingerprintTool(tool);
-        const approved = servers.get(server)?.get(tool.name);
-        if (approved === fingerprint) allowed.push(tool);
-        else if (approved !== undefined) held.push({ server, name: tool.name, reason: "changed", fingerprint, approved });
-        else if (newTools === "hold") held.push({ server, name: tool.name, reason: "new", fingerprint });
-        else {
-          allowed.push(tool);
-          firstUse.push({ name: tool.name, fingerprint });
-        }
-      }
+      const known = servers.get(server);
+      const { allowed, held, firstUse } = splitByApproval(server, tools, (name) => known?.get(name), newTools);
       approve(server, firstUse);
       return { allowed, held };
     },
