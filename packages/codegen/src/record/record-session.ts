@@ -38,7 +38,12 @@ export async function recordSession(options: RecordSessionOptions): Promise<Reco
   const [{ loadDesign, loadOptions }, { resolveDesign }, { createRecordingCaller }] = await Promise.all([
     import("../load/load-design.js"),
     import("../resolve/resolve.js"),
-    import("@toolwright/testkit"),
+    // An optional peer of the CLI (only record and mock need it): missing, it is named with its install line.
+    import("@toolwright/testkit").catch((error: unknown) => {
+      throw new Error(
+        `toolwright record writes cassettes with @toolwright/testkit, which is not installed (${(error as Error).message.split("\n")[0]}); install it: npm install -D @toolwright/testkit`,
+      );
+    }),
   ]);
   const loaded = await loadDesign(options.design, options.cwd, loadOptions(options.loadTimeoutMs));
   const file = loaded.label;
