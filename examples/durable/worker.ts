@@ -1,6 +1,7 @@
 /**
- * A durable worker for the demo: server-memory (behind the counting proxy) from mcp.json, the
- * generated memory toolset, the librarian agent, DBOS on the demo's throwaway PostgreSQL.
+ * A durable worker for the demo: server-memory from the mcp.json in DEMO_CONFIG_DIR (the real one
+ * behind the counting proxy, or the test's mock), the generated memory toolset, the librarian
+ * agent, DBOS on the demo's throwaway PostgreSQL.
  * Prints `{"ready": "<executor id>"}`; exits when stdin closes.
  */
 import { fileURLToPath } from "node:url";
@@ -15,10 +16,11 @@ const executorId = process.env.DEMO_EXECUTOR ?? "worker";
 const databaseUrl = process.env.DEMO_DATABASE_URL;
 if (!databaseUrl) throw new Error("worker: DEMO_DATABASE_URL is not set");
 
-// The project's .toolwright/mcp.json only: the user's global servers have no place in the demo.
-const config = loadMcpConfig({ projectDir: here, globalDir: fileURLToPath(new URL("./.toolwright/none", import.meta.url)) });
+// That folder's .toolwright/mcp.json only: the user's global servers have no place in the demo.
+const configDir = process.env.DEMO_CONFIG_DIR ?? here;
+const config = loadMcpConfig({ projectDir: configDir, globalDir: fileURLToPath(new URL("./.toolwright/none", import.meta.url)) });
 const memoryServer = config.mcpServers.memory;
-if (!memoryServer) throw new Error("worker: examples/durable/.toolwright/mcp.json has no memory server");
+if (!memoryServer) throw new Error(`worker: ${configDir}/.toolwright/mcp.json has no memory server`);
 const caller = createServerClient("memory", memoryServer);
 const runtime = createRuntime({ policy: { maxToolCalls: 20, timeBudget: 120_000 } });
 registerMemoryToolset(runtime, caller);

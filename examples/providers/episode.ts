@@ -3,9 +3,9 @@
  * Anthropic Messages and Gemini (their real SDK clients against a 127.0.0.1 endpoint that replays
  * the model's turns), the AI SDK (its mock model) and LangChain (a scripted chat model). The model
  * reads the notes and searches memory in parallel, calls a tool that does not exist, stores Ada
- * with a wrong argument, corrects it, and answers.
+ * with a wrong argument, corrects it, and answers. The MCP servers are given: the real ones
+ * (`startRealServers`, the demo) or their cassettes replayed (`startReplayServers`, the test).
  */
-import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { type Content, GoogleGenAI } from "@google/genai";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -13,6 +13,7 @@ import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@la
 import type { ChatResult } from "@langchain/core/outputs";
 import { createAiSdkTools } from "@toolwright/ai-sdk";
 import { createLangChainTools } from "@toolwright/langchain";
+import type { Runtime } from "@toolwright/runtime";
 import { createProviderTools, type ToolCallOutcome } from "@toolwright/runtime/providers";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
@@ -27,8 +28,17 @@ export interface EpisodeCall {
   readonly args: { readonly [key: string]: unknown };
 }
 
-/** The model's turns: tool calls, then the final answer. */
-export function episodeTurns(notes: string): EpisodeCall[][] {
+/** The MCP side of an episode: a runtime with the memory and filesystem toolsets registered. */
+export interface EpisodeServers {
+  readonly runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/**
+ * The model's turns: tool calls, then the final answer. `notes` is relative: server-filesystem
+ * resolves it in the one folder it may use, so the calls are the same wherever that folder is.
+ */
+export function episodeTurns(notes = "notes.txt"): EpisodeCall[][] {
   const ada = (observations: unknown) => ({ entities: [{ name: "Ada", entityType: "person", observations }] });
   return [
     [
@@ -64,23 +74,24 @@ export function summarize(ok: boolean, text: string): string {
 const fromOutcomes = (outcomes: readonly ToolCallOutcome[]) =>
   outcomes.map((o) => ({ call: o.call.name, shown: summarize(o.result.ok, o.text) }));
 
-/** Plays the episode through one adapter with fresh real servers. */
-async function play(
-  adapter: string,
-  drive: (turns: EpisodeCall[][], servers: ReturnType<typeof startRealServers>) => Promise<Omit<EpisodeRun, "adapter">>,
-): Promise<EpisodeRun> {
-  const servers = startRealServers();
-  try {
-    return { adapter, ...(await drive(episodeTurns(join(servers.root, "notes.txt")), servers)) };
-  } finally {
-    await servers.close();
-  }
-}
-
-/** Plays the episode through every adapter. */
-export async function runEpisodes(): Promise<EpisodeRun[]> {
+/**
+ * Plays the episode through every adapter, each with fresh servers from `start` (default: the real
+ * server-memory and server-filesystem from npm).
+ */
+export async function runEpisodes(start: () => EpisodeServers = startRealServers): Promise<EpisodeRun[]> {
   const provider = await startScriptedProvider();
   const openai = new OpenAI({ apiKey: "demo", baseURL: `${provider.url}/v1`, maxRetries: 0 });
+  const play = async (
+    adapter: string,
+    drive: (turns: EpisodeCall[][], servers: EpisodeServers) => Promise<Omit<EpisodeRun, "adapter">>,
+  ): Promise<EpisodeRun> => {
+    const servers = start();
+    try {
+      return { adapter, ...(await drive(episodeTurns(), servers)) };
+    } finally {
+      await servers.close();
+    }
+  };
   try {
     return [
       await play("OpenAI chat (strict)", async (turns, { runtime }) => {
