@@ -56,7 +56,13 @@ export interface DemoOptions {
   readonly log?: (line: string) => void;
 }
 
-type Worker = { readonly id: string; readonly child: ChildProcess; readonly ready: Promise<void>; readonly exited: Promise<void>; log: string };
+type Worker = {
+  readonly id: string;
+  readonly child: ChildProcess;
+  readonly ready: Promise<void>;
+  readonly exited: Promise<void>;
+  log: string;
+};
 
 function startWorker(id: string, env: NodeJS.ProcessEnv): Worker {
   const child = spawn(process.execPath, ["--import", "tsx", join(here, "worker.ts")], {
@@ -188,13 +194,16 @@ export async function runDurableDemo(options: DemoOptions): Promise<number> {
         const executed = calls.filter((c) => c.tool === step.tool && JSON.stringify(c.arguments) === same).length;
         if (!step.idempotent && executed > 1) duplicated++;
         if (!step.idempotent && executed === 0) lostSteps++;
-        log(`  ${`${step.step}.`.padEnd(4)} ${step.tool.padEnd(17)} ${describe(step).padEnd(44)} ${step.outcome.padEnd(40)} executed ${executed}×`);
+        log(
+          `  ${`${step.step}.`.padEnd(4)} ${step.tool.padEnd(17)} ${describe(step).padEnd(44)} ${step.outcome.padEnd(40)} executed ${executed}×`,
+        );
       }
       log(`     observations now: ${report.observations.join("; ")}`);
     }
     const survivor = workers.find((w) => w !== victim);
     const takeovers = survivor ? [...survivor.log.matchAll(/"takeover":"([^"]+)","recovered":\[([^\]]*)\]/g)] : [];
-    for (const t of takeovers) log(`\n${survivor?.id} took over ${t[1]}: re-enqueued ${t[2] ? t[2].split(",").length : 0} pending workflows`);
+    for (const t of takeovers)
+      log(`\n${survivor?.id} took over ${t[1]}: re-enqueued ${t[2] ? t[2].split(",").length : 0} pending workflows`);
     log(`durable: ${reports.length} runs, ${steps} steps, ${duplicated} duplicated, ${lostRuns.length + lostSteps} lost`);
     return lostRuns.length + lostSteps + duplicated === 0 ? 0 : 1;
   } finally {

@@ -40,7 +40,9 @@ export function memoryHandlers(hold?: { readonly tool: string; readonly ms: numb
     },
     async createRelations(payload) {
       const same = (a: Relation) => (b: Relation) => a.from === b.from && a.to === b.to && a.relationType === b.relationType;
-      const added = payload.relations.filter((r) => !relations.some(same(r))).map((r) => ({ from: r.from, to: r.to, relationType: r.relationType }));
+      const added = payload.relations
+        .filter((r) => !relations.some(same(r)))
+        .map((r) => ({ from: r.from, to: r.to, relationType: r.relationType }));
       relations.push(...added);
       await late("create_relations");
       return json(added);

@@ -74,6 +74,20 @@ export function summarize(ok: boolean, text: string): string {
 const fromOutcomes = (outcomes: readonly ToolCallOutcome[]) =>
   outcomes.map((o) => ({ call: o.call.name, shown: summarize(o.result.ok, o.text) }));
 
+/** Plays the episode through one adapter with fresh servers from `start`. */
+async function play(
+  start: () => EpisodeServers,
+  adapter: string,
+  drive: (turns: EpisodeCall[][], servers: EpisodeServers) => Promise<Omit<EpisodeRun, "adapter">>,
+): Promise<EpisodeRun> {
+  const servers = start();
+  try {
+    return { adapter, ...(await drive(episodeTurns(), servers)) };
+  } finally {
+    await servers.close();
+  }
+}
+
 /**
  * Plays the episode through every adapter, each with fresh servers from `start` (default: the real
  * server-memory and server-filesystem from npm).
@@ -81,20 +95,9 @@ const fromOutcomes = (outcomes: readonly ToolCallOutcome[]) =>
 export async function runEpisodes(start: () => EpisodeServers = startRealServers): Promise<EpisodeRun[]> {
   const provider = await startScriptedProvider();
   const openai = new OpenAI({ apiKey: "demo", baseURL: `${provider.url}/v1`, maxRetries: 0 });
-  const play = async (
-    adapter: string,
-    drive: (turns: EpisodeCall[][], servers: EpisodeServers) => Promise<Omit<EpisodeRun, "adapter">>,
-  ): Promise<EpisodeRun> => {
-    const servers = start();
-    try {
-      return { adapter, ...(await drive(episodeTurns(), servers)) };
-    } finally {
-      await servers.close();
-    }
-  };
   try {
     return [
-      await play("OpenAI chat (strict)", async (turns, { runtime }) => {
+      await play(start, "OpenAI chat (strict)", async (turns, { runtime }) => {
         const tools = createProviderTools(runtime, { format: "openai-chat" });
         for (const t of turns)
           provider.script(
@@ -115,7 +118,7 @@ export async function runEpisodes(start: () => EpisodeServers = startRealServers
           shown.push(fromOutcomes(outcomes));
         }
       }),
-      await play("OpenAI Responses", async (turns, { runtime }) => {
+      await play(start, "OpenAI Responses", async (turns, { runtime }) => {
         const tools = createProviderTools(runtime, { format: "openai-responses" });
         for (const [i, t] of turns.entries())
           provider.script(
@@ -143,7 +146,7 @@ export async function runEpisodes(start: () => EpisodeServers = startRealServers
           previous = response.id;
         }
       }),
-      await play("Anthropic Messages", async (turns, { runtime }) => {
+      await play(start, "Anthropic Messages", async (turns, { runtime }) => {
         const tools = createProviderTools(runtime, { format: "anthropic" });
         for (const t of turns)
           provider.script(
@@ -163,7 +166,7 @@ export async function runEpisodes(start: () => EpisodeServers = startRealServers
           shown.push(fromOutcomes(outcomes));
         }
       }),
-      await play("Gemini", async (turns, { runtime }) => {
+      await play(start, "Gemini", async (turns, { runtime }) => {
         const path = "/v1beta/models/demo:generateContent";
         const tools = createProviderTools(runtime, { format: "gemini" });
         for (const t of turns) provider.script(path, geminiAnswer(t.map((c) => ({ functionCall: { name: c.name, args: c.args } }))));
@@ -183,7 +186,7 @@ export async function runEpisodes(start: () => EpisodeServers = startRealServers
           shown.push(fromOutcomes(outcomes));
         }
       }),
-      await play("AI SDK generateText", async (turns, { runtime }) => {
+      await play(start, "AI SDK generateText", async (turns, { runtime }) => {
         const steps = [
           ...turns.map((t) =>
             t.map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.args) })),
@@ -225,7 +228,7 @@ export async function runEpisodes(start: () => EpisodeServers = startRealServers
           );
         return { turns: shown, answer: result.text };
       }),
-      await play("LangChain", async (turns, { runtime }) => {
+      await play(start, "LangChain", async (turns, { runtime }) => {
         const tools = createLangChainTools(runtime);
         const byName = new Map(tools.map((t) => [t.name, t]));
         const script = [
