@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRuntime, type Runtime, type RuntimeOptions } from "@toolwright/runtime";
-import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
+import { createStdioCaller, type StdioCaller, type StdioCallerOptions } from "@toolwright/runtime/stdio";
 import { registerFilesystemToolset } from "../catalogues/src/gen/filesystem/index.js";
 import { registerMemoryToolset } from "../catalogues/src/gen/memory/index.js";
 
@@ -24,19 +24,25 @@ export interface RealServers {
   close(): Promise<void>;
 }
 
-/** Starts both servers (a fresh memory file and folder each time). */
-export function startRealServers(options: RuntimeOptions = {}): RealServers {
+/**
+ * Starts both servers (a fresh memory file and folder each time). `make` builds each stdio caller
+ * (a recorder passes one that records the session).
+ */
+export function startRealServers(
+  options: RuntimeOptions = {},
+  make: (options: StdioCallerOptions) => StdioCaller = createStdioCaller,
+): RealServers {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "tw-providers-")));
   const root = join(dir, "files");
   mkdirSync(root);
   writeFileSync(join(root, "notes.txt"), "Ada wrote the first program.\nShe worked with Babbage.\n");
-  const memory = createStdioCaller({
+  const memory = make({
     name: "memory",
     command: process.execPath,
     args: [binOf("@modelcontextprotocol/server-memory")],
     env: [`MEMORY_FILE_PATH=${join(dir, "memory.jsonl")}`],
   });
-  const filesystem = createStdioCaller({
+  const filesystem = make({
     name: "filesystem",
     command: process.execPath,
     args: [binOf("@modelcontextprotocol/server-filesystem"), root],
