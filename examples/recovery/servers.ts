@@ -54,7 +54,11 @@ export function startRealServers(make: CallerFactory = (_server, options) => cre
       args: [serverBin("@modelcontextprotocol/server-memory")],
       env: [`MEMORY_FILE_PATH=${join(state, "memory.jsonl")}`],
     }),
-    filesystem: make("filesystem", { name: "filesystem", command: node, args: [serverBin("@modelcontextprotocol/server-filesystem"), root] }),
+    filesystem: make("filesystem", {
+      name: "filesystem",
+      command: node,
+      args: [serverBin("@modelcontextprotocol/server-filesystem"), root],
+    }),
     everything: make("everything", { name: "everything", command: node, args: [serverBin("@modelcontextprotocol/server-everything")] }),
   };
   return {
