@@ -31,7 +31,7 @@ describe("npm run demo:code-mode, offline", () => {
         return s;
       },
     );
-    expectDemo(direct, code, printed);
+    expectDemo(direct, code, printed, "generated mocks, in memory");
     // Each run had its own mocks, and both runs asked them the same: one listing, four reads, one write; one store, one relate.
     expect(started).toHaveLength(2);
     for (const { mocks } of started) {

@@ -8,13 +8,14 @@ import { didTask } from "./main.js";
 import { EXPECTED, type TaskRun } from "./task.js";
 
 /** Asserts both runs and the report `printed`. */
-export function expectDemo(direct: TaskRun, code: TaskRun, printed: readonly string[]): void {
+export function expectDemo(direct: TaskRun, code: TaskRun, printed: readonly string[], servers: string): void {
   for (const run of [direct, code]) {
     expect(run.failures).toBe(0);
     expect(run.summary).toBe(EXPECTED.summary);
     for (const p of EXPECTED.people) expect(run.entities.get(p.name)).toEqual(p.facts);
     expect(didTask(run)).toBe(true);
     expect(run.done).toBe(true);
+    expect(run.servers).toBe(servers);
   }
   // One round trip per step directly (list, read, store, relate, write, answer); one program in code mode.
   expect(direct.roundTrips).toBe(6);
@@ -22,6 +23,7 @@ export function expectDemo(direct: TaskRun, code: TaskRun, printed: readonly str
   expect(direct.contextTokens).toBeGreaterThan(direct.definitionTokens * direct.roundTrips);
   expect(code.contextTokens).toBeGreaterThan(code.definitionTokens * code.roundTrips);
   const out = printed.join("\n");
+  expect(out).toContain(`(server-filesystem + server-memory, ${servers})`);
   expect(out).toContain(`direct  round trips  6  context tokens ${String(direct.contextTokens).padStart(6)}`);
   expect(out).toContain(`code    round trips  2  context tokens ${String(code.contextTokens).padStart(6)}`);
   expect(out).toContain(`context tokens ${(code.contextTokens / direct.contextTokens).toFixed(3)}x`);

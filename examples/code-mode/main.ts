@@ -21,7 +21,7 @@ export function report(direct: TaskRun, code: TaskRun): string[] {
     `${r.mode.padEnd(7)} round trips ${String(r.roundTrips).padStart(2)}  context tokens ${String(r.contextTokens).padStart(6)}  tool definitions/request ${String(r.definitionTokens).padStart(5)}  task done ${didTask(r) ? "yes" : "NO"}`;
   const ratio = code.contextTokens / direct.contextTokens;
   return [
-    "Task: store 4 people from their notes in memory, relate them, write summary.md (server-filesystem + server-memory, stdio)",
+    `Task: store 4 people from their notes in memory, relate them, write summary.md (server-filesystem + server-memory, ${direct.servers})`,
     row(direct),
     row(code),
     `code mode / direct: context tokens ${ratio.toFixed(3)}x (target <= 0.2x), round trips ${code.roundTrips} vs ${direct.roundTrips}`,

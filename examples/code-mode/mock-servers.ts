@@ -78,6 +78,7 @@ export async function startMockServers(): Promise<MockTaskServers> {
   registerMemoryToolset(runtime, memory.caller);
   registerFilesystemToolset(runtime, filesystem.caller);
   return {
+    kind: "generated mocks, in memory",
     runtime,
     root: RECORDED_ROOT,
     mocks: { filesystem, memory },

@@ -85,6 +85,8 @@ return { stored: people.length, summary: ${JSON.stringify(summaryPath)} };`;
 
 /** The servers one run works on: a runtime over their tools, the folder it may use, and what they hold. */
 export interface TaskServers {
+  /** What the servers are, for the report: `stdio` for the real ones. */
+  readonly kind: string;
   readonly runtime: Runtime;
   /** The folder server-filesystem is allowed to use. */
   readonly root: string;
@@ -103,6 +105,7 @@ export type StartServers = () => TaskServers | Promise<TaskServers>;
 /** Task servers over `startRealServers` (examples/providers): what they hold is read from their own files. */
 export function liveTaskServers(servers: RealServers): TaskServers {
   return {
+    kind: "stdio",
     runtime: servers.runtime,
     root: servers.root,
     seed(path, text) {
@@ -134,6 +137,8 @@ export interface Workflow {
 /** What one run measured, and what the real servers hold afterwards. */
 export interface TaskRun {
   readonly mode: "direct" | "code";
+  /** What the servers were (`TaskServers.kind`). */
+  readonly servers: string;
   readonly roundTrips: number;
   /** o200k tokens of every request the model received, summed. */
   readonly contextTokens: number;
@@ -221,6 +226,7 @@ export async function runWorkflow(workflow: Workflow, mode: "direct" | "code", s
     const entities = servers.entities();
     return {
       mode,
+      servers: servers.kind,
       roundTrips: requests.length,
       contextTokens: requests.reduce((n, r) => n + countTokens(JSON.stringify({ messages: r.messages, tools: r.tools })), 0),
       definitionTokens: countTokens(JSON.stringify(requests[0]?.tools ?? [])),

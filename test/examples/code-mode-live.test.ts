@@ -19,7 +19,7 @@ describe("examples/code-mode against the live servers", () => {
   it("does the task both ways on the real servers and prints the measured context tokens and round trips", async () => {
     const printed: string[] = [];
     const { direct, code } = await runDemo((line) => printed.push(line));
-    expectDemo(direct, code, printed);
+    expectDemo(direct, code, printed, "stdio");
   });
 
   it("the committed cassettes still match the live servers, answer for answer", async () => {
