@@ -1,35 +1,71 @@
 /**
- * Runs the code-mode demo: both runs must have done the task on the real servers (the entities in
- * server-memory's own file, summary.md on disk as server-filesystem wrote it), and the printed
- * numbers must be the ones measured from the requests the scripted model received.
+ * The code-mode demo offline: both runs on the generated mocks of server-filesystem and
+ * server-memory (mock-servers.ts), in this process; no MCP server process, no network (the scripted
+ * model is a 127.0.0.1 endpoint of this process). The mocks are held to the real servers: they must
+ * answer the requests of the cassettes recorded from them (`cassettes/`) with the recorded
+ * structured answers. test/examples/code-mode-live.test.ts runs the demo on the live servers and
+ * checks the cassettes against them.
  */
-import { describe, expect, it } from "vitest";
-import { didTask, runDemo } from "./main.js";
-import { EXPECTED } from "./task.js";
+import { join } from "node:path";
+import { startMock, verifyCassette } from "@toolwright/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { createFilesystemMock } from "../catalogues/src/gen/filesystem/mock.gen.js";
+import { readCassette } from "./cassettes.js";
+import { expectDemo } from "./expect-demo.js";
+import { runDemo } from "./main.js";
+import { type MockTaskServers, startMockServers } from "./mock-servers.js";
+import { EXPECTED, PEOPLE_WORKFLOW } from "./task.js";
 
-describe("npm run demo:code-mode", () => {
-  it("does the task both ways and prints the measured context tokens and round trips", async () => {
+describe("npm run demo:code-mode, offline", () => {
+  let servers: MockTaskServers | undefined;
+  afterEach(() => servers?.close());
+
+  it("does the task both ways on the mocks and prints the measured context tokens and round trips", async () => {
+    const started: MockTaskServers[] = [];
     const printed: string[] = [];
-    const { direct, code } = await runDemo((line) => printed.push(line));
-    for (const run of [direct, code]) {
-      expect(run.failures).toBe(0);
-      expect(run.summary).toBe(EXPECTED.summary);
-      for (const p of EXPECTED.people) expect(run.entities.get(p.name)).toEqual(p.facts);
-      expect(didTask(run)).toBe(true);
+    const { direct, code } = await runDemo(
+      (line) => printed.push(line),
+      async () => {
+        const s = await startMockServers();
+        started.push(s);
+        return s;
+      },
+    );
+    expectDemo(direct, code, printed, "generated mocks, in memory");
+    // Each run had its own mocks, and both runs asked them the same: one listing, four reads, one write; one store, one relate.
+    expect(started).toHaveLength(2);
+    for (const { mocks } of started) {
+      expect(mocks.filesystem.calls.map((c) => c.tool).sort()).toEqual([
+        "list_directory",
+        "read_text_file",
+        "read_text_file",
+        "read_text_file",
+        "read_text_file",
+        "write_file",
+      ]);
+      expect(mocks.memory.calls.map((c) => c.tool)).toEqual(["create_entities", "create_relations"]);
+      expect([...mocks.filesystem.failures, ...mocks.memory.failures]).toEqual([]);
     }
-    // One round trip per step directly (list, read, store, relate, write, answer); one program in code mode.
-    expect(direct.roundTrips).toBe(6);
-    expect(code.roundTrips).toBe(2);
-    expect(direct.contextTokens).toBeGreaterThan(direct.definitionTokens * direct.roundTrips);
-    expect(code.contextTokens).toBeGreaterThan(code.definitionTokens * code.roundTrips);
-    const out = printed.join("\n");
-    expect(out).toContain(`direct  round trips  6  context tokens ${String(direct.contextTokens).padStart(6)}`);
-    expect(out).toContain(`code    round trips  2  context tokens ${String(code.contextTokens).padStart(6)}`);
-    expect(out).toContain(`context tokens ${(code.contextTokens / direct.contextTokens).toFixed(3)}x`);
-    // The token account saw the one program; what it kept in the sandbox is what direct calling paid for in results.
-    expect(code.attribution?.codeModeRuns).toBe(1);
-    expect(code.attribution?.savedByCodeMode).toBeGreaterThan(0);
-    expect(code.attribution?.codeModeIntermediateTokens).toBeLessThan(direct.contextTokens);
-    expect(out).toContain(`token account (code mode): 1 program(s), ${code.attribution?.codeModeIntermediateTokens} tokens`);
+  });
+
+  it("the mocks answer the recorded requests as the real servers did", async () => {
+    servers = await startMockServers();
+    await PEOPLE_WORKFLOW.setUp(servers);
+    for (const server of ["filesystem", "memory"] as const) {
+      // Structured answers and isError must equal the recorded ones; the text block is the mock's JSON of its answer.
+      const report = await verifyCassette(readCassette(server), servers.mocks[server].caller, { ignore: ["content"] });
+      expect({ server, differences: report.differences }).toEqual({ server, differences: [] });
+      expect(report.checked).toBeGreaterThan(0);
+    }
+    // The recorded requests alone did the task on the mocks, as they did on the real servers.
+    expect(servers.read(join(servers.root, "summary.md"))).toBe(EXPECTED.summary);
+    expect(PEOPLE_WORKFLOW.done(servers)).toBe(true);
+  });
+
+  it("the check has teeth: the mock's default answers (no handlers) differ from the recording", async () => {
+    await using plain = await startMock(createFilesystemMock());
+    const report = await verifyCassette(readCassette("filesystem"), plain.caller, { ignore: ["content"] });
+    expect(report.ok).toBe(false);
+    expect(report.differences.map((d) => d.request)).toContain('tools/call list_directory {"path":"/recorded/code-mode-root/people"}');
   });
 });

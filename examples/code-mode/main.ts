@@ -1,9 +1,10 @@
 /**
  * `npm run demo:code-mode`: the same multi-step task over the real server-filesystem and
  * server-memory, done by a scripted model once with direct tool calls and once in code mode, with
- * both runs' context tokens (o200k) and model round trips.
+ * both runs' context tokens (o200k) and model round trips. The example's test runs the same demo on
+ * generated mocks (mock-servers.ts): `runDemo(print, startMockServers)`.
  */
-import { EXPECTED, runTask, type TaskRun } from "./task.js";
+import { EXPECTED, runTask, type StartServers, startLiveServers, type TaskRun } from "./task.js";
 
 /** Whether a run did the task: every person stored with their facts, and the summary written. */
 export function didTask(run: TaskRun): boolean {
@@ -20,7 +21,7 @@ export function report(direct: TaskRun, code: TaskRun): string[] {
     `${r.mode.padEnd(7)} round trips ${String(r.roundTrips).padStart(2)}  context tokens ${String(r.contextTokens).padStart(6)}  tool definitions/request ${String(r.definitionTokens).padStart(5)}  task done ${didTask(r) ? "yes" : "NO"}`;
   const ratio = code.contextTokens / direct.contextTokens;
   return [
-    "Task: store 4 people from their notes in memory, relate them, write summary.md (server-filesystem + server-memory, stdio)",
+    `Task: store 4 people from their notes in memory, relate them, write summary.md (server-filesystem + server-memory, ${direct.servers})`,
     row(direct),
     row(code),
     `code mode / direct: context tokens ${ratio.toFixed(3)}x (target <= 0.2x), round trips ${code.roundTrips} vs ${direct.roundTrips}`,
@@ -28,10 +29,13 @@ export function report(direct: TaskRun, code: TaskRun): string[] {
   ];
 }
 
-/** Runs both and prints the report; returns both runs for the test. */
-export async function runDemo(print: (line: string) => void = console.log): Promise<{ direct: TaskRun; code: TaskRun; lines: string[] }> {
-  const direct = await runTask("direct");
-  const code = await runTask("code");
+/** Runs both on servers from `start` (default: the real ones) and prints the report; returns both runs for the test. */
+export async function runDemo(
+  print: (line: string) => void = console.log,
+  start: StartServers = startLiveServers,
+): Promise<{ direct: TaskRun; code: TaskRun; lines: string[] }> {
+  const direct = await runTask("direct", start);
+  const code = await runTask("code", start);
   const lines = report(direct, code);
   for (const line of lines) print(line);
   return { direct, code, lines };

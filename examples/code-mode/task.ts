@@ -1,17 +1,20 @@
 /**
- * The demo's multi-step task over the real server-filesystem and server-memory: for every note in
+ * The demo's multi-step task over server-filesystem and server-memory: for every note in
  * `people/`, store the person in memory with the note's facts, relate each to "Computing", and write
  * `summary.md`. A scripted model (the real OpenAI SDK against scripted answers on 127.0.0.1) does it
  * twice: once calling the tools directly (one round trip per step, every result pasted into the
  * context), once in code mode (one `run_code` program). Context tokens are the o200k tokens of every
  * request the model received (messages plus tool definitions), summed over the round trips.
+ * The servers are the real ones over stdio by default (`startLiveServers`); the offline test passes
+ * generated mocks instead (mock-servers.ts), and the same run checks what they hold.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { createProviderTools, createTokenAccount, type TokenAttribution, type ToolRunner } from "@toolwright/runtime/providers";
+import { dirname, join } from "node:path";
+import type { Runtime } from "@toolwright/runtime";
+import { createProviderTools, createTokenAccount, type TokenAttribution } from "@toolwright/runtime/providers";
 import OpenAI from "openai";
 import { countTokens } from "../../packages/codegen/src/tokens/count.js";
-import { startRealServers } from "../providers/real-servers.js";
+import { type RealServers, startRealServers } from "../providers/real-servers.js";
 import { chatCompletion, startScriptedProvider } from "../providers/scripted-provider.js";
 import { catalogueCodeMode, memoryFileOf, storedEntities } from "./programs.js";
 
@@ -80,30 +83,70 @@ await filesystem.writeFile({ path: ${JSON.stringify(summaryPath)}, content: summ
 return { stored: people.length, summary: ${JSON.stringify(summaryPath)} };`;
 }
 
+/** The servers one run works on: a runtime over their tools, the folder it may use, and what they hold. */
+export interface TaskServers {
+  /** What the servers are, for the report: `stdio` for the real ones. */
+  readonly kind: string;
+  readonly runtime: Runtime;
+  /** The folder server-filesystem is allowed to use. */
+  readonly root: string;
+  /** Puts a file the task starts from (its folders are made as needed). */
+  seed(path: string, text: string): void;
+  /** A file's text as the filesystem server holds it, or undefined when it is not there. */
+  read(path: string): string | undefined;
+  /** The entities the memory server holds (name → observations). */
+  entities(): Map<string, string[]>;
+  close(): Promise<void>;
+}
+
+/** Starts the servers of one run, fresh each time. */
+export type StartServers = () => TaskServers | Promise<TaskServers>;
+
+/** Task servers over `startRealServers` (examples/providers): what they hold is read from their own files. */
+export function liveTaskServers(servers: RealServers): TaskServers {
+  return {
+    kind: "stdio",
+    runtime: servers.runtime,
+    root: servers.root,
+    seed(path, text) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    },
+    read: readOr,
+    entities: () => storedEntities(memoryFileOf(servers.root)),
+    close: () => servers.close(),
+  };
+}
+
+/** The real server-filesystem and server-memory over stdio (what `npm run demo:code-mode` runs). */
+export const startLiveServers: StartServers = () => liveTaskServers(startRealServers());
+
 /** A scripted multi-step workflow: its data, the direct run's turns, the code-mode program, and its check. */
 export interface Workflow {
   readonly name: string;
-  /** Writes the files (and seeds memory through `runtime`) the task starts from. */
-  setUp(root: string, runtime: ToolRunner): Promise<void>;
+  /** Puts the files (and seeds memory through `servers.runtime`) the task starts from. */
+  setUp(servers: TaskServers): Promise<void>;
   /** The direct run: the calls of each turn, as a model makes them having read every result. */
   directTurns(root: string): Call[][];
   /** The code-mode run's one program. */
   program(root: string): string;
-  /** True when the real servers hold the task's outcome. */
-  done(root: string, entities: Map<string, string[]>): boolean;
+  /** True when the servers hold the task's outcome. */
+  done(servers: TaskServers): boolean;
 }
 
 /** What one run measured, and what the real servers hold afterwards. */
 export interface TaskRun {
   readonly mode: "direct" | "code";
+  /** What the servers were (`TaskServers.kind`). */
+  readonly servers: string;
   readonly roundTrips: number;
   /** o200k tokens of every request the model received, summed. */
   readonly contextTokens: number;
   /** Tokens of the tool definitions alone, per request. */
   readonly definitionTokens: number;
-  /** Entities server-memory wrote to its file (name → observations). */
+  /** Entities the memory server holds afterwards (name → observations). */
   readonly entities: Map<string, string[]>;
-  /** `summary.md` as server-filesystem wrote it, or undefined. */
+  /** `summary.md` as the filesystem server holds it afterwards, or undefined. */
   readonly summary: string | undefined;
   /** Tool results that came back failed. */
   readonly failures: number;
@@ -119,17 +162,19 @@ export const EXPECTED = { summary: summaryText(), people: PEOPLE };
 /** The demo's task: the people notes. */
 export const PEOPLE_WORKFLOW: Workflow = {
   name: "people notes -> memory + summary",
-  async setUp(root) {
-    const people = join(root, "people");
-    mkdirSync(people);
-    for (const p of PEOPLE) writeFileSync(join(people, `${slug(p.name)}.md`), note(p));
+  async setUp({ root, seed }) {
+    for (const p of PEOPLE) seed(join(root, "people", `${slug(p.name)}.md`), note(p));
   },
   directTurns: (root) => directTurns(join(root, "people"), join(root, "summary.md")),
   program: (root) => taskProgram(join(root, "people"), join(root, "summary.md")),
-  done: (root, entities) =>
-    readOr(join(root, "summary.md")) === summaryText() &&
-    PEOPLE.every((p) => JSON.stringify(entities.get(p.name)) === JSON.stringify(p.facts)) &&
-    entities.has("Computing"),
+  done({ root, read, entities }) {
+    const held = entities();
+    return (
+      read(join(root, "summary.md")) === summaryText() &&
+      PEOPLE.every((p) => JSON.stringify(held.get(p.name)) === JSON.stringify(p.facts)) &&
+      held.has("Computing")
+    );
+  },
 };
 
 /** A file's text, or undefined when it is not there. */
@@ -141,16 +186,16 @@ export function readOr(path: string): string | undefined {
   }
 }
 
-/** Runs the people task once in `mode` (the demo). */
-export const runTask = (mode: "direct" | "code") => runWorkflow(PEOPLE_WORKFLOW, mode);
+/** Runs the people task once in `mode` (the demo), on servers from `start` (default: the real ones). */
+export const runTask = (mode: "direct" | "code", start: StartServers = startLiveServers) => runWorkflow(PEOPLE_WORKFLOW, mode, start);
 
-/** Runs `workflow` once in `mode` on fresh real servers and a fresh scripted model. */
-export async function runWorkflow(workflow: Workflow, mode: "direct" | "code"): Promise<TaskRun> {
-  const servers = startRealServers();
+/** Runs `workflow` once in `mode` on fresh servers from `start` (default: the real ones) and a fresh scripted model. */
+export async function runWorkflow(workflow: Workflow, mode: "direct" | "code", start: StartServers = startLiveServers): Promise<TaskRun> {
+  const servers = await start();
   const provider = await startScriptedProvider();
   try {
     const root = servers.root;
-    await workflow.setUp(root, servers.runtime);
+    await workflow.setUp(servers);
     const account = createTokenAccount();
     const tools = createProviderTools(servers.runtime, {
       format: "openai-chat",
@@ -178,16 +223,17 @@ export async function runWorkflow(workflow: Workflow, mode: "direct" | "code"): 
       messages.push(message, ...results);
     }
     const requests = provider.requests("/v1/chat/completions");
-    const entities = storedEntities(memoryFileOf(root));
+    const entities = servers.entities();
     return {
       mode,
+      servers: servers.kind,
       roundTrips: requests.length,
       contextTokens: requests.reduce((n, r) => n + countTokens(JSON.stringify({ messages: r.messages, tools: r.tools })), 0),
       definitionTokens: countTokens(JSON.stringify(requests[0]?.tools ?? [])),
       entities,
-      summary: readOr(join(root, "summary.md")),
+      summary: servers.read(join(root, "summary.md")),
       failures,
-      done: workflow.done(root, entities),
+      done: workflow.done(servers),
       ...(mode === "code" ? { attribution: account.attribution() } : {}),
     };
   } finally {

@@ -3,9 +3,8 @@
  * people task is the first). Each has the direct run's turns, as a model makes them after reading
  * each result, and the one code-mode program; each is checked on what the real servers hold after.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Call, PEOPLE_WORKFLOW, readOr, type Workflow } from "./task.js";
+import { type Call, PEOPLE_WORKFLOW, type TaskServers, type Workflow } from "./task.js";
 
 const TOPICS = ["compiler", "kernel", "network", "storage", "scheduler", "parser"];
 
@@ -25,9 +24,8 @@ const todosOf = (topic: string) =>
 
 const TODO_WORKFLOW: Workflow = {
   name: "collect TODOs across files -> todo.md",
-  async setUp(root) {
-    mkdirSync(join(root, "src"));
-    for (const t of TOPICS) writeFileSync(join(root, "src", `${t}.ts`), sourceFile(t));
+  async setUp({ root, seed }) {
+    for (const t of TOPICS) seed(join(root, "src", `${t}.ts`), sourceFile(t));
   },
   directTurns: (root) => [
     [{ name: "filesystem_list_directory", args: { path: join(root, "src") } }],
@@ -45,14 +43,14 @@ for (const f of order) {
 }
 await filesystem.writeFile({ path: ${JSON.stringify(join(root, "todo.md"))}, content: todos.join("\\n") + "\\n" });
 return { todos: todos.length };`,
-  done: (root) => readOr(join(root, "todo.md")) === todoText(),
+  done: ({ root, read }) => read(join(root, "todo.md")) === todoText(),
 };
 function todoText(): string {
   return `${TOPICS.flatMap(todosOf).join("\n")}\n`;
 }
 
 /** Seeds memory with `count` people through the runtime (the same server the run then uses). */
-async function seedPeople(runtime: Parameters<Workflow["setUp"]>[1], count: number): Promise<void> {
+async function seedPeople(runtime: TaskServers["runtime"], count: number): Promise<void> {
   const entities = Array.from({ length: count }, (_, i) => ({
     name: `Person ${i}`,
     entityType: i % 3 === 0 ? "engineer" : "manager",
@@ -68,7 +66,7 @@ const ENGINEERS = Array.from({ length: 40 }, (_, i) => i)
 
 const AUDIT_WORKFLOW: Workflow = {
   name: "audit engineers in memory -> observations + report",
-  setUp: (_root, runtime) => seedPeople(runtime, 40),
+  setUp: ({ runtime }) => seedPeople(runtime, 40),
   directTurns: (root) => [
     [{ name: "memory_read_graph", args: {} }],
     [{ name: "memory_add_observations", args: { observations: ENGINEERS.map((n) => ({ entityName: n, contents: ["audited"] })) } }],
@@ -79,9 +77,9 @@ const engineers = graph.entities.filter((e) => e.entityType === "engineer").map(
 await memory.addObservations({ observations: engineers.map((n) => ({ entityName: n, contents: ["audited"] })) });
 await filesystem.writeFile({ path: ${JSON.stringify(join(root, "audit.txt"))}, content: engineers.join("\\n") + "\\n" });
 return { audited: engineers.length };`,
-  done: (root, entities) =>
-    readOr(join(root, "audit.txt")) === `${ENGINEERS.join("\n")}\n` &&
-    ENGINEERS.every((n) => entities.get(n)?.includes("audited") === true),
+  done: ({ root, read, entities }) =>
+    read(join(root, "audit.txt")) === `${ENGINEERS.join("\n")}\n` &&
+    ENGINEERS.every((n) => entities().get(n)?.includes("audited") === true),
 };
 
 const REPORTS = Array.from({ length: 8 }, (_, i) => `report-${i}.csv`);
@@ -89,10 +87,9 @@ const csv = (i: number) => `${Array.from({ length: 40 }, (_, r) => `row${r},${(r
 
 const SIZES_WORKFLOW: Workflow = {
   name: "largest reports -> sizes.txt",
-  async setUp(root) {
-    mkdirSync(join(root, "reports"));
+  async setUp({ root, seed }) {
     REPORTS.forEach((f, i) => {
-      writeFileSync(join(root, "reports", f), csv(i));
+      seed(join(root, "reports", f), csv(i));
     });
   },
   directTurns: (root) => [
@@ -107,7 +104,7 @@ const rows = names.map((f, i) => ({ f, rows: (files[i]?.content ?? "").split("\\
 const top = rows.sort((a, b) => b.bytes - a.bytes).slice(0, 3).map((r) => r.f + " " + r.rows).join("\\n") + "\\n";
 await filesystem.writeFile({ path: ${JSON.stringify(join(root, "sizes.txt"))}, content: top });
 return top;`,
-  done: (root) => readOr(join(root, "sizes.txt")) === sizesText(),
+  done: ({ root, read }) => read(join(root, "sizes.txt")) === sizesText(),
 };
 function sizesText(): string {
   return `${REPORTS.map((f, i) => ({ f, bytes: csv(i).length }))
@@ -124,8 +121,8 @@ const GLOSSARY = Array.from({ length: 30 }, (_, i) => ({
 
 const GLOSSARY_WORKFLOW: Workflow = {
   name: "glossary file -> memory concepts + chapter relations",
-  async setUp(root) {
-    writeFileSync(join(root, "glossary.md"), `${GLOSSARY.map((g) => `${g.term}: ${g.text}`).join("\n")}\n`);
+  async setUp({ root, seed }) {
+    seed(join(root, "glossary.md"), `${GLOSSARY.map((g) => `${g.term}: ${g.text}`).join("\n")}\n`);
   },
   directTurns: (root) => {
     const turns: Call[][] = [
@@ -152,7 +149,10 @@ await memory.createEntities({ entities: terms.map((t) => ({ name: t.term, entity
 await memory.createRelations({ relations: terms.map((t, i) => ({ from: t.term, to: "Chapter " + (i % 6), relationType: "used_in" })) });
 const check = await memory.searchNodes({ query: "chapter 0" });
 return { stored: terms.length, chapter0: check.entities.length };`,
-  done: (_root, entities) => GLOSSARY.every((g) => JSON.stringify(entities.get(g.term)) === JSON.stringify([g.text])),
+  done: ({ entities }) => {
+    const held = entities();
+    return GLOSSARY.every((g) => JSON.stringify(held.get(g.term)) === JSON.stringify([g.text]));
+  },
 };
 
 /** Every workflow the bench measures, the demo's first. */

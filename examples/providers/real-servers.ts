@@ -59,11 +59,17 @@ export interface RealServers {
   close(): Promise<void>;
 }
 
-/** Starts both servers (a fresh memory file and folder each time). */
-export function startRealServers(options: RuntimeOptions = {}): RealServers {
+/**
+ * Starts both servers (a fresh memory file and folder each time). `make` builds each stdio caller
+ * (a recorder passes one that records the session).
+ */
+export function startRealServers(
+  options: RuntimeOptions = {},
+  make: (options: StdioCallerOptions) => StdioCaller = createStdioCaller,
+): RealServers {
   const setup = realServerSetup();
-  const memory = createStdioCaller(setup.memory);
-  const filesystem = createStdioCaller(setup.filesystem);
+  const memory = make(setup.memory);
+  const filesystem = make(setup.filesystem);
   const runtime = createRuntime(options);
   registerMemoryToolset(runtime, memory);
   registerFilesystemToolset(runtime, filesystem);

@@ -1,12 +1,11 @@
 /**
- * A scripted model (no LLM) plays a realistic episode against real MCP servers (server-memory,
- * server-filesystem, server-everything over stdio) through the runtime registry. Each failure is
- * rendered for the "model", which picks its recovery from the failure's action and the text.
+ * A scripted model (no LLM) plays a realistic episode against MCP servers (server-memory,
+ * server-filesystem, server-everything) through the runtime registry. Each failure is rendered for
+ * the "model", which picks its recovery from the failure's action and the text. By default the
+ * servers are the real ones over stdio; a test passes `servers` (cassette replays, see replay.ts)
+ * and the same episode runs offline.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import {
   type FailureKind,
   type FailureReason,
@@ -18,11 +17,8 @@ import {
   toolRequestFromModelCall,
 } from "@toolwright/runtime";
 import { combineFailures } from "@toolwright/runtime/caller";
-import { createStdioCaller, type StdioCaller } from "@toolwright/runtime/stdio";
+import { type EpisodeServers, NOTE, startRealServers } from "./servers.js";
 import { createResearcherRuntime } from "./src/gen/agents/index.js";
-
-const require = createRequire(import.meta.url);
-const serverBin = (pkg: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
 
 /** What happened at one step, and what the scripted model decided next. */
 export interface StepRecord {
@@ -41,6 +37,8 @@ export interface EpisodeOptions {
   /** Receives each step as it happens (the CLI prints it). */
   readonly onStep?: (record: StepRecord) => void;
   readonly onEvent?: (event: RuntimeEvent) => void;
+  /** The servers to play against (closed at the end). Default: the real servers over stdio. */
+  readonly servers?: EpisodeServers;
 }
 
 /** The transcript of an episode plus what was left behind. */
@@ -76,25 +74,13 @@ function fixAt(value: unknown, field: string, expected: string): unknown {
   return copy;
 }
 
-/** Runs the episode. Servers run in fresh temp directories that are removed afterwards. */
+/** Runs the episode. Real servers run in fresh temp directories that are removed afterwards. */
 export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "tw-recovery-root-")));
-  const state = realpathSync(mkdtempSync(join(tmpdir(), "tw-recovery-state-")));
-  writeFileSync(join(root, "notes.txt"), "Ada Lovelace wrote the first published program.\n");
-  const node = process.execPath;
-  const callers: StdioCaller[] = [
-    createStdioCaller({
-      name: "memory",
-      command: node,
-      args: [serverBin("@modelcontextprotocol/server-memory")],
-      env: [`MEMORY_FILE_PATH=${join(state, "memory.jsonl")}`],
-    }),
-    createStdioCaller({ name: "filesystem", command: node, args: [serverBin("@modelcontextprotocol/server-filesystem"), root] }),
-    createStdioCaller({ name: "everything", command: node, args: [serverBin("@modelcontextprotocol/server-everything")] }),
-  ];
-  const [memory, files, everything] = callers as [StdioCaller, StdioCaller, StdioCaller];
+  const servers = options.servers ?? startRealServers();
+  const { memory, filesystem: files, everything } = servers.callers;
+  const root = servers.root;
   const steps: StepRecord[] = [];
-  const pids: number[] = [];
+  let pids: number[] = [];
   // Generated from design.ts: registers only the agent's tools and enforces its runPolicy
   // (maxToolCalls 9, maxConsecutiveFailedToolCalls 3, toolTimeout 1500 ms).
   const runtime = createResearcherRuntime(
@@ -121,11 +107,11 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
 
   try {
     // Connect up front, so server start-up never counts against the tool timeout.
-    for (const c of callers) {
+    for (const c of [memory, files, everything]) {
       const connected = await c.connect();
       if (!connected.ok) throw new Error(`cannot start ${c.server}: ${connected.failure.message}`);
-      if (c.pid !== undefined) pids.push(c.pid);
     }
+    pids = servers.pids();
 
     // 1. A hallucinated tool name: the runtime answers tool_unavailable with the closest names.
     const ada = { name: "Ada Lovelace", entityType: "person", observations: "wrote the first published program" };
@@ -153,7 +139,7 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
       r.ok ? "read inside the allowed root" : "give up",
     );
     const allowed = dirs.shown.split("\n").find((line) => line.startsWith("/")) ?? root;
-    await act("3c. read inside the root", "files_read_text_file", { path: join(allowed, "notes.txt") }, (r) =>
+    await act("3c. read inside the root", "files_read_text_file", { path: join(allowed, NOTE.name) }, (r) =>
       r.ok ? "continue" : "give up",
     );
 
@@ -192,10 +178,8 @@ export async function runEpisode(options: EpisodeOptions = {}): Promise<Episode>
       if (!result.ok && result.failure.recovery.action === "finish") break;
     }
     const usage = runtime.usage();
-    return { steps, pids, usage: { toolCalls: usage.toolCalls, consecutiveFailures: usage.consecutiveFailures }, dirs: [root, state] };
+    return { steps, pids, usage: { toolCalls: usage.toolCalls, consecutiveFailures: usage.consecutiveFailures }, dirs: servers.dirs };
   } finally {
-    await Promise.all(callers.map((c) => c.close()));
-    rmSync(root, { recursive: true, force: true });
-    rmSync(state, { recursive: true, force: true });
+    await servers.close();
   }
 }

@@ -1,85 +1,44 @@
 /**
- * The recovery episode against real server-memory, server-filesystem and server-everything:
- * every step's failure kind and action, the recovery chosen, and nothing left running.
+ * The recovery episode offline: the three servers are cassettes recorded from the real
+ * server-memory, server-filesystem and server-everything (`cassettes/`, re-record with
+ * `npx tsx examples/recovery/record.ts`), replayed in matching mode; no process, no network. The slow
+ * tool is the test kit's `hang` fault, so the tool timeout of the design's run policy (1.5 s) must
+ * end it, as it ends the real 30 s job. The same episode against the live servers, and a check that
+ * the cassettes still match them, are in test/examples/recovery-live.test.ts.
  */
-import { existsSync } from "node:fs";
 import type { RuntimeEvent } from "@toolwright/runtime";
-import { expect, it } from "vitest";
-import { type Episode, readTypeCorrections, runEpisode, type StepRecord } from "./episode.js";
+import { afterEach, expect, it } from "vitest";
+import { RECORDED_ROOT, type ReplayServers, startReplayServers } from "./cassettes.js";
+import { runEpisode, type StepRecord } from "./episode.js";
+import { expectEpisode } from "./expect-episode.js";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+let servers: ReplayServers | undefined;
+afterEach(() => servers?.close());
 
-it("plays the episode: hallucination, wrong type, out-of-root, timeout, maxToolCalls", async () => {
+it("plays the episode offline: hallucination, wrong type, out-of-root, timeout, maxToolCalls", async () => {
+  // Only the first long operation hangs; the retry (a short job) gets its recorded answer.
+  servers = startReplayServers({ everything: [{ tool: "trigger-long-running-operation", call: 1, fault: { kind: "hang" } }] });
   const seen: StepRecord[] = [];
   const events: RuntimeEvent[] = [];
-  const episode: Episode = await runEpisode({ onStep: (r) => seen.push(r), onEvent: (e) => events.push(e) });
-  const by = (prefix: string) => {
-    const step = episode.steps.find((s) => s.step.startsWith(prefix));
-    if (!step) throw new Error(`no step ${prefix}`);
-    return step;
-  };
-  const outcome = (prefix: string) => {
-    const o = by(prefix).outcome;
-    return o.ok ? { ok: true } : { kind: o.kind, action: o.action, reason: o.reason };
-  };
+  const episode = await runEpisode({ servers, onStep: (r) => seen.push(r), onEvent: (e) => events.push(e) });
 
-  expect(outcome("1.")).toEqual({ kind: "invalid_call", action: "replan", reason: "tool_unavailable" });
-  expect(by("1.").shown).toContain("Closest tools: memory_create_entities");
-  expect(by("1.").recovery).toBe("replan: use the closest tool, memory_create_entities");
-
-  expect(outcome("2.")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
-  expect(readTypeCorrections(by("2.").shown)).toEqual([{ field: "entities[0].observations", expected: "array" }]);
-  expect(by("2.").shown).toContain("Rejected input:");
-  // Guidance and example come from the generated spec (design.ts descriptions and examples).
-  expect(by("2.").shown).toContain(
-    "Field guidance:\n- entities[].observations: An array of observation contents associated with the entity",
-  );
-  expect(by("2.").shown).toContain(
-    'Example input: {"entities":[{"name":"Ada Lovelace","entityType":"person","observations":["wrote the first program"]}]}',
-  );
-  expect(outcome("2b.")).toEqual({ ok: true });
-
-  expect(outcome("3.")).toEqual({ kind: "domain_rejection", action: "replan", reason: undefined });
-  expect(by("3.").shown).toMatch(/Access denied - path outside allowed directories/);
-  expect(outcome("3b.")).toEqual({ ok: true });
-  expect(outcome("3c.")).toEqual({ ok: true });
-  expect(by("3c.").shown).toContain("Ada Lovelace wrote the first published program.");
-
-  expect(outcome("4.")).toEqual({ kind: "timeout", action: "retry", reason: "tool_timeout" });
-  expect(by("4.").recovery).toBe("retry with a shorter operation");
-  expect(outcome("4b.")).toEqual({ ok: true });
-
-  expect(outcome("4c. parallel: search")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
-  expect(outcome("4c. parallel: read")).toEqual({ kind: "domain_rejection", action: "replan", reason: undefined });
-  expect(outcome("4d.")).toEqual({ kind: "invalid_call", action: "correct_call", reason: undefined });
-  expect(by("4d.").recovery).toBe("correct_call: fix memory.search_nodes first");
-  expect(outcome("4e.")).toEqual({ ok: true });
-
-  const searches = episode.steps.filter((s) => s.step.startsWith("5."));
-  expect(searches.map((s) => (s.outcome.ok ? "ok" : s.outcome.reason))).toEqual(["ok", "max_tool_calls"]);
-  expect(outcome(searches.at(-1)?.step ?? "")).toEqual({ kind: "canceled", action: "finish", reason: "max_tool_calls" });
-  expect(by("5.1").shown).toContain("Ada Lovelace");
-  expect(episode.usage.toolCalls).toBe(9);
-
-  expect(seen).toEqual(episode.steps);
-  // Telemetry saw every model call (the planner-only combine step is not a call): one start, one end each.
-  const calls = episode.steps.filter((s) => s.call.name !== "(planner)");
-  expect(events.filter((e) => e.type === "call_started")).toHaveLength(calls.length);
-  const ends = events.filter((e) => e.type !== "call_started");
-  expect(ends.map((e) => e.type === "call_finished")).toEqual(calls.map((s) => s.outcome.ok));
-  expect(ends.filter((e) => e.type === "call_failed" && e.sent).map((e) => e.type === "call_failed" && e.kind)).toEqual([
-    "domain_rejection",
-    "timeout",
-    "domain_rejection",
-  ]);
-  expect(episode.pids).toHaveLength(3);
-  expect(episode.pids.filter(alive)).toEqual([]);
-  expect(episode.dirs.filter((d) => existsSync(d))).toEqual([]);
-}, 60_000);
+  expectEpisode(episode, seen, events);
+  // The replayed answers are the real servers' own: the refusal names the (recorded) root.
+  const refused = episode.steps.find((s) => s.step.startsWith("3."));
+  expect(refused?.shown).toContain(`Access denied - path outside allowed directories: /etc/hostname not in ${RECORDED_ROOT}`);
+  const { memory, filesystem, everything } = servers.hosts;
+  // The hang really fired, on the first long operation only, and the runtime's deadline ended it.
+  expect(everything.faults.injected).toEqual([{ tool: "trigger-long-running-operation", call: 1, kind: "hang" }]);
+  expect(everything.faults.calls("trigger-long-running-operation")).toBe(2);
+  expect(memory.faults.injected).toEqual([]);
+  // Every tool call the episode sent reached a replay (the calls the runtime refused never left it):
+  // 3 to memory, 4 to filesystem, 2 to everything.
+  expect(memory.faults.calls()).toBe(3);
+  expect(filesystem.faults.calls()).toBe(4);
+  expect(everything.faults.calls()).toBe(2);
+  // Each recorded request was used: the episode asked the servers exactly what the recording did.
+  expect([memory.remaining(), filesystem.remaining(), everything.remaining()]).toEqual([0, 0, 0]);
+  // Nothing was spawned and no folder was made.
+  expect(episode.pids).toEqual([]);
+  expect(episode.dirs).toEqual([]);
+});
