@@ -12,10 +12,49 @@
  */
 import { type Principal, principalKey } from "../caller/principal.js";
 import type { McpConfig } from "./config-types.js";
-import type { McpManager, McpManagerOptions, PrincipalManager, PrincipalOptions } from "./manager-types.js";
+import type {
+  ApprovalHook,
+  McpManager,
+  McpManagerOptions,
+  McpManagerOptions as Options,
+  PrincipalManager,
+  PrincipalOptions,
+} from "./manager-types.js";
 import { type BuildContext, buildPrincipalManager, type CreateManagerCore, type Entry, serversWhere } from "./principal-view.js";
+import { createSharedMirror, type SharedMirror } from "./shared-mirror.js";
+import type { ToolsDiff } from "./tool-registry.js";
 
 export type { CreateManagerCore } from "./principal-view.js";
+
+/**
+ * The shared servers' manager options: it mirrors into the shared mirror (so every principal's
+ * runtime follows its tools), its drift is told to the application's `onChange` and to every live
+ * principal's, and a principal's call is approved by the application's `approve` and by that
+ * principal's (both must say yes).
+ */
+function sharedServersOptions(options: Options, p: PrincipalOptions, mirror: SharedMirror): Options {
+  const { approve: top, onChange: told } = options;
+  const per = p.approve;
+  const perChange = p.onChange;
+  const onChange = (server: string, diff: ToolsDiff) => {
+    told?.(server, diff);
+    for (const principal of mirror.principals()) {
+      try {
+        perChange?.(principal, server, diff);
+      } catch {
+        // One principal's listener failing must not keep the others from hearing of it.
+      }
+    }
+  };
+  const approve: ApprovalHook | undefined =
+    top || per
+      ? async (request, principal) => {
+          if (top && (await top(request, principal)) !== true) return false;
+          return per && principal ? (await per(principal, request)) === true : true;
+        }
+      : undefined;
+  return { ...options, registry: mirror.registry, onChange, ...(approve ? { approve } : {}) };
+}
 
 /** Creates the many-principal manager over `createCore`. */
 export function createPrincipalPool(initial: McpConfig, options: McpManagerOptions, createCore: CreateManagerCore): McpManager {
@@ -34,7 +73,8 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
   checkShared(initial);
   let current = initial;
   const sharedPart = (config: McpConfig): McpConfig => ({ ...config, mcpServers: serversWhere(config, (n) => shared.has(n)) });
-  const base = createCore(sharedPart(initial), baseOptions);
+  const mirror = createSharedMirror(baseOptions.registry);
+  const base = createCore(sharedPart(initial), sharedServersOptions(baseOptions, p, mirror));
   const pool = new Map<string, Entry>();
   let reaper: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
@@ -42,6 +82,7 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     p,
     shared,
     base,
+    mirror,
     inherited,
     createCore,
     current: () => current,
