@@ -9,7 +9,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTokenStore, type TokenStore } from "../../packages/runtime/src/auth.js";
 import type { Principal } from "../../packages/runtime/src/caller.js";
-import { PRINCIPAL_HASH_ATTRIBUTE, type RuntimeEvent, type SpanLike, type TracerLike } from "../../packages/runtime/src/index.js";
+import type { RuntimeEvent, SpanLike, TracerLike } from "../../packages/runtime/src/index.js";
 import { createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
 import { type BearerServer, startBearerServer } from "./fixtures/bearer-server.js";
 import { DYNAMIC, NODE } from "./helpers.js";
@@ -21,6 +21,7 @@ const TOKENS = new Map([
   ["tok-bob-91c2", bob.id],
 ]);
 const KEY = "the-application-telemetry-key-32b";
+const PRINCIPAL_HASH_ATTRIBUTE = "toolwright.principal.hash";
 
 let server: BearerServer;
 let manager: McpManager | undefined;

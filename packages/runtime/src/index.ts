@@ -25,7 +25,6 @@ export type { ExecuteRequest, Runtime, RuntimeOptions, ToolsetRegistration } fro
 export { createRuntime } from "./core/runtime.js";
 export type { RuntimeEvent, TelemetryOptions, TracerLike } from "./core/telemetry.js";
 export { createOtelTraceContext } from "./core/telemetry.js";
-export { PRINCIPAL_HASH_ATTRIBUTE, type PrincipalHashOption } from "./core/principal-hash.js";
 export type { FailureKind, FailureReason, FailureSource, FieldIssue, Recovery, RecoveryAction, ToolFailure } from "./failure/failure.js";
 export { isToolFailure } from "./failure/failure.js";
 export type { Result } from "./failure/result.js";

@@ -8,17 +8,13 @@
  */
 import type { webcrypto } from "node:crypto";
 import { type Principal, principalKey } from "../caller/principal.js";
+import type { TelemetryOptions } from "./telemetry.js";
 
 /** The span attribute (and event field `principalHash`) that carries the pseudonym. */
 export const PRINCIPAL_HASH_ATTRIBUTE = "toolwright.principal.hash";
 
-/**
- * How principals are pseudonymized in telemetry: an HMAC key (at least 16 bytes, as a string or
- * bytes; keep it secret, or anyone can test a guessed id against a hash), or a function returning
- * the value itself (1 to 128 characters of `A-Z a-z 0-9 _ - . :`; anything else, the id itself or
- * a throw adds nothing).
- */
-export type PrincipalHashOption = string | Uint8Array | ((principal: Principal) => string | Promise<string>);
+/** How principals are pseudonymized in telemetry (`TelemetryOptions.principalHash`): an HMAC key or a function. */
+export type PrincipalHashOption = NonNullable<TelemetryOptions["principalHash"]>;
 
 /** Computes the attribute for a call's principal; undefined adds nothing. Never throws. */
 export type PrincipalHasher = (principal: Principal | undefined) => Promise<string | undefined>;

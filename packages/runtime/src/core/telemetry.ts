@@ -2,9 +2,11 @@
  * Telemetry for runtime calls: plain events (started, finished, failed) and, only when asked for,
  * OpenTelemetry spans through `@opentelemetry/api`, an optional peer loaded lazily.
  */
+
+import type { Principal } from "../caller/principal.js";
 import { type CallConnection, connectionOf, type HistogramLike, MCP_CLIENT_METRICS, type MeterLike } from "../caller/telemetry-facts.js";
 import type { FailureKind, FailureReason, RecoveryAction } from "../failure/failure.js";
-import { PRINCIPAL_HASH_ATTRIBUTE, type PrincipalHashOption } from "./principal-hash.js";
+import { PRINCIPAL_HASH_ATTRIBUTE } from "./principal-hash.js";
 
 /** Fields every call event carries. */
 interface CallEventBase {
@@ -61,10 +63,12 @@ export interface TelemetryOptions {
   readonly meter?: MeterLike;
   /**
    * Opt-in: spans and events of calls made for a principal carry `toolwright.principal.hash`
-   * (event field `principalHash`), a truncated HMAC-SHA256 of the principal's id under this key,
-   * or the value your function returns. Without it no principal attribute is added at all.
+   * (event field `principalHash`), the first 16 hex digits of HMAC-SHA256(key, principal id) under
+   * this key (at least 16 bytes; keep it secret, or anyone can test a guessed id against a hash),
+   * or the value your function returns (1 to 128 characters of `A-Z a-z 0-9 _ - . :`; anything
+   * else, the id itself or a throw adds nothing). Without it no principal attribute is added at all.
    */
-  readonly principalHash?: PrincipalHashOption;
+  readonly principalHash?: string | Uint8Array | ((principal: Principal) => string | Promise<string>);
 }
 
 interface OtelApi {

@@ -56,6 +56,12 @@ function sharedServersOptions(options: Options, p: PrincipalOptions, mirror: Sha
   return { ...options, registry: mirror.registry, onChange, ...(approve ? { approve } : {}) };
 }
 
+/** Refuses a config without one of the shared servers, naming it. */
+function checkShared(shared: ReadonlySet<string>, config: McpConfig): void {
+  for (const name of shared)
+    if (!Object.hasOwn(config.mcpServers, name)) throw new Error(`principals.sharedServers: unknown server "${name}"`);
+}
+
 /** Creates the many-principal manager over `createCore`. */
 export function createPrincipalPool(initial: McpConfig, options: McpManagerOptions, createCore: CreateManagerCore): McpManager {
   const p = options.principals as PrincipalOptions;
@@ -66,11 +72,7 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
   const { principals: _principals, ...baseOptions } = options;
   // What a principal's manager inherits: knobs, not the shared servers' hooks and listeners.
   const { approve: _a, onChange: _c, approvals: _s, onConfigApplied: _o, registry: _r, ...inherited } = baseOptions;
-  const checkShared = (config: McpConfig) => {
-    for (const name of shared)
-      if (!Object.hasOwn(config.mcpServers, name)) throw new Error(`principals.sharedServers: unknown server "${name}"`);
-  };
-  checkShared(initial);
+  checkShared(shared, initial);
   let current = initial;
   const sharedPart = (config: McpConfig): McpConfig => ({ ...config, mcpServers: serversWhere(config, (n) => shared.has(n)) });
   const mirror = createSharedMirror(baseOptions.registry);
@@ -188,7 +190,7 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     reapPrincipals,
     config: () => current,
     async applyConfig(next) {
-      checkShared(next);
+      checkShared(shared, next);
       current = next;
       // Principals rebuild from the new config on their next call; busy ones once their calls end.
       void closeAll();
