@@ -5,79 +5,15 @@
  * principal's call as auth_required and leaves everyone else alone; an AS that forgot its dynamic
  * client gets one new registration, and nobody's grant is lost.
  */
-import { type ChildProcess, fork } from "node:child_process";
+import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createPostgresVault } from "@toolwright/vault";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
-import { callerFor, newKey, useVaultPostgres } from "./support/cluster.js";
-import { startOAuthWorld } from "./support/oauth-world.js";
+import { describe, expect, it } from "vitest";
+import { callerFor, useVaultPostgres } from "./support/cluster.js";
+import { ROOT, useFleet } from "./support/fleet.js";
 
 const db = useVaultPostgres();
-const WORKER = fileURLToPath(new URL("./support/refresh-worker.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-const cleanup: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-interface Outcome {
-  readonly principal: string;
-  readonly ok: boolean;
-  readonly text?: string;
-  readonly kind?: string;
-}
-
-/** A world, a vault, the application's dynamic client, and an expired grant per principal. */
-async function setUp(principals: readonly string[]) {
-  const world = await startOAuthWorld();
-  cleanup.push(() => world.close());
-  const key = newKey("k1");
-  const schema = db.schema();
-  const vault = await createPostgresVault({ connectionString: db.url(), schema, keys: [key] });
-  cleanup.push(() => vault.close());
-  world.knowClient("dyn-seed");
-  await vault
-    .tokenStore("app")
-    .saveClient(world.issuer, { clientId: "dyn-seed", tokenEndpointAuthMethod: "none", issuer: world.issuer, source: "dynamic" });
-  const grants = new Map<string, string>();
-  for (const principal of principals) {
-    const g = world.grant(principal, { expired: true });
-    grants.set(principal, g.refreshToken);
-    await vault.tokenStore(principal).saveTokens(world.mcpUrl, {
-      accessToken: g.accessToken,
-      refreshToken: g.refreshToken,
-      tokenType: "Bearer",
-      expiresAt: g.expiresAt,
-      issuer: world.issuer,
-    });
-  }
-  return { world, vault, key, schema, grants };
-}
-
-function forkWorker(env: { readonly [key: string]: string }) {
-  const child: ChildProcess = fork(WORKER, [], {
-    cwd: ROOT,
-    execArgv: ["--import", "tsx"],
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...env },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
-  cleanup.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  let log = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000);
-  });
-  const exited = new Promise<never>((_, reject) =>
-    child.once("exit", (code) => reject(new Error(`worker exited (${code}) before answering: ${log}`))),
-  );
-  exited.catch(() => undefined);
-  const next = () =>
-    Promise.race([new Promise<{ ready?: boolean; results?: Outcome[] }>((resolve) => child.once("message", resolve as never)), exited]);
-  return { child, next };
-}
+const { cleanup, setUp, runWorkers } = useFleet(db);
 
 describe("one refresh across every process", () => {
   it("2 worker processes x 3 providers x 4 concurrent calls per principal: exactly one refresh per expiry, each its own token", async () => {
@@ -91,12 +27,7 @@ describe("one refresh across every process", () => {
       TW_PROVIDERS: "3",
       TW_CALLS: "4",
     };
-    const workers = [forkWorker(env), forkWorker(env)];
-    const ready = await Promise.all(workers.map((w) => w.next()));
-    expect(ready.every((m) => m.ready)).toBe(true);
-    const answers = workers.map((w) => w.next());
-    for (const w of workers) w.child.send("go");
-    const results = (await Promise.all(answers)).flatMap((m) => m.results ?? []);
+    const results = await runWorkers([env, env]);
     expect(results).toHaveLength(2 * 2 * 3 * 4);
     expect(results.filter((r) => !r.ok)).toEqual([]);
     for (const r of results) expect(r.text).toBe(r.principal);

@@ -19,6 +19,6 @@ export type { WwwAuthenticateChallenge } from "./auth/oauth-util.js";
 export { OAuthError, parseWwwAuthenticate } from "./auth/oauth-util.js";
 export type { IdJagRequest } from "./auth/token-exchange.js";
 export { JWT_BEARER_GRANT, requestIdJag } from "./auth/token-exchange.js";
-export type { ExclusiveRefresh, OAuthClientInfo, OAuthTokens, TokenStore } from "./auth/token-store.js";
+export type { ExclusiveRefresh, ExclusiveRegistration, OAuthClientInfo, OAuthTokens, TokenStore } from "./auth/token-store.js";
 export { createMemoryTokenStore } from "./auth/token-store.js";
 export type { AuthChallenge, AuthProvider } from "./transport/auth-provider.js";

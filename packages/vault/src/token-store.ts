@@ -3,9 +3,10 @@
  * resource), client registrations per issuer (shared by every principal: the application is one
  * OAuth client), everything sealed with the key ring. `refreshExclusive` takes a PostgreSQL
  * advisory transaction lock on (principal, resource), so one refresh reaches the authorization
- * server however many workers saw the expiry; a killed worker's lock ends with its connection.
+ * server however many workers saw the expiry; `registerExclusive` takes one on the issuer, so one
+ * registration replaces a client the AS forgot. A killed worker's lock ends with its connection.
  */
-import type { ExclusiveRefresh, OAuthClientInfo, OAuthTokens, TokenStore } from "@toolwright/runtime/auth";
+import type { ExclusiveRefresh, ExclusiveRegistration, OAuthClientInfo, OAuthTokens, TokenStore } from "@toolwright/runtime/auth";
 import type pg from "pg";
 import { clientAad, clientWhere, type KeyRing, tokenAad, tokenWhere } from "./crypto.js";
 import { lockKey } from "./schema.js";
@@ -16,6 +17,12 @@ export interface VaultContext {
   readonly pool: pg.Pool;
   /** Connections that hold refresh locks (waiting on a lock holds a connection; they must not starve `pool`). */
   readonly lockPool: pg.Pool;
+  /**
+   * Connections that hold registration locks: apart from `lockPool`, because a refresh holding a
+   * refresh lock takes the registration lock when the AS forgot the client (one pool would deadlock
+   * once every connection were a refresh waiting for a registration).
+   */
+  readonly registerPool: pg.Pool;
   readonly schema: string;
   readonly keys: KeyRing;
 }
@@ -79,8 +86,8 @@ async function markReauthorize(db: Queryable, ctx: VaultContext, principal: stri
 }
 
 /** Reads a client registration (shared by every principal). */
-async function readClient(ctx: VaultContext, issuer: string): Promise<OAuthClientInfo | undefined> {
-  const { rows } = await ctx.pool.query<{ key_id: string; sealed: Buffer }>(
+async function readClient(db: Queryable, ctx: VaultContext, issuer: string): Promise<OAuthClientInfo | undefined> {
+  const { rows } = await db.query<{ key_id: string; sealed: Buffer }>(
     `SELECT key_id, sealed FROM ${ctx.schema}.clients WHERE issuer = $1`,
     [issuer],
   );
@@ -89,13 +96,13 @@ async function readClient(ctx: VaultContext, issuer: string): Promise<OAuthClien
   return JSON.parse(ctx.keys.open(row.key_id, row.sealed, clientAad(issuer), clientWhere(issuer))) as OAuthClientInfo;
 }
 
-async function writeClient(ctx: VaultContext, issuer: string, client: OAuthClientInfo | undefined): Promise<void> {
+async function writeClient(db: Queryable, ctx: VaultContext, issuer: string, client: OAuthClientInfo | undefined): Promise<void> {
   if (!client) {
-    await ctx.pool.query(`DELETE FROM ${ctx.schema}.clients WHERE issuer = $1`, [issuer]);
+    await db.query(`DELETE FROM ${ctx.schema}.clients WHERE issuer = $1`, [issuer]);
     return;
   }
   const { keyId, sealed } = ctx.keys.seal(JSON.stringify(client), clientAad(issuer));
-  await ctx.pool.query(
+  await db.query(
     `INSERT INTO ${ctx.schema}.clients (issuer, key_id, sealed, updated_at) VALUES ($1, $2, $3, now())
      ON CONFLICT (issuer) DO UPDATE SET key_id = $2, sealed = $3, updated_at = now()`,
     [issuer, keyId, sealed],
@@ -103,26 +110,16 @@ async function writeClient(ctx: VaultContext, issuer: string, client: OAuthClien
 }
 
 /**
- * Runs `refresh` holding the advisory transaction lock of (principal, resource): re-reads the row
- * after acquiring it, stores the result in the same transaction, commits (which releases the lock).
+ * Runs `step` in a transaction on a lock-pool connection holding the advisory transaction lock
+ * `key`; commit (or rollback) releases the lock with the transaction.
  */
-async function exclusive(
-  ctx: VaultContext,
-  principal: string,
-  resource: string,
-  refresh: ExclusiveRefresh,
-): Promise<OAuthTokens | undefined> {
-  const db = await ctx.lockPool.connect();
+async function underLock<T>(lockPool: pg.Pool, key: string, step: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+  const db = await lockPool.connect();
   let broken = false;
   try {
     await db.query("BEGIN");
-    await db.query("SELECT pg_advisory_xact_lock($1::bigint)", [lockKey("toolwright-vault-refresh", ctx.schema, principal, resource)]);
-    const latest = await readTokens(db, ctx, principal, resource);
-    const result = await refresh(latest);
-    if (result !== latest) {
-      if (result) await writeTokens(db, ctx, principal, resource, result);
-      else await markReauthorize(db, ctx, principal, resource);
-    }
+    await db.query("SELECT pg_advisory_xact_lock($1::bigint)", [key]);
+    const result = await step(db);
     await db.query("COMMIT");
     return result;
   } catch (error) {
@@ -131,9 +128,38 @@ async function exclusive(
     });
     throw error;
   } finally {
-    // A connection that could not roll back is not handed to the next refresher.
+    // A connection that could not roll back is not handed to the next locker.
     db.release(broken);
   }
+}
+
+/**
+ * Runs `refresh` holding the advisory transaction lock of (principal, resource): re-reads the row
+ * after acquiring it, stores the result in the same transaction, commits (which releases the lock).
+ */
+function exclusive(ctx: VaultContext, principal: string, resource: string, refresh: ExclusiveRefresh): Promise<OAuthTokens | undefined> {
+  return underLock(ctx.lockPool, lockKey("toolwright-vault-refresh", ctx.schema, principal, resource), async (db) => {
+    const latest = await readTokens(db, ctx, principal, resource);
+    const result = await refresh(latest);
+    if (result !== latest) {
+      if (result) await writeTokens(db, ctx, principal, resource, result);
+      else await markReauthorize(db, ctx, principal, resource);
+    }
+    return result;
+  });
+}
+
+/**
+ * Runs `register` holding the advisory transaction lock of the issuer (shared by every principal,
+ * as the client is): re-reads the client after acquiring it, stores the result in the same transaction.
+ */
+function exclusiveClient(ctx: VaultContext, issuer: string, register: ExclusiveRegistration): Promise<OAuthClientInfo | undefined> {
+  return underLock(ctx.registerPool, lockKey("toolwright-vault-register", ctx.schema, issuer), async (db) => {
+    const latest = await readClient(db, ctx, issuer);
+    const result = await register(latest);
+    if (result !== latest) await writeClient(db, ctx, issuer, result);
+    return result;
+  });
 }
 
 /** A `TokenStore` for one principal, backed by the vault. */
@@ -142,8 +168,9 @@ export function principalTokenStore(ctx: VaultContext, principal: string): Token
   return {
     loadTokens: (resource) => readTokens(ctx.pool, ctx, who, resource),
     saveTokens: (resource, tokens) => writeTokens(ctx.pool, ctx, who, resource, tokens),
-    loadClient: (issuer) => readClient(ctx, issuer),
-    saveClient: (issuer, client) => writeClient(ctx, issuer, client),
+    loadClient: (issuer) => readClient(ctx.pool, ctx, issuer),
+    saveClient: (issuer, client) => writeClient(ctx.pool, ctx, issuer, client),
     refreshExclusive: (resource, refresh) => exclusive(ctx, who, resource, refresh),
+    registerExclusive: (issuer, register) => exclusiveClient(ctx, issuer, register),
   };
 }

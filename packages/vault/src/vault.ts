@@ -90,17 +90,21 @@ export async function createPostgresVault(options: PostgresVaultOptions): Promis
   const pool = options.pool ?? ownPool(options);
   // The lock pool connects where the main pool does (the caller's pool's own settings, or ours).
   const lockPool = new pg.Pool({ ...pool.options, max: lockConnections });
+  // Registration locks are rare (an AS that forgot the client) and serialized per issuer: two connections.
+  const registerPool = new pg.Pool({ ...pool.options, max: 2 });
   // An idle client that loses its connection emits 'error' on the pool; without a listener that ends the process.
   lockPool.on("error", () => undefined);
+  registerPool.on("error", () => undefined);
   if (!options.pool) pool.on("error", () => undefined);
   try {
     await migrateVault(pool, schema);
   } catch (error) {
     await lockPool.end().catch(() => undefined);
+    await registerPool.end().catch(() => undefined);
     if (!options.pool) await pool.end().catch(() => undefined);
     throw error;
   }
-  const ctx: VaultContext = { pool, lockPool, schema, keys };
+  const ctx: VaultContext = { pool, lockPool, registerPool, schema, keys };
   let closed = false;
   return {
     schema,
@@ -119,6 +123,7 @@ export async function createPostgresVault(options: PostgresVaultOptions): Promis
       if (closed) return;
       closed = true;
       await lockPool.end();
+      await registerPool.end();
       if (!options.pool) await pool.end();
     },
   };

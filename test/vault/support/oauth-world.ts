@@ -30,6 +30,8 @@ export interface OAuthWorldOptions {
   readonly expiresIn?: number;
   /** The machine client for client_credentials (basic auth). */
   readonly machineClient?: { readonly id: string; readonly secret: string };
+  /** How long the AS takes to answer a registration, ms (a slow AS widens a race instead of hiding it). Default 0. */
+  readonly registrationDelayMs?: number;
 }
 
 /** A running world. */
@@ -43,8 +45,19 @@ export interface OAuthWorld {
   knowClient(clientId: string): void;
   /** Forgets a client id (the AS was reset): token requests with it get invalid_client. */
   forgetClient(clientId: string): void;
+  /**
+   * Holds the next `n` invalid_client answers until the n-th is due, then sends them all at once:
+   * that many refreshes are refused at the same moment, whatever the scheduling of the workers.
+   */
+  holdInvalidClient(n: number): void;
+  /** Advertises client_id_metadata_document_supported and accepts `clientId` (a CIMD URL) from now on. */
+  supportCimd(clientId: string): void;
+  /** Token requests made with each client id, refused ones included. */
+  readonly clientUses: Map<string, number>;
   /** Mints a grant for `principal`: a live access token and a refresh token (as after a consent). */
   grant(principal: string, options?: { readonly expired?: boolean }): { accessToken: string; refreshToken: string; expiresAt: number };
+  /** Ends every access token issued so far (the MCP server answers 401 to them): the next call refreshes. */
+  expireAccessTokens(): void;
   /** Revokes a refresh token: its next use gets invalid_grant. */
   revoke(refreshToken: string): void;
   /** Makes the IdP accept an ID token for `principal`. */
@@ -99,6 +112,19 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     crossPrincipal: 0,
   };
   let serial = 0;
+  let cimd = false;
+  const clientUses = new Map<string, number>();
+  let held: { due: number; waiting: (() => void)[] } | undefined;
+  const refuseClient = (res: ServerResponse) => {
+    counts.invalidClient++;
+    const send = () => json(res, 401, { error: "invalid_client", error_description: "unknown client" });
+    if (!held) return send();
+    held.waiting.push(send);
+    if (held.waiting.length < held.due) return;
+    const all = held.waiting;
+    held = undefined;
+    for (const release of all) release();
+  };
   const mint = (principal: string, lifetime = expiresIn) => {
     const accessToken = `at-${principal}-${++serial}`;
     const refreshToken = `rt-${principal}-${serial}`;
@@ -121,10 +147,8 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     const known = refresh.get(form.refresh_token ?? "");
     const principal = known?.principal ?? "?";
     counts.refreshes.set(principal, (counts.refreshes.get(principal) ?? 0) + 1);
-    if (!clients.has(form.client_id ?? "")) {
-      counts.invalidClient++;
-      return json(res, 401, { error: "invalid_client", error_description: "unknown client" });
-    }
+    clientUses.set(form.client_id ?? "", (clientUses.get(form.client_id ?? "") ?? 0) + 1);
+    if (!clients.has(form.client_id ?? "")) return refuseClient(res);
     if (!known?.live) {
       counts.invalidGrant++;
       return json(res, 400, { error: "invalid_grant", error_description: "refresh token revoked or already used" });
@@ -165,13 +189,17 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
         grant_types_supported: ["authorization_code", "refresh_token", "client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"],
+        ...(cimd ? { client_id_metadata_document_supported: true } : {}),
       });
     }
     if (url.pathname === "/register" && req.method === "POST") {
       counts.registrations++;
       const id = `dyn-${++serial}`;
       clients.add(id);
-      return json(res, 201, { client_id: id, token_endpoint_auth_method: "none" });
+      const answer = () => json(res, 201, { client_id: id, token_endpoint_auth_method: "none" });
+      if (options.registrationDelayMs) setTimeout(answer, options.registrationDelayMs);
+      else answer();
+      return;
     }
     if (url.pathname === "/token" && req.method === "POST") return tokenEndpoint(req, res, Object.fromEntries(new URLSearchParams(body)));
     json(res, 404, {});
@@ -235,9 +263,20 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     counts,
     knowClient: (id) => clients.add(id),
     forgetClient: (id) => clients.delete(id),
+    holdInvalidClient(n) {
+      held = { due: n, waiting: [] };
+    },
+    supportCimd(clientId) {
+      cimd = true;
+      clients.add(clientId);
+    },
+    clientUses,
     grant(principal, grantOptions = {}) {
       const t = mint(principal, grantOptions.expired ? -10 : expiresIn);
       return t;
+    },
+    expireAccessTokens() {
+      for (const token of access.values()) token.expiresAt = 0;
     },
     revoke(refreshToken) {
       const known = refresh.get(refreshToken);

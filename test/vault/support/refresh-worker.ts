@@ -4,9 +4,11 @@
  * sends `{ ready: true }` over the fork's IPC channel, waits for a message (so every worker starts
  * at the same moment), then makes CALLS concurrent `whoami` calls per caller and sends `{ results }`.
  * Env: TW_DB_URL, TW_SCHEMA, TW_KEY (base64), TW_MCP_URL, TW_PRINCIPALS (comma-separated),
- * TW_PROVIDERS, TW_CALLS.
+ * TW_PROVIDERS, TW_CALLS; optional TW_LOCK_CONNECTIONS (the vault's refresh-lock connections),
+ * TW_CLIENT_METADATA_URL (the providers' CIMD URL) and TW_REGISTER_LOCK=off, which hands the providers
+ * the vault's store without `registerExclusive` (the fault the registration test injects).
  */
-import { createOAuthProvider } from "@toolwright/runtime/auth";
+import { createOAuthProvider, type TokenStore } from "@toolwright/runtime/auth";
 import { createHttpCaller, type HttpCaller } from "@toolwright/runtime/http";
 import { createPostgresVault } from "@toolwright/vault";
 
@@ -29,13 +31,22 @@ async function main(): Promise<void> {
     connectionString: env("TW_DB_URL"),
     schema: env("TW_SCHEMA"),
     keys: [{ id: "k1", key: env("TW_KEY") }],
+    ...(process.env.TW_LOCK_CONNECTIONS ? { lockConnections: Number(process.env.TW_LOCK_CONNECTIONS) } : {}),
   });
+  const storeOf = (principal: string): TokenStore => {
+    const store = vault.tokenStore(principal);
+    if (process.env.TW_REGISTER_LOCK !== "off") return store;
+    const { registerExclusive: _dropped, ...withoutLock } = store;
+    return withoutLock;
+  };
+  const cimd = process.env.TW_CLIENT_METADATA_URL;
   const callers: { principal: string; caller: HttpCaller }[] = [];
   for (const principal of env("TW_PRINCIPALS").split(",")) {
     for (let i = 0; i < Number(env("TW_PROVIDERS")); i++) {
       const auth = createOAuthProvider({
         serverUrl: url,
-        store: vault.tokenStore(principal),
+        store: storeOf(principal),
+        ...(cimd ? { clientMetadataUrl: cimd } : {}),
         redirectUri: "http://127.0.0.1:1/callback",
         authorizationHandler: async () => {
           throw new Error("the user is not present");

@@ -5,7 +5,7 @@
  */
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { OAuthClientInfo, OAuthTokens, TokenStore } from "./token-store.js";
+import { createKeyedLock, inProcessRegistration, type OAuthClientInfo, type OAuthTokens, type TokenStore } from "./token-store.js";
 
 /** The file: tokens by resource (the MCP server URL), registered clients by issuer (client ids are per AS). */
 interface FileShape {
@@ -60,7 +60,7 @@ export function createFileTokenStore(path: string): TokenStore {
     return writing;
   }
 
-  return {
+  const store: TokenStore = {
     async loadTokens(resource) {
       return (await read()).tokens[resource];
     },
@@ -81,4 +81,6 @@ export function createFileTokenStore(path: string): TokenStore {
       await persist(state);
     },
   };
+  // One process owns the file: an in-process lock per issuer is enough to register once.
+  return { ...store, registerExclusive: inProcessRegistration(store, createKeyedLock()) };
 }

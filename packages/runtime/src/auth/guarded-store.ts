@@ -35,6 +35,8 @@ export function guardStore(store: TokenStore, report: ((e: OAuthError) => void) 
     loadClient: (i) => guard(`reading the client registration at ${i}`, () => store.loadClient(i)),
     saveClient: (i, c) => guard(`writing the client registration at ${i}`, () => store.saveClient(i, c)),
   };
-  if (!exclusive) return guarded;
-  return { ...guarded, refreshExclusive: (r, refresh) => guard(`refreshing the tokens for ${r}`, () => exclusive(r, refresh)) };
+  const registering = store.registerExclusive?.bind(store);
+  if (exclusive) guarded.refreshExclusive = (r, refresh) => guard(`refreshing the tokens for ${r}`, () => exclusive(r, refresh));
+  if (registering) guarded.registerExclusive = (i, register) => guard(`registering the client at ${i}`, () => registering(i, register));
+  return guarded;
 }

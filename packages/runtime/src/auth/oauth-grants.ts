@@ -10,7 +10,7 @@ import { registerClient } from "./oauth-flows.js";
 import type { AuthorizationResponse, OAuthProviderOptions } from "./oauth-options.js";
 import { createPkce, OAuthError, randomString, scopeList } from "./oauth-util.js";
 import { JWT_BEARER_GRANT } from "./token-exchange.js";
-import type { OAuthClientInfo, OAuthTokens, TokenStore } from "./token-store.js";
+import { createKeyedLock, inProcessRegistration, type OAuthClientInfo, type OAuthTokens, type TokenStore } from "./token-store.js";
 
 /** Sends a token request for `client` to the authorization server (client authentication and DPoP are the provider's). */
 export type TokenRequest = (client: OAuthClientInfo, fields: { readonly [key: string]: string | undefined }) => Promise<OAuthTokens>;
@@ -53,6 +53,15 @@ export function redirectUriOf(options: OAuthProviderOptions): string {
   return options.redirectUri;
 }
 
+/** The CIMD client, when a metadata document URL is configured and `as` supports CIMD. */
+function cimdClient(options: OAuthProviderOptions, as: AuthorizationServerMetadata): OAuthClientInfo | undefined {
+  if (!options.clientMetadataUrl || !as.clientIdMetadataDocumentSupported) return undefined;
+  return { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none", issuer: as.issuer, source: "cimd" };
+}
+
+/** Serializes registrations per issuer in this process for stores without their own (cross-process) lock. */
+const localRegistrations = createKeyedLock();
+
 /**
  * The client to be at `as`, in order of preference: a pre-registered client, a Client ID
  * Metadata Document URL when the AS supports CIMD (no registration at all), a client this store
@@ -74,20 +83,49 @@ export async function clientFor(
       source: "pre-registered",
     };
   }
-  if (options.clientMetadataUrl && as.clientIdMetadataDocumentSupported) {
-    return { clientId: options.clientMetadataUrl, tokenEndpointAuthMethod: "none", issuer: as.issuer, source: "cimd" };
-  }
+  const cimd = cimdClient(options, as);
+  if (cimd) return cimd;
   const known = await store.loadClient(as.issuer);
   // A client registered at another issuer is unknown here: client ids are per authorization server.
   if (known && known.issuer === as.issuer) return known;
-  const registered = await registerClient(
-    fetchFn,
-    as,
-    { clientName: options.clientMetadata?.clientName ?? "toolwright", ...options.clientMetadata, redirectUris: [redirectUriOf(options)] },
-    scope,
-  );
-  await store.saveClient(as.issuer, registered);
-  return registered;
+  return replaceClient(options, store, fetchFn, as, scope, undefined);
+}
+
+/**
+ * Registers at `as` under the store's per-issuer lock, once however many workers need a client at
+ * that moment: the stored client is read again under the lock, and a usable one (not `failed`, the
+ * client the AS just refused) is taken as is. After an `invalid_client`, a configured CIMD client
+ * replaces the forgotten registration when the AS supports CIMD, with no registration at all.
+ */
+export async function replaceClient(
+  options: OAuthProviderOptions,
+  store: TokenStore,
+  fetchFn: FetchLike,
+  as: AuthorizationServerMetadata,
+  scope: string | undefined,
+  failed: OAuthClientInfo | undefined,
+): Promise<OAuthClientInfo> {
+  let chosen: OAuthClientInfo | undefined;
+  const exclusive = store.registerExclusive?.bind(store) ?? inProcessRegistration(store, localRegistrations);
+  await exclusive(as.issuer, async (latest) => {
+    if (latest && latest.issuer === as.issuer && latest.clientId !== failed?.clientId) {
+      chosen = latest; // registered (or replaced) by another worker while this one waited
+      return latest;
+    }
+    const cimd = failed ? cimdClient(options, as) : undefined;
+    if (cimd) {
+      chosen = cimd;
+      return undefined; // the forgotten registration goes; every worker now uses the metadata document
+    }
+    chosen = await registerClient(
+      fetchFn,
+      as,
+      { clientName: options.clientMetadata?.clientName ?? "toolwright", ...options.clientMetadata, redirectUris: [redirectUriOf(options)] },
+      scope,
+    );
+    return chosen;
+  });
+  return chosen as OAuthClientInfo;
 }
 
 /** client_credentials or jwt_bearer (RFC 7523): no user, the pre-registered client (checked at creation) authenticates itself. */

@@ -73,6 +73,7 @@ function refreshSetupFor(
     fetchFn,
     // The metadata cached at authorization still serves when rediscovery fails (a flaky well-known URL).
     metadata: (issuer) => servers.metadata(issuer, false).catch(() => servers.cached(issuer)),
+    rediscover: (issuer) => servers.metadata(issuer, false, true).catch(() => undefined),
     requestTo,
   };
 }

@@ -6,7 +6,7 @@
  * dynamic registration means the AS forgot the client, which one new registration repairs.
  */
 import type { AuthorizationServerMetadata, FetchLike } from "./discovery.js";
-import { clientFor, type TokenRequest } from "./oauth-grants.js";
+import { clientFor, replaceClient, type TokenRequest } from "./oauth-grants.js";
 import type { OAuthProviderOptions } from "./oauth-options.js";
 import { OAuthError } from "./oauth-util.js";
 import type { OAuthTokens, TokenStore } from "./token-store.js";
@@ -26,6 +26,8 @@ export interface RefreshInput {
   readonly tokens: OAuthTokens;
   /** The AS metadata for an issuer (rediscovered, else cached), undefined when unknown. */
   metadata(issuer: string): Promise<AuthorizationServerMetadata | undefined>;
+  /** The issuer's metadata fetched again, bypassing the cache (undefined when that fails). */
+  rediscover?(issuer: string): Promise<AuthorizationServerMetadata | undefined>;
   requestTo(as: AuthorizationServerMetadata): TokenRequest;
 }
 
@@ -50,9 +52,10 @@ function isRefusal(error: unknown, code: string): boolean {
 
 /**
  * Sends the refresh grant for `tokens`. An `invalid_client` for a dynamically registered client
- * drops that registration (unless another worker replaced it already), registers once more (or uses
- * the client ID metadata document when configured and supported) and retries once: the users'
- * stored grants are left as they are.
+ * means the AS forgot it: under the store's per-issuer lock, the client is replaced once (unless
+ * another worker replaced it already) by the client ID metadata document when configured and now
+ * supported, else by one new registration, and the refresh is retried once. The users' stored
+ * grants are left as they are.
  */
 async function sendRefresh(input: RefreshInput, tokens: OAuthTokens): Promise<OAuthTokens> {
   const { options, store, fetchFn } = input;
@@ -64,10 +67,10 @@ async function sendRefresh(input: RefreshInput, tokens: OAuthTokens): Promise<OA
     return await input.requestTo(as)(client, fields);
   } catch (error) {
     if (!isRefusal(error, "invalid_client") || client.source !== "dynamic") throw error;
-    const stored = await store.loadClient(as.issuer);
-    if (!stored || stored.clientId === client.clientId) await store.saveClient(as.issuer, undefined);
-    const again = await clientFor(options, store, fetchFn, as, tokens.scope);
-    return await input.requestTo(as)(again, fields);
+    // An AS that was reset may have changed its metadata too (CIMD switched on): asked again.
+    const now = (await input.rediscover?.(as.issuer)) ?? as;
+    const again = await replaceClient(options, store, fetchFn, now, tokens.scope, client);
+    return await input.requestTo(now)(again, fields);
   }
 }
 

@@ -14,8 +14,11 @@ import { OAuthError } from "./oauth-util.js";
 
 /** Cached access to authorization servers for one provider. */
 export interface AuthServerAccess {
-  /** The issuer's metadata; `legacy` allows the 2025-03-26 default endpoints when none is published. */
-  metadata(issuer: string, legacy: boolean): Promise<AuthorizationServerMetadata>;
+  /**
+   * The issuer's metadata; `legacy` allows the 2025-03-26 default endpoints when none is published;
+   * `fresh` fetches it again (the cache keeps the old one when that fails).
+   */
+  metadata(issuer: string, legacy: boolean, fresh?: boolean): Promise<AuthorizationServerMetadata>;
   /** Metadata fetched before, without a request (a refresh may go on when rediscovery fails). */
   cached(issuer: string): AuthorizationServerMetadata | undefined;
   /** The private_key_jwt key, when one is configured. */
@@ -36,9 +39,9 @@ export function createAuthServerAccess(
   let assertionKey: AssertionKey | undefined;
   let tokenDpop: TokenDpop | undefined;
   return {
-    async metadata(issuer, legacy) {
+    async metadata(issuer, legacy, fresh = false) {
       const cached = byIssuer.get(issuer);
-      if (cached) return cached;
+      if (cached && !fresh) return cached;
       const found = await discoverAuthorizationServer(fetchFn, issuer, { allowFallback: legacy, headers });
       if (!options.allowInsecureHttp) requireSecureEndpoints(found);
       byIssuer.set(issuer, found);

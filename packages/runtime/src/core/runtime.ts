@@ -15,6 +15,7 @@ import {
   failureFromLocal,
 } from "../failure/failure-mapping.js";
 import { createRunLedger, type DesignRunPolicy, type RunLedger, type RunPolicy, type RunUsage, runPolicyFromDesign } from "./policy.js";
+import { createPrincipalHasher } from "./principal-hash.js";
 import { connectionOf, createTelemetry, type TelemetryOptions } from "./telemetry.js";
 
 /** A registered toolset. */
@@ -37,7 +38,7 @@ export interface RuntimeOptions extends TelemetryOptions {
    * and nothing is sent. Without a hook, destructive tools run and `requiresConfirmation` tools are denied.
    */
   readonly confirm?: (spec: ToolSpec, payload: unknown) => Promise<boolean> | boolean;
-  /** Telemetry options grouped (same fields as the top-level `onEvent`, `tracing`, `tracer`, which win). */
+  /** Telemetry options grouped (same fields as the top-level `onEvent`, `tracing`, `tracer`, `principalHash`, which win). */
   readonly telemetry?: TelemetryOptions;
   /** Clock in ms for the run policy; injectable for tests. */
   readonly now?: () => number;
@@ -161,6 +162,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     ...(options.tracing !== undefined ? { tracing: options.tracing } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
   });
+  const hashPrincipal = createPrincipalHasher(options.principalHash ?? options.telemetry?.principalHash);
 
   const specs = () => [...toolsets.values()].flatMap((r) => r.specs);
 
@@ -232,16 +234,19 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       const entry = request.rejection ? undefined : index.get(request.tool);
       const tool = entry?.spec.id ?? request.rejection?.tool ?? request.tool;
       const server = entry?.caller.server ?? request.rejection?.server ?? "";
+      // Only with the option: a call pays no hashing (nor an await) otherwise.
+      const principalHash = hashPrincipal ? await hashPrincipal(callOptions.principal) : undefined;
       const base = {
         tool,
         server,
         ...(entry ? { toolset: entry.spec.toolset } : {}),
         ...(request.callId === undefined ? {} : { callId: request.callId }),
+        ...(principalHash === undefined ? {} : { principalHash }),
       };
       const startedAt = performance.now();
       telemetry.emit({ type: "call_started", ...base, at: Date.now() });
       const connection = connectionOf(entry?.caller);
-      const span = await telemetry.startSpan(tool, server, request.callId, connection);
+      const span = await telemetry.startSpan(tool, server, request.callId, connection, principalHash);
       let outcome: Awaited<ReturnType<typeof run>>;
       try {
         const setId = span.requestId;

@@ -2,8 +2,11 @@
  * Telemetry for runtime calls: plain events (started, finished, failed) and, only when asked for,
  * OpenTelemetry spans through `@opentelemetry/api`, an optional peer loaded lazily.
  */
+
+import type { Principal } from "../caller/principal.js";
 import { type CallConnection, connectionOf, type HistogramLike, MCP_CLIENT_METRICS, type MeterLike } from "../caller/telemetry-facts.js";
 import type { FailureKind, FailureReason, RecoveryAction } from "../failure/failure.js";
+import { PRINCIPAL_HASH_ATTRIBUTE } from "./principal-hash.js";
 
 /** Fields every call event carries. */
 interface CallEventBase {
@@ -16,6 +19,8 @@ interface CallEventBase {
   readonly server: string;
   /** Epoch ms when the event happened. */
   readonly at: number;
+  /** The principal's pseudonym, with `principalHash` set and a call made for a principal (never the id). */
+  readonly principalHash?: string;
 }
 
 /** A runtime event. */
@@ -56,6 +61,14 @@ export interface TelemetryOptions {
   readonly tracer?: TracerLike;
   /** A meter for the MCP client metrics (`mcp.client.operation.duration`, in seconds). */
   readonly meter?: MeterLike;
+  /**
+   * Opt-in: spans and events of calls made for a principal carry `toolwright.principal.hash`
+   * (event field `principalHash`), the first 16 hex digits of HMAC-SHA256(key, principal id) under
+   * this key (at least 16 bytes; keep it secret, or anyone can test a guessed id against a hash),
+   * or the value your function returns (1 to 128 characters of `A-Z a-z 0-9 _ - . :`; anything
+   * else, the id itself or a throw adds nothing). Without it no principal attribute is added at all.
+   */
+  readonly principalHash?: string | Uint8Array | ((principal: Principal) => string | Promise<string>);
 }
 
 interface OtelApi {
@@ -86,7 +99,13 @@ export interface CallSpan {
 export interface Telemetry {
   emit(event: RuntimeEvent): void;
   /** Starts a span when tracing is on; otherwise returns a no-op span. */
-  startSpan(tool: string, server: string, callId: string | undefined, connection?: CallConnection): Promise<CallSpan>;
+  startSpan(
+    tool: string,
+    server: string,
+    callId: string | undefined,
+    connection?: CallConnection,
+    principalHash?: string,
+  ): Promise<CallSpan>;
   /** Records one operation's duration on the meter, when one was given. */
   recordOperation(seconds: number, tool: string, connection: CallConnection, errorType: string | undefined): void;
 }
@@ -145,7 +164,7 @@ export function createTelemetry(options: TelemetryOptions = {}, load: () => Prom
         // a faulty meter must never break a call
       }
     },
-    async startSpan(tool, server, callId, connection) {
+    async startSpan(tool, server, callId, connection, principalHash) {
       if (!wantSpans) return NO_SPAN;
       const otel = await loadApi();
       const tracer = options.tracer ?? otel?.trace.getTracer("toolwright", "0.1.0");
@@ -153,6 +172,7 @@ export function createTelemetry(options: TelemetryOptions = {}, load: () => Prom
       // Toolwright's own attribute for the server's configured name (the conventions have none for it).
       const attributes: { [key: string]: string } = { ...callAttributes(tool, connection), "mcp.server.name": server };
       if (callId !== undefined) attributes["gen_ai.tool.call.id"] = callId;
+      if (principalHash !== undefined) attributes[PRINCIPAL_HASH_ATTRIBUTE] = principalHash;
       const span = tracer.startSpan(`tools/call ${tool}`, { attributes, kind: SPAN_KIND_CLIENT });
       let idSet = false;
       return {

@@ -5,6 +5,7 @@
  * held tools. A hook that throws or answers anything but `true` refuses: fail closed.
  */
 import type { CallRequest } from "../caller/caller.js";
+import type { Principal } from "../caller/principal.js";
 import type { ApprovalStore } from "./approval-store.js";
 import type { ApprovalHook } from "./manager-types.js";
 import type { ServerSlot, ServerStatus } from "./server-slot.js";
@@ -15,8 +16,8 @@ import { approveSlot } from "./trust.js";
 export interface CallApproval {
   /** True when no hook needs asking. Synchronous, so most calls skip an await (and its microtask hop). */
   autoApproved(slot: ServerSlot, tool: ManagedTool): boolean;
-  /** Asks the hook about one call; true only for an explicit `true`. */
-  ask(slot: ServerSlot, tool: ManagedTool, args: CallRequest["arguments"]): Promise<boolean>;
+  /** Asks the hook about one call (made for `principal`, if any); true only for an explicit `true`. */
+  ask(slot: ServerSlot, tool: ManagedTool, args: CallRequest["arguments"], principal?: Principal): Promise<boolean>;
 }
 
 /** Creates the per-call approval over the manager's `approve` hook (none: every call runs). */
@@ -27,7 +28,7 @@ export function createCallApproval(hook: ApprovalHook | undefined): CallApproval
   };
   return {
     autoApproved,
-    async ask(slot, tool, args) {
+    async ask(slot, tool, args, principal) {
       if (autoApproved(slot, tool) || !hook) return true;
       try {
         const request = {
@@ -38,7 +39,7 @@ export function createCallApproval(hook: ApprovalHook | undefined): CallApproval
           arguments: args,
           risk: tool.risk,
         };
-        return (await hook(request)) === true;
+        return (await (principal ? hook(request, principal) : hook(request))) === true;
       } catch {
         return false;
       }

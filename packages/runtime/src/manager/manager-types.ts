@@ -31,8 +31,12 @@ export interface CallApprovalRequest {
   readonly risk: ToolRisk;
 }
 
-/** Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. */
-export type ApprovalHook = (request: CallApprovalRequest) => boolean | Promise<boolean>;
+/**
+ * Decides whether a call may run. Servers (or tools) with `autoApprove` skip it. `principal` is the
+ * principal the call is made for, when it was made for one (a shared server's call through
+ * `forPrincipal`).
+ */
+export type ApprovalHook = (request: CallApprovalRequest, principal?: Principal) => boolean | Promise<boolean>;
 
 /** What `applyConfig` did. */
 export interface ApplySummary {

@@ -12,10 +12,55 @@
  */
 import { type Principal, principalKey } from "../caller/principal.js";
 import type { McpConfig } from "./config-types.js";
-import type { McpManager, McpManagerOptions, PrincipalManager, PrincipalOptions } from "./manager-types.js";
+import type {
+  ApprovalHook,
+  McpManager,
+  McpManagerOptions,
+  McpManagerOptions as Options,
+  PrincipalManager,
+  PrincipalOptions,
+} from "./manager-types.js";
 import { type BuildContext, buildPrincipalManager, type CreateManagerCore, type Entry, serversWhere } from "./principal-view.js";
+import { createSharedMirror, type SharedMirror } from "./shared-mirror.js";
+import type { ToolsDiff } from "./tool-registry.js";
 
 export type { CreateManagerCore } from "./principal-view.js";
+
+/**
+ * The shared servers' manager options: it mirrors into the shared mirror (so every principal's
+ * runtime follows its tools), its drift is told to the application's `onChange` and to every live
+ * principal's, and a principal's call is approved by the application's `approve` and by that
+ * principal's (both must say yes).
+ */
+function sharedServersOptions(options: Options, p: PrincipalOptions, mirror: SharedMirror): Options {
+  const { approve: top, onChange: told } = options;
+  const per = p.approve;
+  const perChange = p.onChange;
+  const onChange = (server: string, diff: ToolsDiff) => {
+    told?.(server, diff);
+    for (const principal of mirror.principals()) {
+      try {
+        perChange?.(principal, server, diff);
+      } catch {
+        // One principal's listener failing must not keep the others from hearing of it.
+      }
+    }
+  };
+  const approve: ApprovalHook | undefined =
+    top || per
+      ? async (request, principal) => {
+          if (top && (await top(request, principal)) !== true) return false;
+          return per && principal ? (await per(principal, request)) === true : true;
+        }
+      : undefined;
+  return { ...options, registry: mirror.registry, onChange, ...(approve ? { approve } : {}) };
+}
+
+/** Refuses a config without one of the shared servers, naming it. */
+function checkShared(shared: ReadonlySet<string>, config: McpConfig): void {
+  for (const name of shared)
+    if (!Object.hasOwn(config.mcpServers, name)) throw new Error(`principals.sharedServers: unknown server "${name}"`);
+}
 
 /** Creates the many-principal manager over `createCore`. */
 export function createPrincipalPool(initial: McpConfig, options: McpManagerOptions, createCore: CreateManagerCore): McpManager {
@@ -27,14 +72,11 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
   const { principals: _principals, ...baseOptions } = options;
   // What a principal's manager inherits: knobs, not the shared servers' hooks and listeners.
   const { approve: _a, onChange: _c, approvals: _s, onConfigApplied: _o, registry: _r, ...inherited } = baseOptions;
-  const checkShared = (config: McpConfig) => {
-    for (const name of shared)
-      if (!Object.hasOwn(config.mcpServers, name)) throw new Error(`principals.sharedServers: unknown server "${name}"`);
-  };
-  checkShared(initial);
+  checkShared(shared, initial);
   let current = initial;
   const sharedPart = (config: McpConfig): McpConfig => ({ ...config, mcpServers: serversWhere(config, (n) => shared.has(n)) });
-  const base = createCore(sharedPart(initial), baseOptions);
+  const mirror = createSharedMirror(baseOptions.registry);
+  const base = createCore(sharedPart(initial), sharedServersOptions(baseOptions, p, mirror));
   const pool = new Map<string, Entry>();
   let reaper: ReturnType<typeof setInterval> | undefined;
   let stopped = false;
@@ -42,6 +84,7 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     p,
     shared,
     base,
+    mirror,
     inherited,
     createCore,
     current: () => current,
@@ -147,7 +190,7 @@ export function createPrincipalPool(initial: McpConfig, options: McpManagerOptio
     reapPrincipals,
     config: () => current,
     async applyConfig(next) {
-      checkShared(next);
+      checkShared(shared, next);
       current = next;
       // Principals rebuild from the new config on their next call; busy ones once their calls end.
       void closeAll();

@@ -1,18 +1,17 @@
 /**
  * One principal's manager, as the pool builds it: the config entries with that principal's secrets
  * (`configFor`), its auth per HTTP server (`authFor`, or an OAuth provider over `tokenStoreFor`), its
- * approvals, its own runtime registry, and routing of shared servers' tools to the one shared
- * connection. The pool (`principal-pool.ts`) decides when one is built and closed.
+ * approvals, its own runtime registry (the shared servers' tools kept current in it by the
+ * shared mirror), and routing of shared servers' tools to the one shared connection. The pool (`principal-pool.ts`) decides when one is built and closed.
  */
 import { createOAuthProvider } from "../auth/oauth-provider.js";
-import type { Caller } from "../caller/caller.js";
 import type { Principal } from "../caller/principal.js";
 import { createRuntime, type Runtime } from "../core/runtime.js";
 import { prototypeFree } from "../schema/prototype-free.js";
 import type { AuthProvider } from "../transport/auth-provider.js";
 import type { HttpServerConfig, McpConfig, ServerConfig } from "./config-types.js";
 import type { McpManager, McpManagerOptions, PrincipalManager, PrincipalOptions } from "./manager-types.js";
-import { runtimeSpecOf } from "./tool-registry.js";
+import type { SharedMirror } from "./shared-mirror.js";
 
 /** Builds a plain manager (the manager without principals): passed in, so nothing here imports manager.ts. */
 export type CreateManagerCore = (config: McpConfig, options: McpManagerOptions) => McpManager;
@@ -64,6 +63,8 @@ export interface BuildContext {
   readonly shared: ReadonlySet<string>;
   /** The manager of the shared servers. */
   readonly base: McpManager;
+  /** The shared servers' tools, kept current in every attached principal's runtime. */
+  readonly mirror: SharedMirror;
   /** The options a principal's manager inherits (knobs, not the shared servers' hooks). */
   readonly inherited: McpManagerOptions;
   readonly createCore: CreateManagerCore;
@@ -95,18 +96,6 @@ function trackedRuntime(ctx: BuildContext, entry: Entry, runtime: Runtime): Runt
   };
 }
 
-/** Shared servers' tools, registered in a principal's runtime as they are now (their calls go to the one shared connection). */
-function mirrorShared(base: McpManager, shared: ReadonlySet<string>, runtime: Runtime): void {
-  for (const name of shared) {
-    const caller: Caller | undefined = base.getClient(name);
-    const specs = base
-      .tools()
-      .filter((t) => t.server === name)
-      .map((t) => runtimeSpecOf(t));
-    if (caller && specs.length > 0) runtime.registerToolset({ toolset: name, specs, caller });
-  }
-}
-
 /** Builds one principal's manager: its entries (with its secrets), approvals, runtime and connections. */
 export async function buildPrincipalManager(ctx: BuildContext, entry: Entry): Promise<PrincipalManager> {
   const { principal } = entry;
@@ -130,11 +119,15 @@ export async function buildPrincipalManager(ctx: BuildContext, entry: Entry): Pr
       ...(approvals ? { approvals } : {}),
     },
   );
-  entry.stopOwn = () => own.stop();
+  // The shared servers' tools, now and as they change (a list_changed reaches every principal).
+  const detach = ctx.mirror.attach(principal, runtime);
+  entry.stopOwn = () => {
+    detach();
+    return own.stop();
+  };
   // Connected before the manager is handed out, so a provider adapter built on `runtime` lists
   // the principal's tools at once (`lazy: true` leaves every server to its first call instead).
   if (!inherited.lazy) await own.start();
-  mirrorShared(base, shared, runtime);
   const viaShared = (tool: string) => {
     const dot = tool.indexOf(".");
     if (dot > 0 && shared.has(tool.slice(0, dot))) return true;

@@ -179,7 +179,7 @@ export function createServerCalls(context: ServerCallsContext): ServerCalls {
     }
     tool ??= registry.lookup(key);
     if (!tool) return finish(slot, request, notListed(slot, request, facts, key), key);
-    if (!approval.autoApproved(slot, tool) && !(await approval.ask(slot, tool, request.arguments)))
+    if (!approval.autoApproved(slot, tool) && !(await approval.ask(slot, tool, request.arguments, callOptions.principal)))
       return finish(slot, request, refuse(slot, request, facts, "not_approved", `call to ${tool.id} was not approved`), key);
     // The approval may have taken long (a human): the server can be gone by now.
     const client = slot.client;
