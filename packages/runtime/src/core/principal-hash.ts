@@ -8,13 +8,12 @@
  */
 import type { webcrypto } from "node:crypto";
 import { type Principal, principalKey } from "../caller/principal.js";
-import type { TelemetryOptions } from "./telemetry.js";
 
 /** The span attribute (and event field `principalHash`) that carries the pseudonym. */
 export const PRINCIPAL_HASH_ATTRIBUTE = "toolwright.principal.hash";
 
 /** How principals are pseudonymized in telemetry (`TelemetryOptions.principalHash`): an HMAC key or a function. */
-export type PrincipalHashOption = NonNullable<TelemetryOptions["principalHash"]>;
+export type PrincipalHashOption = string | Uint8Array | ((principal: Principal) => string | Promise<string>);
 
 /** Computes the attribute for a call's principal; undefined adds nothing. Never throws. */
 export type PrincipalHasher = (principal: Principal | undefined) => Promise<string | undefined>;
