@@ -324,11 +324,17 @@ export function createRpcPeer(given: RpcPeerOptions): RpcPeer {
       }
     },
     failAll(fault) {
+      if (tap !== undefined) {
+        // The transport ended: the recorder keeps it as what it was, so a replay ends the same way.
+        for (const id of pending.keys()) observeWire(tap, { direction: "fault", requestId: id, fault, ended: true });
+        if (pending.size === 0) observeWire(tap, { direction: "fault", requestId: undefined, fault, ended: true });
+      }
       for (const id of [...pending.keys()]) settle(id, { ok: false, fault });
       // The transport is gone: drop the deadline timer now instead of letting it fire for nothing.
       deadlines.dropIfIdle();
     },
     fail(id, fault) {
+      if (tap !== undefined && pending.has(id)) observeWire(tap, { direction: "fault", requestId: id, fault });
       return settle(id, { ok: false, fault });
     },
   };
