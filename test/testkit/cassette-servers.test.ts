@@ -144,7 +144,9 @@ describe("a cassette from server-everything over legacy HTTP+SSE", () => {
     // waits for it, as the filesystem session waits for roots, so every recording has one order.
     let announced: () => void = () => {};
     const onListChanged = () => announced();
-    const target = (): RecordTarget => ({ http: { url, name: "everything", headers: { Authorization: `Bearer ${BEARER}` }, onListChanged } });
+    const target = (): RecordTarget => ({
+      http: { url, name: "everything", headers: { Authorization: `Bearer ${BEARER}` }, onListChanged },
+    });
     const session: Session = async (caller) => {
       const listChanged = new Promise<void>((resolve) => {
         announced = resolve;

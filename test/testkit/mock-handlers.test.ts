@@ -44,7 +44,9 @@ describe("startMock over stdio with a handlers module", () => {
     });
     const broken = await client.getStructuredContent({ location: "New York" });
     expect(broken.ok).toBe(false);
-    expect(broken.ok ? "" : broken.failure.message).toContain("mock everything.get-structured-content: the handler's answer breaks the output schema");
+    expect(broken.ok ? "" : broken.failure.message).toContain(
+      "mock everything.get-structured-content: the handler's answer breaks the output schema",
+    );
     expect(running.calls.map((c) => c.tool)).toEqual(["echo", "get-sum", "get-structured-content", "get-structured-content"]);
     expect(running.failures).toHaveLength(1);
     expect(running.failures[0]).toMatchObject({ tool: "get-structured-content", call: 2 });
@@ -73,10 +75,14 @@ describe("startMock over stdio with a handlers module", () => {
 
 describe("toolwright mock --handlers", () => {
   it("over HTTP on 127.0.0.1: the child serves the module's answers", async () => {
-    const child = spawn(process.execPath, [TOOLWRIGHT_CLI, "mock", "--out", OUT, "--toolset", "everything", "--http", "--handlers", HANDLERS], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [TOOLWRIGHT_CLI, "mock", "--out", OUT, "--toolset", "everything", "--http", "--handlers", HANDLERS],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
     try {
       const url = await new Promise<string>((done, fail) => {
@@ -107,10 +113,17 @@ describe("toolwright mock --handlers", () => {
   it.each([
     ["a folder", "test/testkit", /--handlers "test\/testkit": not a file/],
     ["a missing file", "test/testkit/nope.ts", /--handlers "test\/testkit\/nope\.ts": no such file/],
-    ["a handler for no tool", "test/testkit/fixtures/bad-handlers.ts", /toolset "everything" has no tool for handler "launchRockets" \(handlers: "echo", /],
+    [
+      "a handler for no tool",
+      "test/testkit/fixtures/bad-handlers.ts",
+      /toolset "everything" has no tool for handler "launchRockets" \(handlers: "echo", /,
+    ],
     ["a module with no handlers object", "test/testkit/fixtures/no-default-handlers.ts", /default export must be the handlers object/],
   ])("refuses %s with exit 2, naming the path", async (_what, path, message) => {
-    const run = await runToolwright(["mock", "--out", OUT, "--toolset", "everything", "--handlers", path], { cwd: root, killAfterMs: 60_000 });
+    const run = await runToolwright(["mock", "--out", OUT, "--toolset", "everything", "--handlers", path], {
+      cwd: root,
+      killAfterMs: 60_000,
+    });
     expect(run.output).toMatch(message);
     expect(run.status).toBe(2);
   });

@@ -69,7 +69,10 @@ describe("HTTP transport failures replay as HTTP failures", () => {
     ["a reset socket mid-call", [{ tool: "echo", call: 1, fault: { kind: "crash" } }], { kind: "unavailable", action: "retry" }],
     [
       "404 session gone on every try (re-initialized once, live and replayed)",
-      [{ tool: "echo", call: 1, fault: { kind: "session-404" } }, { tool: "echo", call: 2, fault: { kind: "session-404" } }],
+      [
+        { tool: "echo", call: 1, fault: { kind: "session-404" } },
+        { tool: "echo", call: 2, fault: { kind: "session-404" } },
+      ],
       { kind: "unavailable", action: "replan", httpStatus: 404 },
     ],
     [

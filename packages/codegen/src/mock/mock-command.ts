@@ -159,7 +159,8 @@ export function mockCommand(io: MockIo, setAction: (action: () => Promise<number
         .option("record", { type: "string", describe: "Append every call and failure to this file, one JSON line each" })
         .option("handlers", {
           type: "string",
-          describe: "A module whose default export is the mock's handlers (what create<Toolset>Mock takes); answers are checked against the output schemas",
+          describe:
+            "A module whose default export is the mock's handlers (what create<Toolset>Mock takes); answers are checked against the output schemas",
         })
         .option("verify", {
           type: "string",

@@ -49,7 +49,9 @@ export async function loadHandlers(path: string, cwd: string, toolset: string, f
   try {
     mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as { readonly default?: unknown };
   } catch (error) {
-    throw new Error(`toolwright mock: --handlers ${show(path)}: the module failed to load: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `toolwright mock: --handlers ${show(path)}: the module failed to load: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const exported = mod.default;
   if (typeof exported !== "object" || exported === null || Array.isArray(exported)) {

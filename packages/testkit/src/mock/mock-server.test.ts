@@ -135,7 +135,10 @@ describe("the mock's tools/list", () => {
   };
 
   it("lists a tool as the lock holds it, every field; a tool without a lock entry from its spec", async () => {
-    const mock = await startMock({ toolset: "shop", server: "shop", tools: [{ ...search, listed: locked }, note] }, { transport: "memory" });
+    const mock = await startMock(
+      { toolset: "shop", server: "shop", tools: [{ ...search, listed: locked }, note] },
+      { transport: "memory" },
+    );
     try {
       const listed = await mock.caller.listTools?.();
       expect(listed?.ok).toBe(true);
@@ -154,7 +157,11 @@ describe("the mock's tools/list", () => {
       const mock = await startMock({ toolset: "shop", server: "shop", tools: [{ ...search, listed }] }, { transport: "memory" });
       try {
         const raw = await mock.caller.request("tools/list", {});
-        expect(raw.ok && (raw.value as { tools: unknown[] }).tools[0]).toEqual({ name: "search", inputSchema: input, outputSchema: output });
+        expect(raw.ok && (raw.value as { tools: unknown[] }).tools[0]).toEqual({
+          name: "search",
+          inputSchema: input,
+          outputSchema: output,
+        });
       } finally {
         await mock.close();
       }

@@ -6,12 +6,7 @@
  */
 import type { FieldIssue } from "@toolwright/runtime";
 import { RpcHandlerError } from "@toolwright/runtime/protocol";
-import {
-  type CallToolResult,
-  createToolServer,
-  type ServerTool,
-  type ToolServer,
-} from "@toolwright/runtime/server";
+import { type CallToolResult, createToolServer, type ServerTool, type ToolServer } from "@toolwright/runtime/server";
 import { listingOf } from "./listing.js";
 import type { MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./types.js";
 

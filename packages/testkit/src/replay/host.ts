@@ -8,10 +8,10 @@
 
 import type { MessageHost, MessageHostSession } from "@toolwright/runtime/caller";
 import type { RpcId, RpcMessage } from "@toolwright/runtime/protocol";
-import { wireFaultOf } from "./wire-fault.js";
 import type { Cassette, JsonObject } from "../cassette/format.js";
 import { comparable, describeRequest, differences, nearest, sameValue } from "./match.js";
 import { type Exchange, exchangesOf } from "./script.js";
+import { wireFaultOf } from "./wire-fault.js";
 
 /** Options for a replay. */
 export interface ReplayOptions {

@@ -173,7 +173,12 @@ describe("recorded failures and secrets", () => {
     );
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.failure).toMatchObject({ kind: "auth_required", source: "http", httpStatus: 401, message: "calc: HTTP 401 unauthorized" });
+    expect(outcome.failure).toMatchObject({
+      kind: "auth_required",
+      source: "http",
+      httpStatus: 401,
+      message: "calc: HTTP 401 unauthorized",
+    });
   });
 
   it("a hand-edited fault that is not a wire fault replays as a transport failure naming what was recorded", async () => {
@@ -185,7 +190,10 @@ describe("recorded failures and secrets", () => {
     const outcome = await using(createReplayCaller(`${faulted.join("\n")}\n`), (c) =>
       c.callTool({ name: "echo", arguments: { message: "hi", when: "monday" } }),
     );
-    expect(outcome).toMatchObject({ ok: false, failure: { kind: "unavailable", source: "transport", message: "calc: recorded gremlin failure: odd" } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      failure: { kind: "unavailable", source: "transport", message: "calc: recorded gremlin failure: odd" },
+    });
   });
 
   it("redacts registered and given secrets and bearer text in every recorded message", async () => {

@@ -90,7 +90,10 @@ function handlersFile(toolset: string, given: string | URL, cwd: string): string
   } catch {
     // Reported below with the path.
   }
-  if (!isFile) throw new TypeError(`startMock(${toolset}): handlers ${JSON.stringify(String(given))} is not a file (resolved to ${JSON.stringify(file)})`);
+  if (!isFile)
+    throw new TypeError(
+      `startMock(${toolset}): handlers ${JSON.stringify(String(given))} is not a file (resolved to ${JSON.stringify(file)})`,
+    );
   return file;
 }
 
