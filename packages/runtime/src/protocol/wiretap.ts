@@ -31,6 +31,15 @@ export function observeWire(tap: Wiretap, event: WireEvent): void {
   }
 }
 
+/**
+ * Shows the transport's failure of the requests `ids` (`ended`: the transport itself ended, one
+ * event per request in flight, or one with no id when none was).
+ */
+export function observeFailure(tap: Wiretap, ids: readonly RpcId[], fault: WireFault, ended: boolean): void {
+  for (const requestId of ids) observeWire(tap, { direction: "fault", requestId, fault, ...(ended ? { ended } : {}) });
+  if (ended && ids.length === 0) observeWire(tap, { direction: "fault", requestId: undefined, fault, ended });
+}
+
 type Send = (message: RpcMessage, context: { readonly requestId?: RpcId }) => void | Promise<void>;
 
 /** Wraps a transport's send so `tap` sees each message before it goes, and each refusal. */
