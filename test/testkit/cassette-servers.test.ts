@@ -138,8 +138,25 @@ describe("a cassette from server-everything over legacy HTTP+SSE", () => {
   afterAll(() => stopEverything(child));
 
   it("records the caller's probes and fallback, and replays the session without them", async () => {
-    const target = (): RecordTarget => ({ http: { url, name: "everything", headers: { Authorization: `Bearer ${BEARER}` } } });
-    const { text } = await roundTrip(target, everythingSession, "everything-sse");
+    // server-everything registers more tools when the client says `initialized` and announces them
+    // with tools/list_changed on the SSE stream, a socket apart from the POSTs: whether that
+    // arrives before or after the client's next POST is a race (under load, either). The session
+    // waits for it, as the filesystem session waits for roots, so every recording has one order.
+    let announced: () => void = () => {};
+    const onListChanged = () => announced();
+    const target = (): RecordTarget => ({
+      http: { url, name: "everything", headers: { Authorization: `Bearer ${BEARER}` }, onListChanged },
+    });
+    const session: Session = async (caller) => {
+      const listChanged = new Promise<void>((resolve) => {
+        announced = resolve;
+      });
+      await caller.connect();
+      await listChanged;
+      return everythingSession(caller);
+    };
+    const { text } = await roundTrip(target, session, "everything-sse", { onListChanged });
+    expect(text).toContain('"method":"notifications/tools/list_changed"');
     expect(parseCassette(text).header).toMatchObject({ transport: "legacy-sse" });
     // The server/discover probe and the initialize POST were refused with 404 before the fallback.
     expect(text).toContain('{"dir":"fault","fault":{"message":"Not Found","status":404,"type":"http"},"id":1}');

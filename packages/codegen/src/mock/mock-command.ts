@@ -4,7 +4,8 @@
  * like any MCP server. It generates the design's code into a private folder under
  * `node_modules/.cache/toolwright/mock/` (or serves an existing `gen --out` folder with `--out`),
  * loads that toolset's `mock.gen.ts` with tsx, and runs it with `serveMock` of `@toolwright/testkit`,
- * the same engine `startMock` uses in memory. The mock's answers are the generated defaults.
+ * the same engine `startMock` uses in memory. The mock answers the generated defaults, or with
+ * `--handlers FILE` the handlers that module exports (mock-handlers.ts).
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,6 +13,7 @@ import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Argv, CommandModule } from "yargs";
 import { commandErrorText } from "../command-error.js";
+import { loadHandlers, type MockFactory } from "./mock-handlers.js";
 
 interface MockIo {
   readonly stdout: (text: string) => void;
@@ -30,6 +32,8 @@ interface MockArgs {
   /** `--verify`: a cassette to replay against the live server and the mock, instead of serving. */
   readonly verify?: string | undefined;
   readonly ignore?: readonly string[] | undefined;
+  /** `--handlers`: a module whose default export is the mock's handlers (answers in the child). */
+  readonly handlers?: string | undefined;
 }
 
 type MockModule = { readonly [name: string]: unknown };
@@ -41,10 +45,10 @@ type Testkit = {
   ): Promise<{ readonly url: string | undefined; readonly closed: Promise<void>; close(): Promise<void> }>;
 };
 
-/** The generated mock definitions of a `gen --out` folder, by toolset name (each module's one `create*Mock`). */
-async function loadDefinitions(outDir: string): Promise<Map<string, Definition>> {
+/** The generated mock factories of a `gen --out` folder, by toolset name (each module's one `create*Mock`). */
+async function loadDefinitions(outDir: string): Promise<Map<string, MockFactory>> {
   const { tsImport } = await import("tsx/esm/api");
-  const found = new Map<string, Definition>();
+  const found = new Map<string, MockFactory>();
   const dirs = readdirSync(outDir, { withFileTypes: true }).filter(
     (d) => d.isDirectory() && existsSync(join(outDir, d.name, "mock.gen.ts")),
   );
@@ -52,8 +56,8 @@ async function loadDefinitions(outDir: string): Promise<Map<string, Definition>>
     const mod = (await tsImport(pathToFileURL(join(outDir, dir.name, "mock.gen.ts")).href, import.meta.url)) as MockModule;
     for (const [name, value] of Object.entries(mod)) {
       if (!/^create\w*Mock$/.test(name) || typeof value !== "function") continue;
-      const definition = (value as (handlers: object) => Definition)({});
-      found.set(definition.toolset, definition);
+      const factory = value as (handlers: object) => Definition;
+      found.set(factory({}).toolset, factory);
     }
   }
   return found;
@@ -87,11 +91,13 @@ export async function mockAction(args: MockArgs, io: MockIo): Promise<number> {
     if (!existsSync(outDir))
       throw new Error(`toolwright mock: no generated code at ${args.out} (run toolwright gen first, or leave out --out)`);
     const definitions = await loadDefinitions(outDir);
-    const definition = definitions.get(args.toolset);
-    if (definition === undefined) {
+    const factory = definitions.get(args.toolset);
+    if (factory === undefined) {
       const names = [...definitions.keys()].map((n) => JSON.stringify(n)).join(", ");
       throw new Error(`toolwright mock: the design has no toolset ${JSON.stringify(args.toolset)} (it has ${names || "none"})`);
     }
+    const handlers = args.handlers === undefined ? {} : await loadHandlers(args.handlers, cwd, args.toolset, factory);
+    const definition = factory(handlers) as Definition;
     const testkit = await loadTestkit(cwd);
     if (args.verify !== undefined) {
       const { verifyMock } = await import("./mock-verify.js");
@@ -151,6 +157,11 @@ export function mockCommand(io: MockIo, setAction: (action: () => Promise<number
         .option("http", { type: "boolean", default: false, describe: "Serve streamable HTTP on 127.0.0.1 instead of stdio" })
         .option("port", { type: "number", default: 0, describe: "HTTP port (0: an ephemeral port, printed on stderr)" })
         .option("record", { type: "string", describe: "Append every call and failure to this file, one JSON line each" })
+        .option("handlers", {
+          type: "string",
+          describe:
+            "A module whose default export is the mock's handlers (what create<Toolset>Mock takes); answers are checked against the output schemas",
+        })
         .option("verify", {
           type: "string",
           describe:
@@ -163,6 +174,7 @@ export function mockCommand(io: MockIo, setAction: (action: () => Promise<number
         })
         .example("$0 mock design.ts --toolset everything", "serve the mock over stdio")
         .example("$0 mock design.ts --toolset everything --http --port 3001", "serve it over HTTP")
+        .example("$0 mock design.ts --toolset everything --handlers test/everything-handlers.ts", "answer with your handlers")
         .example(
           "$0 mock design.ts --toolset everything --verify everything.cassette.jsonl",
           "check the server and the mock against a cassette",
@@ -177,6 +189,7 @@ export function mockCommand(io: MockIo, setAction: (action: () => Promise<number
         record: a.record === undefined ? undefined : String(a.record),
         verify: a.verify === undefined ? undefined : String(a.verify),
         ignore: Array.isArray(a.ignore) ? a.ignore.map(String) : undefined,
+        handlers: a.handlers === undefined ? undefined : String(a.handlers),
       };
       setAction(() => mockAction(args, io));
     },

@@ -67,6 +67,8 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
     `    readonly spec: ${ToolSpec};`,
     `    readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };`,
     `    readonly handler: ((payload: never, call: ${Call}) => unknown) | undefined;`,
+    "    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */",
+    "    readonly listed?: unknown;",
     "  }[];",
     "}",
     "",
@@ -80,13 +82,19 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
     `    server: ${printLiteral(ts.server)},`,
     "    tools: [",
   );
+  // A pulled toolset lists each tool as the lock holds it (the catalogue's snapshot, not a copy),
+  // so a mock's tools/list equals the server's: execution, _meta, icons and `$schema` included.
+  const pulled = ts.source === "lock" && ts.toolFingerprints !== undefined && ts.snapshots !== undefined;
+  const catalogue = pulled ? f.import(s.catalogue) : undefined;
   for (const tool of ts.tools) {
     const spec = f.import(tool.symbols.spec);
+    const listed = catalogue !== undefined && Object.hasOwn(ts.snapshots ?? {}, tool.name);
     f.print(
       "      {",
       `        spec: ${spec},`,
       `        answer: ${printLiteral(mockAnswer(tool), 8)},`,
       `        handler: handlers.${tool.memberName},`,
+      ...(listed ? [`        listed: ${catalogue}.snapshots?.[${printLiteral(tool.name)}],`] : []),
       "      },",
     );
   }

@@ -25,6 +25,8 @@ export interface HostedCallerOptions extends SessionCallerOptions {
 
 interface HostedConnection extends SessionConnection {
   readonly pipe: InMemoryPipe;
+  /** The host said the server forgot this session (a replayed HTTP 404). */
+  forgotten: boolean;
 }
 
 const closedFault: WireFault = { type: "transport", code: "ECLOSED", message: "the in-memory caller is closed" };
@@ -64,19 +66,21 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
         return { ok: false, fault: { type: "transport", code: "EHOST", message } };
       }
       let conn: HostedConnection | undefined;
-      const pipe = createInMemoryPipe(
-        target,
-        (value) => peer.receive(value),
-        () => {
+      const pipe = createInMemoryPipe(target, (value) => peer.receive(value), {
+        onHostClose: (fault) => {
           // The server hung up mid-session (a crash): what a stdio caller does on exit.
           if (conn) {
             conn.listen?.abort();
             link.lost(conn);
           }
           link.crashed();
-          peer.failAll(hostClosedFault);
+          peer.failAll(fault ?? hostClosedFault);
         },
-      );
+        onHostFault: (id, fault, sessionLost) => {
+          if (sessionLost && conn) conn.forgotten = true;
+          peer.fail(id, fault);
+        },
+      });
       const peer = createRpcPeer({
         send: (message) => pipe.send(message),
         onNotification: (notification) => {
@@ -85,7 +89,7 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
         ...(link.handlers ? { handlers: link.handlers } : {}),
         ...(options.wiretap ? { wiretap: options.wiretap } : {}),
       });
-      conn = connectionOn(peer, { pipe });
+      conn = connectionOn(peer, { pipe, forgotten: false });
       const outcome = await openSession(peer, link.identity, link.era, {
         budget: createConnectBudget(options.connectTimeoutMs ?? 10_000),
         probeTimeoutMs: options.probeTimeoutMs ?? 3000,
@@ -98,6 +102,8 @@ function createHostedConnector(options: HostedCallerOptions, link: ConnectorLink
       conn.session = outcome.value;
       return { ok: true, value: conn };
     },
+    // Only a fault the host marked: an in-memory session is never forgotten on its own.
+    sessionLost: (conn) => conn.forgotten,
     async dispose(conn) {
       conn.alive = false;
       conn.listen?.abort();

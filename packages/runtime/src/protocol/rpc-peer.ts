@@ -7,7 +7,7 @@
 import type { RpcOutcome, WireFault } from "../failure/wire-fault.js";
 import { classify, type RpcId, type RpcMessage, type RpcNotification, type RpcRequest, type RpcResponse } from "./json-rpc.js";
 import { createDeadlines } from "./rpc-deadlines.js";
-import { observeWire, tapSend, type Wiretap } from "./wiretap.js";
+import { observeFailure, observeWire, tapSend, type Wiretap } from "./wiretap.js";
 
 /** A progress notification for one request. */
 export interface Progress {
@@ -324,11 +324,14 @@ export function createRpcPeer(given: RpcPeerOptions): RpcPeer {
       }
     },
     failAll(fault) {
+      // The transport ended: a recorder keeps it as what it was, so a replay ends the same way.
+      if (tap !== undefined) observeFailure(tap, [...pending.keys()], fault, true);
       for (const id of [...pending.keys()]) settle(id, { ok: false, fault });
       // The transport is gone: drop the deadline timer now instead of letting it fire for nothing.
       deadlines.dropIfIdle();
     },
     fail(id, fault) {
+      if (tap !== undefined && pending.has(id)) observeFailure(tap, [id], fault, false);
       return settle(id, { ok: false, fault });
     },
   };

@@ -22,6 +22,30 @@ describe("the wiretap on an RPC peer", () => {
     expect(seen[3]).toMatchObject({ direction: "fault", requestId: 2, fault: { status: 401 } });
   });
 
+  it("sees requests the transport failed: one (fail) and all in flight when it ended (failAll), with ended", async () => {
+    const seen: WireEvent[] = [];
+    const peer = createRpcPeer({ send: () => {}, wiretap: (event) => seen.push(event) });
+    const oversize = peer.request("tools/call", { name: "big" });
+    const a = peer.request("tools/call", { name: "a" });
+    const b = peer.request("tools/call", { name: "b" });
+    const big = { type: "transport", code: "EOVERSIZE", message: "too big" } as const;
+    expect(peer.fail(1, big)).toBe(true);
+    expect(peer.fail(1, big)).toBe(false); // no longer pending: not seen twice
+    const exit = { type: "transport", code: "EXIT", message: "exited", exitCode: 70 } as const;
+    peer.failAll(exit);
+    expect(await oversize).toEqual({ ok: false, fault: big });
+    expect(await a).toEqual({ ok: false, fault: exit });
+    expect(await b).toEqual({ ok: false, fault: exit });
+    expect(seen.filter((e) => e.direction === "fault")).toEqual([
+      { direction: "fault", requestId: 1, fault: big },
+      { direction: "fault", requestId: 2, fault: exit, ended: true },
+      { direction: "fault", requestId: 3, fault: exit, ended: true },
+    ]);
+    // Nothing in flight: the end is still seen, with no request id.
+    peer.failAll(exit);
+    expect(seen.at(-1)).toEqual({ direction: "fault", requestId: undefined, fault: exit, ended: true });
+  });
+
   it("a throwing wiretap never breaks the session", async () => {
     const peer = createRpcPeer({
       send: (message) => {

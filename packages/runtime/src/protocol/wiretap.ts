@@ -9,13 +9,15 @@ import type { RpcId, RpcMessage } from "./json-rpc.js";
 
 /**
  * One wire event: a message the client sent (`send`) or received (`recv`, as parsed, before any
- * validation), or a send the transport failed (`fault`: an HTTP status, a refused connection),
- * with the request id it carried.
+ * validation), or a request the transport failed (`fault`: an HTTP status, a reset or refused
+ * connection, an oversize answer), with the request id it carried. `ended` marks the transport's
+ * end (a process exit, a closed stream): every request in flight fails with the same fault, one
+ * event each, or one event with no id when none was in flight.
  */
 export type WireEvent =
   | { readonly direction: "send"; readonly message: RpcMessage }
   | { readonly direction: "recv"; readonly message: unknown }
-  | { readonly direction: "fault"; readonly requestId: RpcId | undefined; readonly fault: WireFault };
+  | { readonly direction: "fault"; readonly requestId: RpcId | undefined; readonly fault: WireFault; readonly ended?: boolean };
 
 /** Observes wire events. It must not keep or change the messages it is shown; a throw is ignored. */
 export type Wiretap = (event: WireEvent) => void;
@@ -27,6 +29,15 @@ export function observeWire(tap: Wiretap, event: WireEvent): void {
   } catch {
     // an observer only
   }
+}
+
+/**
+ * Shows the transport's failure of the requests `ids` (`ended`: the transport itself ended, one
+ * event per request in flight, or one with no id when none was).
+ */
+export function observeFailure(tap: Wiretap, ids: readonly RpcId[], fault: WireFault, ended: boolean): void {
+  for (const requestId of ids) observeWire(tap, { direction: "fault", requestId, fault, ...(ended ? { ended } : {}) });
+  if (ended && ids.length === 0) observeWire(tap, { direction: "fault", requestId: undefined, fault, ended });
 }
 
 type Send = (message: RpcMessage, context: { readonly requestId?: RpcId }) => void | Promise<void>;

@@ -48,6 +48,7 @@ export function descriptor(tool: ServerTool<unknown>): { [key: string]: unknown 
   if (tool.annotations !== undefined) out.annotations = tool.annotations;
   if (tool._meta !== undefined) out._meta = tool._meta;
   if (tool.execution !== undefined) out.execution = tool.execution;
+  if (tool.icons !== undefined) out.icons = tool.icons;
   return out;
 }
 

@@ -92,6 +92,8 @@ export interface ServerTool<Args = { readonly [key: string]: unknown }> {
   readonly outputSchema?: { readonly [key: string]: unknown };
   readonly annotations?: ToolAnnotationsWire;
   readonly _meta?: { readonly [key: string]: unknown };
+  /** Icons for the tool, listed as is (`src`, `mimeType`, `sizes`...). */
+  readonly icons?: readonly { readonly [key: string]: unknown }[];
   /** MCP task execution, listed as is: `taskSupport` "optional" or "required" makes 2026-07-28 calls tasks (tasks extension). */
   readonly execution?: { readonly taskSupport?: "forbidden" | "optional" | "required" };
   /** When a task call becomes a task: at once (default), or after its `input_required` rounds ("after-input"). */

@@ -11,12 +11,18 @@
  * {"dir":"send","msg":{"id":1,"jsonrpc":"2.0","method":"initialize","params":{...}}}
  * {"dir":"recv","msg":{"id":1,"jsonrpc":"2.0","result":{...}}}
  * {"dir":"fault","fault":{"message":"...","status":401,"type":"http"},"id":2}
+ * {"dir":"fault","end":true,"fault":{"code":"EXIT","exitCode":70,"message":"...","type":"transport"},"id":3}
  * ```
  *
  * The first line is the header; every other line is one event in the order the client saw it:
  * `send` (client to server), `recv` (server to client, as received) or `fault` (the transport
- * refused a request: an HTTP status, a refused connection). Request ids are numbered in order of
- * appearance, client and server requests apart; progress tokens and task ids likewise.
+ * failed request `id`: an HTTP status, a reset or refused connection, an oversize answer; with
+ * `end`, the transport itself ended, a process exit or a closed stream, failing every request in
+ * flight, or none: then there is no `id`). A fault holds the runtime's wire-fault facts (`type`,
+ * `message`, and `status`, `code`, `retryAfterMs`, `exitCode`, `signal`, `stderrTail` as they
+ * apply), so a replay fails the request through the same mapping as the live session did.
+ * Request ids are numbered in order of appearance, client and server requests apart; progress
+ * tokens and task ids likewise.
  */
 
 /** The cassette format version this kit writes and reads. */
@@ -41,7 +47,7 @@ export interface CassetteHeader {
 export type CassetteEvent =
   | { readonly dir: "send"; readonly msg: JsonObject }
   | { readonly dir: "recv"; readonly msg: JsonObject }
-  | { readonly dir: "fault"; readonly id?: number; readonly fault: JsonObject };
+  | { readonly dir: "fault"; readonly id?: number; readonly end?: true; readonly fault: JsonObject };
 
 /** A JSON object as a cassette holds it. */
 export interface JsonObject {

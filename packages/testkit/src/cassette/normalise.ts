@@ -105,7 +105,12 @@ export function createNormaliser(options: NormaliseOptions = {}): Normaliser {
     event(event) {
       if (event.direction === "fault") {
         const id = event.requestId === undefined ? undefined : client.known(event.requestId);
-        return { dir: "fault", ...(typeof id === "number" ? { id } : {}), fault: redact(faultFacts(event.fault)) };
+        return {
+          dir: "fault",
+          ...(typeof id === "number" ? { id } : {}),
+          ...(event.ended === true ? { end: true } : {}),
+          fault: redact(faultFacts(event.fault)),
+        };
       }
       if (!isObject(event.message)) return undefined;
       return event.direction === "send"
@@ -115,16 +120,29 @@ export function createNormaliser(options: NormaliseOptions = {}): Normaliser {
   };
 }
 
-/** The facts of a refused send worth keeping: type, code or status, message. Never headers or bodies. */
+/**
+ * The facts of a transport failure the runtime maps (so a replay maps them the same way): type,
+ * code or status, message, Retry-After, exit code and signal, the stderr tail (redacted like
+ * every string here). Never headers or bodies.
+ */
 function faultFacts(fault: WireFault): JsonObject {
   const out: { [key: string]: unknown } = { type: fault.type, message: fault.message };
-  if (fault.type === "http") out.status = fault.status;
+  if (fault.type === "http") {
+    out.status = fault.status;
+    if (fault.retryAfterMs !== undefined) out.retryAfterMs = fault.retryAfterMs;
+  }
   if (fault.type === "rpc") {
     out.code = fault.code;
     if (fault.httpStatus !== undefined) out.status = fault.httpStatus;
     if (fault.data !== undefined) out.data = fault.data;
   }
-  if (fault.type === "transport") out.code = fault.code;
+  if (fault.type === "transport") {
+    out.code = fault.code;
+    if (fault.exitCode !== undefined) out.exitCode = fault.exitCode;
+    if (fault.signal !== undefined) out.signal = fault.signal;
+    if (fault.stderrTail) out.stderrTail = fault.stderrTail;
+  }
+  if (fault.type === "timeout") out.phase = fault.phase;
   return out;
 }
 

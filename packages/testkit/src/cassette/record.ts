@@ -5,7 +5,7 @@
  * the caller's secrets are registered.
  */
 
-import { createHostedCaller, type HostedCallerOptions, type SessionCaller } from "@toolwright/runtime/caller";
+import { createHostedCaller, type HostedCallerOptions, type SessionCaller, type WireEvent } from "@toolwright/runtime/caller";
 import { clearHttpEraCache, createHttpCaller, type HttpCaller, type HttpCallerOptions } from "@toolwright/runtime/http";
 import { writeFileSafe } from "@toolwright/runtime/manager";
 import { createStdioCaller, type StdioCallerOptions } from "@toolwright/runtime/stdio";
@@ -57,7 +57,10 @@ export interface Recording<C extends SessionCaller = SessionCaller> {
 export function createRecordingCaller(target: RecordTarget, options: RecordingOptions = {}): Recording {
   const events: CassetteEvent[] = [];
   const normaliser = createNormaliser({ ...(options.secrets ? { secrets: options.secrets } : {}) });
+  // What close() causes (the process stopped, streams ended) is the recording's end, not the session's.
+  let closing = false;
   const wiretap = (event: Parameters<typeof normaliser.event>[0]) => {
+    if (closing || clientEnded(event)) return;
     const stable = normaliser.event(event);
     if (stable) events.push(stable);
   };
@@ -109,7 +112,16 @@ export function createRecordingCaller(target: RecordTarget, options: RecordingOp
     },
     async close() {
       observe();
+      closing = true;
       await caller.close();
     },
   };
+}
+
+/**
+ * A transport end the client caused itself (`ECLOSED`: it dropped a connection whose session the
+ * server forgot, then opened a new one): the replay does that on its own, from the fault before.
+ */
+function clientEnded(event: WireEvent): boolean {
+  return event.direction === "fault" && event.ended === true && event.fault.type === "transport" && event.fault.code === "ECLOSED";
 }

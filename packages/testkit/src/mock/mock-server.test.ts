@@ -120,3 +120,51 @@ describe("createMockServer", () => {
     expect(r.ok ? "" : r.failure.message).toContain("mock shop.note: the handler threw: boom in handler");
   });
 });
+
+describe("the mock's tools/list", () => {
+  const locked = {
+    name: "search",
+    title: "Search",
+    description: "Finds things",
+    inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", ...input },
+    outputSchema: { $schema: "http://json-schema.org/draft-07/schema#", ...output },
+    annotations: { readOnlyHint: true, title: "Search things" },
+    execution: { taskSupport: "forbidden" },
+    _meta: { "example.com/tier": "gold" },
+    icons: [{ src: "https://example.com/s.png", mimeType: "image/png" }],
+  };
+
+  it("lists a tool as the lock holds it, every field; a tool without a lock entry from its spec", async () => {
+    const mock = await startMock(
+      { toolset: "shop", server: "shop", tools: [{ ...search, listed: locked }, note] },
+      { transport: "memory" },
+    );
+    try {
+      const listed = await mock.caller.listTools?.();
+      expect(listed?.ok).toBe(true);
+      const raw = await mock.caller.request("tools/list", {});
+      expect(raw).toMatchObject({ ok: true });
+      const tools = raw.ok ? (raw.value as { tools: unknown[] }).tools : [];
+      expect(tools[0]).toEqual(locked);
+      expect(tools[1]).toEqual({ name: "note", inputSchema: input });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("an entry for another tool, or with no object inputSchema, is not listed: the spec is", async () => {
+    for (const listed of [{ ...locked, name: "other" }, { ...locked, inputSchema: "x" }, "not an object"]) {
+      const mock = await startMock({ toolset: "shop", server: "shop", tools: [{ ...search, listed }] }, { transport: "memory" });
+      try {
+        const raw = await mock.caller.request("tools/list", {});
+        expect(raw.ok && (raw.value as { tools: unknown[] }).tools[0]).toEqual({
+          name: "search",
+          inputSchema: input,
+          outputSchema: output,
+        });
+      } finally {
+        await mock.close();
+      }
+    }
+  });
+});

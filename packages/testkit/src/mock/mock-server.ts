@@ -5,15 +5,9 @@
  * It holds no global state: each `createMockServer` has its own record.
  */
 import type { FieldIssue } from "@toolwright/runtime";
-import type { SpecAnnotations } from "@toolwright/runtime/caller";
 import { RpcHandlerError } from "@toolwright/runtime/protocol";
-import {
-  type CallToolResult,
-  createToolServer,
-  type ServerTool,
-  type ToolAnnotationsWire,
-  type ToolServer,
-} from "@toolwright/runtime/server";
+import { type CallToolResult, createToolServer, type ServerTool, type ToolServer } from "@toolwright/runtime/server";
+import { listingOf } from "./listing.js";
 import type { MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./types.js";
 
 /** A mock answer that broke its tool's contract: what the test sees in `failures`. */
@@ -54,16 +48,6 @@ export interface MockServerOptions {
 export function describeIssue(issue: FieldIssue): string {
   const expected = issue.expected === undefined ? "" : ` (expected ${issue.expected})`;
   return `${issue.field === "" ? "(the result)" : issue.field}: ${issue.constraint}${expected}`;
-}
-
-function wireAnnotations(a: SpecAnnotations | undefined): ToolAnnotationsWire | undefined {
-  if (a === undefined) return undefined;
-  return {
-    ...(a.readOnly === undefined ? {} : { readOnlyHint: a.readOnly }),
-    ...(a.destructive === undefined ? {} : { destructiveHint: a.destructive }),
-    ...(a.idempotent === undefined ? {} : { idempotentHint: a.idempotent }),
-    ...(a.openWorld === undefined ? {} : { openWorldHint: a.openWorld }),
-  };
 }
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
@@ -131,14 +115,9 @@ export function createMockServer(definition: MockDefinition, options: MockServer
   };
   const tools = definition.tools.map((tool): ServerTool => {
     const spec = tool.spec;
-    const annotations = wireAnnotations(spec.annotations);
     return {
       name: spec.name,
-      ...(spec.title === undefined ? {} : { title: spec.title }),
-      ...(spec.description === undefined ? {} : { description: spec.description }),
-      inputSchema: spec.inputSchema,
-      ...(spec.outputSchema === undefined ? {} : { outputSchema: spec.outputSchema }),
-      ...(annotations === undefined ? {} : { annotations }),
+      ...listingOf(spec, tool.listed),
       // Payloads are checked by the generated decoder, so a wrong argument gets the server's own answer.
       decodePayload: spec.decodePayload as NonNullable<ServerTool["decodePayload"]>,
       // No decodeResult: the mock checks answers itself (naming the field), and a fault may break one on purpose.

@@ -29,6 +29,8 @@ export interface MockToolDefinition {
   readonly answer: { readonly from: MockAnswerSource; readonly value: unknown };
   /** The test's handler, typed by the generated `<Toolset>MockHandlers`. */
   readonly handler?: ((payload: never, call: MockCallInfo) => unknown) | undefined;
+  /** The tool as its server listed it (the lock's entry): the mock lists it as is. Absent: listed from `spec`. */
+  readonly listed?: unknown;
 }
 
 /** What `create<Toolset>Mock(handlers)` returns: a toolset's tools with their answers and handlers. */

@@ -11,6 +11,7 @@ import type { RpcId, RpcMessage } from "@toolwright/runtime/protocol";
 import type { Cassette, JsonObject } from "../cassette/format.js";
 import { comparable, describeRequest, differences, nearest, sameValue } from "./match.js";
 import { type Exchange, exchangesOf } from "./script.js";
+import { wireFaultOf } from "./wire-fault.js";
 
 /** Options for a replay. */
 export interface ReplayOptions {
@@ -51,6 +52,7 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
   const used = new Set<Exchange>();
   let position = 0;
   let served = 0;
+  const session = cassette.header.session === true;
 
   const matches = (ex: Exchange, method: string, params: unknown) =>
     ex.method === method && (HANDSHAKE.has(method) || sameValue(comparable(ex.request.params, ignore), comparable(params, ignore)));
@@ -96,7 +98,7 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
       const left = strict ? exchanges.slice(position) : exchanges.filter((ex) => !used.has(ex));
       return left.filter((ex) => ex.method !== LISTEN).length;
     },
-    openSession({ send }): MessageHostSession {
+    openSession({ send, close: hangUp, fail }): MessageHostSession {
       let closed = false;
       // Answers the client sent to server requests, and the replays waiting for them.
       const answers = new Map<unknown, () => void>();
@@ -108,6 +110,28 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
         });
       const out = (msg: JsonObject, related: RpcId | undefined) => !closed && send(msg as unknown as RpcMessage, related) !== false;
 
+      /**
+       * A recorded transport failure, reproduced as what it was: the transport ends (a process
+       * exit) or fails the one request (an HTTP status, a reset), so the client's runtime maps it
+       * by the same path to the same failure. A 404 on a session the server had assigned is a
+       * forgotten session, as the HTTP caller judges it. Hosts without these hooks (a replay
+       * served over a real transport) answer a JSON-RPC error that carries the recorded fault.
+       */
+      function failAs(step: { readonly fault: JsonObject; readonly end: boolean }, id: RpcId, method: string): void {
+        const fault = wireFaultOf(step.fault);
+        if (step.end && hangUp) {
+          closed = true;
+          hangUp(fault);
+          return;
+        }
+        if (!step.end && fail) {
+          const status = fault.type === "http" ? fault.status : fault.type === "rpc" ? fault.httpStatus : undefined;
+          fail(id, fault, { sessionLost: status === 404 && session && !HANDSHAKE.has(method) });
+          return;
+        }
+        out({ jsonrpc: "2.0", id, error: faultError(step.fault) }, id);
+      }
+
       async function play(ex: Exchange, id: RpcId, token: unknown): Promise<void> {
         for (const step of ex.steps) {
           if (closed) return;
@@ -116,7 +140,7 @@ export function createReplayHost(cassette: Cassette, options: ReplayOptions = {}
             continue;
           }
           if (step.kind === "fault") {
-            out({ jsonrpc: "2.0", id, error: faultError(step.fault) }, id);
+            failAs(step, id, ex.method);
             return;
           }
           const msg = step.msg;

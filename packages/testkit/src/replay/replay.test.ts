@@ -158,7 +158,7 @@ describe("verifyCassette", () => {
 });
 
 describe("recorded failures and secrets", () => {
-  it("a refused send (an HTTP 401) replays as a failure carrying the recorded status", async () => {
+  it("a refused send (an HTTP 401) replays as the HTTP failure it was: auth_required, the status kept", async () => {
     const { text } = await recordCalculator(0);
     const lines = text.trimEnd().split("\n");
     // The echo exchange as an HTTP caller records a 401: the request went out, the transport refused it.
@@ -173,8 +173,27 @@ describe("recorded failures and secrets", () => {
     );
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.failure.message).toContain("recorded http failure: unauthorized");
-    expect(JSON.stringify(outcome.failure)).toContain('"status":401');
+    expect(outcome.failure).toMatchObject({
+      kind: "auth_required",
+      source: "http",
+      httpStatus: 401,
+      message: "calc: HTTP 401 unauthorized",
+    });
+  });
+
+  it("a hand-edited fault that is not a wire fault replays as a transport failure naming what was recorded", async () => {
+    const { text } = await recordCalculator(0);
+    const lines = text.trimEnd().split("\n");
+    const echoSend = lines.findIndex((l) => l.includes('"name":"echo"'));
+    const id = (JSON.parse(lines[echoSend] as string) as { msg: { id: number } }).msg.id;
+    const faulted = [...lines.slice(0, echoSend + 1), JSON.stringify({ dir: "fault", fault: { message: "odd", type: "gremlin" }, id })];
+    const outcome = await using(createReplayCaller(`${faulted.join("\n")}\n`), (c) =>
+      c.callTool({ name: "echo", arguments: { message: "hi", when: "monday" } }),
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      failure: { kind: "unavailable", source: "transport", message: "calc: recorded gremlin failure: odd" },
+    });
   });
 
   it("redacts registered and given secrets and bearer text in every recorded message", async () => {

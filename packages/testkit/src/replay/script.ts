@@ -13,7 +13,8 @@ export type ReplayStep =
   | { readonly kind: "emit"; readonly msg: JsonObject }
   /** Wait for the client's answer to the server request with this (normalised) id. */
   | { readonly kind: "await"; readonly id: unknown }
-  | { readonly kind: "fault"; readonly fault: JsonObject };
+  /** The transport failed the request (`end`: the transport itself ended, failing all in flight). */
+  | { readonly kind: "fault"; readonly fault: JsonObject; readonly end: boolean };
 
 /** A recorded client request and what the server did about it. */
 export interface Exchange {
@@ -44,9 +45,12 @@ export function exchangesOf(cassette: Cassette): Exchange[] {
   };
   for (const event of cassette.events) {
     if (event.dir === "fault") {
-      const ex = event.id === undefined ? undefined : byId.get(event.id);
+      const end = event.end === true;
+      // A transport that ended with nothing in flight (a process exit between calls) ends after
+      // the latest exchange, as the message with nothing open does.
+      const ex = event.id !== undefined ? byId.get(event.id) : end ? owner() : undefined;
       if (ex) {
-        ex.steps.push({ kind: "fault", fault: event.fault });
+        ex.steps.push({ kind: "fault", fault: event.fault, end });
         close(ex);
       }
       continue;

@@ -4,11 +4,12 @@
  * over streamable HTTP on 127.0.0.1 (an ephemeral port) and over stdio (the `toolwright mock`
  * command as a child process). Each start has its own record and its own server: no global state.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createHostedCaller, type SessionCaller } from "@toolwright/runtime/caller";
 import { createHttpCaller } from "@toolwright/runtime/http";
 import { serveHttp, type ToolServer } from "@toolwright/runtime/server";
@@ -25,9 +26,15 @@ export interface StartMockOptions extends MockServerOptions {
   readonly transport?: MockTransport;
   /**
    * stdio only: the design file the child `toolwright mock` serves (it generates the same mock from
-   * it). Handlers are functions of this process, so a stdio mock answers defaults only.
+   * it). Handler functions of this process cannot answer in the child: give `handlers` instead.
    */
   readonly design?: string;
+  /**
+   * stdio only: a module (path, relative to `cwd`, or file URL) whose default export is the mock's
+   * handlers, the object `create<Toolset>Mock(handlers)` takes. The child imports it (TypeScript
+   * too) and answers with it; every answer is checked against the output schema as in memory.
+   */
+  readonly handlers?: string | URL;
   /** stdio only: serve the code already generated in this folder (`gen --out`) instead of generating it from `design`. */
   readonly out?: string;
   /** stdio only: where the design is resolved and `@toolwright/codegen` is found (default `process.cwd()`). */
@@ -74,6 +81,22 @@ export function toolwrightBin(cwd: string): string {
   return join(dirname(entry), "bin.js");
 }
 
+/** The handlers module as an absolute file path; refused now, naming it, when it is not a file. */
+function handlersFile(toolset: string, given: string | URL, cwd: string): string {
+  const file = given instanceof URL || given.startsWith("file:") ? fileURLToPath(given) : resolve(cwd, given);
+  let isFile = false;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    // Reported below with the path.
+  }
+  if (!isFile)
+    throw new TypeError(
+      `startMock(${toolset}): handlers ${JSON.stringify(String(given))} is not a file (resolved to ${JSON.stringify(file)})`,
+    );
+  return file;
+}
+
 /** What the stdio child wrote to its record file: one JSON line per call or failure. */
 function readRecord(file: string): { calls: MockCall[]; failures: MockFailure[] } {
   let text = "";
@@ -103,12 +126,13 @@ async function startStdio(definition: MockDefinition, options: StartMockOptions)
   const withHandlers = definition.tools.filter((t) => t.handler !== undefined).map((t) => t.spec.name);
   if (withHandlers.length > 0) {
     throw new TypeError(
-      `startMock(${definition.toolset}): handlers run in this process and cannot answer over stdio (${withHandlers.join(", ")}); use transport "memory" or "http"`,
+      `startMock(${definition.toolset}): handlers run in this process and cannot answer over stdio (${withHandlers.join(", ")}); give \`handlers\` a module that exports them, or use transport "memory" or "http"`,
     );
   }
   if (options.intercept !== undefined)
     throw new TypeError(`startMock(${definition.toolset}): \`intercept\` runs in this process; use transport "memory" or "http"`);
   const cwd = options.cwd ?? process.cwd();
+  const handlers = options.handlers === undefined ? undefined : handlersFile(definition.toolset, options.handlers, cwd);
   const dir = await mkdtemp(join(tmpdir(), "toolwright-mock-"));
   const record = join(dir, "calls.jsonl");
   const command = {
@@ -122,6 +146,7 @@ async function startStdio(definition: MockDefinition, options: StartMockOptions)
       ...(options.out === undefined ? [] : ["--out", options.out]),
       "--record",
       record,
+      ...(handlers === undefined ? [] : ["--handlers", handlers]),
     ],
   };
   const caller = createStdioCaller({
@@ -168,6 +193,11 @@ async function startStdio(definition: MockDefinition, options: StartMockOptions)
 export async function startMock(definition: MockDefinition, options: StartMockOptions = {}): Promise<RunningMock> {
   const transport = options.transport ?? "memory";
   if (transport === "stdio") return startStdio(definition, options);
+  if (options.handlers !== undefined) {
+    throw new TypeError(
+      `startMock(${definition.toolset}): a handlers module is for the stdio child; in memory and over HTTP pass the functions to create<Toolset>Mock(handlers)`,
+    );
+  }
   const mock = createMockServer(definition, options);
   let caller: SessionCaller;
   let url: string | undefined;

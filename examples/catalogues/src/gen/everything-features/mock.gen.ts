@@ -2,7 +2,7 @@
 // source: examples/catalogues/design.ts (toolset "everything-features")
 
 import type { CallOptions, ToolSpec } from "@toolwright/runtime/codegen";
-import { echoSpec, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getRootsListSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerElicitationRequestSpec, triggerLongRunningOperationSpec, triggerSamplingRequestSpec, triggerUrlElicitationSpec } from "./specs.gen.js";
+import { echoSpec, everythingFeaturesCatalogue, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getRootsListSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerElicitationRequestSpec, triggerLongRunningOperationSpec, triggerSamplingRequestSpec, triggerUrlElicitationSpec } from "./specs.gen.js";
 import type { EchoPayload, EchoResult, GetAnnotatedMessagePayload, GetAnnotatedMessageResult, GetEnvPayload, GetEnvResult, GetResourceLinksPayload, GetResourceLinksResult, GetResourceReferencePayload, GetResourceReferenceResult, GetRootsListPayload, GetRootsListResult, GetStructuredContentPayload, GetStructuredContentResult, GetSumPayload, GetSumResult, GetTinyImagePayload, GetTinyImageResult, GzipFileAsResourcePayload, GzipFileAsResourceResult, SimulateResearchQueryPayload, SimulateResearchQueryResult, ToggleSimulatedLoggingPayload, ToggleSimulatedLoggingResult, ToggleSubscriberUpdatesPayload, ToggleSubscriberUpdatesResult, TriggerElicitationRequestPayload, TriggerElicitationRequestResult, TriggerLongRunningOperationPayload, TriggerLongRunningOperationResult, TriggerSamplingRequestPayload, TriggerSamplingRequestResult, TriggerUrlElicitationPayload, TriggerUrlElicitationResult } from "./types.gen.js";
 
 /** What a handler of the "everything-features" mock is told about the call it answers. */
@@ -67,6 +67,8 @@ export interface EverythingFeaturesMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: EverythingFeaturesMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 
@@ -86,6 +88,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.echo",
         },
         handler: handlers.echo,
+        listed: everythingFeaturesCatalogue.snapshots?.["echo"],
       },
       {
         spec: getAnnotatedMessageSpec,
@@ -94,6 +97,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-annotated-message",
         },
         handler: handlers.getAnnotatedMessage,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-annotated-message"],
       },
       {
         spec: getEnvSpec,
@@ -102,6 +106,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-env",
         },
         handler: handlers.getEnv,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-env"],
       },
       {
         spec: getResourceLinksSpec,
@@ -110,6 +115,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-resource-links",
         },
         handler: handlers.getResourceLinks,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-resource-links"],
       },
       {
         spec: getResourceReferenceSpec,
@@ -118,6 +124,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-resource-reference",
         },
         handler: handlers.getResourceReference,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-resource-reference"],
       },
       {
         spec: getRootsListSpec,
@@ -126,6 +133,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-roots-list",
         },
         handler: handlers.getRootsList,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-roots-list"],
       },
       {
         spec: getStructuredContentSpec,
@@ -138,6 +146,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           },
         },
         handler: handlers.getStructuredContent,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-structured-content"],
       },
       {
         spec: getSumSpec,
@@ -146,6 +155,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-sum",
         },
         handler: handlers.getSum,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-sum"],
       },
       {
         spec: getTinyImageSpec,
@@ -154,6 +164,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.get-tiny-image",
         },
         handler: handlers.getTinyImage,
+        listed: everythingFeaturesCatalogue.snapshots?.["get-tiny-image"],
       },
       {
         spec: gzipFileAsResourceSpec,
@@ -162,6 +173,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.gzip-file-as-resource",
         },
         handler: handlers.gzipFileAsResource,
+        listed: everythingFeaturesCatalogue.snapshots?.["gzip-file-as-resource"],
       },
       {
         spec: simulateResearchQuerySpec,
@@ -170,6 +182,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.simulate-research-query",
         },
         handler: handlers.simulateResearchQuery,
+        listed: everythingFeaturesCatalogue.snapshots?.["simulate-research-query"],
       },
       {
         spec: toggleSimulatedLoggingSpec,
@@ -178,6 +191,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.toggle-simulated-logging",
         },
         handler: handlers.toggleSimulatedLogging,
+        listed: everythingFeaturesCatalogue.snapshots?.["toggle-simulated-logging"],
       },
       {
         spec: toggleSubscriberUpdatesSpec,
@@ -186,6 +200,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.toggle-subscriber-updates",
         },
         handler: handlers.toggleSubscriberUpdates,
+        listed: everythingFeaturesCatalogue.snapshots?.["toggle-subscriber-updates"],
       },
       {
         spec: triggerElicitationRequestSpec,
@@ -194,6 +209,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.trigger-elicitation-request",
         },
         handler: handlers.triggerElicitationRequest,
+        listed: everythingFeaturesCatalogue.snapshots?.["trigger-elicitation-request"],
       },
       {
         spec: triggerLongRunningOperationSpec,
@@ -202,6 +218,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.trigger-long-running-operation",
         },
         handler: handlers.triggerLongRunningOperation,
+        listed: everythingFeaturesCatalogue.snapshots?.["trigger-long-running-operation"],
       },
       {
         spec: triggerSamplingRequestSpec,
@@ -210,6 +227,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.trigger-sampling-request",
         },
         handler: handlers.triggerSamplingRequest,
+        listed: everythingFeaturesCatalogue.snapshots?.["trigger-sampling-request"],
       },
       {
         spec: triggerUrlElicitationSpec,
@@ -218,6 +236,7 @@ export function createEverythingFeaturesMock(handlers: EverythingFeaturesMockHan
           value: "mock answer of everything-features.trigger-url-elicitation",
         },
         handler: handlers.triggerUrlElicitation,
+        listed: everythingFeaturesCatalogue.snapshots?.["trigger-url-elicitation"],
       },
     ],
   };

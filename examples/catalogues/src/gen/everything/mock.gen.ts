@@ -2,7 +2,7 @@
 // source: examples/catalogues/design.ts (toolset "everything")
 
 import type { CallOptions, ToolSpec } from "@toolwright/runtime/codegen";
-import { echoSpec, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
+import { echoSpec, everythingCatalogue, getAnnotatedMessageSpec, getEnvSpec, getResourceLinksSpec, getResourceReferenceSpec, getStructuredContentSpec, getSumSpec, getTinyImageSpec, gzipFileAsResourceSpec, simulateResearchQuerySpec, toggleSimulatedLoggingSpec, toggleSubscriberUpdatesSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
 import type { EchoPayload, EchoResult, GetAnnotatedMessagePayload, GetAnnotatedMessageResult, GetEnvPayload, GetEnvResult, GetResourceLinksPayload, GetResourceLinksResult, GetResourceReferencePayload, GetResourceReferenceResult, GetStructuredContentPayload, GetStructuredContentResult, GetSumPayload, GetSumResult, GetTinyImagePayload, GetTinyImageResult, GzipFileAsResourcePayload, GzipFileAsResourceResult, SimulateResearchQueryPayload, SimulateResearchQueryResult, ToggleSimulatedLoggingPayload, ToggleSimulatedLoggingResult, ToggleSubscriberUpdatesPayload, ToggleSubscriberUpdatesResult, TriggerLongRunningOperationPayload, TriggerLongRunningOperationResult } from "./types.gen.js";
 
 /** What a handler of the "everything" mock is told about the call it answers. */
@@ -59,6 +59,8 @@ export interface EverythingMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: EverythingMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 
@@ -78,6 +80,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.echo",
         },
         handler: handlers.echo,
+        listed: everythingCatalogue.snapshots?.["echo"],
       },
       {
         spec: getAnnotatedMessageSpec,
@@ -86,6 +89,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-annotated-message",
         },
         handler: handlers.getAnnotatedMessage,
+        listed: everythingCatalogue.snapshots?.["get-annotated-message"],
       },
       {
         spec: getEnvSpec,
@@ -94,6 +98,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-env",
         },
         handler: handlers.getEnv,
+        listed: everythingCatalogue.snapshots?.["get-env"],
       },
       {
         spec: getResourceLinksSpec,
@@ -102,6 +107,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-resource-links",
         },
         handler: handlers.getResourceLinks,
+        listed: everythingCatalogue.snapshots?.["get-resource-links"],
       },
       {
         spec: getResourceReferenceSpec,
@@ -110,6 +116,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-resource-reference",
         },
         handler: handlers.getResourceReference,
+        listed: everythingCatalogue.snapshots?.["get-resource-reference"],
       },
       {
         spec: getStructuredContentSpec,
@@ -122,6 +129,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           },
         },
         handler: handlers.getStructuredContent,
+        listed: everythingCatalogue.snapshots?.["get-structured-content"],
       },
       {
         spec: getSumSpec,
@@ -130,6 +138,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-sum",
         },
         handler: handlers.getSum,
+        listed: everythingCatalogue.snapshots?.["get-sum"],
       },
       {
         spec: getTinyImageSpec,
@@ -138,6 +147,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-tiny-image",
         },
         handler: handlers.getTinyImage,
+        listed: everythingCatalogue.snapshots?.["get-tiny-image"],
       },
       {
         spec: gzipFileAsResourceSpec,
@@ -146,6 +156,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.gzip-file-as-resource",
         },
         handler: handlers.gzipFileAsResource,
+        listed: everythingCatalogue.snapshots?.["gzip-file-as-resource"],
       },
       {
         spec: simulateResearchQuerySpec,
@@ -154,6 +165,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.simulate-research-query",
         },
         handler: handlers.simulateResearchQuery,
+        listed: everythingCatalogue.snapshots?.["simulate-research-query"],
       },
       {
         spec: toggleSimulatedLoggingSpec,
@@ -162,6 +174,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.toggle-simulated-logging",
         },
         handler: handlers.toggleSimulatedLogging,
+        listed: everythingCatalogue.snapshots?.["toggle-simulated-logging"],
       },
       {
         spec: toggleSubscriberUpdatesSpec,
@@ -170,6 +183,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.toggle-subscriber-updates",
         },
         handler: handlers.toggleSubscriberUpdates,
+        listed: everythingCatalogue.snapshots?.["toggle-subscriber-updates"],
       },
       {
         spec: triggerLongRunningOperationSpec,
@@ -178,6 +192,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.trigger-long-running-operation",
         },
         handler: handlers.triggerLongRunningOperation,
+        listed: everythingCatalogue.snapshots?.["trigger-long-running-operation"],
       },
     ],
   };

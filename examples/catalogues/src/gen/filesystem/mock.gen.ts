@@ -2,7 +2,7 @@
 // source: examples/catalogues/design.ts (toolset "filesystem")
 
 import type { CallOptions, ToolSpec } from "@toolwright/runtime/codegen";
-import { createDirectorySpec, directoryTreeSpec, editFileSpec, getFileInfoSpec, listAllowedDirectoriesSpec, listDirectorySpec, listDirectoryWithSizesSpec, moveFileSpec, readFileSpec, readMediaFileSpec, readMultipleFilesSpec, readTextFileSpec, searchFilesSpec, writeFileSpec } from "./specs.gen.js";
+import { createDirectorySpec, directoryTreeSpec, editFileSpec, filesystemCatalogue, getFileInfoSpec, listAllowedDirectoriesSpec, listDirectorySpec, listDirectoryWithSizesSpec, moveFileSpec, readFileSpec, readMediaFileSpec, readMultipleFilesSpec, readTextFileSpec, searchFilesSpec, writeFileSpec } from "./specs.gen.js";
 import type { CreateDirectoryPayload, CreateDirectoryResult, DirectoryTreePayload, DirectoryTreeResult, EditFilePayload, EditFileResult, GetFileInfoPayload, GetFileInfoResult, ListAllowedDirectoriesPayload, ListAllowedDirectoriesResult, ListDirectoryPayload, ListDirectoryResult, ListDirectoryWithSizesPayload, ListDirectoryWithSizesResult, MoveFilePayload, MoveFileResult, ReadFilePayload, ReadFileResult, ReadMediaFilePayload, ReadMediaFileResult, ReadMultipleFilesPayload, ReadMultipleFilesResult, ReadTextFilePayload, ReadTextFileResult, SearchFilesPayload, SearchFilesResult, WriteFilePayload, WriteFileResult } from "./types.gen.js";
 
 /** What a handler of the "filesystem" mock is told about the call it answers. */
@@ -61,6 +61,8 @@ export interface FilesystemMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: FilesystemMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 
@@ -82,6 +84,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.createDirectory,
+        listed: filesystemCatalogue.snapshots?.["create_directory"],
       },
       {
         spec: directoryTreeSpec,
@@ -92,6 +95,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.directoryTree,
+        listed: filesystemCatalogue.snapshots?.["directory_tree"],
       },
       {
         spec: editFileSpec,
@@ -102,6 +106,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.editFile,
+        listed: filesystemCatalogue.snapshots?.["edit_file"],
       },
       {
         spec: getFileInfoSpec,
@@ -112,6 +117,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.getFileInfo,
+        listed: filesystemCatalogue.snapshots?.["get_file_info"],
       },
       {
         spec: listAllowedDirectoriesSpec,
@@ -122,6 +128,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.listAllowedDirectories,
+        listed: filesystemCatalogue.snapshots?.["list_allowed_directories"],
       },
       {
         spec: listDirectorySpec,
@@ -132,6 +139,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.listDirectory,
+        listed: filesystemCatalogue.snapshots?.["list_directory"],
       },
       {
         spec: listDirectoryWithSizesSpec,
@@ -142,6 +150,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.listDirectoryWithSizes,
+        listed: filesystemCatalogue.snapshots?.["list_directory_with_sizes"],
       },
       {
         spec: moveFileSpec,
@@ -152,6 +161,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.moveFile,
+        listed: filesystemCatalogue.snapshots?.["move_file"],
       },
       {
         spec: readFileSpec,
@@ -162,6 +172,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.readFile,
+        listed: filesystemCatalogue.snapshots?.["read_file"],
       },
       {
         spec: readMediaFileSpec,
@@ -178,6 +189,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.readMediaFile,
+        listed: filesystemCatalogue.snapshots?.["read_media_file"],
       },
       {
         spec: readMultipleFilesSpec,
@@ -188,6 +200,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.readMultipleFiles,
+        listed: filesystemCatalogue.snapshots?.["read_multiple_files"],
       },
       {
         spec: readTextFileSpec,
@@ -198,6 +211,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.readTextFile,
+        listed: filesystemCatalogue.snapshots?.["read_text_file"],
       },
       {
         spec: searchFilesSpec,
@@ -208,6 +222,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.searchFiles,
+        listed: filesystemCatalogue.snapshots?.["search_files"],
       },
       {
         spec: writeFileSpec,
@@ -218,6 +233,7 @@ export function createFilesystemMock(handlers: FilesystemMockHandlers = {}): Fil
           },
         },
         handler: handlers.writeFile,
+        listed: filesystemCatalogue.snapshots?.["write_file"],
       },
     ],
   };

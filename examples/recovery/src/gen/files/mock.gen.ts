@@ -37,6 +37,8 @@ export interface FilesMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: FilesMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 

@@ -2,7 +2,7 @@
 // source: test/golden/live-catalogue/design.ts (toolset "memory")
 
 import type { CallOptions, ToolSpec } from "@toolwright/runtime/codegen";
-import { addObservationsSpec, createEntitiesSpec, createRelationsSpec, deleteEntitiesSpec, deleteObservationsSpec, deleteRelationsSpec, openNodesSpec, readGraphSpec, searchNodesSpec } from "./specs.gen.js";
+import { addObservationsSpec, createEntitiesSpec, createRelationsSpec, deleteEntitiesSpec, deleteObservationsSpec, deleteRelationsSpec, memoryCatalogue, openNodesSpec, readGraphSpec, searchNodesSpec } from "./specs.gen.js";
 import type { AddObservationsPayload, AddObservationsResult, CreateEntitiesPayload, CreateEntitiesResult, CreateRelationsPayload, CreateRelationsResult, DeleteEntitiesPayload, DeleteEntitiesResult, DeleteObservationsPayload, DeleteObservationsResult, DeleteRelationsPayload, DeleteRelationsResult, OpenNodesPayload, OpenNodesResult, ReadGraphPayload, ReadGraphResult, SearchNodesPayload, SearchNodesResult } from "./types.gen.js";
 
 /** What a handler of the "memory" mock is told about the call it answers. */
@@ -51,6 +51,8 @@ export interface MemoryMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: MemoryMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 
@@ -77,6 +79,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.addObservations,
+        listed: memoryCatalogue.snapshots?.["add_observations"],
       },
       {
         spec: createEntitiesSpec,
@@ -93,6 +96,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.createEntities,
+        listed: memoryCatalogue.snapshots?.["create_entities"],
       },
       {
         spec: createRelationsSpec,
@@ -109,6 +113,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.createRelations,
+        listed: memoryCatalogue.snapshots?.["create_relations"],
       },
       {
         spec: deleteEntitiesSpec,
@@ -120,6 +125,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.deleteEntities,
+        listed: memoryCatalogue.snapshots?.["delete_entities"],
       },
       {
         spec: deleteObservationsSpec,
@@ -131,6 +137,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.deleteObservations,
+        listed: memoryCatalogue.snapshots?.["delete_observations"],
       },
       {
         spec: deleteRelationsSpec,
@@ -142,6 +149,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.deleteRelations,
+        listed: memoryCatalogue.snapshots?.["delete_relations"],
       },
       {
         spec: openNodesSpec,
@@ -165,6 +173,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.openNodes,
+        listed: memoryCatalogue.snapshots?.["open_nodes"],
       },
       {
         spec: readGraphSpec,
@@ -188,6 +197,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           },
         },
         handler: handlers.readGraph,
+        listed: memoryCatalogue.snapshots?.["read_graph"],
       },
       {
         spec: searchNodesSpec,
@@ -196,6 +206,7 @@ export function createMemoryMock(handlers: MemoryMockHandlers = {}): MemoryMock 
           value: "mock answer of memory.search_nodes",
         },
         handler: handlers.searchNodes,
+        listed: memoryCatalogue.snapshots?.["search_nodes"],
       },
     ],
   };

@@ -2,7 +2,7 @@
 // source: test/golden/lock-catalogue/design.ts (toolset "everything")
 
 import type { CallOptions, ToolSpec } from "@toolwright/runtime/codegen";
-import { echoSpec, getAnnotatedMessageSpec, getStructuredContentSpec, getSumSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
+import { echoSpec, everythingCatalogue, getAnnotatedMessageSpec, getStructuredContentSpec, getSumSpec, triggerLongRunningOperationSpec } from "./specs.gen.js";
 import type { EchoPayload, EchoResult, GetAnnotatedMessagePayload, GetAnnotatedMessageResult, GetStructuredContentPayload, GetStructuredContentResult, GetSumPayload, GetSumResult, TriggerLongRunningOperationPayload, TriggerLongRunningOperationResult } from "./types.gen.js";
 
 /** What a handler of the "everything" mock is told about the call it answers. */
@@ -43,6 +43,8 @@ export interface EverythingMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: EverythingMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 
@@ -62,6 +64,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.echo",
         },
         handler: handlers.echo,
+        listed: everythingCatalogue.snapshots?.["echo"],
       },
       {
         spec: getAnnotatedMessageSpec,
@@ -70,6 +73,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-annotated-message",
         },
         handler: handlers.getAnnotatedMessage,
+        listed: everythingCatalogue.snapshots?.["get-annotated-message"],
       },
       {
         spec: getStructuredContentSpec,
@@ -82,6 +86,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           },
         },
         handler: handlers.getStructuredContent,
+        listed: everythingCatalogue.snapshots?.["get-structured-content"],
       },
       {
         spec: getSumSpec,
@@ -90,6 +95,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.get-sum",
         },
         handler: handlers.getSum,
+        listed: everythingCatalogue.snapshots?.["get-sum"],
       },
       {
         spec: triggerLongRunningOperationSpec,
@@ -98,6 +104,7 @@ export function createEverythingMock(handlers: EverythingMockHandlers = {}): Eve
           value: "mock answer of everything.trigger-long-running-operation",
         },
         handler: handlers.triggerLongRunningOperation,
+        listed: everythingCatalogue.snapshots?.["trigger-long-running-operation"],
       },
     ],
   };

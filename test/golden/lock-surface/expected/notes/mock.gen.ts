@@ -2,7 +2,7 @@
 // source: test/golden/lock-surface/design.ts (toolset "notes")
 
 import type { CallOptions, ToolSpec } from "@toolwright/runtime/codegen";
-import { searchSpec } from "./specs.gen.js";
+import { notesCatalogue, searchSpec } from "./specs.gen.js";
 import type { SearchPayload, SearchResult } from "./types.gen.js";
 
 /** What a handler of the "notes" mock is told about the call it answers. */
@@ -35,6 +35,8 @@ export interface NotesMock {
     readonly spec: ToolSpec;
     readonly answer: { readonly from: "example" | "schema" | "text" | "none"; readonly value: unknown };
     readonly handler: ((payload: never, call: NotesMockCall) => unknown) | undefined;
+    /** The tool as its server listed it (the lock's entry), listed by the mock as is. */
+    readonly listed?: unknown;
   }[];
 }
 
@@ -54,6 +56,7 @@ export function createNotesMock(handlers: NotesMockHandlers = {}): NotesMock {
           value: "mock answer of notes.search",
         },
         handler: handlers.search,
+        listed: notesCatalogue.snapshots?.["search"],
       },
     ],
   };
