@@ -29,6 +29,8 @@ export interface VaultWorld {
   readonly mcpUrl: string;
   /** A first grant for `principal`, its access token already expired (so the first call refreshes). */
   seed(principal: string): SeedTokens;
+  /** A live access token of `principal`'s grant, for a control that uses it where it does not belong. */
+  liveToken(principal: string): string;
   /** Revokes `principal`'s grant (the user removed the app): its tokens stop working, its refresh gets invalid_grant. */
   revoke(principal: string): void;
   /** Every access and refresh token issued so far. */
@@ -38,7 +40,8 @@ export interface VaultWorld {
   invalidGrants(): number;
   /** Each accepted bearer token's owner, in order, as the MCP server's front door saw them. */
   seen(): readonly string[];
-  /** `tools/call`s whose token belonged to another principal than the call claims. */
+  /** `tools/call`s that passed the token check, and those whose token belonged to another principal than the call claims. */
+  calls(): number;
   foreign(): number;
   close(): Promise<void>;
 }
@@ -148,6 +151,11 @@ export async function startVaultWorld(): Promise<VaultWorld> {
       grants.set(principal, grant);
       return issue(grant, -60_000);
     },
+    liveToken(principal) {
+      const grant = grants.get(principal);
+      if (!grant) throw new Error(`no grant for ${principal}`);
+      return issue(grant).accessToken;
+    },
     revoke(principal) {
       const grant = grants.get(principal);
       if (!grant) throw new Error(`no grant for ${principal}`);
@@ -157,6 +165,7 @@ export async function startVaultWorld(): Promise<VaultWorld> {
     refreshes: () => ({ ...refreshes }),
     invalidGrants: () => invalidGrants,
     seen: () => [...seen],
+    calls: () => mcp.stats().calls,
     foreign: () => mcp.stats().foreign,
     async close() {
       await mcp.close();

@@ -79,12 +79,13 @@ afterAll(async () => {
 }, 120_000);
 
 /** Every row of the vault's tables, each cell as text; a bytea cell as UTF-8, hex and base64. */
-async function vaultRows(): Promise<{ tokens: { [column: string]: unknown }[]; text: string }> {
+async function vaultRows(): Promise<{ tokens: { [column: string]: unknown }[]; version: unknown; text: string }> {
   const client = new pg.Client({ connectionString: postgres?.url("postgres") });
   await client.connect();
   try {
     const text: string[] = [];
     const all: { [column: string]: unknown }[] = [];
+    const meta = await client.query<{ version: unknown }>("SELECT version FROM app_vault.meta");
     for (const table of ["tokens", "clients", "approvals", "meta"]) {
       const { rows } = await client.query<{ [column: string]: unknown }>(`SELECT * FROM app_vault.${table}`);
       if (table === "tokens") all.push(...rows);
@@ -92,7 +93,7 @@ async function vaultRows(): Promise<{ tokens: { [column: string]: unknown }[]; t
         for (const cell of Object.values(row))
           text.push(Buffer.isBuffer(cell) ? `${cell.toString("utf8")} ${cell.toString("hex")} ${cell.toString("base64")}` : String(cell));
     }
-    return { tokens: all, text: text.join("\n") };
+    return { tokens: all, version: meta.rows[0]?.version, text: text.join("\n") };
   } finally {
     await client.end();
   }
@@ -144,7 +145,7 @@ describe("the vault and many principals, from the packed tarballs", () => {
       [ALICE, w.mcpUrl, k1.id, "active"],
       [BOB, w.mcpUrl, k1.id, "active"],
     ]);
-    expect(rows.text).toContain("1"); // meta.version
+    expect(rows.version).toBe(1); // the migrations ran
     expect(leaked(rows.text)).toEqual([]);
 
     const first = (await phase("call", [k1])).calls as { [id: string]: CallReport[] };
@@ -157,7 +158,7 @@ describe("the vault and many principals, from the packed tarballs", () => {
     const afterFirst = w.refreshes();
     expect(afterFirst[ALICE]).toBeGreaterThanOrEqual(1);
     expect(afterFirst[BOB]).toBeGreaterThanOrEqual(1);
-    expect(w.foreign()).toBe(0);
+    expect([w.calls(), w.foreign()]).toEqual([4, 0]);
     expect(new Set(w.seen())).toEqual(new Set([ALICE, BOB]));
     rows = await vaultRows();
     expect(leaked(rows.text)).toEqual([]);
@@ -178,7 +179,7 @@ describe("the vault and many principals, from the packed tarballs", () => {
     const afterSecond = w.refreshes();
     expect(afterSecond[ALICE]).toBeGreaterThan(afterFirst[ALICE] ?? 0);
     expect(afterSecond[BOB]).toBeGreaterThan(afterFirst[BOB] ?? 0);
-    expect(w.foreign()).toBe(0);
+    expect([w.calls(), w.foreign()]).toEqual([8, 0]);
 
     // Alice removes the app at the authorization server.
     w.revoke(ALICE);
@@ -195,12 +196,22 @@ describe("the vault and many principals, from the packed tarballs", () => {
       [true, BOB, []],
     ]);
     expect(w.invalidGrants()).toBeGreaterThanOrEqual(1);
-    expect(w.foreign()).toBe(0);
+    // Only Bob's two calls reached the tool: Alice's revoked grant sent nothing with anybody's token.
+    expect([w.calls(), w.foreign()]).toEqual([10, 0]);
     rows = await vaultRows();
     const byPrincipal = Object.fromEntries(rows.tokens.map((r) => [String(r.principal), r]));
     expect([byPrincipal[ALICE]?.state, byPrincipal[ALICE]?.sealed]).toEqual(["reauthorize", null]);
     expect(byPrincipal[BOB]?.state).toBe("active");
     expect(leaked(rows.text)).toEqual([]);
+
+    // A control: Bob's token on a call made for Alice is seen as foreign, or the zeros above prove nothing.
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: { principal: ALICE } } };
+    await fetch(w.mcpUrl, {
+      method: "POST",
+      headers: { authorization: `Bearer ${w.liveToken(BOB)}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(call),
+    }).then((r) => r.body?.cancel());
+    expect(w.foreign()).toBe(1);
   }, 600_000);
 
   it("the TypeScript samples of docs/guides/many-users.md compile against the installed packages", async () => {
