@@ -104,5 +104,10 @@ function shipsOwnTypes(name: string): boolean {
   if (!existsSync(manifestPath)) return name.startsWith("@toolwright/");
   const text = readFileSync(manifestPath, "utf8");
   const pkg = JSON.parse(text) as { types?: string; typings?: string };
-  return pkg.types !== undefined || pkg.typings !== undefined || /"types"\s*:/.test(text) || existsSync(join(dirname(manifestPath), "index.d.ts"));
+  return (
+    pkg.types !== undefined ||
+    pkg.typings !== undefined ||
+    /"types"\s*:/.test(text) ||
+    existsSync(join(dirname(manifestPath), "index.d.ts"))
+  );
 }

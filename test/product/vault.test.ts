@@ -172,10 +172,11 @@ describe("the vault and many principals, from the packed tarballs", () => {
 
     // The old key is gone: every row must decrypt under the new one, the refresh tokens included.
     const second = (await phase("call", [k2])).calls as { [id: string]: CallReport[] };
-    for (const id of [ALICE, BOB]) expect(second[id]?.map((c) => [c.ok, c.echoed?.principal])).toEqual([
-      [true, id],
-      [true, id],
-    ]);
+    for (const id of [ALICE, BOB])
+      expect(second[id]?.map((c) => [c.ok, c.echoed?.principal])).toEqual([
+        [true, id],
+        [true, id],
+      ]);
     const afterSecond = w.refreshes();
     expect(afterSecond[ALICE]).toBeGreaterThan(afterFirst[ALICE] ?? 0);
     expect(afterSecond[BOB]).toBeGreaterThan(afterFirst[BOB] ?? 0);
@@ -208,7 +209,11 @@ describe("the vault and many principals, from the packed tarballs", () => {
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: { principal: ALICE } } };
     await fetch(w.mcpUrl, {
       method: "POST",
-      headers: { authorization: `Bearer ${w.liveToken(BOB)}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${w.liveToken(BOB)}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify(call),
     }).then((r) => r.body?.cancel());
     expect(w.foreign()).toBe(1);
