@@ -121,6 +121,7 @@ async function phase(name: string, keys: readonly { id: string; key: string }[])
   };
   const r = ok(await run(process.execPath, ["dist/main.js", name], app, 180_000, env), `phase ${name}`);
   expect(leaked(`${r.stdout}\n${r.stderr}`), `phase ${name} printed a token`).toEqual([]);
+  for (const k of keys) expect(`${r.stdout}\n${r.stderr}`, `phase ${name} printed key ${k.id}`).not.toContain(k.key);
   return JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as { [key: string]: unknown };
 }
 
@@ -181,6 +182,8 @@ describe("the vault and many principals, from the packed tarballs", () => {
     expect(afterSecond[ALICE]).toBeGreaterThan(afterFirst[ALICE] ?? 0);
     expect(afterSecond[BOB]).toBeGreaterThan(afterFirst[BOB] ?? 0);
     expect([w.calls(), w.foreign()]).toEqual([8, 0]);
+
+    expect([rows.text.includes(k1.key), rows.text.includes(k2.key)]).toEqual([false, false]);
 
     // Alice removes the app at the authorization server.
     w.revoke(ALICE);
