@@ -222,9 +222,12 @@ describe("the vault and many principals, from the packed tarballs", () => {
     expect(w.foreign()).toBe(1);
   }, 600_000);
 
-  it("the TypeScript samples of docs/guides/many-users.md compile against the installed packages", async () => {
-    const samples = blocksOf(readPage("docs/guides/many-users.md")).filter((b) => b.lang === "ts" || b.lang === "typescript");
-    expect(samples.length).toBeGreaterThanOrEqual(3);
+  it("the TypeScript samples of docs/guides/many-users.md and of the installed vault README compile against the installed packages", async () => {
+    const ts = (markdown: string) => blocksOf(markdown).filter((b) => b.lang === "ts" || b.lang === "typescript");
+    const guide = ts(readPage("docs/guides/many-users.md"));
+    const readme = ts(readFileSync(join(app, "node_modules", "@toolwright", "vault", "README.md"), "utf8"));
+    expect([guide.length >= 3, readme.length >= 1]).toEqual([true, true]);
+    const samples = [...guide, ...readme];
     mkdirSync(join(app, "guide"), { recursive: true });
     const files = samples.map((b, i) => {
       const file = `guide/sample-${i + 1}.ts`;
@@ -235,8 +238,16 @@ describe("the vault and many principals, from the packed tarballs", () => {
     // skipLibCheck: the AI SDK's own declarations need the DOM lib and @types/json-schema; ours are
     // checked with skipLibCheck off by the user program above.
     const compilerOptions = { ...options, noEmit: true, skipLibCheck: true };
-    writeFileSync(join(app, "tsconfig.guide.json"), JSON.stringify({ compilerOptions, files }, null, 2));
+    // A control: a sample naming an export the vault does not have must fail, or the check proves nothing.
+    writeFileSync(join(app, "guide", "control.ts"), 'export { createPostgresVaultRenamed } from "@toolwright/vault";\n');
+    const all = [...files, "guide/control.ts"];
+    writeFileSync(join(app, "tsconfig.guide.json"), JSON.stringify({ compilerOptions, files: all }, null, 2));
     const r = await run("npx", ["--no-install", "tsc", "-p", "tsconfig.guide.json", "--pretty", "false"], app, 300_000);
-    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const errors = `${r.stdout}${r.stderr}`.split("\n").filter((l) => /error TS\d+/.test(l));
+    expect(
+      errors.filter((e) => !e.startsWith("guide/control.ts")),
+      r.stdout,
+    ).toEqual([]);
+    expect(errors.join("\n")).toMatch(/guide\/control\.ts.*createPostgresVaultRenamed/);
   }, 320_000);
 });
