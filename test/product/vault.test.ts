@@ -80,7 +80,7 @@ afterAll(async () => {
 
 /** Every row of the vault's tables, each cell as text; a bytea cell as UTF-8, hex and base64. */
 async function vaultRows(): Promise<{ tokens: { [column: string]: unknown }[]; version: unknown; text: string }> {
-  const client = new pg.Client({ connectionString: postgres?.url("postgres") });
+  const client = new pg.Client({ connectionString: postgres?.url("postgres"), connectionTimeoutMillis: 60_000, query_timeout: 60_000 });
   await client.connect();
   try {
     const text: string[] = [];
@@ -218,6 +218,7 @@ describe("the vault and many principals, from the packed tarballs", () => {
         accept: "application/json, text/event-stream",
       },
       body: JSON.stringify(call),
+      signal: AbortSignal.timeout(60_000),
     }).then((r) => r.body?.cancel());
     expect(w.foreign()).toBe(1);
   }, 600_000);
