@@ -3,9 +3,9 @@
  * Are The Types Wrong in its esm-only profile (the packages are ESM only, on purpose), and each
  * manifest carries the metadata and dependency shape users rely on.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PackedPackage, PUBLISHED, packWorkspaces, REPO, run } from "./support.js";
 
@@ -68,4 +68,46 @@ describe("publish readiness", { timeout: 600_000 }, () => {
       expect(manifest(dir).dependencies?.["@toolwright/runtime"], dir).toBe("^0.1.0");
     }
   });
+
+  it("every package its published .d.ts import brings its own types or has its @types in dependencies", () => {
+    const missing: string[] = [];
+    for (const dir of PUBLISHED) {
+      const m = manifest(dir);
+      const declared = { ...m.dependencies, ...m.peerDependencies };
+      for (const name of bareImportsOfDeclarations(join(REPO, "packages", dir, "dist"))) {
+        const typesPackage = `@types/${name.startsWith("@") ? name.slice(1).replace("/", "__") : name}`;
+        if (!shipsOwnTypes(name) && declared[typesPackage] === undefined) missing.push(`${m.name}: ${name} needs ${typesPackage}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
+
+/** The packages (not node: builtins, not relative paths) that the .d.ts files under `dist` import. */
+function bareImportsOfDeclarations(dist: string): Set<string> {
+  const names = new Set<string>();
+  for (const e of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile() || !e.name.endsWith(".d.ts")) continue;
+    const text = readFileSync(join(e.parentPath, e.name), "utf8");
+    for (const [, spec = ""] of text.matchAll(/(?:from\s+|import\(\s*)"([^"]+)"/g)) {
+      if (spec.startsWith(".") || spec.startsWith("node:")) continue;
+      const parts = spec.split("/");
+      names.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? spec));
+    }
+  }
+  return names;
+}
+
+/** Whether the installed package `name` declares its own types (a `types` field, typed exports, or an index.d.ts). */
+function shipsOwnTypes(name: string): boolean {
+  const manifestPath = join(REPO, "node_modules", ...name.split("/"), "package.json");
+  if (!existsSync(manifestPath)) return name.startsWith("@toolwright/");
+  const text = readFileSync(manifestPath, "utf8");
+  const pkg = JSON.parse(text) as { types?: string; typings?: string };
+  return (
+    pkg.types !== undefined ||
+    pkg.typings !== undefined ||
+    /"types"\s*:/.test(text) ||
+    existsSync(join(dirname(manifestPath), "index.d.ts"))
+  );
+}
