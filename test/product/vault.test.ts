@@ -193,6 +193,8 @@ describe("the vault and many principals, from the packed tarballs", () => {
       expect(c.kind).toBe("auth_required");
       expect(c.message).toMatch(/\bcrm\b/);
     }
+    // Both calls say what the application must do, not a bare "HTTP 401".
+    for (const c of third[ALICE] ?? []) expect(c.message).toMatch(/invalid_grant.*the user must authorize again/);
     expect(third[ALICE]).toHaveLength(2);
     expect(third[ALICE]?.at(-1)?.reauthorize).toEqual([w.mcpUrl]);
     expect(third[BOB]?.map((c) => [c.ok, c.echoed?.principal, c.reauthorize])).toEqual([

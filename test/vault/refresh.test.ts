@@ -96,6 +96,9 @@ describe("a refused refresh", () => {
       expect(result.failure.kind).toBe("auth_required");
       expect(result.failure.server).toBe("whoami-server");
       expect(result.failure.message).toContain("whoami-server");
+      expect(result.failure.recovery.action).toBe("finish");
+      // The failure says what the application must do, not a bare "HTTP 401".
+      expect(result.failure.message).toMatch(/HTTP 401 .*invalid_grant.*the user must authorize again/);
       expect(JSON.stringify(result.failure)).not.toContain(grants.get("alice") as string);
     }
     expect(alice.errors.map((e) => e.code)).toEqual(["reauthorization_required"]);

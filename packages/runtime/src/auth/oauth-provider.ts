@@ -78,6 +78,9 @@ function refreshSetupFor(
   };
 }
 
+/** What a call whose user must consent again fails with (`auth_required` / `finish`). */
+const REAUTHORIZE = "the authorization server refused to refresh this user's grant (invalid_grant): the user must authorize again";
+
 /** Creates an OAuth 2.1 provider for one MCP server. */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
   const net = createOAuthFetch(options);
@@ -182,10 +185,14 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       if (grantRevoked && store.refreshExclusive) {
         grantRevoked = false;
         loaded = false; // the next call reads the store again: the user may have authorized meanwhile
-        return fail(reauthorizationRequired(resourceKey()));
+        fail(reauthorizationRequired(resourceKey()));
+        // The call's own failure says why (not a bare "HTTP 401"), and without the resource URL: a
+        // URL may carry a query secret, and the failure names the server already.
+        throw new WireFaultError({ type: "http", status: challenge.status, message: REAUTHORIZE });
       }
       return await authorizeFully(challenge, insufficientScope);
     } catch (error) {
+      if (error instanceof WireFaultError && error.message === REAUTHORIZE) throw error;
       fail(error);
       // A refusal by the outbound policy is the request's fault, named as such, not a 401.
       if (error instanceof OAuthError && error.code === "outbound_refused") {

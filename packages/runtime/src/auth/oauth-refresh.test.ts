@@ -5,6 +5,7 @@
  * without the seam keeps the single-user behaviour (a new authorization).
  */
 import { describe, expect, it } from "vitest";
+import { WireFaultError } from "../transport/http-exchange.js";
 import { createOAuthProvider } from "./oauth-provider.js";
 import type { OAuthError } from "./oauth-util.js";
 import { createMemoryTokenStore, type OAuthTokens, type TokenStore } from "./token-store.js";
@@ -111,7 +112,14 @@ describe("refresh with a shared store", () => {
     const consents = { n: 0 };
     const p = provider(shared, as.fetchFn, errors, consents);
     expect(await p.authorize({ url: SERVER, method: "POST" })).toEqual({});
-    expect(await p.handleChallenge({ url: SERVER, status: 401, wwwAuthenticate: null })).toBe(false);
+    // The challenge rejects with the call's own fault: an HTTP 401 that says why, without the URL.
+    const refused = await p.handleChallenge({ url: SERVER, status: 401, wwwAuthenticate: null }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(WireFaultError);
+    expect((refused as WireFaultError).fault).toMatchObject({ type: "http", status: 401 });
+    expect((refused as WireFaultError).message).toMatch(
+      /refused to refresh this user's grant \(invalid_grant\): the user must authorize again/,
+    );
+    expect((refused as WireFaultError).message).not.toContain(SERVER);
     expect(results).toEqual([undefined]);
     expect(errors.map((e) => e.code)).toEqual(["reauthorization_required"]);
     expect(errors[0]?.message).toContain(SERVER);
