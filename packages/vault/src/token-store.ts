@@ -2,7 +2,7 @@
  * One principal's view of the vault as the runtime's `TokenStore`: tokens per (principal,
  * resource), client registrations per issuer (shared by every principal: the application is one
  * OAuth client), everything sealed with the key ring. `refreshExclusive` takes a PostgreSQL
- * advisory transaction lock on (principal, resource), so one refresh reaches the authorization
+ * advisory lock on (principal, resource), so one refresh reaches the authorization
  * server however many workers saw the expiry; a killed worker's lock ends with its connection.
  */
 import type { ExclusiveRefresh, OAuthClientInfo, OAuthTokens, TokenStore } from "@toolwright/runtime/auth";
@@ -103,8 +103,12 @@ async function writeClient(ctx: VaultContext, issuer: string, client: OAuthClien
 }
 
 /**
- * Runs `refresh` holding the advisory transaction lock of (principal, resource): re-reads the row
- * after acquiring it, stores the result in the same transaction, commits (which releases the lock).
+ * Runs `refresh` holding the advisory lock of (principal, resource): re-reads the row after acquiring
+ * it, stores the result, then unlocks. The lock is a session lock, not a transaction's, so the store
+ * is one autocommit statement: the rotated tokens are durable one PostgreSQL round trip after the
+ * authorization server answered, not two (write, then COMMIT). That round trip is the window in
+ * which a `kill -9` loses a rotated refresh token (docs/guides/many-users.md); a killed worker's
+ * lock still ends with its connection.
  */
 async function exclusive(
   ctx: VaultContext,
@@ -113,25 +117,22 @@ async function exclusive(
   refresh: ExclusiveRefresh,
 ): Promise<OAuthTokens | undefined> {
   const db = await ctx.lockPool.connect();
+  const key = lockKey("toolwright-vault-refresh", ctx.schema, principal, resource);
+  let locked = false;
   let broken = false;
   try {
-    await db.query("BEGIN");
-    await db.query("SELECT pg_advisory_xact_lock($1::bigint)", [lockKey("toolwright-vault-refresh", ctx.schema, principal, resource)]);
+    await db.query("SELECT pg_advisory_lock($1::bigint)", [key]);
+    locked = true;
     const latest = await readTokens(db, ctx, principal, resource);
     const result = await refresh(latest);
     if (result !== latest) {
       if (result) await writeTokens(db, ctx, principal, resource, result);
       else await markReauthorize(db, ctx, principal, resource);
     }
-    await db.query("COMMIT");
     return result;
-  } catch (error) {
-    await db.query("ROLLBACK").catch(() => {
-      broken = true;
-    });
-    throw error;
   } finally {
-    // A connection that could not roll back is not handed to the next refresher.
+    // A connection still holding the lock (its unlock failed) is closed, never handed to the next refresher.
+    if (locked) await db.query("SELECT pg_advisory_unlock($1::bigint)", [key]).catch(() => (broken = true));
     db.release(broken);
   }
 }
