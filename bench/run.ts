@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,vault,replay] [-- --out=<name>]`
+ * `npm run bench [-- --quick] [-- --only=stdio,http,cold,memory,import,validation,codegen,manager,server,durable,cli,tokens,code-mode,code-mode-check,vault,replay,principals] [-- --out=<name>]`
  * Measures Toolwright, the official SDK client and a raw floor side by side in one run, and writes
  * bench/results/{latest|quick}.{md,json,svg}.
  */
@@ -19,6 +19,7 @@ import { configFor } from "./sections/config.ts";
 import { measureDurable } from "./sections/durable.ts";
 import { measureImport, measureMemory } from "./sections/footprint.ts";
 import { measureManager } from "./sections/manager.ts";
+import { measurePrincipals } from "./sections/principals.ts";
 import { measureReplay } from "./sections/replay.ts";
 import { measureServer } from "./sections/server.ts";
 import { measureTokens } from "./sections/tokens.ts";
@@ -45,6 +46,7 @@ const SECTIONS = [
   "code-mode",
   "vault",
   "replay",
+  "principals",
 ] as const;
 
 const argv = process.argv.slice(2);
@@ -174,6 +176,10 @@ async function main(): Promise<void> {
   if (only.has("replay")) {
     log("replay: a cassette call against a real stdio call");
     rows.push(...(await measureReplay(config, log, (text) => notes.push(text))));
+  }
+  if (only.has("principals")) {
+    log("principals: one more user's first call, with and without argument validation");
+    rows.push(...(await measurePrincipals(config, log, (text) => notes.push(text))));
   }
   addRatios(rows);
   const targets = checkTargets(rows, { stdio: config.stdioInFlight, http: config.httpInFlight }, config.codegenTools, config.codegenScale);

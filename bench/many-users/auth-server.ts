@@ -2,8 +2,10 @@
  * A scripted OAuth 2.1 authorization server on 127.0.0.1 for the many-users load test. Access
  * tokens live a few seconds; refresh tokens rotate and are single-use, and presenting one twice
  * revokes the whole grant (what real servers do on suspected replay, and what two workers
- * refreshing the same grant cause). It counts every refresh per (principal, resource, generation):
- * one generation is one expiry, so the load test wants exactly one refresh for each.
+ * refreshing the same grant cause). It counts every refresh per (grant, generation): one generation
+ * is one expiry. Each extra refresh of an expiry is either explained by a worker killed while its
+ * refresh was in flight (the AS rotated, the worker died before storing: no client can close that
+ * window against a strict AS) or unexplained (a race or a lost write: the load test wants none).
  * Hand-written because the point is to count and to misbehave on purpose; no library does that.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -34,13 +36,20 @@ export interface AuthServerStats {
   /** Expiries refreshed more than once, and the most refreshes one expiry got. */
   readonly duplicated: number;
   readonly maxPerExpiry: number;
+  /** Refreshes beyond the first of each expiry, plus refreshes presenting a token the AS never issued. */
+  readonly extra: number;
   /**
-   * Of `duplicated`, those whose first refresh came from a worker (`x-tw-worker` header) killed
-   * between the first and the second refresh: that worker got the rotated token and died before
-   * storing it, so the next worker could only present the spent one. Two live workers racing
-   * refresh within the same moment, with no kill in between.
+   * Of `extra`, those explained by a kill: the expiry's first refresh came from a worker
+   * (`x-tw-worker` header; a killed pid sent it before its kill, though it may arrive after) killed
+   * at most one access-token lifetime after the AS rotated it, no
+   * token of the rotated generation was presented anywhere before that kill (the worker never
+   * stored or used it), and the extra refresh came after the kill.
    */
-  readonly duplicatedAfterKill: number;
+  readonly extraAfterKill: number;
+  /** Of `extra`, the rest: a race between live workers, or a stored token lost without a kill. */
+  readonly extraUnexplained: number;
+  /** For the explained ones: the longest time from the AS's rotation to the kill, ms (negative: it arrived after the kill; undefined: none). */
+  readonly killAfterRotationMaxMs: number | undefined;
   /** Grants revoked because a refresh token came back a second time. */
   readonly revokedGrants: number;
   /** Refreshes refused with invalid_grant. */
@@ -67,6 +76,8 @@ export interface ScriptedAuthServer {
 }
 
 interface Grant {
+  /** Serial: a grant re-consented after a revocation is a new grant whose generations count anew. */
+  readonly id: number;
   readonly principal: string;
   readonly resource: string;
   generation: number;
@@ -74,6 +85,7 @@ interface Grant {
 }
 interface Access {
   readonly grant: Grant | undefined;
+  readonly generation: number;
   readonly expiresAt: number;
 }
 interface Refresh {
@@ -114,10 +126,16 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
   const access = new Map<string, Access>();
   const refresh = new Map<string, Refresh>();
   const codes = new Map<string, { principal: string; resource: string; challenge: string; redirectUri: string }>();
-  /** Refresh requests per "principal resource generation", and the worker that sent the first. */
-  const perExpiry = new Map<string, number>();
-  const first = new Map<string, { readonly sender: string; readonly at: number }>();
-  const secondAt = new Map<string, number>();
+  /** Refresh requests per "grant generation": the worker that sent the first, and when each came. */
+  const perExpiry = new Map<string, { readonly sender: string; readonly at: number[] }>();
+  /** When a token of "grant generation" was first presented (an access token at a server, or its refresh token here). */
+  const firstUse = new Map<string, number>();
+  const used = (grant: Grant, generation: number) => {
+    const key = `${grant.id} ${generation}`;
+    if (!firstUse.has(key)) firstUse.set(key, Date.now());
+  };
+  let unknownRefreshes = 0;
+  let grants = 0;
   const revoked: string[] = [];
   const counts = { refreshes: 0, revokedGrants: 0, invalidGrant: 0, reauthorizations: 0 };
   let issuer = "";
@@ -126,7 +144,7 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     const accessToken = token();
     const refreshToken = token();
     const expiresAt = Date.now() + ttl * 1000;
-    access.set(accessToken, { grant, expiresAt });
+    access.set(accessToken, { grant, generation: grant.generation, expiresAt });
     refresh.set(refreshToken, { grant, generation: grant.generation, used: false });
     return { accessToken, tokenType: "Bearer", refreshToken, expiresAt, scope: "tools", issuer };
   }
@@ -147,15 +165,17 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
     counts.refreshes++;
     const entry = refresh.get(form.get("refresh_token") ?? "");
     if (!entry) {
+      unknownRefreshes++;
       counts.invalidGrant++;
       refused(res, "invalid_grant", "unknown refresh token");
       return;
     }
     const { grant } = entry;
-    const key = `${grant.principal} ${grant.resource} ${entry.generation}`;
-    perExpiry.set(key, (perExpiry.get(key) ?? 0) + 1);
-    if (!first.has(key)) first.set(key, { sender, at: Date.now() });
-    else if (!secondAt.has(key)) secondAt.set(key, Date.now());
+    const key = `${grant.id} ${entry.generation}`;
+    const seen = perExpiry.get(key);
+    if (seen) seen.at.push(Date.now());
+    else perExpiry.set(key, { sender, at: [Date.now()] });
+    used(grant, entry.generation);
     if (entry.used && !grant.revoked) {
       // Reuse of a rotated refresh token: treat as theft, revoke the whole grant (OAuth 2.1 §4.3.1).
       grant.revoked = true;
@@ -182,7 +202,7 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
       return;
     }
     counts.reauthorizations++;
-    answer(res, issue({ principal: code.principal, resource: code.resource, generation: 0, revoked: false }));
+    answer(res, issue({ id: grants++, principal: code.principal, resource: code.resource, generation: 0, revoked: false }));
   }
 
   /** The scripted user: consents at once as `login_hint` (a real AS would show a page). */
@@ -240,10 +260,10 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
 
   return {
     url: issuer,
-    seed: (principal, resource) => issue({ principal, resource, generation: 0, revoked: false }),
+    seed: (principal, resource) => issue({ id: grants++, principal, resource, generation: 0, revoked: false }),
     staticToken() {
       const t = token();
-      access.set(t, { grant: undefined, expiresAt: Number.POSITIVE_INFINITY });
+      access.set(t, { grant: undefined, generation: 0, expiresAt: Number.POSITIVE_INFINITY });
       return t;
     },
     revokedGrants: () => [...revoked],
@@ -251,21 +271,38 @@ export async function startScriptedAuthServer(options: ScriptedAuthServerOptions
       const entry = access.get(accessToken);
       if (!entry || entry.expiresAt <= Date.now()) return undefined;
       if (!entry.grant) return STATIC_TOKEN_PRINCIPAL;
+      used(entry.grant, entry.generation);
       if (entry.grant.revoked || entry.grant.resource !== resource) return undefined;
       return entry.grant.principal;
     },
     stats(killed = new Map<string, number>()) {
-      const values = [...perExpiry.values()];
-      const twice = [...perExpiry].filter(([, n]) => n > 1);
+      const values = [...perExpiry.values()].map((e) => e.at.length);
+      let extraAfterKill = 0;
+      let killAfterRotationMaxMs: number | undefined;
+      for (const [key, { sender, at }] of perExpiry) {
+        if (at.length < 2) continue;
+        const killedAt = killed.get(sender);
+        const rotatedAt = at[0] as number;
+        const [grant, generation] = key.split(" ");
+        const rotatedUse = firstUse.get(`${grant} ${Number(generation) + 1}`);
+        const explained =
+          killedAt !== undefined &&
+          killedAt - rotatedAt <= ttl * 1000 &&
+          (rotatedUse === undefined || rotatedUse > killedAt) &&
+          at.slice(1).every((t) => t >= killedAt);
+        if (!explained) continue;
+        extraAfterKill += at.length - 1;
+        killAfterRotationMaxMs = Math.max(killAfterRotationMaxMs ?? Number.NEGATIVE_INFINITY, killedAt - rotatedAt);
+      }
+      const extra = values.reduce((n, v) => n + v - 1, 0) + unknownRefreshes;
       return {
         ...counts,
         expiries: values.length,
-        duplicated: twice.length,
-        duplicatedAfterKill: twice.filter(([key]) => {
-          const by = first.get(key);
-          const killedAt = killed.get(by?.sender ?? "");
-          return by !== undefined && killedAt !== undefined && by.at <= killedAt && killedAt <= (secondAt.get(key) ?? 0);
-        }).length,
+        duplicated: values.filter((n) => n > 1).length,
+        extra,
+        extraAfterKill,
+        extraUnexplained: extra - extraAfterKill,
+        killAfterRotationMaxMs,
         maxPerExpiry: values.reduce((a, b) => Math.max(a, b), 0),
       };
     },

@@ -21,6 +21,7 @@ import {
   sendCall,
 } from "../../packages/runtime/src/durable.js";
 import type { RuntimeEvent } from "../../packages/runtime/src/index.js";
+import { sharedValidatorStats } from "../../packages/runtime/src/manager/shared-validators.js";
 import { createApprovalStore, createMcpManager, type McpManager, parseMcpConfig } from "../../packages/runtime/src/manager.js";
 import { createResultBudget, createResultStore } from "../../packages/runtime/src/providers.js";
 import { createLeakCheck, type LeakCheck } from "../support/leak-check.js";
@@ -118,6 +119,29 @@ describe("two principals against one HTTP server", () => {
     for (const secret of [alice.id, bob.id, mallory.id, ...TOKENS.keys()]) expect(text).not.toContain(secret);
     const a = await manager.forPrincipal(alice);
     expect(textOf(await a.callTool("crm.whoami", {}))).toBe(alice.id);
+  });
+
+  it("argument validators are compiled once for every principal, and one principal's refused arguments reach no other", async () => {
+    manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { crm: { url: server.url } } })), {
+      principals: { tokenStoreFor: storesFor(server.url) },
+    });
+    const a = await manager.forPrincipal(alice);
+    const callsBefore = server.calls.length;
+    // Alice's own property name, in arguments the schema refuses: checked here, never sent.
+    const refused = await a.callTool("crm.whoami", { principal: 42, "alice-private-field": "x" });
+    expect(!refused.ok && refused.failure).toMatchObject({ kind: "invalid_call", server: "crm" });
+    expect(server.calls.length).toBe(callsBefore);
+    const afterAlice = sharedValidatorStats();
+    const b = await manager.forPrincipal(bob);
+    const answer = await b.callTool("crm.whoami", { principal: bob.id });
+    expect(textOf(answer)).toBe(bob.id);
+    const bad = await b.callTool("crm.whoami", { principal: 7 });
+    expect(!bad.ok && bad.failure.kind).toBe("invalid_call");
+    // Bob's failure names Bob's call only: nothing of Alice's refused call is left in the shared validator.
+    expect(JSON.stringify(bad)).not.toContain("alice-private-field");
+    expect(JSON.stringify(bad)).not.toContain("42");
+    // Bob's manager loaded no ajv and compiled no schema: Alice's compiled validator served him.
+    expect(sharedValidatorStats()).toEqual(afterAlice);
   });
 
   it("a read_result handle of one principal reads nothing for another, even through one shared store", async () => {

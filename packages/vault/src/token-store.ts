@@ -2,9 +2,9 @@
  * One principal's view of the vault as the runtime's `TokenStore`: tokens per (principal,
  * resource), client registrations per issuer (shared by every principal: the application is one
  * OAuth client), everything sealed with the key ring. `refreshExclusive` takes a PostgreSQL
- * advisory transaction lock on (principal, resource), so one refresh reaches the authorization
- * server however many workers saw the expiry; `registerExclusive` takes one on the issuer, so one
- * registration replaces a client the AS forgot. A killed worker's lock ends with its connection.
+ * advisory lock on (principal, resource), so one refresh reaches the authorization server however
+ * many workers saw the expiry; `registerExclusive` takes one on the issuer, so one registration
+ * replaces a client the AS forgot. A killed worker's lock ends with its connection.
  */
 import type { ExclusiveRefresh, ExclusiveRegistration, OAuthClientInfo, OAuthTokens, TokenStore } from "@toolwright/runtime/auth";
 import type pg from "pg";
@@ -110,32 +110,31 @@ async function writeClient(db: Queryable, ctx: VaultContext, issuer: string, cli
 }
 
 /**
- * Runs `step` in a transaction on a lock-pool connection holding the advisory transaction lock
- * `key`; commit (or rollback) releases the lock with the transaction.
+/**
+ * Runs `step` on a lock-pool connection holding the session advisory lock `key`, then unlocks. A
+ * session lock, not a transaction's, so that each store in `step` is one autocommit statement: the
+ * rotated tokens are durable one PostgreSQL round trip after the authorization server answered,
+ * not two (write, then COMMIT). That round trip is the window in which a `kill -9` loses a rotated
+ * refresh token (docs/guides/many-users.md); a killed worker's lock still ends with its connection.
  */
 async function underLock<T>(lockPool: pg.Pool, key: string, step: (db: pg.PoolClient) => Promise<T>): Promise<T> {
   const db = await lockPool.connect();
+  let locked = false;
   let broken = false;
   try {
-    await db.query("BEGIN");
-    await db.query("SELECT pg_advisory_xact_lock($1::bigint)", [key]);
-    const result = await step(db);
-    await db.query("COMMIT");
-    return result;
-  } catch (error) {
-    await db.query("ROLLBACK").catch(() => {
-      broken = true;
-    });
-    throw error;
+    await db.query("SELECT pg_advisory_lock($1::bigint)", [key]);
+    locked = true;
+    return await step(db);
   } finally {
-    // A connection that could not roll back is not handed to the next locker.
+    // A connection still holding the lock (its unlock failed) is closed, never handed to the next locker.
+    if (locked) await db.query("SELECT pg_advisory_unlock($1::bigint)", [key]).catch(() => (broken = true));
     db.release(broken);
   }
 }
 
 /**
- * Runs `refresh` holding the advisory transaction lock of (principal, resource): re-reads the row
- * after acquiring it, stores the result in the same transaction, commits (which releases the lock).
+ * Runs `refresh` holding the advisory lock of (principal, resource): re-reads the row after
+ * acquiring it, stores the result, then unlocks.
  */
 function exclusive(ctx: VaultContext, principal: string, resource: string, refresh: ExclusiveRefresh): Promise<OAuthTokens | undefined> {
   return underLock(ctx.lockPool, lockKey("toolwright-vault-refresh", ctx.schema, principal, resource), async (db) => {
@@ -150,8 +149,8 @@ function exclusive(ctx: VaultContext, principal: string, resource: string, refre
 }
 
 /**
- * Runs `register` holding the advisory transaction lock of the issuer (shared by every principal,
- * as the client is): re-reads the client after acquiring it, stores the result in the same transaction.
+ * Runs `register` holding the advisory lock of the issuer (shared by every principal, as the
+ * client is): re-reads the client after acquiring it, stores the result, then unlocks.
  */
 function exclusiveClient(ctx: VaultContext, issuer: string, register: ExclusiveRegistration): Promise<OAuthClientInfo | undefined> {
   return underLock(ctx.registerPool, lockKey("toolwright-vault-register", ctx.schema, issuer), async (db) => {

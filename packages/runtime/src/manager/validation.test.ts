@@ -1,6 +1,7 @@
 /** The manager's argument validator: the synchronous check the call path uses once ajv is loaded. */
 import { describe, expect, it } from "vitest";
 import type { ValidatorError } from "../schema/codec.js";
+import { sharedValidatorStats } from "./shared-validators.js";
 import { createArgumentValidator, MAX_SCHEMA_TEXTS } from "./validation.js";
 
 const schema = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
@@ -131,5 +132,53 @@ describe("createArgumentValidator", () => {
     const withId = () => ({ $id: "https://example.test/echo.json", ...schema });
     expect(validator.checkNow(withId(), { text: 7 })).toEqual([expect.objectContaining({ field: "text" })]);
     expect(validator.checkNow(withId(), { text: 7 })).toEqual([expect.objectContaining({ field: "text" })]);
+  });
+
+  it("auto validators share ajv and the compiled schemas process-wide: a thousand managers compile a schema text once", async () => {
+    await createArgumentValidator().ready();
+    const text = { type: "object", properties: { n: { type: "integer" } }, required: ["n"], description: "shared once" };
+    const before = sharedValidatorStats();
+    for (let i = 0; i < 1000; i++) {
+      const validator = createArgumentValidator();
+      await validator.ready();
+      // A new object each time, as each principal's own tools/list gives.
+      expect(validator.checkNow(structuredClone(text), { n: i % 2 === 0 ? 1 : "x" })).toEqual(
+        i % 2 === 0 ? undefined : [expect.objectContaining({ field: "n" })],
+      );
+    }
+    expect(sharedValidatorStats()).toEqual({ ...before, compiles: before.compiles + 1 });
+  });
+
+  it("no schema of one manager answers another's $ref: compiled schemas are not registered by $id", async () => {
+    const one = createArgumentValidator();
+    const two = createArgumentValidator();
+    await Promise.all([one.ready(), two.ready()]);
+    const owned = { $id: "https://tenant-a.test/args.json", type: "object", properties: { a: { type: "string" } } };
+    expect(one.checkNow(owned, { a: 5 })).toEqual([expect.objectContaining({ field: "a" })]);
+    // Registered, this $ref would check `a` with the first manager's schema; unregistered it does not
+    // compile, and the server checks the arguments.
+    expect(two.checkNow({ $ref: "https://tenant-a.test/args.json" }, { a: 5 })).toBeUndefined();
+  });
+
+  it("a failed check leaves no errors on the validate function (they name the caller's properties)", () => {
+    const made: { (value: unknown): boolean; errors: ValidatorError[] | null }[] = [];
+    const validator = createArgumentValidator(() => {
+      const run = Object.assign(
+        (value: unknown) => {
+          const ok = typeof value === "number";
+          run.errors = ok ? null : [{ instancePath: "/secret-name", keyword: "type", params: { type: "number" } }];
+          return ok;
+        },
+        { errors: null as ValidatorError[] | null },
+      );
+      made.push(run);
+      return run;
+    });
+    const schema = { type: "number" };
+    expect(validator.checkNow(schema, "x")).toEqual([expect.objectContaining({ field: "secret-name" })]);
+    expect(made).toHaveLength(1);
+    expect(made[0]?.errors).toBeNull();
+    expect(validator.decoderFor(schema)?.("y")).toMatchObject({ ok: false, issues: [{ field: "secret-name" }] });
+    expect(made[0]?.errors).toBeNull();
   });
 });

@@ -6,10 +6,10 @@
  */
 
 import type { FieldIssue } from "../failure/failure.js";
-import { createDecoder, type Decoder, issuesOf, type ValidateFunction } from "../schema/codec.js";
+import { type Decoder, issuesOf } from "../schema/codec.js";
+import { type CompileCache, type Compiled, createCompileCache, type SchemaCompiler, sharedAjvCache } from "./shared-validators.js";
 
-/** Compiles a JSON Schema into an ajv-style validate function (errors in ajv's shape). May throw on a schema it cannot compile. */
-export type SchemaCompiler = (schema: { readonly [key: string]: unknown }) => ValidateFunction;
+export { MAX_SCHEMA_TEXTS, type SchemaCompiler } from "./shared-validators.js";
 
 /** `"auto"` (default): ajv when installed, else none; `"off"`: none; or your own compiler. */
 export type ArgumentValidation = "auto" | "off" | SchemaCompiler;
@@ -29,74 +29,23 @@ export interface ArgumentValidator {
   check(schema: { readonly [key: string]: unknown }, args: unknown): Promise<readonly FieldIssue[] | undefined>;
 }
 
-type AjvLike = { compile(schema: object): ValidateFunction };
-type AjvClass = new (options: object) => AjvLike;
-
-/** A module name the compiler does not resolve: ajv stays an optional peer, never a dependency. */
-const optional = (name: string): Promise<unknown> => import(/* @vite-ignore */ name);
-
-function classOf(mod: unknown): AjvClass {
-  const m = mod as { default?: { default?: unknown } | unknown };
-  const d = m.default as { default?: unknown } | undefined;
-  return (typeof d === "function" ? d : (d?.default ?? mod)) as AjvClass;
-}
-
-async function loadAjv(): Promise<SchemaCompiler | undefined> {
-  try {
-    const [draft7, draft2020] = await Promise.all([optional("ajv"), optional("ajv/dist/2020.js")]);
-    let addFormats: ((ajv: AjvLike) => void) | undefined;
-    try {
-      addFormats = classOf(await optional("ajv-formats")) as unknown as (ajv: AjvLike) => void;
-    } catch {
-      // ajv-formats is optional too: without it formats are not checked (the server still checks them).
-    }
-    const make = (Ajv: AjvClass) => {
-      const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: addFormats !== undefined });
-      addFormats?.(ajv);
-      return ajv;
-    };
-    const ajv7 = make(classOf(draft7));
-    const ajv2020 = make(classOf(draft2020));
-    return (schema) => {
-      const draft = typeof schema.$schema === "string" ? schema.$schema : "";
-      return (draft.includes("2020-12") || draft.includes("2019-09") ? ajv2020 : ajv7).compile(schema);
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A compiled schema: the validate function (the per-call check) and its decoder (the typed path's). */
-interface Compiled {
-  readonly validate: ValidateFunction;
-  readonly decoder: Decoder<unknown>;
-}
-
-/** Distinct schema texts whose validators are kept for reuse (one per tool, in practice). */
-export const MAX_SCHEMA_TEXTS = 4096;
-
-/** Creates the validator for a manager. */
+/**
+ * Creates the validator for a manager. With `"auto"`, ajv and its compiled validators are the
+ * process's (`shared-validators.ts`): a thousand principals' managers compile each schema text
+ * once. A custom compiler gets a cache of its own per manager (it may not be a pure function).
+ */
 export function createArgumentValidator(setting: ArgumentValidation = "auto"): ArgumentValidator {
-  let compiler: SchemaCompiler | undefined;
+  let cache: CompileCache | undefined;
   let mode: ValidationMode | undefined = setting === "off" ? "off" : typeof setting === "function" ? "custom" : undefined;
-  if (typeof setting === "function") compiler = setting;
+  if (typeof setting === "function") cache = createCompileCache(setting);
   let loading: Promise<ValidationMode> | undefined;
-  // Compiled once per schema object: the validate function (for the fast path) and its decoder.
+  // Per schema object: one lookup on the call path. Behind it, the cache by schema text: a reconnect
+  // or list_changed lists the same schemas as new objects, which then keep the validator V8 has
+  // already optimised (and ajv, which keeps every schema object it compiled, does not keep a copy
+  // per listing).
   const compiled = new WeakMap<object, Compiled | null>();
-  // And once per schema text: a reconnect or list_changed lists the same schemas as new objects,
-  // which then keep the validator V8 has already optimised (and ajv, which keeps every schema object
-  // it compiled, does not compile and keep a copy per listing).
-  const byText = new Map<string, Compiled | null>();
-  const compile = (schema: { readonly [key: string]: unknown }): Compiled | null => {
-    try {
-      const validate = (compiler as SchemaCompiler)(schema);
-      return { validate, decoder: createDecoder(validate) };
-    } catch {
-      return null; // a schema the library cannot compile is left to the server
-    }
-  };
   const compiledFor = (schema: { readonly [key: string]: unknown }) => {
-    if (!compiler) return undefined;
+    if (!cache) return undefined;
     const hit = compiled.get(schema);
     if (hit !== undefined) return hit ?? undefined;
     let text: string | undefined;
@@ -105,15 +54,7 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
     } catch {
       text = undefined; // not JSON (a custom client's cyclic object): compiled for this object only
     }
-    let entry = text === undefined ? undefined : byText.get(text);
-    if (entry === undefined) {
-      entry = compile(schema);
-      if (text !== undefined) {
-        // Bounded: the oldest text goes first once a manager has seen very many distinct schemas.
-        if (byText.size >= MAX_SCHEMA_TEXTS) byText.delete(byText.keys().next().value as string);
-        byText.set(text, entry);
-      }
-    }
+    const entry = cache.get(schema, text);
     compiled.set(schema, entry);
     return entry ?? undefined;
   };
@@ -121,8 +62,8 @@ export function createArgumentValidator(setting: ArgumentValidation = "auto"): A
   const validator: ArgumentValidator = {
     ready() {
       if (mode !== undefined) return Promise.resolve(mode);
-      loading ??= loadAjv().then((c) => {
-        compiler = c;
+      loading ??= sharedAjvCache().then((c) => {
+        cache = c;
         mode = c ? "ajv" : "unavailable";
         return mode;
       });

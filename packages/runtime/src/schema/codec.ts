@@ -172,6 +172,17 @@ function thrownIssues(error: unknown): FieldIssue[] {
   return [{ field: "", constraint: "invalid_field_type", expected: why }];
 }
 
+/**
+ * The issues of the last failed run of `validate`, and its `errors` cleared: one validate function
+ * may serve many principals' calls (the manager shares compiled schemas process-wide), and ajv's
+ * errors name the caller's property names, which must not outlive the call that produced them.
+ */
+function takeIssues(validate: ValidateFunction, value: unknown): FieldIssue[] {
+  const issues = issuesFromErrors(validate.errors ?? [], value);
+  validate.errors = null;
+  return issues;
+}
+
 /** Wraps a precompiled validate function as a decoder. Never throws. */
 export function createDecoder<T>(validate: ValidateFunction): Decoder<T> {
   return (value) => {
@@ -182,7 +193,7 @@ export function createDecoder<T>(validate: ValidateFunction): Decoder<T> {
       return { ok: false, issues: thrownIssues(error) };
     }
     if (valid) return { ok: true, value: value as T };
-    return { ok: false, issues: issuesFromErrors(validate.errors ?? [], value) };
+    return { ok: false, issues: takeIssues(validate, value) };
   };
 }
 
@@ -197,5 +208,5 @@ export function issuesOf(validate: ValidateFunction, value: unknown): readonly F
   } catch (error) {
     return thrownIssues(error);
   }
-  return valid ? undefined : issuesFromErrors(validate.errors ?? [], value);
+  return valid ? undefined : takeIssues(validate, value);
 }
