@@ -16,7 +16,13 @@ import { createChallengeBudget } from "./oauth-budget.js";
 import { requestToken, type TokenDpop } from "./oauth-flows.js";
 import { authorizationCodeGrant, chooseScopes, clientFor, machineGrant, type TokenRequest } from "./oauth-grants.js";
 import { checkOAuthOptions, type OAuthProvider, type OAuthProviderOptions } from "./oauth-options.js";
-import { type RefreshSetup, reauthorizationRequired, refreshStoredGrant } from "./oauth-refresh.js";
+import {
+  isReauthorizationFault,
+  type RefreshSetup,
+  reauthorizationFault,
+  reauthorizationRequired,
+  refreshStoredGrant,
+} from "./oauth-refresh.js";
 import { type AuthServerAccess, createAuthServerAccess } from "./oauth-server-access.js";
 import { bearerChallenge, OAuthError } from "./oauth-util.js";
 import { createMemoryTokenStore, type OAuthTokens, type TokenStore } from "./token-store.js";
@@ -78,8 +84,10 @@ function refreshSetupFor(
   };
 }
 
-/** What a call whose user must consent again fails with (`auth_required` / `finish`). */
-const REAUTHORIZE = "the authorization server refused to refresh this user's grant (invalid_grant): the user must authorize again";
+/** Any error as the provider reports it (`lastError`, `onError`). */
+function asOAuthError(error: unknown): OAuthError {
+  return error instanceof OAuthError ? error : new OAuthError("authorization_failed", (error as Error)?.message ?? String(error));
+}
 
 /** Creates an OAuth 2.1 provider for one MCP server. */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
@@ -100,6 +108,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   let requestedScope: string[] = [];
   let lastResource: string | undefined;
   let rsNonce: string | undefined;
+  let grantRevoked = false; // the AS refused a refresh with invalid_grant: the user must authorize again
 
   const resourceKey = () => serverUrl ?? "";
   const load = singleFlight(async (): Promise<void> => {
@@ -115,9 +124,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     if (serverUrl) await store.saveTokens(resourceKey(), tokens);
   }
   function fail(error: unknown): false {
-    const e = error instanceof OAuthError ? error : new OAuthError("authorization_failed", (error as Error)?.message ?? String(error));
-    lastError = e;
-    options.onError?.(e);
+    lastError = asOAuthError(error);
+    options.onError?.(lastError);
     return false;
   }
   const tokenRequestTo = tokenRequester(fetchFn, servers);
@@ -125,8 +133,6 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   /** One refresh at a time: concurrent requests share it (a rotated refresh token is single-use). */
   const refresh = singleFlight(() => refreshOnce());
 
-  /** Set when the AS refused a refresh with invalid_grant: the user must authorize again. */
-  let grantRevoked = false;
   const refreshSetup = refreshSetupFor(options, store, fetchFn, servers, tokenRequestTo);
   async function refreshOnce(): Promise<boolean> {
     if (!current?.refreshToken) return false;
@@ -186,13 +192,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
         grantRevoked = false;
         loaded = false; // the next call reads the store again: the user may have authorized meanwhile
         fail(reauthorizationRequired(resourceKey()));
-        // The call's own failure says why (not a bare "HTTP 401"), and without the resource URL: a
-        // URL may carry a query secret, and the failure names the server already.
-        throw new WireFaultError({ type: "http", status: challenge.status, message: REAUTHORIZE });
+        throw reauthorizationFault(challenge.status);
       }
       return await authorizeFully(challenge, insufficientScope);
     } catch (error) {
-      if (error instanceof WireFaultError && error.message === REAUTHORIZE) throw error;
+      if (isReauthorizationFault(error)) throw error;
       fail(error);
       // A refusal by the outbound policy is the request's fault, named as such, not a 401.
       if (error instanceof OAuthError && error.code === "outbound_refused") {

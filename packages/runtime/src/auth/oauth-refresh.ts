@@ -5,6 +5,7 @@
  * its own recovery: `invalid_grant` means the user must authorize again, `invalid_client` after a
  * dynamic registration means the AS forgot the client, which one new registration repairs.
  */
+import { WireFaultError } from "../transport/http-exchange.js";
 import type { AuthorizationServerMetadata, FetchLike } from "./discovery.js";
 import { clientFor, replaceClient, type TokenRequest } from "./oauth-grants.js";
 import type { OAuthProviderOptions } from "./oauth-options.js";
@@ -44,6 +45,22 @@ export function reauthorizationRequired(resource: string): OAuthError {
     "reauthorization_required",
     `the authorization server refused to refresh the grant for ${resource} (invalid_grant): the user must authorize again`,
   );
+}
+
+/** What a call whose user must consent again fails with (`auth_required` / `finish`). */
+const REAUTHORIZE = "the authorization server refused to refresh this user's grant (invalid_grant): the user must authorize again";
+
+/**
+ * The call's own fault for a grant the AS refused: an HTTP 401 that says why (not a bare "HTTP
+ * 401"), without the resource URL (a URL may carry a query secret; the failure names the server).
+ */
+export function reauthorizationFault(status: number): WireFaultError {
+  return new WireFaultError({ type: "http", status, message: REAUTHORIZE });
+}
+
+/** True for the fault `reauthorizationFault` builds: it passes through the challenge handler as it is. */
+export function isReauthorizationFault(error: unknown): boolean {
+  return error instanceof WireFaultError && error.message === REAUTHORIZE;
 }
 
 function isRefusal(error: unknown, code: string): boolean {
