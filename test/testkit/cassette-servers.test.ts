@@ -1,6 +1,7 @@
 /**
  * Cassettes from real servers: server-everything (stdio and streamable HTTP), server-memory and
- * server-filesystem over stdio in the legacy era, and the runtime's demo server over stdio in the
+ * server-filesystem over stdio in the legacy era (over streamable HTTP behind a bridge:
+ * cassette-bridge.test.ts), and the runtime's demo server over stdio in the
  * 2026-07-28 era. Each session is recorded twice (the cassettes must be byte-identical) and
  * replayed with no process and no network through the same generated typed clients (the answers
  * must be byte-identical to the real ones). A real-looking token in the caller's environment and
