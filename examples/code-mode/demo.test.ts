@@ -52,8 +52,8 @@ describe("npm run demo:code-mode, offline", () => {
     servers = await startMockServers();
     await PEOPLE_WORKFLOW.setUp(servers);
     for (const server of ["filesystem", "memory"] as const) {
-      // Structured answers and isError must equal the recorded ones; the text block is the mock's JSON of its answer.
-      const report = await verifyCassette(readCassette(server), servers.mocks[server].caller, { ignore: ["content"] });
+      // Text blocks, structured answers and isError must all equal the recorded ones.
+      const report = await verifyCassette(readCassette(server), servers.mocks[server].caller);
       expect({ server, differences: report.differences }).toEqual({ server, differences: [] });
       expect(report.checked).toBeGreaterThan(0);
     }
