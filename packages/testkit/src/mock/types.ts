@@ -20,7 +20,7 @@ export interface MockCallInfo {
   readonly _meta: MockCallMeta;
 }
 
-/** A call's `_meta`: the request's `params._meta`, keys as sent (`io.dbos/idempotency-key`, `progressToken`). */
+/** A call's `_meta`: the request's `params._meta`, keys as sent (`toolwright.dev/idempotency-key`, `progressToken`). */
 export type MockCallMeta = { readonly [key: string]: unknown };
 
 /** Where a tool's default answer came from. */
