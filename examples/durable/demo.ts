@@ -196,7 +196,9 @@ export async function runDurableDemo(options: DemoOptions): Promise<number> {
         // The run's own calls (its idempotency keys) with this step's tool and arguments: a send that
         // was repeated after the kill carries the same key, so it counts here twice.
         const same = JSON.stringify(step.arguments);
-        const executed = calls.filter((c) => runOf(c) === report.runId && c.tool === step.tool && JSON.stringify(c.arguments) === same).length;
+        const executed = calls.filter(
+          (c) => runOf(c) === report.runId && c.tool === step.tool && JSON.stringify(c.arguments) === same,
+        ).length;
         if (!step.idempotent && executed > 1) duplicated++;
         if (!step.idempotent && executed === 0) lostSteps++;
         log(

@@ -108,7 +108,8 @@ function checkFullResult(
       return fail(`breaks the output schema: ${decoded.issues.map((i) => describeIssue({ ...i, field: field(i.field) })).join("; ")}`);
     }
   }
-  const blocks = content ?? (structuredContent === undefined ? [] : [{ type: "text" as const, text: JSON.stringify(structuredContent) ?? "null" }]);
+  const blocks =
+    content ?? (structuredContent === undefined ? [] : [{ type: "text" as const, text: JSON.stringify(structuredContent) ?? "null" }]);
   return {
     ok: true,
     result: {

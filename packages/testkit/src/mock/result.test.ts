@@ -62,11 +62,20 @@ describe("result(): a handler's full result", () => {
   });
 
   it("names the block and field that break the protocol's block shapes", () => {
-    const r = checkAnswer("shop", note, result({ content: [{ type: "text", text: "ok" }, { type: "image", data: "x" } as never] }), "handler");
+    const r = checkAnswer(
+      "shop",
+      note,
+      result({ content: [{ type: "text", text: "ok" }, { type: "image", data: "x" } as never] }),
+      "handler",
+    );
     expect(message(r)).toBe("mock shop.note: the handler's result: content[1].mimeType must be a string");
-    expect(blockProblem({ type: "video" }, 0)).toBe('content[0].type must be one of "text", "image", "audio", "resource_link", "resource", got "video"');
+    expect(blockProblem({ type: "video" }, 0)).toBe(
+      'content[0].type must be one of "text", "image", "audio", "resource_link", "resource", got "video"',
+    );
     expect(blockProblem({ type: "resource_link", uri: "u" }, 2)).toBe("content[2].name must be a string");
-    expect(blockProblem({ type: "resource", resource: { uri: "u" } }, 0)).toMatch(/content\[0\]\.resource needs a string "text" or a string "blob"/);
+    expect(blockProblem({ type: "resource", resource: { uri: "u" } }, 0)).toMatch(
+      /content\[0\]\.resource needs a string "text" or a string "blob"/,
+    );
     expect(blockProblem("text", 3)).toBe("content[3] must be an object");
     const notArray = checkAnswer("shop", note, result({ content: "hi" as never }), "handler");
     expect(message(notArray)).toMatch(/content must be an array/);
@@ -79,7 +88,10 @@ describe("result(): a handler's full result", () => {
       toolset: "shop",
       server: "shop",
       tools: [
-        { ...count, handler: () => result({ content: [{ type: "text", text: "two" }], structuredContent: { total: 2 }, _meta: { k: "v" } }) },
+        {
+          ...count,
+          handler: () => result({ content: [{ type: "text", text: "two" }], structuredContent: { total: 2 }, _meta: { k: "v" } }),
+        },
         { ...note, handler: () => result({ content: [{ type: "audio", mimeType: "audio/wav" } as never] }) },
       ],
     };
@@ -88,7 +100,9 @@ describe("result(): a handler's full result", () => {
     expect(good.ok && good.value).toEqual({ content: [{ type: "text", text: "two" }], structuredContent: { total: 2 }, _meta: { k: "v" } });
     const bad = await mock.caller.callTool({ name: "note", arguments: {} });
     expect(bad.ok && bad.value.isError).toBe(true);
-    expect(mock.failures).toEqual([{ tool: "note", call: 1, message: "mock shop.note: the handler's result: content[0].data must be a string" }]);
+    expect(mock.failures).toEqual([
+      { tool: "note", call: 1, message: "mock shop.note: the handler's result: content[0].data must be a string" },
+    ]);
   });
 });
 
@@ -98,7 +112,15 @@ describe("a call's _meta", () => {
     const definition: MockDefinition = {
       toolset: "shop",
       server: "shop",
-      tools: [{ ...note, handler: (_payload: never, call) => (told.push(call._meta), "ok") }],
+      tools: [
+        {
+          ...note,
+          handler: (_payload: never, call) => {
+            told.push(call._meta);
+            return "ok";
+          },
+        },
+      ],
     };
     for (const transport of ["memory", "http"] as const) {
       told.length = 0;
