@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { startMock, verifyCassette } from "@toolwright/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFilesystemMock } from "../catalogues/src/gen/filesystem/mock.gen.js";
+import { createMemoryMock } from "../catalogues/src/gen/memory/mock.gen.js";
 import { readCassette } from "./cassettes.js";
 import { expectDemo } from "./expect-demo.js";
 import { runDemo } from "./main.js";
@@ -52,8 +53,8 @@ describe("npm run demo:code-mode, offline", () => {
     servers = await startMockServers();
     await PEOPLE_WORKFLOW.setUp(servers);
     for (const server of ["filesystem", "memory"] as const) {
-      // Structured answers and isError must equal the recorded ones; the text block is the mock's JSON of its answer.
-      const report = await verifyCassette(readCassette(server), servers.mocks[server].caller, { ignore: ["content"] });
+      // Text blocks, structured answers and isError must all equal the recorded ones.
+      const report = await verifyCassette(readCassette(server), servers.mocks[server].caller);
       expect({ server, differences: report.differences }).toEqual({ server, differences: [] });
       expect(report.checked).toBeGreaterThan(0);
     }
@@ -67,5 +68,14 @@ describe("npm run demo:code-mode, offline", () => {
     const report = await verifyCassette(readCassette("filesystem"), plain.caller, { ignore: ["content"] });
     expect(report.ok).toBe(false);
     expect(report.differences.map((d) => d.request)).toContain('tools/call list_directory {"path":"/recorded/code-mode-root/people"}');
+  });
+
+  it("text blocks are checked too: plain answers (the JSON of the structured answer as text) differ from the recording", async () => {
+    await using plain = await startMock(
+      createMemoryMock({ createEntities: ({ entities }) => ({ entities }), createRelations: ({ relations }) => ({ relations }) }),
+    );
+    const report = await verifyCassette(readCassette("memory"), plain.caller);
+    expect(report.differences.map((d) => d.request.split(" ")[1])).toEqual(["create_entities", "create_relations"]);
+    expect(report.differences.flatMap((d) => d.differences).every((line) => line.startsWith("result.content.0.text: "))).toBe(true);
   });
 });

@@ -2,11 +2,13 @@
  * The code-mode demo offline: the generated mocks of server-filesystem and server-memory
  * (`examples/catalogues/src/gen/<toolset>/mock.gen.ts`), run in this process by `startMock` from
  * `@toolwright/testkit`, with handlers that keep what the real servers keep: a small file map and a
- * knowledge graph. They answer as the real servers do (the demo's test checks that against the
- * cassettes recorded from them); each tool's structured answer is also its text block, as JSON.
+ * knowledge graph. They answer as the real servers do, text blocks included (the demo's test checks
+ * that against the cassettes recorded from them): server-filesystem's text is its answer's `content`,
+ * server-memory's the JSON of its list, two-space indented. So the planner reads, and the token
+ * account counts, what it would read live.
  */
 import { createRuntime } from "@toolwright/runtime";
-import { type RunningMock, startMock } from "@toolwright/testkit";
+import { type RunningMock, result, startMock } from "@toolwright/testkit";
 import { registerFilesystemToolset } from "../catalogues/src/gen/filesystem/index.js";
 import { createFilesystemMock } from "../catalogues/src/gen/filesystem/mock.gen.js";
 import { registerMemoryToolset } from "../catalogues/src/gen/memory/index.js";
@@ -39,6 +41,11 @@ function listing(files: ReadonlyMap<string, string>, dir: string): string {
     .join("\n");
 }
 
+/** server-filesystem's answer: the text as its one text block and as the structured `content`. */
+const text = (content: string) => result({ content: [{ type: "text", text: content }], structuredContent: { content } });
+/** server-memory's text block: the JSON of the list it answers, two-space indented. */
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
 /** Starts both mocks in memory (no process, no socket) under a root of `RECORDED_ROOT`, with nothing in them. */
 export async function startMockServers(): Promise<MockTaskServers> {
   const files = new Map<string, string>();
@@ -50,11 +57,11 @@ export async function startMockServers(): Promise<MockTaskServers> {
   };
   const filesystem = await startMock(
     createFilesystemMock({
-      listDirectory: ({ path }) => ({ content: listing(files, path) }),
-      readTextFile: ({ path }) => ({ content: read(path) }),
+      listDirectory: ({ path }) => text(listing(files, path)),
+      readTextFile: ({ path }) => text(read(path)),
       writeFile: ({ path, content }) => {
         files.set(path, content);
-        return { content: `Successfully wrote to ${path}` };
+        return text(`Successfully wrote to ${path}`);
       },
     }),
   );
@@ -64,13 +71,13 @@ export async function startMockServers(): Promise<MockTaskServers> {
       createEntities: ({ entities }) => {
         const fresh = entities.filter((e) => !graph.entities.some((g) => g.name === e.name));
         graph.entities.push(...fresh);
-        return { entities: fresh };
+        return result({ content: [{ type: "text", text: json(fresh) }], structuredContent: { entities: fresh } });
       },
       createRelations: ({ relations }) => {
         const same = (a: Relation, b: Relation) => a.from === b.from && a.to === b.to && a.relationType === b.relationType;
         const fresh = relations.filter((r) => !graph.relations.some((g) => same(g, r)));
         graph.relations.push(...fresh);
-        return { relations: fresh };
+        return result({ content: [{ type: "text", text: json(fresh) }], structuredContent: { relations: fresh } });
       },
     }),
   );

@@ -33,7 +33,12 @@ export interface ServerCall {
   readonly arguments: unknown;
   /** The worker whose connection sent it (a run's calls may go out from another worker's queue). */
   readonly owner: string;
+  /** The durable layer's idempotency key in the call's `_meta` (`<runId>/<n>`), or null when it sent none. */
+  readonly key: string | null;
 }
+
+/** The run an idempotency key belongs to: keys are `<runId>/<call number>`. */
+const runOf = (call: ServerCall) => (call.key === null ? undefined : call.key.slice(0, call.key.lastIndexOf("/")));
 
 /** The memory server the workers use, whichever it is. */
 export interface MemoryServer {
@@ -117,7 +122,6 @@ function describe(step: StepReport): string {
 }
 
 /** The person a held add_observations call is about. */
-const personOf = (call: ServerCall) => (call.arguments as { observations?: { entityName?: string }[] }).observations?.[0]?.entityName;
 
 /** Runs the demo; resolves 0 when every run finished with no write duplicated or lost, else 1. */
 export async function runDurableDemo(options: DemoOptions): Promise<number> {
@@ -165,14 +169,14 @@ export async function runDurableDemo(options: DemoOptions): Promise<number> {
 
     const server = memory;
     const held = await until(`a worker to be busy in ${HOLD.tool}`, 60_000, () => server.calls().find((c) => c.tool === HOLD.tool));
-    const heldRun = runIds[TOPICS.findIndex((t) => t.person === personOf(held))];
+    const heldRun = runOf(held);
     const victim = workers.find((w) => w.id === held.owner);
     if (!victim) throw new Error(`no worker named ${held.owner}`);
     const busy: string[] = [];
     for (const id of runIds) if ((await client.executorOf(id)) === victim.id && (await client.status(id)) === "PENDING") busy.push(id);
     victim.child.kill("SIGKILL");
     const runs = busy.length > 0 ? `; it was running ${busy.join(", ")}` : "";
-    log(`SIGKILL ${victim.id} while it waits for ${HOLD.tool} (run ${heldRun}), which the server already ran${runs}`);
+    log(`SIGKILL ${victim.id} while it waits for ${HOLD.tool} (run ${heldRun}, key ${held.key}), which the server already ran${runs}`);
 
     const reports: EpisodeReport[] = [];
     const lostRuns: string[] = [];
@@ -189,9 +193,12 @@ export async function runDurableDemo(options: DemoOptions): Promise<number> {
       log(`\n${report.runId}: planned on ${report.plannedOn}, finished on ${await client.executorOf(report.runId)}`);
       for (const step of report.steps) {
         steps++;
-        // Each topic names its own person, so the same tool with the same arguments is this run's call.
+        // The run's own calls (its idempotency keys) with this step's tool and arguments: a send that
+        // was repeated after the kill carries the same key, so it counts here twice.
         const same = JSON.stringify(step.arguments);
-        const executed = calls.filter((c) => c.tool === step.tool && JSON.stringify(c.arguments) === same).length;
+        const executed = calls.filter(
+          (c) => runOf(c) === report.runId && c.tool === step.tool && JSON.stringify(c.arguments) === same,
+        ).length;
         if (!step.idempotent && executed > 1) duplicated++;
         if (!step.idempotent && executed === 0) lostSteps++;
         log(

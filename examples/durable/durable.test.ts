@@ -34,7 +34,7 @@ describe("the durable demo against the generated server-memory mock", () => {
     const out = lines.join("\n");
     expect(lines.at(-1), out).toBe("durable: 3 runs, 16 steps, 0 duplicated, 0 lost");
     expect(code, out).toBe(0);
-    expect(out).toMatch(/SIGKILL worker-\d while it waits for add_observations/);
+    expect(out).toMatch(/SIGKILL worker-\d while it waits for add_observations \(run (librarian-\d), key \1\/\d+\)/);
     expect(out).toContain("outcome_unknown (worker died mid-call)");
     expect(out).toContain("took effect: not sent again");
     expect(out).not.toMatch(/executed [02-9]×/); // every step reached the server exactly once

@@ -5,6 +5,7 @@
  * mock runs on streamable HTTP at 127.0.0.1 so the demo's worker processes reach it as a server.
  */
 import { fileURLToPath } from "node:url";
+import { IDEMPOTENCY_KEY_META } from "@toolwright/runtime/durable";
 import { type RunningMock, startMock } from "@toolwright/testkit";
 import { HOLD, type MemoryServer } from "./demo.js";
 import { createMemoryMock, type MemoryMockHandlers } from "./src/gen/memory/mock.gen.js";
@@ -78,7 +79,14 @@ export async function startMockMemory(): Promise<MemoryServer> {
       mocks.set(worker, mock);
       return { DEMO_MEMORY_URL: mock.url as string };
     },
-    calls: () => [...mocks].flatMap(([owner, mock]) => mock.calls.map((c) => ({ tool: c.tool, arguments: c.arguments, owner }))),
+    calls: () =>
+      [...mocks].flatMap(([owner, mock]) =>
+        mock.calls.map((c) => {
+          // The key the durable layer put in the call's _meta, as the real demo's proxy logs it.
+          const key = c._meta[IDEMPOTENCY_KEY_META];
+          return { tool: c.tool, arguments: c.arguments, owner, key: typeof key === "string" ? key : null };
+        }),
+      ),
     close: async () => {
       await Promise.all([...mocks.values()].map((m) => m.close()));
     },

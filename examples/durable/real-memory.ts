@@ -18,9 +18,10 @@ function readCounts(file: string): ServerCall[] {
     .filter((l) => l.trim())
     .flatMap((l) => {
       try {
-        const entry = JSON.parse(l) as { kind?: string; tool?: string; arguments?: unknown; owner?: string };
+        const entry = JSON.parse(l) as { kind?: string; tool?: string; arguments?: unknown; owner?: string; key?: unknown };
         if (entry.kind !== "call" || typeof entry.tool !== "string") return [];
-        return [{ tool: entry.tool, arguments: entry.arguments, owner: String(entry.owner) }];
+        const key = typeof entry.key === "string" ? entry.key : null;
+        return [{ tool: entry.tool, arguments: entry.arguments, owner: String(entry.owner), key }];
       } catch {
         return []; // a line cut short by a SIGKILL
       }

@@ -53,6 +53,22 @@ describe("startMock over stdio with a handlers module", () => {
     expect(running.failures[0]?.message).toMatch(/humidity/);
   });
 
+  it("a full result from the child arrives as sent, and each call's _meta reaches the parent's record", async () => {
+    running = await startMock(createEverythingMock(), { transport: "stdio", out: OUT, cwd: root, handlers: HANDLERS });
+    const meta = { "io.example/idempotency-key": "wf-1:step-3", progressToken: "p-9" };
+    const la = await running.caller.callTool({ name: "get-structured-content", arguments: { location: "Los Angeles" }, meta });
+    expect(la.ok).toBe(true);
+    const value = la.ok ? la.value : undefined;
+    expect(value?.content).toEqual([{ type: "text", text: expect.stringMatching(/^Los Angeles: 18 °C, rain \(pid \d+\)$/) }]);
+    expect(value?.structuredContent).toEqual({ temperature: 18, conditions: "Rain", humidity: 90 });
+    expect(value?._meta).toMatchObject({ "example/station": "LFPG" });
+    await running.caller.callTool({ name: "echo", arguments: { message: "no meta" } });
+    const [first, second] = running.calls;
+    expect(first?._meta).toMatchObject(meta);
+    expect(second?._meta).not.toHaveProperty("io.example/idempotency-key");
+    expect(running.failures).toEqual([]);
+  });
+
   it("takes a file URL too", async () => {
     const url = pathToFileURL(join(root, HANDLERS));
     running = await startMock(createEverythingMock(), { transport: "stdio", out: OUT, cwd: root, handlers: url });

@@ -23,7 +23,7 @@ export {
   SERVER_SYMBOLS,
 } from "./codegen/symbols.js";
 export type { Runtime } from "./core/runtime.js";
-export type { GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
+export type { CallToolResult, GetPromptResult, ResourceContents } from "./protocol/mcp-types.js";
 export { expandTemplate } from "./protocol/uri-template.js";
 export type { ValidateFunction, ValidatorError } from "./schema/codec.js";
 export { createDecoder, issuesFromErrors } from "./schema/codec.js";

@@ -24,7 +24,17 @@ export { withToolFaults } from "./faults/tools.js";
 // ── Mocks from the lock (generated `create<Toolset>Mock`, run by `startMock`) ──────────────────
 export type { MockFailure, MockServer, MockServerOptions } from "./mock/mock-server.js";
 export { checkAnswer, createMockServer, describeIssue } from "./mock/mock-server.js";
-export type { MockAnswerSource, MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./mock/types.js";
+export type { MockResult } from "./mock/result.js";
+export { isMockResult, MOCK_RESULT, result } from "./mock/result.js";
+export type {
+  MockAnswerSource,
+  MockCall,
+  MockCallInfo,
+  MockCallMeta,
+  MockDefinition,
+  MockInterceptor,
+  MockToolDefinition,
+} from "./mock/types.js";
 export type { ReplayHost, ReplayOptions } from "./replay/host.js";
 export { createReplayHost, NOT_RECORDED_CODE } from "./replay/host.js";
 export type { ReplayCaller, ReplayCallerOptions } from "./replay/replay-caller.js";

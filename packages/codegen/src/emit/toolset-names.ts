@@ -27,5 +27,6 @@ export function toolsetNames(ts: { readonly camelName: string; readonly pascalNa
     mockType: `${ts.pascalName}Mock`,
     mockHandlers: `${ts.pascalName}MockHandlers`,
     mockCall: `${ts.pascalName}MockCall`,
+    mockResult: `${ts.pascalName}MockResult`,
   };
 }

@@ -41,6 +41,8 @@ export interface IrToolsetSymbols {
   readonly mockType: IrSymbol;
   readonly mockHandlers: IrSymbol;
   readonly mockCall: IrSymbol;
+  /** `<Toolset>MockResult<T>`: the full result a handler may return (`result()` of the kit). */
+  readonly mockResult: IrSymbol;
 }
 
 /** The per-tool exports of a toolset's modules. */

@@ -3,7 +3,8 @@
  * `create<Toolset>Mock(handlers?)` returns the toolset's tools (their generated specs: wire schemas
  * and precompiled validators), a default answer per tool (`mock-answer.ts`: the output schema's
  * example, or a deterministic sample, or text) and the test's handlers, typed from the generated
- * payload and result types.
+ * payload and result types. A handler may also return `<Toolset>MockResult<T>` (the kit's `result()`):
+ * its own content blocks, `isError` and `_meta`, with `structuredContent` typed by the output schema.
  *
  * The module imports only the runtime and its own folder, like every generated file: it is plain
  * data, and `@toolwright/testkit` (`startMock`) reads it structurally and runs it (records calls,
@@ -24,7 +25,9 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
   const ToolSpec = f.runtime("ToolSpec");
   // Spelled through the runtime's CallOptions, not `AbortSignal`: generated code compiles with no DOM and no Node types.
   const Signal = `NonNullable<${f.runtime("CallOptions")}["signal"]>`;
+  const CallToolResult = f.runtime("CallToolResult");
   const Call = s.mockCall.name;
+  const Full = s.mockResult.name;
   const Handlers = s.mockHandlers.name;
   const Mock = s.mockType.name;
   f.print(
@@ -38,6 +41,22 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
     "  readonly seq: number;",
     "  /** Aborted when the client cancels the call or the connection closes. */",
     `  readonly signal: ${Signal};`,
+    "  /** The request's `_meta` as the client sent it (`{}` when none): idempotency key, progress token. */",
+    "  readonly _meta: { readonly [key: string]: unknown };",
+    "}",
+    "",
+    "/**",
+    ` * A full result a handler of the ${docName(ts.name)} mock may return instead of its plain answer, to send`,
+    " * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of",
+    " * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.",
+    " */",
+    `${f.export("interface", Full)}<T> {`,
+    `  readonly "toolwright/mock-result": true;`,
+    "  /** Sent as given; absent: the JSON of `structuredContent` as one text block. */",
+    `  readonly content?: ${CallToolResult}["content"];`,
+    "  readonly structuredContent?: T;",
+    "  readonly isError?: boolean;",
+    "  readonly _meta?: { readonly [key: string]: unknown };",
     "}",
     "",
     "/**",
@@ -51,9 +70,11 @@ function emitMock(ir: IrDesign, ts: IrToolset, out: Parameters<Plugin["emit"]>[1
     const Payload = f.import(tool.symbols.payload);
     const Result = f.import(tool.symbols.result);
     const doc = tool.description ?? tool.title ?? `Answers ${JSON.stringify(tool.name)}.`;
+    // A text tool (no output schema) has no structured answer: its full result carries blocks only.
+    const Answer = `${Result} | ${Full}<${tool.output === undefined ? "never" : Result}>`;
     f.print(
       `  /** ${docText(doc)} (tool ${docName(tool.name)}) */`,
-      `  ${tool.memberName}?(payload: ${Payload}, call: ${Call}): ${Result} | Promise<${Result}>;`,
+      `  ${tool.memberName}?(payload: ${Payload}, call: ${Call}): ${Answer} | Promise<${Answer}>;`,
     );
   }
   f.print(

@@ -43,6 +43,7 @@ export function toolsetSymbols(ts: Pick<IrToolset, "dirName" | "camelName" | "pa
     mockType: symbol(n.mockType, "interface", at("mock")),
     mockHandlers: symbol(n.mockHandlers, "interface", at("mock")),
     mockCall: symbol(n.mockCall, "interface", at("mock")),
+    mockResult: symbol(n.mockResult, "interface", at("mock")),
   });
 }
 

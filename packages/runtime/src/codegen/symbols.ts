@@ -34,6 +34,7 @@ export const RUNTIME_SYMBOLS = {
   DriftReport: { from: RUNTIME_CODEGEN, type: true },
   ExpectedCatalogue: { from: RUNTIME_CODEGEN, type: true },
   GetPromptResult: { from: RUNTIME_CODEGEN, type: true },
+  CallToolResult: { from: RUNTIME_CODEGEN, type: true },
   ResourceContents: { from: RUNTIME_CODEGEN, type: true },
   SurfaceResult: { from: RUNTIME_CODEGEN, type: true },
   expandTemplate: { from: RUNTIME_CODEGEN, type: false },

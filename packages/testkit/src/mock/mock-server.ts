@@ -8,6 +8,7 @@ import type { FieldIssue } from "@toolwright/runtime";
 import { RpcHandlerError } from "@toolwright/runtime/protocol";
 import { type CallToolResult, createToolServer, type ServerTool, type ToolServer } from "@toolwright/runtime/server";
 import { listingOf } from "./listing.js";
+import { blockProblem, isMockResult, type MockResult } from "./result.js";
 import type { MockCall, MockCallInfo, MockDefinition, MockInterceptor, MockToolDefinition } from "./types.js";
 
 /** A mock answer that broke its tool's contract: what the test sees in `failures`. */
@@ -54,8 +55,9 @@ const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text
 
 /**
  * Checks `value` against the tool's contract and wraps it as a wire result: a structured answer
- * must pass the generated output validator, a text answer must be a string. Returns the problem in
- * words (naming toolset, tool and fields) when it does not.
+ * must pass the generated output validator, a text answer must be a string, and a full result
+ * (`result({...})`) must have protocol-shaped blocks and a structured answer that passes. Returns
+ * the problem in words (naming toolset, tool and fields) when it does not.
  */
 export function checkAnswer(
   toolset: string,
@@ -64,6 +66,7 @@ export function checkAnswer(
   source: "handler" | "default",
 ): { readonly ok: true; readonly result: CallToolResult } | { readonly ok: false; readonly message: string } {
   const where = `mock ${toolset}.${tool.spec.name}: the ${source === "handler" ? "handler's" : "generated default"} answer`;
+  if (isMockResult(value)) return checkFullResult(`mock ${toolset}.${tool.spec.name}: the handler's result`, tool, value);
   if (tool.spec.decodeResult !== undefined) {
     const decoded = tool.spec.decodeResult(value);
     if (!decoded.ok) return { ok: false, message: `${where} breaks the output schema: ${decoded.issues.map(describeIssue).join("; ")}` };
@@ -77,6 +80,45 @@ export function checkAnswer(
     };
   }
   return { ok: true, result: { content: [{ type: "text", text: value }] } };
+}
+
+/** A handler's full result: its blocks and `_meta` as given, its structured answer checked like a plain one. */
+function checkFullResult(
+  where: string,
+  tool: MockToolDefinition,
+  full: MockResult,
+): { readonly ok: true; readonly result: CallToolResult } | { readonly ok: false; readonly message: string } {
+  const { content, structuredContent, isError, _meta } = full;
+  const fail = (problem: string) => ({ ok: false as const, message: `${where}: ${problem}` });
+  if (content !== undefined && !Array.isArray(content)) return fail("content must be an array of content blocks");
+  const blockIssue = (content ?? []).map(blockProblem).find((p) => p !== undefined);
+  if (blockIssue !== undefined) return fail(blockIssue);
+  if (isError !== undefined && typeof isError !== "boolean") return fail("isError must be a boolean");
+  if (_meta !== undefined && (typeof _meta !== "object" || _meta === null || Array.isArray(_meta))) return fail("_meta must be an object");
+  const decode = tool.spec.decodeResult;
+  if (structuredContent !== undefined && decode === undefined) {
+    return fail("has structuredContent, but the tool declares no output schema (answer text blocks only)");
+  }
+  // An error result need not carry the structured answer (clients do not check it against the schema).
+  if (decode !== undefined && isError !== true) {
+    if (structuredContent === undefined) return fail("needs structuredContent: the tool declares an output schema");
+    const decoded = decode(structuredContent);
+    if (!decoded.ok) {
+      const field = (f: string) => (f === "" ? "structuredContent" : `structuredContent.${f}`);
+      return fail(`breaks the output schema: ${decoded.issues.map((i) => describeIssue({ ...i, field: field(i.field) })).join("; ")}`);
+    }
+  }
+  const blocks =
+    content ?? (structuredContent === undefined ? [] : [{ type: "text" as const, text: JSON.stringify(structuredContent) ?? "null" }]);
+  return {
+    ok: true,
+    result: {
+      content: blocks,
+      ...(structuredContent === undefined ? {} : { structuredContent }),
+      ...(isError === undefined ? {} : { isError }),
+      ...(_meta === undefined ? {} : { _meta }),
+    },
+  };
 }
 
 /** Creates the tool server of a generated mock definition, with its own call record. */
@@ -124,9 +166,11 @@ export function createMockServer(definition: MockDefinition, options: MockServer
       handler: async (args, ctx) => {
         const call = (perTool.get(spec.name) ?? 0) + 1;
         perTool.set(spec.name, call);
-        const record: MockCall = { tool: spec.name, arguments: args, call, seq: calls.length + 1 };
+        // _meta as the client sent it (idempotency keys, progress tokens): tests count and match calls by it.
+        const _meta = { ...ctx.meta };
+        const record: MockCall = { tool: spec.name, arguments: args, call, seq: calls.length + 1, _meta };
         calls.push(record);
-        const info: MockCallInfo = { tool: spec.name, call, seq: record.seq, signal: ctx.signal };
+        const info: MockCallInfo = { tool: spec.name, call, seq: record.seq, signal: ctx.signal, _meta };
         const run = () => answer(tool, args, info);
         return options.intercept === undefined ? run() : options.intercept(record, run, ctx.signal);
       },

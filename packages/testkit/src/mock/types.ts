@@ -16,7 +16,12 @@ export interface MockCallInfo {
   readonly seq: number;
   /** Aborted when the client cancels the call or the connection closes. */
   readonly signal: AbortSignal;
+  /** The request's `_meta` as the client sent it (`{}` when it sent none): idempotency key, progress token. */
+  readonly _meta: MockCallMeta;
 }
+
+/** A call's `_meta`: the request's `params._meta`, keys as sent (`toolwright.dev/idempotency-key`, `progressToken`). */
+export type MockCallMeta = { readonly [key: string]: unknown };
 
 /** Where a tool's default answer came from. */
 export type MockAnswerSource = "example" | "schema" | "text" | "none";
@@ -51,6 +56,8 @@ export interface MockCall {
   readonly call: number;
   /** 1-based among every call. */
   readonly seq: number;
+  /** The request's `_meta` as received (`{}` when the client sent none): idempotency key, progress token. */
+  readonly _meta: MockCallMeta;
 }
 
 /**
