@@ -12,7 +12,8 @@ const require = createRequire(import.meta.url);
 /** server-everything's entry script. */
 export const EVERYTHING = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 a moment ago (listen on 0, close): for a child that takes `--port`. */
+export async function freePort(): Promise<number> {
   const s = http.createServer();
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
   const port = (s.address() as AddressInfo).port;

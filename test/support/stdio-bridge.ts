@@ -8,8 +8,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
+import { freePort } from "./everything-server.js";
 
 const require = createRequire(import.meta.url);
 /** mcp-proxy's command-line entry script. */
@@ -21,14 +21,6 @@ export interface RunningBridge {
   /** The stdio server's pid (the bridge's only child), for checking it is gone after `stopBridge`. */
   serverPid: number;
   url: string;
-}
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** The pids whose parent is `pid` (Linux /proc; a process that vanished mid-scan is skipped). */
