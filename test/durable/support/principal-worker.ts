@@ -3,7 +3,8 @@
  * one MCP manager over the HTTP server `who` (TW_MCP_URL), with each principal's tokens in the
  * PostgreSQL vault (TW_VAULT_URL, TW_SCHEMA, TW_KEY), and a scripted agent `who-agent` whose
  * `runtimeFor` is that principal's manager runtime. Its input lists the calls (`who.note`,
- * `who.put`); a failed call ends the run with an error naming its kind and message.
+ * `who.put`); a failed call ends the run with an error whose message is the failure's kind, server,
+ * tool and message as JSON.
  * Prints `{"ready": "<executor id>"}` once launched and `{"takeover": "<executor id>"}` per takeover;
  * exits when stdin closes or on SIGTERM.
  */
@@ -40,7 +41,9 @@ defineDurableAgent<{ readonly steps: readonly Step[] }, unknown[]>({
     const out: unknown[] = [];
     for (const { tool, ...args } of input.steps) {
       const result = await run.execute({ tool, arguments: args });
-      if (!result.ok) throw new Error(`${result.failure.kind}: ${result.failure.message}`);
+      const { failure } = result.ok ? { failure: undefined } : result;
+      // The failure's facts as JSON: the test reads kind, server and tool from the run's error.
+      if (failure) throw new Error(JSON.stringify({ kind: failure.kind, server: failure.server, tool: failure.tool, message: failure.message }));
       out.push(result.value);
     }
     return out;
