@@ -43,7 +43,8 @@ defineDurableAgent<{ readonly steps: readonly Step[] }, unknown[]>({
       const result = await run.execute({ tool, arguments: args });
       const { failure } = result.ok ? { failure: undefined } : result;
       // The failure's facts as JSON: the test reads kind, server and tool from the run's error.
-      if (failure) throw new Error(JSON.stringify({ kind: failure.kind, server: failure.server, tool: failure.tool, message: failure.message }));
+      if (failure)
+        throw new Error(JSON.stringify({ kind: failure.kind, server: failure.server, tool: failure.tool, message: failure.message }));
       out.push(result.value);
     }
     return out;
