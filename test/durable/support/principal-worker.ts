@@ -41,10 +41,11 @@ defineDurableAgent<{ readonly steps: readonly Step[] }, unknown[]>({
     const out: unknown[] = [];
     for (const { tool, ...args } of input.steps) {
       const result = await run.execute({ tool, arguments: args });
-      const { failure } = result.ok ? { failure: undefined } : result;
-      // The failure's facts as JSON: the test reads kind, server and tool from the run's error.
-      if (failure)
-        throw new Error(JSON.stringify({ kind: failure.kind, server: failure.server, tool: failure.tool, message: failure.message }));
+      if (!result.ok) {
+        const { kind, server, tool: failed, message } = result.failure;
+        // The failure's facts as JSON: the test reads kind, server and tool from the run's error.
+        throw new Error(JSON.stringify({ kind, server, tool: failed, message }));
+      }
       out.push(result.value);
     }
     return out;
