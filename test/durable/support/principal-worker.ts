@@ -5,6 +5,7 @@
  * `runtimeFor` is that principal's manager runtime. Its input lists the calls (`who.note`,
  * `who.put`); a failed call ends the run with an error whose message is the failure's kind, server,
  * tool and message as JSON.
+ * TW_LIMITS (JSON, optional): per-server limits, so every call is a child workflow on the server's queue.
  * Prints `{"ready": "<executor id>"}` once launched and `{"takeover": "<executor id>"}` per takeover;
  * exits when stdin closes or on SIGTERM.
  */
@@ -61,6 +62,7 @@ const worker = await launchDurableWorker({
   heartbeatMs: 200,
   deadAfterMs: 1500,
   pollingIntervalMs: 50,
+  ...(process.env.TW_LIMITS ? { serverLimits: JSON.parse(process.env.TW_LIMITS) } : {}),
   onTakeover: (t) => process.stdout.write(`${JSON.stringify({ takeover: t.executorId, recovered: t.recovered.length })}\n`),
 });
 process.stdout.write(`${JSON.stringify({ ready: worker.executorId, pid: process.pid })}\n`);
