@@ -55,3 +55,32 @@ it("forPrincipal over vault stores: one refresh per user, each call its user's t
   for (const id of people) expect(await vault.approvals(id).approved("who", "whoami")).toMatch(/^sha256:/);
   expect(await vault.approvals("dave").approved("who", "whoami")).toBeUndefined();
 });
+
+it("a principal's runtime whose grant was revoked answers auth_required naming the server, and its tools once the grant is renewed", async () => {
+  const world = await startOAuthWorld();
+  cleanup.push(() => world.close());
+  const vault = await createPostgresVault({ connectionString: db.url(), schema: db.schema(), keys: [newKey("k1")] });
+  cleanup.push(() => vault.close());
+  world.knowClient("dyn-seed");
+  await vault
+    .tokenStore("app")
+    .saveClient(world.issuer, { clientId: "dyn-seed", tokenEndpointAuthMethod: "none", issuer: world.issuer, source: "dynamic" });
+  const save = (g: { accessToken: string; refreshToken: string; expiresAt: number }) =>
+    vault.tokenStore("erin").saveTokens(world.mcpUrl, { ...g, tokenType: "Bearer", issuer: world.issuer });
+  const revoked = world.grant("erin", { expired: true });
+  world.revoke(revoked.refreshToken);
+  await save(revoked);
+  const manager = createMcpManager(parseMcpConfig(JSON.stringify({ mcpServers: { who: { url: world.mcpUrl, era: "legacy" } } })), {
+    principals: { tokenStoreFor: (p) => vault.tokenStore(p) },
+  });
+  cleanup.push(() => manager.stop());
+  const mine = await manager.forPrincipal({ id: "erin" });
+  expect(mine.runtime.lookup("who.whoami")).toBeUndefined(); // the connect failed: nothing was listed
+  const refused = await mine.runtime.execute({ tool: "who.whoami", arguments: {} });
+  expect(refused.ok ? "ok" : refused.failure).toMatchObject({ kind: "auth_required", server: "who", tool: "who.whoami" });
+  expect(JSON.stringify(refused)).not.toContain(revoked.refreshToken);
+  // The user authorized again: the next call connects, finds the tool and runs as erin.
+  await save(world.grant("erin"));
+  const answered = await mine.runtime.execute({ tool: "who.whoami", arguments: {} });
+  expect(answered.ok ? JSON.stringify(answered.value) : answered.failure.message).toContain('"erin"');
+});

@@ -3,7 +3,7 @@
  * never by the server name alone, and a clear refusal (naming agent and server) when this worker
  * holds no caller for them.
  */
-import { type Caller, createRuntime, type ToolSpec } from "@toolwright/runtime";
+import { type Caller, createRuntime, type ToolFailure, type ToolSpec } from "@toolwright/runtime";
 import type { DurableCall } from "@toolwright/runtime/durable";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -103,5 +103,24 @@ describe("durable agents' callers", () => {
     const refusal = agents.callerForCall("agent-plain", { ...call("ledger"), principal: "mallory@example.com" });
     await expect(refusal).rejects.toThrow(/has no runtimeFor/);
     await expect(refusal).rejects.not.toThrow(/mallory/);
+  });
+
+  it("a principal's call whose server needs that principal's authorization is answered auth_required, not sent nor refused as missing", async () => {
+    const failure = {
+      kind: "auth_required",
+      message: 'notes: server "notes" needs this principal\'s authorization',
+      recovery: { action: "finish" },
+      tool: "notes.add",
+      server: "notes",
+      retryable: false,
+      source: "transport",
+    } satisfies ToolFailure;
+    const empty = Object.assign(createRuntime(), { unavailable: async (tool: string) => (tool === "notes.add" ? failure : undefined) });
+    const agents = createAgentCallers();
+    agents.add("a", createRuntime(), () => empty);
+    const caller = await agents.callerForCall("a", { ...call("notes"), principal: "p1" });
+    expect(await caller.callTool({ name: "add", arguments: {} })).toEqual({ ok: false, failure });
+    // Nothing known about another tool: still the refusal naming agent and server.
+    await expect(agents.callerForCall("a", { ...call("notes", "notes.other"), principal: "p1" })).rejects.toThrow(AgentCallerMissingError);
   });
 });

@@ -60,7 +60,12 @@ export function createAgentCallers(): AgentCallers {
     runtimeOf,
     async callerForCall(agent, call) {
       if (call.principal === undefined || typeof agent !== "string" || !runtimes.has(agent)) return agents.callerFor(agent, call);
-      return pick(agent, await runtimeOf(agent, { id: call.principal }), call);
+      const runtime = await runtimeOf(agent, { id: call.principal });
+      // The principal's server may be unreachable for want of their grant (revoked after the run
+      // was enqueued): the call is answered with that `auth_required`, naming the server, and not sent.
+      const why = runtime.lookup(call.tool) ? undefined : await runtime.unavailable?.(call.tool);
+      if (why) return { server: call.server, callTool: async () => ({ ok: false, failure: why }) };
+      return pick(agent, runtime, call);
     },
     callerFor(agent, call) {
       const what = `server ${JSON.stringify(call.server)} (tool ${JSON.stringify(call.tool)}, call ${call.index} of run ${JSON.stringify(call.runId)})`;

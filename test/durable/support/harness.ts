@@ -30,12 +30,14 @@ export interface SpawnWorkerOptions {
   readonly databaseUrl: string;
   readonly executorId: string;
   readonly ledgerFile: string;
+  /** The worker script. Default `./worker.ts` (the scripted ledger agents). */
+  readonly script?: string;
   readonly env?: { readonly [key: string]: string };
 }
 
 /** Starts a worker; its environment is only what it needs (plus PATH and HOME). */
 export function spawnWorker(options: SpawnWorkerOptions): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", workerScript], {
+  const child = spawn(process.execPath, ["--import", "tsx", options.script ?? workerScript], {
     cwd: repoRoot,
     stdio: ["pipe", "pipe", "pipe"],
     env: {

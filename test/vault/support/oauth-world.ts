@@ -24,6 +24,30 @@ export interface WorldCounts {
   crossPrincipal: number;
 }
 
+/** One `note`/`put` call the MCP server received. */
+export interface WorldCall {
+  /** The principal the presented token was issued to. */
+  readonly tokenOf: string;
+  readonly tool: string;
+  readonly text: string;
+  readonly key: string | null;
+}
+
+const IDEMPOTENCY_KEY = "toolwright.dev/idempotency-key";
+/**
+ * The MCP server's tools: `whoami`, `note` (a side effect) and `put` (declared idempotent); `hold_ms`
+ * delays the answer to the first call with a given idempotency key.
+ */
+const TOOLS = [
+  { name: "whoami", inputSchema: { type: "object" } },
+  { name: "note", inputSchema: { type: "object", properties: { text: { type: "string" }, hold_ms: { type: "integer" } } } },
+  {
+    name: "put",
+    inputSchema: { type: "object", properties: { text: { type: "string" }, hold_ms: { type: "integer" } } },
+    annotations: { idempotentHint: true, readOnlyHint: false, destructiveHint: false },
+  },
+];
+
 /** Options of `startOAuthWorld`. */
 export interface OAuthWorldOptions {
   /** Lifetime of issued access tokens, seconds. Default 3600. */
@@ -41,6 +65,11 @@ export interface OAuthWorld {
   /** The MCP endpoint (`<origin>/mcp`), the protected resource. */
   readonly mcpUrl: string;
   readonly counts: WorldCounts;
+  /**
+   * Every `note`/`put` call the MCP server received, in arrival order: the principal its token was
+   * issued to, the tool, the text and the `_meta` idempotency key (the durable takeover test reads it).
+   */
+  readonly calls: WorldCall[];
   /** Registers a client id the AS knows (as if registered dynamically earlier). */
   knowClient(clientId: string): void;
   /** Forgets a client id (the AS was reset): token requests with it get invalid_client. */
@@ -111,6 +140,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     tokenExchanges: 0,
     crossPrincipal: 0,
   };
+  const calls: WorldCall[] = [];
   let serial = 0;
   let cimd = false;
   const clientUses = new Map<string, number>();
@@ -238,7 +268,11 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     }
     const claimed = req.headers["x-principal"];
     if (typeof claimed === "string" && claimed !== token.principal) counts.crossPrincipal++;
-    const msg = JSON.parse(body || "{}") as { id?: number; method?: string };
+    const msg = JSON.parse(body || "{}") as {
+      id?: number;
+      method?: string;
+      params?: { name?: string; arguments?: { text?: string; hold_ms?: number }; _meta?: { [key: string]: unknown } };
+    };
     if (msg.method === "initialize") {
       return json(res, 200, {
         jsonrpc: "2.0",
@@ -251,7 +285,23 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       return res.end();
     }
     if (msg.method === "tools/list") {
-      return json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { tools: [{ name: "whoami", inputSchema: { type: "object" } }] } });
+      return json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { tools: TOOLS } });
+    }
+    const tool = msg.params?.name;
+    if (msg.method === "tools/call" && (tool === "note" || tool === "put")) {
+      const text = String(msg.params?.arguments?.text ?? "");
+      const key = msg.params?._meta?.[IDEMPOTENCY_KEY];
+      const keyOf = typeof key === "string" ? key : null;
+      // Only a key's first arrival is held: a call sent again after its worker died is answered at once.
+      const again = keyOf !== null && calls.some((c) => c.key === keyOf);
+      // Recorded on arrival, before answering: a call whose worker dies while it is held still counts.
+      calls.push({ tokenOf: token.principal, tool, text, key: keyOf });
+      const answer = () =>
+        json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: `${tool}:${text}:${token.principal}` }] } });
+      const hold = Number(msg.params?.arguments?.hold_ms ?? 0);
+      if (hold > 0 && !again) setTimeout(answer, hold).unref();
+      else answer();
+      return;
     }
     json(res, 200, { jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: token.principal }] } });
   }
@@ -261,6 +311,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     idp,
     mcpUrl,
     counts,
+    calls,
     knowClient: (id) => clients.add(id),
     forgetClient: (id) => clients.delete(id),
     holdInvalidClient(n) {

@@ -52,6 +52,13 @@ export interface Runtime {
   lookup(tool: string): { readonly spec: ToolSpec; readonly caller: Caller } | undefined;
   /** Every registered spec. */
   specs(): readonly ToolSpec[];
+  /**
+   * Optional: why `tool` is not registered, when the registry knows better than "no such tool"
+   * (a principal's runtime whose server needs that principal's authorization answers `auth_required`
+   * naming the server). Undefined when the tool should be looked up again (it may be registered now)
+   * or when nothing more is known. `createRuntime`'s registry has none.
+   */
+  unavailable?(tool: string): Promise<ToolFailure | undefined>;
   /** Runs a call. Never throws for bad input: unknown tools, policy limits and rejections are failures. */
   execute(request: ExecuteRequest, options?: CallOptions): Promise<ToolResult<unknown>>;
   /** The normalized run policy. */

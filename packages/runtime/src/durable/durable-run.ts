@@ -303,10 +303,16 @@ export function createDurableRun(ctx: DurableContext, options: DurableRunOptions
         ledger.recordOutcome(false);
         return { ok: false, failure: request.rejection };
       }
-      const entry = runtime.lookup(request.tool);
+      let entry = runtime.lookup(request.tool);
       if (!entry) {
-        ledger.recordOutcome(false);
-        return { ok: false, failure: toolUnavailable(request.tool, runtime.specs()) };
+        // A principal's registry whose server could not be connected (e.g. the grant was revoked,
+        // as a run taken over by another worker finds out) says so: `auth_required` naming the server.
+        const why = await runtime.unavailable?.(request.tool);
+        entry = why ? undefined : runtime.lookup(request.tool);
+        if (!entry) {
+          ledger.recordOutcome(false);
+          return { ok: false, failure: why ?? toolUnavailable(request.tool, runtime.specs()) };
+        }
       }
       const decoded = entry.spec.decodePayload(request.arguments);
       if (!decoded.ok) {

@@ -7,6 +7,7 @@
 import { createOAuthProvider } from "../auth/oauth-provider.js";
 import type { Principal } from "../caller/principal.js";
 import { createRuntime, type Runtime } from "../core/runtime.js";
+import type { ToolFailure } from "../failure/failure.js";
 import { prototypeFree } from "../schema/prototype-free.js";
 import type { AuthProvider } from "../transport/auth-provider.js";
 import type { HttpServerConfig, McpConfig, ServerConfig } from "./config-types.js";
@@ -77,16 +78,42 @@ export interface BuildContext {
   readonly close: (entry: Entry) => void;
 }
 
+/**
+ * Why a tool of one of the principal's own servers is not in its registry: that server is not
+ * connected. It is connected again now (the user may have renewed the grant: then the tool is there,
+ * undefined); if that fails for want of the user's authorization, the answer is that `auth_required`
+ * failure, naming the server, instead of "no tool named ...": a run made for a user whose grant was
+ * revoked is told what to ask the user for.
+ */
+async function whyUnavailable(own: McpManager, servers: Servers, tool: string): Promise<ToolFailure | undefined> {
+  const dot = tool.indexOf(".");
+  const server = dot > 0 ? tool.slice(0, dot) : "";
+  if (!Object.hasOwn(servers, server)) return undefined;
+  const now = own.listServers().find((s) => s.name === server);
+  if (!now || now.connected || !now.enabled) return undefined;
+  const after = await own.connect(server);
+  return after.connected || !after.authFailure ? undefined : { ...after.authFailure, tool };
+}
+
 /** The principal's runtime as handed out: every call counts as use, carries the principal, and reopens a closed principal. */
-function trackedRuntime(ctx: BuildContext, entry: Entry, runtime: Runtime): Runtime & { readonly principal: Principal } {
+function trackedRuntime(
+  ctx: BuildContext,
+  entry: Entry,
+  runtime: Runtime,
+  unavailable: (tool: string) => Promise<ToolFailure | undefined>,
+): Runtime & { readonly principal: Principal } {
   return {
     principal: entry.principal,
     registerToolset: (registration) => runtime.registerToolset(registration),
     lookup: (tool) => runtime.lookup(tool),
     specs: () => runtime.specs(),
+    unavailable,
     async execute(request, callOptions) {
       if (entry.closed) return (await ctx.reopen(entry.principal)).runtime.execute(request, callOptions);
-      return ctx.track(entry, () => runtime.execute(request, { ...callOptions, principal: entry.principal }));
+      // Handed to the registry as a rejection, so it counts in the run's usage like any failed call.
+      const why = request.rejection || runtime.lookup(request.tool) ? undefined : await unavailable(request.tool);
+      const asked = why ? { ...request, rejection: why } : request;
+      return ctx.track(entry, () => runtime.execute(asked, { ...callOptions, principal: entry.principal }));
     },
     get policy() {
       return runtime.policy;
@@ -136,7 +163,7 @@ export async function buildPrincipalManager(ctx: BuildContext, entry: Entry): Pr
   const manager: PrincipalManager = {
     ...own,
     principal,
-    runtime: trackedRuntime(ctx, entry, runtime),
+    runtime: trackedRuntime(ctx, entry, runtime, (tool) => whyUnavailable(own, servers, tool)),
     async callTool(tool, args, callOptions) {
       if (entry.closed) return (await ctx.reopen(principal)).callTool(tool, args, callOptions);
       const target = viaShared(tool) ? base : own;

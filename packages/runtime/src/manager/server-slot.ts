@@ -33,6 +33,11 @@ export interface ServerStatus {
   /** Tools the server lists but the allow and deny lists hide. */
   readonly hiddenToolCount: number;
   readonly error?: string;
+  /**
+   * Set while the last connect failed because the server needs the principal's authorization
+   * (no grant, or a revoked one): the `auth_required` failure, naming the server, that calls answer with.
+   */
+  readonly authFailure?: ToolFailure;
   /** stderr kept from the child when it failed (stdio only). */
   readonly stderrTail?: string;
   readonly protocolVersion?: string;
@@ -121,6 +126,7 @@ export function statusOf(slot: ServerSlot, toolCount: number): ServerStatus {
     toolCount,
     hiddenToolCount: slot.hidden,
     ...(slot.error !== undefined ? { error: slot.error } : {}),
+    ...(slot.authFailure ? { authFailure: slot.authFailure } : {}),
     ...(slot.stderrTail ? { stderrTail: slot.stderrTail } : {}),
     ...(handshake ? { protocolVersion: handshake.protocolVersion } : {}),
     ...(handshake?.serverInfo ? { serverInfo: { name: handshake.serverInfo.name, version: handshake.serverInfo.version } } : {}),
