@@ -27,6 +27,7 @@ export function toolsetNames(ts: { readonly camelName: string; readonly pascalNa
     mockType: `${ts.pascalName}Mock`,
     mockHandlers: `${ts.pascalName}MockHandlers`,
     mockCall: `${ts.pascalName}MockCall`,
-    mockResult: `${ts.pascalName}MockResult`,
+    // Reply, not Result: a helper must never end like a tool-derived name (TOOL_NAME_SUFFIXES).
+    mockResult: `${ts.pascalName}MockReply`,
   };
 }

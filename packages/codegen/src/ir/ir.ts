@@ -41,7 +41,7 @@ export interface IrToolsetSymbols {
   readonly mockType: IrSymbol;
   readonly mockHandlers: IrSymbol;
   readonly mockCall: IrSymbol;
-  /** `<Toolset>MockResult<T>`: the full result a handler may return (`result()` of the kit). */
+  /** `<Toolset>MockReply<T>`: the full result a handler may return (`result()` of the kit). */
   readonly mockResult: IrSymbol;
 }
 

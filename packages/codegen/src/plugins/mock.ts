@@ -3,7 +3,7 @@
  * `create<Toolset>Mock(handlers?)` returns the toolset's tools (their generated specs: wire schemas
  * and precompiled validators), a default answer per tool (`mock-answer.ts`: the output schema's
  * example, or a deterministic sample, or text) and the test's handlers, typed from the generated
- * payload and result types. A handler may also return `<Toolset>MockResult<T>` (the kit's `result()`):
+ * payload and result types. A handler may also return `<Toolset>MockReply<T>` (the kit's `result()`):
  * its own content blocks, `isError` and `_meta`, with `structuredContent` typed by the output schema.
  *
  * The module imports only the runtime and its own folder, like every generated file: it is plain

@@ -7,7 +7,7 @@
  * against the protocol's block shapes.
  *
  * The brand is a string key, not a symbol: generated `mock.gen.ts` imports only the runtime, so it
- * spells the same type (`<Toolset>MockResult<T>`) structurally, and the two must be assignable.
+ * spells the same type (`<Toolset>MockReply<T>`) structurally, and the two must be assignable.
  */
 import type { CallToolResult } from "@toolwright/runtime/server";
 

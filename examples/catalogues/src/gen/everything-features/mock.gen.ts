@@ -24,7 +24,7 @@ export interface EverythingFeaturesMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface EverythingFeaturesMockResult<T> {
+export interface EverythingFeaturesMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,39 +40,39 @@ export interface EverythingFeaturesMockResult<T> {
  */
 export interface EverythingFeaturesMockHandlers {
   /** Echoes back the input string (tool "echo") */
-  echo?(payload: EchoPayload, call: EverythingFeaturesMockCall): EchoResult | EverythingFeaturesMockResult<never> | Promise<EchoResult | EverythingFeaturesMockResult<never>>;
+  echo?(payload: EchoPayload, call: EverythingFeaturesMockCall): EchoResult | EverythingFeaturesMockReply<never> | Promise<EchoResult | EverythingFeaturesMockReply<never>>;
   /** Demonstrates how annotations can be used to provide metadata about content. (tool "get-annotated-message") */
-  getAnnotatedMessage?(payload: GetAnnotatedMessagePayload, call: EverythingFeaturesMockCall): GetAnnotatedMessageResult | EverythingFeaturesMockResult<never> | Promise<GetAnnotatedMessageResult | EverythingFeaturesMockResult<never>>;
+  getAnnotatedMessage?(payload: GetAnnotatedMessagePayload, call: EverythingFeaturesMockCall): GetAnnotatedMessageResult | EverythingFeaturesMockReply<never> | Promise<GetAnnotatedMessageResult | EverythingFeaturesMockReply<never>>;
   /** Returns all environment variables, helpful for debugging MCP server configuration (tool "get-env") */
-  getEnv?(payload: GetEnvPayload, call: EverythingFeaturesMockCall): GetEnvResult | EverythingFeaturesMockResult<never> | Promise<GetEnvResult | EverythingFeaturesMockResult<never>>;
+  getEnv?(payload: GetEnvPayload, call: EverythingFeaturesMockCall): GetEnvResult | EverythingFeaturesMockReply<never> | Promise<GetEnvResult | EverythingFeaturesMockReply<never>>;
   /** Returns up to ten resource links that reference different types of resources (tool "get-resource-links") */
-  getResourceLinks?(payload: GetResourceLinksPayload, call: EverythingFeaturesMockCall): GetResourceLinksResult | EverythingFeaturesMockResult<never> | Promise<GetResourceLinksResult | EverythingFeaturesMockResult<never>>;
+  getResourceLinks?(payload: GetResourceLinksPayload, call: EverythingFeaturesMockCall): GetResourceLinksResult | EverythingFeaturesMockReply<never> | Promise<GetResourceLinksResult | EverythingFeaturesMockReply<never>>;
   /** Returns a resource reference that can be used by MCP clients (tool "get-resource-reference") */
-  getResourceReference?(payload: GetResourceReferencePayload, call: EverythingFeaturesMockCall): GetResourceReferenceResult | EverythingFeaturesMockResult<never> | Promise<GetResourceReferenceResult | EverythingFeaturesMockResult<never>>;
+  getResourceReference?(payload: GetResourceReferencePayload, call: EverythingFeaturesMockCall): GetResourceReferenceResult | EverythingFeaturesMockReply<never> | Promise<GetResourceReferenceResult | EverythingFeaturesMockReply<never>>;
   /** Lists the current MCP roots provided by the client. Demonstrates the roots protocol capability even though this server doesn't access files. (tool "get-roots-list") */
-  getRootsList?(payload: GetRootsListPayload, call: EverythingFeaturesMockCall): GetRootsListResult | EverythingFeaturesMockResult<never> | Promise<GetRootsListResult | EverythingFeaturesMockResult<never>>;
+  getRootsList?(payload: GetRootsListPayload, call: EverythingFeaturesMockCall): GetRootsListResult | EverythingFeaturesMockReply<never> | Promise<GetRootsListResult | EverythingFeaturesMockReply<never>>;
   /** Returns structured content along with an output schema for client data validation (tool "get-structured-content") */
-  getStructuredContent?(payload: GetStructuredContentPayload, call: EverythingFeaturesMockCall): GetStructuredContentResult | EverythingFeaturesMockResult<GetStructuredContentResult> | Promise<GetStructuredContentResult | EverythingFeaturesMockResult<GetStructuredContentResult>>;
+  getStructuredContent?(payload: GetStructuredContentPayload, call: EverythingFeaturesMockCall): GetStructuredContentResult | EverythingFeaturesMockReply<GetStructuredContentResult> | Promise<GetStructuredContentResult | EverythingFeaturesMockReply<GetStructuredContentResult>>;
   /** Returns the sum of two numbers (tool "get-sum") */
-  getSum?(payload: GetSumPayload, call: EverythingFeaturesMockCall): GetSumResult | EverythingFeaturesMockResult<never> | Promise<GetSumResult | EverythingFeaturesMockResult<never>>;
+  getSum?(payload: GetSumPayload, call: EverythingFeaturesMockCall): GetSumResult | EverythingFeaturesMockReply<never> | Promise<GetSumResult | EverythingFeaturesMockReply<never>>;
   /** Returns a tiny MCP logo image. (tool "get-tiny-image") */
-  getTinyImage?(payload: GetTinyImagePayload, call: EverythingFeaturesMockCall): GetTinyImageResult | EverythingFeaturesMockResult<never> | Promise<GetTinyImageResult | EverythingFeaturesMockResult<never>>;
+  getTinyImage?(payload: GetTinyImagePayload, call: EverythingFeaturesMockCall): GetTinyImageResult | EverythingFeaturesMockReply<never> | Promise<GetTinyImageResult | EverythingFeaturesMockReply<never>>;
   /** Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session. (tool "gzip-file-as-resource") */
-  gzipFileAsResource?(payload: GzipFileAsResourcePayload, call: EverythingFeaturesMockCall): GzipFileAsResourceResult | EverythingFeaturesMockResult<never> | Promise<GzipFileAsResourceResult | EverythingFeaturesMockResult<never>>;
+  gzipFileAsResource?(payload: GzipFileAsResourcePayload, call: EverythingFeaturesMockCall): GzipFileAsResourceResult | EverythingFeaturesMockReply<never> | Promise<GzipFileAsResourceResult | EverythingFeaturesMockReply<never>>;
   /** Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification. (tool "simulate-research-query") */
-  simulateResearchQuery?(payload: SimulateResearchQueryPayload, call: EverythingFeaturesMockCall): SimulateResearchQueryResult | EverythingFeaturesMockResult<never> | Promise<SimulateResearchQueryResult | EverythingFeaturesMockResult<never>>;
+  simulateResearchQuery?(payload: SimulateResearchQueryPayload, call: EverythingFeaturesMockCall): SimulateResearchQueryResult | EverythingFeaturesMockReply<never> | Promise<SimulateResearchQueryResult | EverythingFeaturesMockReply<never>>;
   /** Toggles simulated, random-leveled logging on or off. (tool "toggle-simulated-logging") */
-  toggleSimulatedLogging?(payload: ToggleSimulatedLoggingPayload, call: EverythingFeaturesMockCall): ToggleSimulatedLoggingResult | EverythingFeaturesMockResult<never> | Promise<ToggleSimulatedLoggingResult | EverythingFeaturesMockResult<never>>;
+  toggleSimulatedLogging?(payload: ToggleSimulatedLoggingPayload, call: EverythingFeaturesMockCall): ToggleSimulatedLoggingResult | EverythingFeaturesMockReply<never> | Promise<ToggleSimulatedLoggingResult | EverythingFeaturesMockReply<never>>;
   /** Toggles simulated resource subscription updates on or off. (tool "toggle-subscriber-updates") */
-  toggleSubscriberUpdates?(payload: ToggleSubscriberUpdatesPayload, call: EverythingFeaturesMockCall): ToggleSubscriberUpdatesResult | EverythingFeaturesMockResult<never> | Promise<ToggleSubscriberUpdatesResult | EverythingFeaturesMockResult<never>>;
+  toggleSubscriberUpdates?(payload: ToggleSubscriberUpdatesPayload, call: EverythingFeaturesMockCall): ToggleSubscriberUpdatesResult | EverythingFeaturesMockReply<never> | Promise<ToggleSubscriberUpdatesResult | EverythingFeaturesMockReply<never>>;
   /** Trigger a Request from the Server for User Elicitation (tool "trigger-elicitation-request") */
-  triggerElicitationRequest?(payload: TriggerElicitationRequestPayload, call: EverythingFeaturesMockCall): TriggerElicitationRequestResult | EverythingFeaturesMockResult<never> | Promise<TriggerElicitationRequestResult | EverythingFeaturesMockResult<never>>;
+  triggerElicitationRequest?(payload: TriggerElicitationRequestPayload, call: EverythingFeaturesMockCall): TriggerElicitationRequestResult | EverythingFeaturesMockReply<never> | Promise<TriggerElicitationRequestResult | EverythingFeaturesMockReply<never>>;
   /** Demonstrates a long running operation with progress updates. (tool "trigger-long-running-operation") */
-  triggerLongRunningOperation?(payload: TriggerLongRunningOperationPayload, call: EverythingFeaturesMockCall): TriggerLongRunningOperationResult | EverythingFeaturesMockResult<never> | Promise<TriggerLongRunningOperationResult | EverythingFeaturesMockResult<never>>;
+  triggerLongRunningOperation?(payload: TriggerLongRunningOperationPayload, call: EverythingFeaturesMockCall): TriggerLongRunningOperationResult | EverythingFeaturesMockReply<never> | Promise<TriggerLongRunningOperationResult | EverythingFeaturesMockReply<never>>;
   /** Trigger a Request from the Server for LLM Sampling (tool "trigger-sampling-request") */
-  triggerSamplingRequest?(payload: TriggerSamplingRequestPayload, call: EverythingFeaturesMockCall): TriggerSamplingRequestResult | EverythingFeaturesMockResult<never> | Promise<TriggerSamplingRequestResult | EverythingFeaturesMockResult<never>>;
+  triggerSamplingRequest?(payload: TriggerSamplingRequestPayload, call: EverythingFeaturesMockCall): TriggerSamplingRequestResult | EverythingFeaturesMockReply<never> | Promise<TriggerSamplingRequestResult | EverythingFeaturesMockReply<never>>;
   /** Trigger a URL elicitation so the client can direct the user to a browser flow. Supports two mechanisms: the request path (elicitation/create, default) which awaits the user's response, and the error path (UrlElicitationRequiredError, -32042) which signals the client to handle URL elicitation via the error response. Set errorPath=true to use the error path. (tool "trigger-url-elicitation") */
-  triggerUrlElicitation?(payload: TriggerUrlElicitationPayload, call: EverythingFeaturesMockCall): TriggerUrlElicitationResult | EverythingFeaturesMockResult<never> | Promise<TriggerUrlElicitationResult | EverythingFeaturesMockResult<never>>;
+  triggerUrlElicitation?(payload: TriggerUrlElicitationPayload, call: EverythingFeaturesMockCall): TriggerUrlElicitationResult | EverythingFeaturesMockReply<never> | Promise<TriggerUrlElicitationResult | EverythingFeaturesMockReply<never>>;
 }
 
 /** A mock of toolset "everything-features" as plain data: start it with `startMock` of `@toolwright/testkit`. */

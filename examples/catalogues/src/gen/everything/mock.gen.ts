@@ -24,7 +24,7 @@ export interface EverythingMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface EverythingMockResult<T> {
+export interface EverythingMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,31 +40,31 @@ export interface EverythingMockResult<T> {
  */
 export interface EverythingMockHandlers {
   /** Echoes back the input string (tool "echo") */
-  echo?(payload: EchoPayload, call: EverythingMockCall): EchoResult | EverythingMockResult<never> | Promise<EchoResult | EverythingMockResult<never>>;
+  echo?(payload: EchoPayload, call: EverythingMockCall): EchoResult | EverythingMockReply<never> | Promise<EchoResult | EverythingMockReply<never>>;
   /** Demonstrates how annotations can be used to provide metadata about content. (tool "get-annotated-message") */
-  getAnnotatedMessage?(payload: GetAnnotatedMessagePayload, call: EverythingMockCall): GetAnnotatedMessageResult | EverythingMockResult<never> | Promise<GetAnnotatedMessageResult | EverythingMockResult<never>>;
+  getAnnotatedMessage?(payload: GetAnnotatedMessagePayload, call: EverythingMockCall): GetAnnotatedMessageResult | EverythingMockReply<never> | Promise<GetAnnotatedMessageResult | EverythingMockReply<never>>;
   /** Returns all environment variables, helpful for debugging MCP server configuration (tool "get-env") */
-  getEnv?(payload: GetEnvPayload, call: EverythingMockCall): GetEnvResult | EverythingMockResult<never> | Promise<GetEnvResult | EverythingMockResult<never>>;
+  getEnv?(payload: GetEnvPayload, call: EverythingMockCall): GetEnvResult | EverythingMockReply<never> | Promise<GetEnvResult | EverythingMockReply<never>>;
   /** Returns up to ten resource links that reference different types of resources (tool "get-resource-links") */
-  getResourceLinks?(payload: GetResourceLinksPayload, call: EverythingMockCall): GetResourceLinksResult | EverythingMockResult<never> | Promise<GetResourceLinksResult | EverythingMockResult<never>>;
+  getResourceLinks?(payload: GetResourceLinksPayload, call: EverythingMockCall): GetResourceLinksResult | EverythingMockReply<never> | Promise<GetResourceLinksResult | EverythingMockReply<never>>;
   /** Returns a resource reference that can be used by MCP clients (tool "get-resource-reference") */
-  getResourceReference?(payload: GetResourceReferencePayload, call: EverythingMockCall): GetResourceReferenceResult | EverythingMockResult<never> | Promise<GetResourceReferenceResult | EverythingMockResult<never>>;
+  getResourceReference?(payload: GetResourceReferencePayload, call: EverythingMockCall): GetResourceReferenceResult | EverythingMockReply<never> | Promise<GetResourceReferenceResult | EverythingMockReply<never>>;
   /** Returns structured content along with an output schema for client data validation (tool "get-structured-content") */
-  getStructuredContent?(payload: GetStructuredContentPayload, call: EverythingMockCall): GetStructuredContentResult | EverythingMockResult<GetStructuredContentResult> | Promise<GetStructuredContentResult | EverythingMockResult<GetStructuredContentResult>>;
+  getStructuredContent?(payload: GetStructuredContentPayload, call: EverythingMockCall): GetStructuredContentResult | EverythingMockReply<GetStructuredContentResult> | Promise<GetStructuredContentResult | EverythingMockReply<GetStructuredContentResult>>;
   /** Returns the sum of two numbers (tool "get-sum") */
-  getSum?(payload: GetSumPayload, call: EverythingMockCall): GetSumResult | EverythingMockResult<never> | Promise<GetSumResult | EverythingMockResult<never>>;
+  getSum?(payload: GetSumPayload, call: EverythingMockCall): GetSumResult | EverythingMockReply<never> | Promise<GetSumResult | EverythingMockReply<never>>;
   /** Returns a tiny MCP logo image. (tool "get-tiny-image") */
-  getTinyImage?(payload: GetTinyImagePayload, call: EverythingMockCall): GetTinyImageResult | EverythingMockResult<never> | Promise<GetTinyImageResult | EverythingMockResult<never>>;
+  getTinyImage?(payload: GetTinyImagePayload, call: EverythingMockCall): GetTinyImageResult | EverythingMockReply<never> | Promise<GetTinyImageResult | EverythingMockReply<never>>;
   /** Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session. (tool "gzip-file-as-resource") */
-  gzipFileAsResource?(payload: GzipFileAsResourcePayload, call: EverythingMockCall): GzipFileAsResourceResult | EverythingMockResult<never> | Promise<GzipFileAsResourceResult | EverythingMockResult<never>>;
+  gzipFileAsResource?(payload: GzipFileAsResourcePayload, call: EverythingMockCall): GzipFileAsResourceResult | EverythingMockReply<never> | Promise<GzipFileAsResourceResult | EverythingMockReply<never>>;
   /** Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification. (tool "simulate-research-query") */
-  simulateResearchQuery?(payload: SimulateResearchQueryPayload, call: EverythingMockCall): SimulateResearchQueryResult | EverythingMockResult<never> | Promise<SimulateResearchQueryResult | EverythingMockResult<never>>;
+  simulateResearchQuery?(payload: SimulateResearchQueryPayload, call: EverythingMockCall): SimulateResearchQueryResult | EverythingMockReply<never> | Promise<SimulateResearchQueryResult | EverythingMockReply<never>>;
   /** Toggles simulated, random-leveled logging on or off. (tool "toggle-simulated-logging") */
-  toggleSimulatedLogging?(payload: ToggleSimulatedLoggingPayload, call: EverythingMockCall): ToggleSimulatedLoggingResult | EverythingMockResult<never> | Promise<ToggleSimulatedLoggingResult | EverythingMockResult<never>>;
+  toggleSimulatedLogging?(payload: ToggleSimulatedLoggingPayload, call: EverythingMockCall): ToggleSimulatedLoggingResult | EverythingMockReply<never> | Promise<ToggleSimulatedLoggingResult | EverythingMockReply<never>>;
   /** Toggles simulated resource subscription updates on or off. (tool "toggle-subscriber-updates") */
-  toggleSubscriberUpdates?(payload: ToggleSubscriberUpdatesPayload, call: EverythingMockCall): ToggleSubscriberUpdatesResult | EverythingMockResult<never> | Promise<ToggleSubscriberUpdatesResult | EverythingMockResult<never>>;
+  toggleSubscriberUpdates?(payload: ToggleSubscriberUpdatesPayload, call: EverythingMockCall): ToggleSubscriberUpdatesResult | EverythingMockReply<never> | Promise<ToggleSubscriberUpdatesResult | EverythingMockReply<never>>;
   /** Demonstrates a long running operation with progress updates. (tool "trigger-long-running-operation") */
-  triggerLongRunningOperation?(payload: TriggerLongRunningOperationPayload, call: EverythingMockCall): TriggerLongRunningOperationResult | EverythingMockResult<never> | Promise<TriggerLongRunningOperationResult | EverythingMockResult<never>>;
+  triggerLongRunningOperation?(payload: TriggerLongRunningOperationPayload, call: EverythingMockCall): TriggerLongRunningOperationResult | EverythingMockReply<never> | Promise<TriggerLongRunningOperationResult | EverythingMockReply<never>>;
 }
 
 /** A mock of toolset "everything" as plain data: start it with `startMock` of `@toolwright/testkit`. */

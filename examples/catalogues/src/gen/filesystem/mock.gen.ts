@@ -24,7 +24,7 @@ export interface FilesystemMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface FilesystemMockResult<T> {
+export interface FilesystemMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,33 +40,33 @@ export interface FilesystemMockResult<T> {
  */
 export interface FilesystemMockHandlers {
   /** Create a new directory or ensure a directory exists. Can create multiple nested directories in one operation. If the directory already exists, this operation will succeed silently. Perfect for setting up directory structures for projects or ensuring required paths exist. Only works within allowed directories. (tool "create_directory") */
-  createDirectory?(payload: CreateDirectoryPayload, call: FilesystemMockCall): CreateDirectoryResult | FilesystemMockResult<CreateDirectoryResult> | Promise<CreateDirectoryResult | FilesystemMockResult<CreateDirectoryResult>>;
+  createDirectory?(payload: CreateDirectoryPayload, call: FilesystemMockCall): CreateDirectoryResult | FilesystemMockReply<CreateDirectoryResult> | Promise<CreateDirectoryResult | FilesystemMockReply<CreateDirectoryResult>>;
   /** Get a recursive tree view of files and directories as a JSON structure. Each entry includes 'name', 'type' (file/directory), and 'children' for directories. Files have no children array, while directories always have a children array (which may be empty). The output is formatted with 2-space indentation for readability. Only works within allowed directories. (tool "directory_tree") */
-  directoryTree?(payload: DirectoryTreePayload, call: FilesystemMockCall): DirectoryTreeResult | FilesystemMockResult<DirectoryTreeResult> | Promise<DirectoryTreeResult | FilesystemMockResult<DirectoryTreeResult>>;
+  directoryTree?(payload: DirectoryTreePayload, call: FilesystemMockCall): DirectoryTreeResult | FilesystemMockReply<DirectoryTreeResult> | Promise<DirectoryTreeResult | FilesystemMockReply<DirectoryTreeResult>>;
   /** Make line-based edits to a text file. Each edit replaces exact line sequences with new content. Returns a git-style diff showing the changes made. Only works within allowed directories. (tool "edit_file") */
-  editFile?(payload: EditFilePayload, call: FilesystemMockCall): EditFileResult | FilesystemMockResult<EditFileResult> | Promise<EditFileResult | FilesystemMockResult<EditFileResult>>;
+  editFile?(payload: EditFilePayload, call: FilesystemMockCall): EditFileResult | FilesystemMockReply<EditFileResult> | Promise<EditFileResult | FilesystemMockReply<EditFileResult>>;
   /** Retrieve detailed metadata about a file or directory. Returns comprehensive information including size, creation time, last modified time, permissions, and type. This tool is perfect for understanding file characteristics without reading the actual content. Only works within allowed directories. (tool "get_file_info") */
-  getFileInfo?(payload: GetFileInfoPayload, call: FilesystemMockCall): GetFileInfoResult | FilesystemMockResult<GetFileInfoResult> | Promise<GetFileInfoResult | FilesystemMockResult<GetFileInfoResult>>;
+  getFileInfo?(payload: GetFileInfoPayload, call: FilesystemMockCall): GetFileInfoResult | FilesystemMockReply<GetFileInfoResult> | Promise<GetFileInfoResult | FilesystemMockReply<GetFileInfoResult>>;
   /** Returns the list of directories that this server is allowed to access. Subdirectories within these allowed directories are also accessible. Use this to understand which directories and their nested paths are available before trying to access files. (tool "list_allowed_directories") */
-  listAllowedDirectories?(payload: ListAllowedDirectoriesPayload, call: FilesystemMockCall): ListAllowedDirectoriesResult | FilesystemMockResult<ListAllowedDirectoriesResult> | Promise<ListAllowedDirectoriesResult | FilesystemMockResult<ListAllowedDirectoriesResult>>;
+  listAllowedDirectories?(payload: ListAllowedDirectoriesPayload, call: FilesystemMockCall): ListAllowedDirectoriesResult | FilesystemMockReply<ListAllowedDirectoriesResult> | Promise<ListAllowedDirectoriesResult | FilesystemMockReply<ListAllowedDirectoriesResult>>;
   /** Get a detailed listing of all files and directories in a specified path. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is essential for understanding directory structure and finding specific files within a directory. Only works within allowed directories. (tool "list_directory") */
-  listDirectory?(payload: ListDirectoryPayload, call: FilesystemMockCall): ListDirectoryResult | FilesystemMockResult<ListDirectoryResult> | Promise<ListDirectoryResult | FilesystemMockResult<ListDirectoryResult>>;
+  listDirectory?(payload: ListDirectoryPayload, call: FilesystemMockCall): ListDirectoryResult | FilesystemMockReply<ListDirectoryResult> | Promise<ListDirectoryResult | FilesystemMockReply<ListDirectoryResult>>;
   /** Get a detailed listing of all files and directories in a specified path, including sizes. Results clearly distinguish between files and directories with [FILE] and [DIR] prefixes. This tool is useful for understanding directory structure and finding specific files within a directory. Only works within allowed directories. (tool "list_directory_with_sizes") */
-  listDirectoryWithSizes?(payload: ListDirectoryWithSizesPayload, call: FilesystemMockCall): ListDirectoryWithSizesResult | FilesystemMockResult<ListDirectoryWithSizesResult> | Promise<ListDirectoryWithSizesResult | FilesystemMockResult<ListDirectoryWithSizesResult>>;
+  listDirectoryWithSizes?(payload: ListDirectoryWithSizesPayload, call: FilesystemMockCall): ListDirectoryWithSizesResult | FilesystemMockReply<ListDirectoryWithSizesResult> | Promise<ListDirectoryWithSizesResult | FilesystemMockReply<ListDirectoryWithSizesResult>>;
   /** Move or rename files and directories. Can move files between directories and rename them in a single operation. If the destination exists, the operation will fail. Works across different directories and can be used for simple renaming within the same directory. Both source and destination must be within allowed directories. (tool "move_file") */
-  moveFile?(payload: MoveFilePayload, call: FilesystemMockCall): MoveFileResult | FilesystemMockResult<MoveFileResult> | Promise<MoveFileResult | FilesystemMockResult<MoveFileResult>>;
+  moveFile?(payload: MoveFilePayload, call: FilesystemMockCall): MoveFileResult | FilesystemMockReply<MoveFileResult> | Promise<MoveFileResult | FilesystemMockReply<MoveFileResult>>;
   /** Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead. (tool "read_file") */
-  readFile?(payload: ReadFilePayload, call: FilesystemMockCall): ReadFileResult | FilesystemMockResult<ReadFileResult> | Promise<ReadFileResult | FilesystemMockResult<ReadFileResult>>;
+  readFile?(payload: ReadFilePayload, call: FilesystemMockCall): ReadFileResult | FilesystemMockReply<ReadFileResult> | Promise<ReadFileResult | FilesystemMockReply<ReadFileResult>>;
   /** Read a file and return it as a base64-encoded content block with its MIME type. Image and audio files are returned as image/audio content; any other file type is returned as an embedded resource. Only works within allowed directories. (tool "read_media_file") */
-  readMediaFile?(payload: ReadMediaFilePayload, call: FilesystemMockCall): ReadMediaFileResult | FilesystemMockResult<ReadMediaFileResult> | Promise<ReadMediaFileResult | FilesystemMockResult<ReadMediaFileResult>>;
+  readMediaFile?(payload: ReadMediaFilePayload, call: FilesystemMockCall): ReadMediaFileResult | FilesystemMockReply<ReadMediaFileResult> | Promise<ReadMediaFileResult | FilesystemMockReply<ReadMediaFileResult>>;
   /** Read the contents of multiple files simultaneously. This is more efficient than reading files one by one when you need to analyze or compare multiple files. Each file's content is returned with its path as a reference. Failed reads for individual files won't stop the entire operation. Only works within allowed directories. (tool "read_multiple_files") */
-  readMultipleFiles?(payload: ReadMultipleFilesPayload, call: FilesystemMockCall): ReadMultipleFilesResult | FilesystemMockResult<ReadMultipleFilesResult> | Promise<ReadMultipleFilesResult | FilesystemMockResult<ReadMultipleFilesResult>>;
+  readMultipleFiles?(payload: ReadMultipleFilesPayload, call: FilesystemMockCall): ReadMultipleFilesResult | FilesystemMockReply<ReadMultipleFilesResult> | Promise<ReadMultipleFilesResult | FilesystemMockReply<ReadMultipleFilesResult>>;
   /** Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Use the 'head' parameter to read only the first N lines of a file, or the 'tail' parameter to read only the last N lines of a file. Operates on the file as text regardless of extension. Only works within allowed directories. (tool "read_text_file") */
-  readTextFile?(payload: ReadTextFilePayload, call: FilesystemMockCall): ReadTextFileResult | FilesystemMockResult<ReadTextFileResult> | Promise<ReadTextFileResult | FilesystemMockResult<ReadTextFileResult>>;
+  readTextFile?(payload: ReadTextFilePayload, call: FilesystemMockCall): ReadTextFileResult | FilesystemMockReply<ReadTextFileResult> | Promise<ReadTextFileResult | FilesystemMockReply<ReadTextFileResult>>;
   /** Recursively search for files and directories matching a pattern. The patterns should be glob-style patterns that match paths relative to the working directory. Use pattern like '*.ext' to match files in current directory, and '**\/*.ext' to match files in all subdirectories. Returns full paths to all matching items. Great for finding files when you don't know their exact location. Only searches within allowed directories. (tool "search_files") */
-  searchFiles?(payload: SearchFilesPayload, call: FilesystemMockCall): SearchFilesResult | FilesystemMockResult<SearchFilesResult> | Promise<SearchFilesResult | FilesystemMockResult<SearchFilesResult>>;
+  searchFiles?(payload: SearchFilesPayload, call: FilesystemMockCall): SearchFilesResult | FilesystemMockReply<SearchFilesResult> | Promise<SearchFilesResult | FilesystemMockReply<SearchFilesResult>>;
   /** Create a new file or completely overwrite an existing file with new content. Use with caution as it will overwrite existing files without warning. Handles text content with proper encoding. Only works within allowed directories. (tool "write_file") */
-  writeFile?(payload: WriteFilePayload, call: FilesystemMockCall): WriteFileResult | FilesystemMockResult<WriteFileResult> | Promise<WriteFileResult | FilesystemMockResult<WriteFileResult>>;
+  writeFile?(payload: WriteFilePayload, call: FilesystemMockCall): WriteFileResult | FilesystemMockReply<WriteFileResult> | Promise<WriteFileResult | FilesystemMockReply<WriteFileResult>>;
 }
 
 /** A mock of toolset "filesystem" as plain data: start it with `startMock` of `@toolwright/testkit`. */

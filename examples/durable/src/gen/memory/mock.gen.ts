@@ -24,7 +24,7 @@ export interface MemoryMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface MemoryMockResult<T> {
+export interface MemoryMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,15 +40,15 @@ export interface MemoryMockResult<T> {
  */
 export interface MemoryMockHandlers {
   /** Create multiple new entities in the knowledge graph (tool "create_entities") */
-  createEntities?(payload: CreateEntitiesPayload, call: MemoryMockCall): CreateEntitiesResult | MemoryMockResult<never> | Promise<CreateEntitiesResult | MemoryMockResult<never>>;
+  createEntities?(payload: CreateEntitiesPayload, call: MemoryMockCall): CreateEntitiesResult | MemoryMockReply<never> | Promise<CreateEntitiesResult | MemoryMockReply<never>>;
   /** Create multiple new relations between entities in the knowledge graph. Relations should be in active voice (tool "create_relations") */
-  createRelations?(payload: CreateRelationsPayload, call: MemoryMockCall): CreateRelationsResult | MemoryMockResult<never> | Promise<CreateRelationsResult | MemoryMockResult<never>>;
+  createRelations?(payload: CreateRelationsPayload, call: MemoryMockCall): CreateRelationsResult | MemoryMockReply<never> | Promise<CreateRelationsResult | MemoryMockReply<never>>;
   /** Add new observations to existing entities in the knowledge graph (tool "add_observations") */
-  addObservations?(payload: AddObservationsPayload, call: MemoryMockCall): AddObservationsResult | MemoryMockResult<never> | Promise<AddObservationsResult | MemoryMockResult<never>>;
+  addObservations?(payload: AddObservationsPayload, call: MemoryMockCall): AddObservationsResult | MemoryMockReply<never> | Promise<AddObservationsResult | MemoryMockReply<never>>;
   /** Open specific nodes in the knowledge graph by their names (tool "open_nodes") */
-  openNodes?(payload: OpenNodesPayload, call: MemoryMockCall): OpenNodesResult | MemoryMockResult<never> | Promise<OpenNodesResult | MemoryMockResult<never>>;
+  openNodes?(payload: OpenNodesPayload, call: MemoryMockCall): OpenNodesResult | MemoryMockReply<never> | Promise<OpenNodesResult | MemoryMockReply<never>>;
   /** Read the entire knowledge graph (tool "read_graph") */
-  readGraph?(payload: ReadGraphPayload, call: MemoryMockCall): ReadGraphResult | MemoryMockResult<never> | Promise<ReadGraphResult | MemoryMockResult<never>>;
+  readGraph?(payload: ReadGraphPayload, call: MemoryMockCall): ReadGraphResult | MemoryMockReply<never> | Promise<ReadGraphResult | MemoryMockReply<never>>;
 }
 
 /** A mock of toolset "memory" as plain data: start it with `startMock` of `@toolwright/testkit`. */

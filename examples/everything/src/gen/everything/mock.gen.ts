@@ -24,7 +24,7 @@ export interface EverythingMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface EverythingMockResult<T> {
+export interface EverythingMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,11 +40,11 @@ export interface EverythingMockResult<T> {
  */
 export interface EverythingMockHandlers {
   /** Echoes back the input string (tool "echo") */
-  echo?(payload: EchoPayload, call: EverythingMockCall): EchoResult | EverythingMockResult<never> | Promise<EchoResult | EverythingMockResult<never>>;
+  echo?(payload: EchoPayload, call: EverythingMockCall): EchoResult | EverythingMockReply<never> | Promise<EchoResult | EverythingMockReply<never>>;
   /** Returns the sum of two numbers (tool "get-sum") */
-  getSum?(payload: GetSumPayload, call: EverythingMockCall): GetSumResult | EverythingMockResult<never> | Promise<GetSumResult | EverythingMockResult<never>>;
+  getSum?(payload: GetSumPayload, call: EverythingMockCall): GetSumResult | EverythingMockReply<never> | Promise<GetSumResult | EverythingMockReply<never>>;
   /** Returns structured content along with an output schema for client data validation (tool "get-structured-content") */
-  getStructuredContent?(payload: GetStructuredContentPayload, call: EverythingMockCall): GetStructuredContentResult | EverythingMockResult<GetStructuredContentResult> | Promise<GetStructuredContentResult | EverythingMockResult<GetStructuredContentResult>>;
+  getStructuredContent?(payload: GetStructuredContentPayload, call: EverythingMockCall): GetStructuredContentResult | EverythingMockReply<GetStructuredContentResult> | Promise<GetStructuredContentResult | EverythingMockReply<GetStructuredContentResult>>;
 }
 
 /** A mock of toolset "everything" as plain data: start it with `startMock` of `@toolwright/testkit`. */

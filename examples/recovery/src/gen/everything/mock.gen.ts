@@ -24,7 +24,7 @@ export interface EverythingMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface EverythingMockResult<T> {
+export interface EverythingMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface EverythingMockResult<T> {
  */
 export interface EverythingMockHandlers {
   /** Demonstrates a long running operation with progress updates (tool "trigger-long-running-operation") */
-  triggerLongRunningOperation?(payload: TriggerLongRunningOperationPayload, call: EverythingMockCall): TriggerLongRunningOperationResult | EverythingMockResult<never> | Promise<TriggerLongRunningOperationResult | EverythingMockResult<never>>;
+  triggerLongRunningOperation?(payload: TriggerLongRunningOperationPayload, call: EverythingMockCall): TriggerLongRunningOperationResult | EverythingMockReply<never> | Promise<TriggerLongRunningOperationResult | EverythingMockReply<never>>;
 }
 
 /** A mock of toolset "everything" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface FilesMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface FilesMockResult<T> {
+export interface FilesMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,9 +40,9 @@ export interface FilesMockResult<T> {
  */
 export interface FilesMockHandlers {
   /** Read the complete contents of a file as text (tool "read_text_file") */
-  readTextFile?(payload: ReadTextFilePayload, call: FilesMockCall): ReadTextFileResult | FilesMockResult<never> | Promise<ReadTextFileResult | FilesMockResult<never>>;
+  readTextFile?(payload: ReadTextFilePayload, call: FilesMockCall): ReadTextFileResult | FilesMockReply<never> | Promise<ReadTextFileResult | FilesMockReply<never>>;
   /** Returns the list of directories that this server is allowed to access (tool "list_allowed_directories") */
-  listAllowedDirectories?(payload: ListAllowedDirectoriesPayload, call: FilesMockCall): ListAllowedDirectoriesResult | FilesMockResult<never> | Promise<ListAllowedDirectoriesResult | FilesMockResult<never>>;
+  listAllowedDirectories?(payload: ListAllowedDirectoriesPayload, call: FilesMockCall): ListAllowedDirectoriesResult | FilesMockReply<never> | Promise<ListAllowedDirectoriesResult | FilesMockReply<never>>;
 }
 
 /** A mock of toolset "files" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface MemoryMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface MemoryMockResult<T> {
+export interface MemoryMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,11 +40,11 @@ export interface MemoryMockResult<T> {
  */
 export interface MemoryMockHandlers {
   /** Create multiple new entities in the knowledge graph (tool "create_entities") */
-  createEntities?(payload: CreateEntitiesPayload, call: MemoryMockCall): CreateEntitiesResult | MemoryMockResult<never> | Promise<CreateEntitiesResult | MemoryMockResult<never>>;
+  createEntities?(payload: CreateEntitiesPayload, call: MemoryMockCall): CreateEntitiesResult | MemoryMockReply<never> | Promise<CreateEntitiesResult | MemoryMockReply<never>>;
   /** Create multiple new relations between entities in the knowledge graph (tool "create_relations") */
-  createRelations?(payload: CreateRelationsPayload, call: MemoryMockCall): CreateRelationsResult | MemoryMockResult<never> | Promise<CreateRelationsResult | MemoryMockResult<never>>;
+  createRelations?(payload: CreateRelationsPayload, call: MemoryMockCall): CreateRelationsResult | MemoryMockReply<never> | Promise<CreateRelationsResult | MemoryMockReply<never>>;
   /** Search for nodes in the knowledge graph based on a query (tool "search_nodes") */
-  searchNodes?(payload: SearchNodesPayload, call: MemoryMockCall): SearchNodesResult | MemoryMockResult<never> | Promise<SearchNodesResult | MemoryMockResult<never>>;
+  searchNodes?(payload: SearchNodesPayload, call: MemoryMockCall): SearchNodesResult | MemoryMockReply<never> | Promise<SearchNodesResult | MemoryMockReply<never>>;
 }
 
 /** A mock of toolset "memory" as plain data: start it with `startMock` of `@toolwright/testkit`. */

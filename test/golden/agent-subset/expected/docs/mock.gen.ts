@@ -24,7 +24,7 @@ export interface DocsMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface DocsMockResult<T> {
+export interface DocsMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,11 +40,11 @@ export interface DocsMockResult<T> {
  */
 export interface DocsMockHandlers {
   /** Answers "search". (tool "search") */
-  search?(payload: SearchPayload, call: DocsMockCall): SearchResult | DocsMockResult<never> | Promise<SearchResult | DocsMockResult<never>>;
+  search?(payload: SearchPayload, call: DocsMockCall): SearchResult | DocsMockReply<never> | Promise<SearchResult | DocsMockReply<never>>;
   /** Answers "read". (tool "read") */
-  read?(payload: ReadPayload, call: DocsMockCall): ReadResult | DocsMockResult<never> | Promise<ReadResult | DocsMockResult<never>>;
+  read?(payload: ReadPayload, call: DocsMockCall): ReadResult | DocsMockReply<never> | Promise<ReadResult | DocsMockReply<never>>;
   /** Answers "delete". (tool "delete") */
-  delete_?(payload: DeletePayload, call: DocsMockCall): DeleteResult | DocsMockResult<never> | Promise<DeleteResult | DocsMockResult<never>>;
+  delete_?(payload: DeletePayload, call: DocsMockCall): DeleteResult | DocsMockReply<never> | Promise<DeleteResult | DocsMockReply<never>>;
 }
 
 /** A mock of toolset "docs" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface WebMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface WebMockResult<T> {
+export interface WebMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface WebMockResult<T> {
  */
 export interface WebMockHandlers {
   /** Answers "fetch". (tool "fetch") */
-  fetch?(payload: FetchPayload, call: WebMockCall): FetchResult | WebMockResult<never> | Promise<FetchResult | WebMockResult<never>>;
+  fetch?(payload: FetchPayload, call: WebMockCall): FetchResult | WebMockReply<never> | Promise<FetchResult | WebMockReply<never>>;
 }
 
 /** A mock of toolset "web" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface InventoryMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface InventoryMockResult<T> {
+export interface InventoryMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface InventoryMockResult<T> {
  */
 export interface InventoryMockHandlers {
   /** Stores items in a bin. (tool "put_items") */
-  putItems?(payload: PutItemsPayload, call: InventoryMockCall): PutItemsResult | InventoryMockResult<PutItemsResult> | Promise<PutItemsResult | InventoryMockResult<PutItemsResult>>;
+  putItems?(payload: PutItemsPayload, call: InventoryMockCall): PutItemsResult | InventoryMockReply<PutItemsResult> | Promise<PutItemsResult | InventoryMockReply<PutItemsResult>>;
 }
 
 /** A mock of toolset "inventory" as plain data: start it with `startMock` of `@toolwright/testkit`. */

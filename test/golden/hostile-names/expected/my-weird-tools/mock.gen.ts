@@ -24,7 +24,7 @@ export interface MyWeirdToolsMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface MyWeirdToolsMockResult<T> {
+export interface MyWeirdToolsMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,27 +40,27 @@ export interface MyWeirdToolsMockResult<T> {
  */
 export interface MyWeirdToolsMockHandlers {
   /** Reserved word *\/ with a comment terminator. (tool "delete") */
-  delete_?(payload: DeletePayload, call: MyWeirdToolsMockCall): DeleteResult | MyWeirdToolsMockResult<never> | Promise<DeleteResult | MyWeirdToolsMockResult<never>>;
+  delete_?(payload: DeletePayload, call: MyWeirdToolsMockCall): DeleteResult | MyWeirdToolsMockReply<never> | Promise<DeleteResult | MyWeirdToolsMockReply<never>>;
   /** Answers "class.new". (tool "class.new") */
-  classNew?(payload: ClassNewPayload, call: MyWeirdToolsMockCall): ClassNewResult | MyWeirdToolsMockResult<never> | Promise<ClassNewResult | MyWeirdToolsMockResult<never>>;
+  classNew?(payload: ClassNewPayload, call: MyWeirdToolsMockCall): ClassNewResult | MyWeirdToolsMockReply<never> | Promise<ClassNewResult | MyWeirdToolsMockReply<never>>;
   /** Answers "3d-render". (tool "3d-render") */
-  _3dRender?(payload: _3dRenderPayload, call: MyWeirdToolsMockCall): _3dRenderResult | MyWeirdToolsMockResult<never> | Promise<_3dRenderResult | MyWeirdToolsMockResult<never>>;
+  _3dRender?(payload: _3dRenderPayload, call: MyWeirdToolsMockCall): _3dRenderResult | MyWeirdToolsMockReply<never> | Promise<_3dRenderResult | MyWeirdToolsMockReply<never>>;
   /** Answers "__proto__". (tool "__proto__") */
-  proto?(payload: ProtoPayload, call: MyWeirdToolsMockCall): ProtoResult | MyWeirdToolsMockResult<never> | Promise<ProtoResult | MyWeirdToolsMockResult<never>>;
+  proto?(payload: ProtoPayload, call: MyWeirdToolsMockCall): ProtoResult | MyWeirdToolsMockReply<never> | Promise<ProtoResult | MyWeirdToolsMockReply<never>>;
   /** Answers "constructor". (tool "constructor") */
-  constructor_?(payload: ConstructorPayload, call: MyWeirdToolsMockCall): ConstructorResult | MyWeirdToolsMockResult<never> | Promise<ConstructorResult | MyWeirdToolsMockResult<never>>;
+  constructor_?(payload: ConstructorPayload, call: MyWeirdToolsMockCall): ConstructorResult | MyWeirdToolsMockReply<never> | Promise<ConstructorResult | MyWeirdToolsMockReply<never>>;
   /** Answers "café-crème". (tool "café-crème") */
-  cafeCreme?(payload: CafeCremePayload, call: MyWeirdToolsMockCall): CafeCremeResult | MyWeirdToolsMockResult<never> | Promise<CafeCremeResult | MyWeirdToolsMockResult<never>>;
+  cafeCreme?(payload: CafeCremePayload, call: MyWeirdToolsMockCall): CafeCremeResult | MyWeirdToolsMockReply<never> | Promise<CafeCremeResult | MyWeirdToolsMockReply<never>>;
   /** Search (unicode name). (tool "検索") */
-  u691cU7d22?(payload: U691cU7d22Payload, call: MyWeirdToolsMockCall): U691cU7d22Result | MyWeirdToolsMockResult<never> | Promise<U691cU7d22Result | MyWeirdToolsMockResult<never>>;
+  u691cU7d22?(payload: U691cU7d22Payload, call: MyWeirdToolsMockCall): U691cU7d22Result | MyWeirdToolsMockReply<never> | Promise<U691cU7d22Result | MyWeirdToolsMockReply<never>>;
   /** A name that would close a JSDoc comment. (tool "end*\/of-comment") */
-  endOfComment?(payload: EndOfCommentPayload, call: MyWeirdToolsMockCall): EndOfCommentResult | MyWeirdToolsMockResult<never> | Promise<EndOfCommentResult | MyWeirdToolsMockResult<never>>;
+  endOfComment?(payload: EndOfCommentPayload, call: MyWeirdToolsMockCall): EndOfCommentResult | MyWeirdToolsMockReply<never> | Promise<EndOfCommentResult | MyWeirdToolsMockReply<never>>;
   /** Keeps findMyWeirdToolsSpec: the lookup is findMyWeirdToolsSpecByName. (tool "find-my.weird-tools") */
-  findMyWeirdTools?(payload: FindMyWeirdToolsPayload, call: MyWeirdToolsMockCall): FindMyWeirdToolsResult | MyWeirdToolsMockResult<never> | Promise<FindMyWeirdToolsResult | MyWeirdToolsMockResult<never>>;
+  findMyWeirdTools?(payload: FindMyWeirdToolsPayload, call: MyWeirdToolsMockCall): FindMyWeirdToolsResult | MyWeirdToolsMockReply<never> | Promise<FindMyWeirdToolsResult | MyWeirdToolsMockReply<never>>;
   /** Named like the runtime's ToolResult. (tool "tool") */
-  tool?(payload: ToolPayload, call: MyWeirdToolsMockCall): ToolResult | MyWeirdToolsMockResult<never> | Promise<ToolResult | MyWeirdToolsMockResult<never>>;
+  tool?(payload: ToolPayload, call: MyWeirdToolsMockCall): ToolResult | MyWeirdToolsMockReply<never> | Promise<ToolResult | MyWeirdToolsMockReply<never>>;
   /** Answers "very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name". (tool "very_long_long_long_long_long_long_long_long_long_long_long_long_long_long_name") */
-  veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongName?(payload: VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, call: MyWeirdToolsMockCall): VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult | MyWeirdToolsMockResult<never> | Promise<VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult | MyWeirdToolsMockResult<never>>;
+  veryLongLongLongLongLongLongLongLongLongLongLongLongLongLongName?(payload: VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNamePayload, call: MyWeirdToolsMockCall): VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult | MyWeirdToolsMockReply<never> | Promise<VeryLongLongLongLongLongLongLongLongLongLongLongLongLongLongNameResult | MyWeirdToolsMockReply<never>>;
 }
 
 /** A mock of toolset "my.weird-tools" as plain data: start it with `startMock` of `@toolwright/testkit`. */

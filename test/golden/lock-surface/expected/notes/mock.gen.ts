@@ -24,7 +24,7 @@ export interface NotesMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface NotesMockResult<T> {
+export interface NotesMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface NotesMockResult<T> {
  */
 export interface NotesMockHandlers {
   /** Searches notes (tool "search") */
-  search?(payload: SearchPayload, call: NotesMockCall): SearchResult | NotesMockResult<never> | Promise<SearchResult | NotesMockResult<never>>;
+  search?(payload: SearchPayload, call: NotesMockCall): SearchResult | NotesMockReply<never> | Promise<SearchResult | NotesMockReply<never>>;
 }
 
 /** A mock of toolset "notes" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface MemoryMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface MemoryMockResult<T> {
+export interface MemoryMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,23 +40,23 @@ export interface MemoryMockResult<T> {
  */
 export interface MemoryMockHandlers {
   /** Add new observations to existing entities in the knowledge graph (tool "add_observations") */
-  addObservations?(payload: AddObservationsPayload, call: MemoryMockCall): AddObservationsResult | MemoryMockResult<AddObservationsResult> | Promise<AddObservationsResult | MemoryMockResult<AddObservationsResult>>;
+  addObservations?(payload: AddObservationsPayload, call: MemoryMockCall): AddObservationsResult | MemoryMockReply<AddObservationsResult> | Promise<AddObservationsResult | MemoryMockReply<AddObservationsResult>>;
   /** Create multiple new entities in the knowledge graph (tool "create_entities") */
-  createEntities?(payload: CreateEntitiesPayload, call: MemoryMockCall): CreateEntitiesResult | MemoryMockResult<CreateEntitiesResult> | Promise<CreateEntitiesResult | MemoryMockResult<CreateEntitiesResult>>;
+  createEntities?(payload: CreateEntitiesPayload, call: MemoryMockCall): CreateEntitiesResult | MemoryMockReply<CreateEntitiesResult> | Promise<CreateEntitiesResult | MemoryMockReply<CreateEntitiesResult>>;
   /** Create multiple new relations between entities in the knowledge graph. Relations should be in active voice (tool "create_relations") */
-  createRelations?(payload: CreateRelationsPayload, call: MemoryMockCall): CreateRelationsResult | MemoryMockResult<CreateRelationsResult> | Promise<CreateRelationsResult | MemoryMockResult<CreateRelationsResult>>;
+  createRelations?(payload: CreateRelationsPayload, call: MemoryMockCall): CreateRelationsResult | MemoryMockReply<CreateRelationsResult> | Promise<CreateRelationsResult | MemoryMockReply<CreateRelationsResult>>;
   /** Delete multiple entities and their associated relations from the knowledge graph (tool "delete_entities") */
-  deleteEntities?(payload: DeleteEntitiesPayload, call: MemoryMockCall): DeleteEntitiesResult | MemoryMockResult<DeleteEntitiesResult> | Promise<DeleteEntitiesResult | MemoryMockResult<DeleteEntitiesResult>>;
+  deleteEntities?(payload: DeleteEntitiesPayload, call: MemoryMockCall): DeleteEntitiesResult | MemoryMockReply<DeleteEntitiesResult> | Promise<DeleteEntitiesResult | MemoryMockReply<DeleteEntitiesResult>>;
   /** Delete specific observations from entities in the knowledge graph (tool "delete_observations") */
-  deleteObservations?(payload: DeleteObservationsPayload, call: MemoryMockCall): DeleteObservationsResult | MemoryMockResult<DeleteObservationsResult> | Promise<DeleteObservationsResult | MemoryMockResult<DeleteObservationsResult>>;
+  deleteObservations?(payload: DeleteObservationsPayload, call: MemoryMockCall): DeleteObservationsResult | MemoryMockReply<DeleteObservationsResult> | Promise<DeleteObservationsResult | MemoryMockReply<DeleteObservationsResult>>;
   /** Delete multiple relations from the knowledge graph (tool "delete_relations") */
-  deleteRelations?(payload: DeleteRelationsPayload, call: MemoryMockCall): DeleteRelationsResult | MemoryMockResult<DeleteRelationsResult> | Promise<DeleteRelationsResult | MemoryMockResult<DeleteRelationsResult>>;
+  deleteRelations?(payload: DeleteRelationsPayload, call: MemoryMockCall): DeleteRelationsResult | MemoryMockReply<DeleteRelationsResult> | Promise<DeleteRelationsResult | MemoryMockReply<DeleteRelationsResult>>;
   /** Open specific nodes in the knowledge graph by their names (tool "open_nodes") */
-  openNodes?(payload: OpenNodesPayload, call: MemoryMockCall): OpenNodesResult | MemoryMockResult<OpenNodesResult> | Promise<OpenNodesResult | MemoryMockResult<OpenNodesResult>>;
+  openNodes?(payload: OpenNodesPayload, call: MemoryMockCall): OpenNodesResult | MemoryMockReply<OpenNodesResult> | Promise<OpenNodesResult | MemoryMockReply<OpenNodesResult>>;
   /** Read the entire knowledge graph (tool "read_graph") */
-  readGraph?(payload: ReadGraphPayload, call: MemoryMockCall): ReadGraphResult | MemoryMockResult<ReadGraphResult> | Promise<ReadGraphResult | MemoryMockResult<ReadGraphResult>>;
+  readGraph?(payload: ReadGraphPayload, call: MemoryMockCall): ReadGraphResult | MemoryMockReply<ReadGraphResult> | Promise<ReadGraphResult | MemoryMockReply<ReadGraphResult>>;
   /** Search for nodes in the knowledge graph based on a query (tool "search_nodes") */
-  searchNodes?(payload: SearchNodesPayload, call: MemoryMockCall): SearchNodesResult | MemoryMockResult<SearchNodesResult> | Promise<SearchNodesResult | MemoryMockResult<SearchNodesResult>>;
+  searchNodes?(payload: SearchNodesPayload, call: MemoryMockCall): SearchNodesResult | MemoryMockReply<SearchNodesResult> | Promise<SearchNodesResult | MemoryMockReply<SearchNodesResult>>;
 }
 
 /** A mock of toolset "memory" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface SearchMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface SearchMockResult<T> {
+export interface SearchMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface SearchMockResult<T> {
  */
 export interface SearchMockHandlers {
   /** Full-text search (tool "query") */
-  query?(payload: QueryPayload, call: SearchMockCall): QueryResult | SearchMockResult<never> | Promise<QueryResult | SearchMockResult<never>>;
+  query?(payload: QueryPayload, call: SearchMockCall): QueryResult | SearchMockReply<never> | Promise<QueryResult | SearchMockReply<never>>;
 }
 
 /** A mock of toolset "search" as plain data: start it with `startMock` of `@toolwright/testkit`. */

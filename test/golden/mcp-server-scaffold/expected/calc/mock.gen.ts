@@ -24,7 +24,7 @@ export interface CalcMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface CalcMockResult<T> {
+export interface CalcMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,11 +40,11 @@ export interface CalcMockResult<T> {
  */
 export interface CalcMockHandlers {
   /** Adds two numbers (tool "add") */
-  add?(payload: AddPayload, call: CalcMockCall): AddResult | CalcMockResult<AddResult> | Promise<AddResult | CalcMockResult<AddResult>>;
+  add?(payload: AddPayload, call: CalcMockCall): AddResult | CalcMockReply<AddResult> | Promise<AddResult | CalcMockReply<AddResult>>;
   /** Divides a by b; text result (tool "divide") */
-  divide?(payload: DividePayload, call: CalcMockCall): DivideResult | CalcMockResult<never> | Promise<DivideResult | CalcMockResult<never>>;
+  divide?(payload: DividePayload, call: CalcMockCall): DivideResult | CalcMockReply<never> | Promise<DivideResult | CalcMockReply<never>>;
   /** Splits text into at most `limit` words (tool "split-words") */
-  splitWords?(payload: SplitWordsPayload, call: CalcMockCall): SplitWordsResult | CalcMockResult<SplitWordsResult> | Promise<SplitWordsResult | CalcMockResult<SplitWordsResult>>;
+  splitWords?(payload: SplitWordsPayload, call: CalcMockCall): SplitWordsResult | CalcMockReply<SplitWordsResult> | Promise<SplitWordsResult | CalcMockReply<SplitWordsResult>>;
 }
 
 /** A mock of toolset "calc" as plain data: start it with `startMock` of `@toolwright/testkit`. */

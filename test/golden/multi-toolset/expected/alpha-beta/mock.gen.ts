@@ -24,7 +24,7 @@ export interface AlphaBetaMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface AlphaBetaMockResult<T> {
+export interface AlphaBetaMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface AlphaBetaMockResult<T> {
  */
 export interface AlphaBetaMockHandlers {
   /** Answers "status". (tool "status") */
-  status?(payload: StatusPayload, call: AlphaBetaMockCall): StatusResult | AlphaBetaMockResult<never> | Promise<StatusResult | AlphaBetaMockResult<never>>;
+  status?(payload: StatusPayload, call: AlphaBetaMockCall): StatusResult | AlphaBetaMockReply<never> | Promise<StatusResult | AlphaBetaMockReply<never>>;
 }
 
 /** A mock of toolset "alpha_beta" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface AlphaMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface AlphaMockResult<T> {
+export interface AlphaMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,9 +40,9 @@ export interface AlphaMockResult<T> {
  */
 export interface AlphaMockHandlers {
   /** Alpha status (tool "status") */
-  status?(payload: StatusPayload, call: AlphaMockCall): StatusResult | AlphaMockResult<StatusResult> | Promise<StatusResult | AlphaMockResult<StatusResult>>;
+  status?(payload: StatusPayload, call: AlphaMockCall): StatusResult | AlphaMockReply<StatusResult> | Promise<StatusResult | AlphaMockReply<StatusResult>>;
   /** Answers "beta_status". (tool "beta_status") */
-  betaStatus?(payload: BetaStatusPayload, call: AlphaMockCall): BetaStatusResult | AlphaMockResult<never> | Promise<BetaStatusResult | AlphaMockResult<never>>;
+  betaStatus?(payload: BetaStatusPayload, call: AlphaMockCall): BetaStatusResult | AlphaMockReply<never> | Promise<BetaStatusResult | AlphaMockReply<never>>;
 }
 
 /** A mock of toolset "alpha" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface SearchMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface SearchMockResult<T> {
+export interface SearchMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,9 +40,9 @@ export interface SearchMockResult<T> {
  */
 export interface SearchMockHandlers {
   /** Finds documents. (tool "find_documents") */
-  findDocuments?(payload: FindDocumentsPayload, call: SearchMockCall): FindDocumentsResult | SearchMockResult<never> | Promise<FindDocumentsResult | SearchMockResult<never>>;
+  findDocuments?(payload: FindDocumentsPayload, call: SearchMockCall): FindDocumentsResult | SearchMockReply<never> | Promise<FindDocumentsResult | SearchMockReply<never>>;
   /** Answers "ping". (tool "ping") */
-  ping?(payload: PingPayload, call: SearchMockCall): PingResult | SearchMockResult<never> | Promise<PingResult | SearchMockResult<never>>;
+  ping?(payload: PingPayload, call: SearchMockCall): PingResult | SearchMockReply<never> | Promise<PingResult | SearchMockReply<never>>;
 }
 
 /** A mock of toolset "search" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface LegacyMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface LegacyMockResult<T> {
+export interface LegacyMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface LegacyMockResult<T> {
  */
 export interface LegacyMockHandlers {
   /** Plots points. (tool "plot") */
-  plot?(payload: PlotPayload, call: LegacyMockCall): PlotResult | LegacyMockResult<PlotResult> | Promise<PlotResult | LegacyMockResult<PlotResult>>;
+  plot?(payload: PlotPayload, call: LegacyMockCall): PlotResult | LegacyMockReply<PlotResult> | Promise<PlotResult | LegacyMockReply<PlotResult>>;
 }
 
 /** A mock of toolset "legacy" as plain data: start it with `startMock` of `@toolwright/testkit`. */

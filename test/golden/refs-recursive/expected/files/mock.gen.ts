@@ -24,7 +24,7 @@ export interface FilesMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface FilesMockResult<T> {
+export interface FilesMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,11 +40,11 @@ export interface FilesMockResult<T> {
  */
 export interface FilesMockHandlers {
   /** Answers "ship". (tool "ship") */
-  ship?(payload: ShipPayload, call: FilesMockCall): ShipResult | FilesMockResult<never> | Promise<ShipResult | FilesMockResult<never>>;
+  ship?(payload: ShipPayload, call: FilesMockCall): ShipResult | FilesMockReply<never> | Promise<ShipResult | FilesMockReply<never>>;
   /** Answers "mkdirs". (tool "mkdirs") */
-  mkdirs?(payload: MkdirsPayload, call: FilesMockCall): MkdirsResult | FilesMockResult<MkdirsResult> | Promise<MkdirsResult | FilesMockResult<MkdirsResult>>;
+  mkdirs?(payload: MkdirsPayload, call: FilesMockCall): MkdirsResult | FilesMockReply<MkdirsResult> | Promise<MkdirsResult | FilesMockReply<MkdirsResult>>;
   /** A raw schema whose root refers to itself. (tool "linked") */
-  linked?(payload: LinkedPayload, call: FilesMockCall): LinkedResult | FilesMockResult<never> | Promise<LinkedResult | FilesMockResult<never>>;
+  linked?(payload: LinkedPayload, call: FilesMockCall): LinkedResult | FilesMockReply<never> | Promise<LinkedResult | FilesMockReply<never>>;
 }
 
 /** A mock of toolset "files" as plain data: start it with `startMock` of `@toolwright/testkit`. */

@@ -24,7 +24,7 @@ export interface ScalarsMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface ScalarsMockResult<T> {
+export interface ScalarsMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,9 +40,9 @@ export interface ScalarsMockResult<T> {
  */
 export interface ScalarsMockHandlers {
   /** Creates a user. (tool "make_user") */
-  makeUser?(payload: MakeUserPayload, call: ScalarsMockCall): MakeUserResult | ScalarsMockResult<MakeUserResult> | Promise<MakeUserResult | ScalarsMockResult<MakeUserResult>>;
+  makeUser?(payload: MakeUserPayload, call: ScalarsMockCall): MakeUserResult | ScalarsMockReply<MakeUserResult> | Promise<MakeUserResult | ScalarsMockReply<MakeUserResult>>;
   /** Answers "ping". (tool "ping") */
-  ping?(payload: PingPayload, call: ScalarsMockCall): PingResult | ScalarsMockResult<never> | Promise<PingResult | ScalarsMockResult<never>>;
+  ping?(payload: PingPayload, call: ScalarsMockCall): PingResult | ScalarsMockReply<never> | Promise<PingResult | ScalarsMockReply<never>>;
 }
 
 /** A mock of toolset "scalars" as plain data: start it with `startMock` of `@toolwright/testkit`. */

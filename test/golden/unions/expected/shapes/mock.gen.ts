@@ -24,7 +24,7 @@ export interface ShapesMockCall {
  * its own content blocks, `isError` or `_meta` as the real server does: make it with `result({...})` of
  * `@toolwright/testkit`. `structuredContent` is typed (and checked) by the tool's output schema.
  */
-export interface ShapesMockResult<T> {
+export interface ShapesMockReply<T> {
   readonly "toolwright/mock-result": true;
   /** Sent as given; absent: the JSON of `structuredContent` as one text block. */
   readonly content?: CallToolResult["content"];
@@ -40,7 +40,7 @@ export interface ShapesMockResult<T> {
  */
 export interface ShapesMockHandlers {
   /** Computes the area of a shape. (tool "area") */
-  area?(payload: AreaPayload, call: ShapesMockCall): AreaResult | ShapesMockResult<AreaResult> | Promise<AreaResult | ShapesMockResult<AreaResult>>;
+  area?(payload: AreaPayload, call: ShapesMockCall): AreaResult | ShapesMockReply<AreaResult> | Promise<AreaResult | ShapesMockReply<AreaResult>>;
 }
 
 /** A mock of toolset "shapes" as plain data: start it with `startMock` of `@toolwright/testkit`. */
