@@ -231,3 +231,23 @@ export function copyPackage(folder: string, nodeModules: string): void {
   for (const f of ["package.json", ...manifest.files.filter((f) => !f.startsWith("!"))])
     cpSync(join(from, f), join(target, f), { recursive: true });
 }
+
+/** What a user would put in tsconfig.json: strict, NodeNext, and the packages' own .d.ts checked too. */
+export const USER_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2023"],
+    types: ["node"],
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    skipLibCheck: false,
+    rootDir: "src",
+    outDir: "dist",
+  },
+  include: ["src/**/*.ts"],
+};

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NPM_FLAGS, type PackedPackage, packWorkspaces, REPO, type RunResult, run } from "./support.js";
+import { NPM_FLAGS, type PackedPackage, packWorkspaces, REPO, type RunResult, run, USER_TSCONFIG } from "./support.js";
 
 const rootPkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { devDependencies: { [name: string]: string } };
 const EXTRA = ["typescript", "@types/node"].map((n) => `${n}@${rootPkg.devDependencies[n]}`);
@@ -92,25 +92,6 @@ test("a wrong answer fails the call, naming toolset, tool and field", async () =
 });
 `;
 
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    lib: ["ES2023"],
-    types: ["node"],
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    isolatedModules: true,
-    skipLibCheck: false,
-    rootDir: "src",
-    outDir: "dist",
-  },
-  include: ["src/**/*.ts"],
-};
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tw-testkit-mock-product-"));
   const tarballs = join(dir, "tarballs");
@@ -132,7 +113,7 @@ afterAll(() => {
 describe("mocks from the lock, from the packed tarballs", () => {
   it("gen prints mock.gen.ts; a user's test, compiled by tsc, runs the planner against it three ways", async () => {
     writeFileSync(join(app, "design.ts"), DESIGN);
-    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(USER_TSCONFIG, null, 2));
     writeFileSync(join(app, "src", "planner.test.ts"), TEST);
     ok(await run("npx", ["--no-install", "toolwright", "gen", "design.ts", "--out", "src/gen"], app, 300_000), "toolwright gen");
     expect(readFileSync(join(app, "src", "gen", "weather", "mock.gen.ts"), "utf8")).toContain("export function createWeatherMock(");

@@ -16,7 +16,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from "@toolwright/dbos
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocksOf, readPage } from "../docs/extract.js";
-import { NPM_FLAGS, packWorkspaces, REPO, type RunResult, run } from "./support.js";
+import { NPM_FLAGS, packWorkspaces, REPO, type RunResult, run, USER_TSCONFIG } from "./support.js";
 import { VAULT_APP } from "./vault-app.js";
 import { startVaultWorld, VAULT_CLIENT_ID, type VaultWorld } from "./vault-world.js";
 
@@ -25,26 +25,6 @@ const rootPkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as 
 const EXTRA = ["typescript", "@types/node", "ai"].map((n) => `${n}@${rootPkg.devDependencies[n]}`);
 const ALICE = "alice@example.com";
 const BOB = "bob@example.com";
-
-/** What a user would put in tsconfig.json: strict, NodeNext, and the packages' own .d.ts checked too. */
-const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    lib: ["ES2023"],
-    types: ["node"],
-    strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    verbatimModuleSyntax: true,
-    isolatedModules: true,
-    skipLibCheck: false,
-    rootDir: "src",
-    outDir: "dist",
-  },
-  include: ["src/**/*.ts"],
-};
 
 let dir = "";
 let app = "";
@@ -127,7 +107,7 @@ async function phase(name: string, keys: readonly { id: string; key: string }[])
 
 describe("the vault and many principals, from the packed tarballs", () => {
   it("the user program compiles under a strict NodeNext tsconfig against the installed packages", async () => {
-    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify(USER_TSCONFIG, null, 2));
     writeFileSync(join(app, "src", "main.ts"), VAULT_APP);
     ok(await run("npx", ["--no-install", "tsc", "-p", "tsconfig.json"], app, 300_000), "tsc");
   }, 320_000);
@@ -237,7 +217,7 @@ describe("the vault and many principals, from the packed tarballs", () => {
       writeFileSync(join(app, file), b.code);
       return file;
     });
-    const { rootDir: _r, outDir: _o, ...options } = TSCONFIG.compilerOptions;
+    const { rootDir: _r, outDir: _o, ...options } = USER_TSCONFIG.compilerOptions;
     // skipLibCheck: the AI SDK's own declarations need the DOM lib and @types/json-schema; ours are
     // checked with skipLibCheck off by the user program above.
     const compilerOptions = { ...options, noEmit: true, skipLibCheck: true };
